@@ -1,0 +1,2 @@
+/** memplan baselines: see docs in the README's module map. */
+package dev.memplan.baselines;

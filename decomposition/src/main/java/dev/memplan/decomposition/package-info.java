@@ -1,0 +1,2 @@
+/** memplan decomposition: see docs in the README's module map. */
+package dev.memplan.decomposition;

@@ -1,0 +1,2 @@
+/** memplan formulations: see docs in the README's module map. */
+package dev.memplan.formulations;

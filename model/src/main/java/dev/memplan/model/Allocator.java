@@ -1,0 +1,13 @@
+package dev.memplan.model;
+
+/**
+ * The seam for fixed-schedule packing (architecture.md): buffers and a capacity in, an {@link Allocation}
+ * out. A placement in the result has passed the {@link BufferChecker}; "no placement found" and "proven
+ * infeasible" are different statuses.
+ */
+public interface Allocator {
+
+    String name();
+
+    Allocation allocate(BufferSet buffers, long capacity, Limits limits);
+}

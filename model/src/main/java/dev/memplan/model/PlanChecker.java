@@ -1,0 +1,344 @@
+package dev.memplan.model;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Decides whether a {@link Plan} obeys every rule of memory-model.md and computes its traffic, peak footprint
+ * and peak address. It returns all violations, each naming the {@link Rule}, the tensors and the timestep.
+ *
+ * <p>Per-tensor rules walk each tensor's segments sorted by start together with its sorted uses; the
+ * non-overlap rule is a sweep over time ({@link OverlapSweep}). Time O(S log S + U) for S segments and U
+ * uses: no pass over all pairs of tensors.
+ */
+public final class PlanChecker {
+
+    private PlanChecker() {
+    }
+
+    /** Checks a plan against a graph; the graph is taken in the plan's tensor setting. */
+    public static CheckReport check(Graph graph, Plan plan) {
+        return new Run(graph.withSetting(plan.setting()), plan).run();
+    }
+
+    /**
+     * Fails with every violation unless the plan is valid; for planners, whose output must be checked before
+     * anyone reports it. A failure here is a bug in the planner, and the message says so.
+     */
+    public static CheckReport requireValid(Graph graph, Plan plan, String maker) {
+        CheckReport report = check(graph, plan);
+        if (!report.valid()) {
+            StringBuilder sb = new StringBuilder("bug: " + maker + " produced a plan that breaks the memory model ("
+                    + report.violations().size() + " violations):");
+            report.violations().stream().limit(20).forEach(v -> sb.append("\n  ").append(v));
+            throw new IllegalStateException(sb.toString());
+        }
+        return report;
+    }
+
+    /**
+     * Problems with a schedule: not a permutation of the graph's operators, or not topological. At most
+     * {@code limit} messages.
+     */
+    public static List<String> scheduleProblems(Graph graph, Schedule schedule, int limit) {
+        List<String> problems = new ArrayList<>();
+        int n = graph.operatorCount();
+        int[] position = new int[n];
+        Arrays.fill(position, -1);
+        List<String> ops = schedule.operators();
+        for (int t = 0; t < ops.size() && problems.size() < limit; t++) {
+            int o = graph.operatorIndex(ops.get(t));
+            if (o < 0) {
+                problems.add("timestep " + t + ": unknown operator '" + ops.get(t) + "'");
+            } else if (position[o] >= 0) {
+                problems.add("timestep " + t + ": operator '" + ops.get(t) + "' is scheduled twice (also at timestep "
+                        + position[o] + ")");
+            } else {
+                position[o] = t;
+            }
+        }
+        for (int o = 0; o < n && problems.size() < limit; o++) {
+            if (position[o] < 0 && graph.operatorIndex(graph.operator(o).name()) == o) {
+                problems.add("operator '" + graph.operator(o).name() + "' is not scheduled");
+            }
+        }
+        if (!problems.isEmpty()) {
+            return problems;
+        }
+        for (int t = 0; t < ops.size() && problems.size() < limit; t++) {
+            int o = graph.operatorIndex(ops.get(t));
+            for (int in : graph.inputs(o)) {
+                int p = graph.producer(in);
+                if (p >= 0 && position[p] > t) {
+                    problems.add("timestep " + t + ": operator '" + ops.get(t) + "' reads '" + graph.tensor(in).name()
+                            + "' before its producer '" + graph.operator(p).name() + "' runs (timestep "
+                            + position[p] + ")");
+                }
+            }
+        }
+        return problems;
+    }
+
+    /** One check of one plan. */
+    private static final class Run {
+        private final Graph graph;
+        private final Plan plan;
+        private final int n;
+        private final List<Violation> violations = new ArrayList<>();
+        /** Timestep of each operator, or null when the schedule is broken. */
+        private int[] position;
+
+        private long compulsory;
+        private long nonCompulsory;
+        private long loads;
+        private long spills;
+
+        Run(Graph graph, Plan plan) {
+            this.graph = graph;
+            this.plan = plan;
+            this.n = graph.operatorCount();
+        }
+
+        CheckReport run() {
+            checkSchedule();
+            List<String> names = new ArrayList<>();
+            List<Segment> all = new ArrayList<>();
+            for (Map.Entry<String, List<Segment>> e : plan.segments().entrySet()) {
+                int tensor = graph.tensorIndex(e.getKey());
+                if (tensor < 0) {
+                    if (!e.getValue().isEmpty()) {
+                        add(Rule.UNKNOWN_TENSOR, List.of(e.getKey()), null, "tensor '" + e.getKey()
+                                + "' is not in graph '" + graph.name() + "' (setting " + plan.setting().fileName() + ")");
+                    }
+                    continue;
+                }
+                List<Segment> sane = checkRanges(tensor, e.getValue());
+                for (Segment s : sane) {
+                    names.add(e.getKey());
+                    all.add(s);
+                }
+            }
+            for (int tensor = 0; tensor < graph.tensorCount(); tensor++) {
+                String name = graph.tensor(tensor).name();
+                List<Segment> sane = new ArrayList<>();
+                for (Segment s : plan.segmentsOf(name)) {
+                    if (inRange(s)) {
+                        sane.add(s);
+                    }
+                }
+                sane.sort(Comparator.comparingInt(Segment::start));
+                checkTensor(tensor, sane);
+                countTraffic(tensor, plan.segmentsOf(name));
+            }
+            long peakAddress = checkAddresses(names, all);
+            return new CheckReport(violations, new Traffic(compulsory, nonCompulsory, loads, spills),
+                    peakFootprint(names, all), peakAddress);
+        }
+
+        private void add(Rule rule, List<String> subjects, Integer timestep, String message) {
+            violations.add(new Violation(rule, subjects, timestep, message));
+        }
+
+        private void checkSchedule() {
+            List<String> problems = scheduleProblems(graph, plan.schedule(), Integer.MAX_VALUE);
+            for (String p : problems) {
+                add(Rule.SCHEDULE, List.of(), null, p);
+            }
+            if (problems.isEmpty()) {
+                position = new int[n];
+                for (int t = 0; t < n; t++) {
+                    position[graph.operatorIndex(plan.schedule().operators().get(t))] = t;
+                }
+            }
+        }
+
+        private boolean inRange(Segment s) {
+            return s.start() >= 0 && s.start() <= s.end() && s.end() < n && s.offset() >= 0;
+        }
+
+        /** Segment-local rules: range, budget, alignment. Returns the segments in range. */
+        private List<Segment> checkRanges(int tensor, List<Segment> segments) {
+            String name = graph.tensor(tensor).name();
+            long size = graph.size(tensor);
+            List<Segment> sane = new ArrayList<>();
+            for (Segment s : segments) {
+                if (!inRange(s)) {
+                    add(Rule.SEGMENT_RANGE, List.of(name), s.start(), "tensor '" + name + "': segment [" + s.start()
+                            + ", " + s.end() + "] at offset " + s.offset() + " is malformed: it must satisfy 0 <= start"
+                            + " <= end <= " + (n - 1) + " and offset >= 0");
+                    continue;
+                }
+                sane.add(s);
+                if (s.offset() + size > plan.budget()) {
+                    add(Rule.BUDGET, List.of(name), s.start(), "tensor '" + name + "' at timestep " + s.start()
+                            + " occupies [" + s.offset() + ", " + (s.offset() + size) + "), beyond the budget "
+                            + plan.budget());
+                }
+                if (s.offset() % graph.alignment() != 0) {
+                    add(Rule.ALIGNMENT, List.of(name), s.start(), "tensor '" + name + "' at timestep " + s.start()
+                            + " has offset " + s.offset() + ", not a multiple of the alignment " + graph.alignment());
+                }
+            }
+            return sane;
+        }
+
+        /** Rules about one tensor's segments over time; segments sorted by start. */
+        private void checkTensor(int tensor, List<Segment> segments) {
+            String name = graph.tensor(tensor).name();
+            for (int k = 1; k < segments.size(); k++) {
+                Segment prev = segments.get(k - 1);
+                Segment cur = segments.get(k);
+                if (cur.start() <= prev.end()) {
+                    add(Rule.SEGMENT_OVERLAP, List.of(name), cur.start(), "tensor '" + name + "': segments ["
+                            + prev.start() + ", " + prev.end() + "] and [" + cur.start() + ", " + cur.end()
+                            + "] overlap at timestep " + cur.start());
+                }
+            }
+            if (position == null) {
+                return;
+            }
+            int producer = graph.producer(tensor);
+            if (producer < 0) {
+                for (Segment s : segments) {
+                    if (s.origin() == Origin.CREATED) {
+                        add(Rule.CREATED, List.of(name), s.start(), "host tensor '" + name
+                                + "' has a created segment at timestep " + s.start()
+                                + "; host tensors are loaded, never created");
+                    }
+                }
+            } else {
+                checkCreation(tensor, segments, position[producer]);
+            }
+            int[] uses = Arrays.stream(graph.consumers(tensor)).map(o -> position[o]).sorted().toArray();
+            checkUses(tensor, segments, uses);
+            int lastUse = uses.length > 0 ? uses[uses.length - 1] : (producer >= 0 ? position[producer] : -1);
+            for (Segment s : segments) {
+                if (s.end() > lastUse) {
+                    add(Rule.PAST_LAST_USE, List.of(name), s.end(), "tensor '" + name + "': segment [" + s.start()
+                            + ", " + s.end() + "] extends past the tensor's last use "
+                            + (lastUse < 0 ? "(no operator reads it)" : "at timestep " + lastUse));
+                }
+            }
+        }
+
+        private void checkCreation(int tensor, List<Segment> segments, int created) {
+            String name = graph.tensor(tensor).name();
+            String producerName = graph.operator(graph.producer(tensor)).name();
+            long count = segments.stream().filter(s -> s.origin() == Origin.CREATED).count();
+            boolean atProducer = segments.stream().anyMatch(s -> s.origin() == Origin.CREATED && s.start() == created);
+            if (count != 1 || !atProducer) {
+                add(Rule.CREATED, List.of(name), created, "tensor '" + name + "' needs exactly one created segment,"
+                        + " starting at timestep " + created + " when '" + producerName + "' runs; it has " + count
+                        + (count > 0 && !atProducer ? " at another timestep" : ""));
+            }
+            // A produced tensor has a host copy once its (first) created segment has ended: it was written out.
+            int copiedAfter = segments.stream().filter(s -> s.origin() == Origin.CREATED).mapToInt(Segment::end)
+                    .min().orElse(Integer.MAX_VALUE);
+            for (Segment s : segments) {
+                if (s.start() < created) {
+                    add(Rule.BEFORE_CREATION, List.of(name), s.start(), "tensor '" + name + "' has a segment at timestep "
+                            + s.start() + ", before it is created at timestep " + created);
+                }
+                if (s.origin() == Origin.LOADED && s.start() <= copiedAfter) {
+                    add(Rule.HOST_COPY, List.of(name), s.start(), "tensor '" + name + "' is loaded at timestep "
+                            + s.start() + " but host memory has no copy of it then: it is created at timestep "
+                            + created + " and has a host copy only after its created segment ends");
+                }
+            }
+        }
+
+        /** Rule 2: each use inside a segment; both lists sorted. */
+        private void checkUses(int tensor, List<Segment> segments, int[] uses) {
+            String name = graph.tensor(tensor).name();
+            for (int t : uses) {
+                boolean covered = false;
+                for (Segment s : segments) {
+                    if (s.start() > t) {
+                        break;
+                    }
+                    if (s.end() >= t) {
+                        covered = true;
+                        break;
+                    }
+                }
+                if (!covered) {
+                    add(Rule.RESIDENCY, List.of(name), t, "tensor '" + name + "' is read by '"
+                            + plan.schedule().operators().get(t) + "' at timestep " + t
+                            + " but is not resident: no segment contains " + t);
+                }
+            }
+        }
+
+        /** memory-model.md "Traffic", per tensor, so that broken plans get meaningful figures too. */
+        private void countTraffic(int tensor, List<Segment> segments) {
+            long size = graph.size(tensor);
+            long loaded = segments.stream().filter(s -> s.origin() == Origin.LOADED).count();
+            loads += loaded * size;
+            boolean used = graph.consumers(tensor).length > 0;
+            if (graph.isHost(tensor)) {
+                if (used) {
+                    compulsory += size;
+                    nonCompulsory += Math.max(0, loaded - 1) * size;
+                } else {
+                    nonCompulsory += loaded * size;
+                }
+            } else {
+                nonCompulsory += loaded * size;
+                if (graph.isGraphOutput(tensor)) {
+                    compulsory += size;
+                } else if (loaded > 0) {
+                    spills += size;
+                    nonCompulsory += size;
+                }
+            }
+        }
+
+        /** Rule 4's non-overlap over all segments in range; returns the peak address. */
+        private long checkAddresses(List<String> names, List<Segment> all) {
+            int m = all.size();
+            long[] lower = new long[m];
+            long[] upper = new long[m];
+            long[] offset = new long[m];
+            long[] size = new long[m];
+            for (int i = 0; i < m; i++) {
+                Segment s = all.get(i);
+                lower[i] = s.start();
+                upper[i] = s.end() + 1L;
+                offset[i] = s.offset();
+                size[i] = graph.size(graph.tensorIndex(names.get(i)));
+            }
+            long peak = 0;
+            for (int i = 0; i < m; i++) {
+                peak = Math.max(peak, offset[i] + size[i]);
+            }
+            OverlapSweep.findOverlaps(lower, upper, offset, size, (a, b) -> {
+                String na = names.get(a);
+                String nb = names.get(b);
+                int t = (int) Math.max(lower[a], lower[b]);
+                add(Rule.ADDRESS_OVERLAP, List.of(na, nb), t, "tensors '" + na + "' [" + offset[a] + ", "
+                        + (offset[a] + size[a]) + ") and '" + nb + "' [" + offset[b] + ", " + (offset[b] + size[b])
+                        + ") share addresses at timestep " + t);
+            });
+            return peak;
+        }
+
+        private long peakFootprint(List<String> names, List<Segment> all) {
+            long[] delta = new long[n + 1];
+            for (int i = 0; i < all.size(); i++) {
+                long size = graph.size(graph.tensorIndex(names.get(i)));
+                delta[all.get(i).start()] += size;
+                delta[all.get(i).end() + 1] -= size;
+            }
+            long peak = 0;
+            long now = 0;
+            for (int t = 0; t < n; t++) {
+                now += delta[t];
+                peak = Math.max(peak, now);
+            }
+            return peak;
+        }
+    }
+}
