@@ -21,6 +21,35 @@ public final class Budgets {
         return best;
     }
 
+    /**
+     * The smallest budget at which every operator's tensors can be placed at addresses that are multiples of
+     * the alignment: their sizes rounded up to the alignment, except the one placed on top, which needs only
+     * its size (the one that wastes most goes there). Equals M_R when the alignment is 1; for B at or above it
+     * the just-in-time plan exists. memory-model.md defines M_R without alignment, so M_R can be below it.
+     */
+    public static long minimumFeasible(Graph graph) {
+        long best = 0;
+        long a = graph.alignment();
+        for (int o = 0; o < graph.operatorCount(); o++) {
+            long rounded = 0;
+            long mostWaste = 0;
+            for (int[] group : new int[][] {graph.inputs(o), graph.outputs(o)}) {
+                for (int t : group) {
+                    long r = roundUp(graph.size(t), a);
+                    rounded += r;
+                    mostWaste = Math.max(mostWaste, r - graph.size(t));
+                }
+            }
+            best = Math.max(best, rounded - mostWaste);
+        }
+        return best;
+    }
+
+    /** The smallest multiple of {@code alignment} that is >= {@code value}. */
+    public static long roundUp(long value, long alignment) {
+        return Math.floorDiv(value + alignment - 1, alignment) * alignment;
+    }
+
     /** Total size of the distinct tensors an operator reads and writes. */
     public static long operatorFootprint(Graph graph, int operator) {
         long sum = 0;

@@ -2,6 +2,7 @@ package dev.memplan.model;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +14,7 @@ import java.util.Map;
  * reference point of memory-model.md's "for B >= M_R a plan always exists".
  *
  * <p>With alignment A > 1 the packed tensors take their sizes rounded up to A, so a budget of exactly M_R
- * may not be enough; the planner then says what it needs.
+ * may not be enough: the planner needs {@link Budgets#minimumFeasible(Graph)} and says so below it.
  */
 public final class JustInTimePlanner implements Planner {
     private final Schedule schedule;
@@ -39,23 +40,32 @@ public final class JustInTimePlanner implements Planner {
         Graph g = graph.withSetting(setting);
         Schedule order = schedule == null ? Schedule.defaultOrder(g) : schedule;
         int[] ops = order.resolve(g);
+        long needed = Budgets.minimumFeasible(g);
+        if (budget < needed) {
+            throw new IllegalArgumentException("budget " + budget + " is below " + (g.alignment() == 1
+                    ? "M_R = " + needed : needed + ", what the busiest operator needs at alignment " + g.alignment()
+                    + " (M_R = " + Budgets.minimumRequired(g) + ")"));
+        }
         Map<String, List<Segment>> segments = new LinkedHashMap<>();
         for (int t = 0; t < ops.length; t++) {
-            long next = 0;
-            long top = 0;
-            for (int[] group : new int[][] {g.inputs(ops[t]), g.outputs(ops[t])}) {
-                for (int tensor : group) {
-                    Origin origin = group == g.inputs(ops[t]) ? Origin.LOADED : Origin.CREATED;
-                    segments.computeIfAbsent(g.tensor(tensor).name(), k -> new ArrayList<>())
-                            .add(new Segment(t, t, next, origin));
-                    top = next + g.size(tensor);
-                    next = Math.floorDiv(top + g.alignment() - 1, g.alignment()) * g.alignment();
-                }
+            List<Integer> tensors = new ArrayList<>();
+            for (int tensor : g.inputs(ops[t])) {
+                tensors.add(tensor);
             }
-            if (top > budget) {
-                throw new IllegalArgumentException("budget " + budget + " is too small: operator '"
-                        + g.operator(ops[t]).name() + "' needs " + top + " bytes packed at alignment " + g.alignment()
-                        + " (M_R = " + Budgets.minimumRequired(g) + ")");
+            for (int tensor : g.outputs(ops[t])) {
+                tensors.add(tensor);
+            }
+            // The tensor that wastes most to alignment goes on top, where it needs no rounding.
+            int top = tensors.stream().max(Comparator.comparingLong(x -> Budgets.roundUp(g.size(x), g.alignment())
+                    - g.size(x))).orElseThrow();
+            tensors.remove(Integer.valueOf(top));
+            tensors.add(top);
+            long next = 0;
+            for (int tensor : tensors) {
+                Origin origin = g.producer(tensor) == ops[t] ? Origin.CREATED : Origin.LOADED;
+                segments.computeIfAbsent(g.tensor(tensor).name(), k -> new ArrayList<>())
+                        .add(new Segment(t, t, next, origin));
+                next = Budgets.roundUp(next + g.size(tensor), g.alignment());
             }
         }
         Plan plan = new Plan(g.name(), setting, budget, order, segments, null, null);

@@ -1,0 +1,80 @@
+package dev.memplan.cli;
+
+import dev.memplan.model.CheckReport;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Plan;
+import dev.memplan.model.PlanChecker;
+import dev.memplan.model.TensorSetting;
+import dev.memplan.model.Violation;
+import dev.memplan.model.io.PlanJson;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code memplan check GRAPH PLAN}: is the plan valid under the memory model, and what traffic does it cause. */
+@Command(name = "check", mixinStandardHelpOptions = true,
+        description = {"Checks a plan against every rule of the memory model.",
+            "Prints VALID and the traffic in bytes, or INVALID and every violation (exit code 1)."})
+final class CheckCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1 or COSMA DAG JSON) or example name")
+    String graph;
+
+    @Parameters(index = "1", paramLabel = "PLAN", description = "plan file (memplan-plan/1)")
+    Path plan;
+
+    @Option(names = "--setting", paramLabel = "activations|all",
+            description = "tensor setting to check under (default: the plan's own)")
+    String setting;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        Graph g = Inputs.graph(graph);
+        Plan p = PlanJson.read(plan);
+        if (setting != null) {
+            TensorSetting s = Inputs.setting(setting);
+            if (s != p.setting()) {
+                out.println("note: the plan says setting '" + p.setting().fileName() + "'; checking it as '"
+                        + s.fileName() + "'");
+                p = new Plan(p.graph(), s, p.budget(), p.schedule(), p.segments(), p.traffic(), p.solver());
+            }
+        }
+        if (!p.graph().equals(g.name())) {
+            out.println("note: the plan is for graph '" + p.graph() + "', checking it against '" + g.name() + "'");
+        }
+        CheckReport report = PlanChecker.check(g, p);
+        Graph inSetting = g.withSetting(p.setting());
+        if (report.valid()) {
+            out.println("VALID");
+        } else {
+            out.println("INVALID: " + report.violations().size() + " violation"
+                    + (report.violations().size() == 1 ? "" : "s"));
+            for (Violation v : report.violations()) {
+                out.println("  " + v);
+            }
+        }
+        Table t = new Table("figure", "value");
+        t.row("graph", inSetting.name() + " (" + inSetting.operatorCount() + " operators, "
+                + inSetting.tensorCount() + " tensors, setting " + p.setting().fileName() + ")");
+        t.row("budget", Long.toString(p.budget()));
+        t.row("compulsory", Long.toString(report.traffic().compulsory()));
+        t.row("non-compulsory", Long.toString(report.traffic().nonCompulsory()));
+        t.row("loads", Long.toString(report.traffic().loads()));
+        t.row("spills", Long.toString(report.traffic().spills()));
+        t.row("peak footprint", Long.toString(report.peakFootprint()));
+        t.row("peak address", Long.toString(report.peakAddress()));
+        t.printWithoutHeader(out);
+        if (report.valid() && p.traffic() != null && !p.traffic().equals(report.traffic())) {
+            out.println("note: the traffic recorded in the plan file " + p.traffic() + " differs from the checked figures");
+        }
+        return report.valid() ? 0 : Main.INVALID;
+    }
+}

@@ -1,0 +1,34 @@
+package dev.memplan.cli;
+
+import dev.memplan.model.Graph;
+import dev.memplan.model.io.GraphJson;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code memplan convert IN OUT}: a COSMA DAG JSON (or any graph memplan reads) to memplan-graph/1. */
+@Command(name = "convert", mixinStandardHelpOptions = true,
+        description = {"Converts a graph to memplan-graph/1 JSON.",
+            "IN is a COSMA DAG JSON file (name, tensor_sizes, dag, ...), a memplan-graph/1 file or an example name."})
+final class ConvertCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "IN", description = "input graph")
+    String in;
+
+    @Parameters(index = "1", paramLabel = "OUT", description = "output memplan-graph/1 file (written whole or not at all)")
+    Path out;
+
+    @Override
+    public Integer call() {
+        Graph g = Inputs.graph(in);
+        GraphJson.write(g, out);
+        spec.commandLine().getOut().println("wrote " + out + ": graph " + g.name() + ", " + g.operatorCount()
+                + " operators, " + g.tensorCount() + " tensors, " + g.outputs().size() + " outputs");
+        return 0;
+    }
+}

@@ -1,0 +1,86 @@
+package dev.memplan.cli;
+
+import dev.memplan.model.InvalidGraphException;
+import dev.memplan.model.io.FormatException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.util.Properties;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code memplan} command. Exit codes: 0 success; 1 the answer is "no" (an invalid plan); 2 a user mistake
+ * (bad arguments, a file that breaks its format or the memory model), reported in one line without a stack
+ * trace; 3 an internal error (a bug in memplan), reported with its stack trace.
+ */
+@Command(name = "memplan", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "Plans how a DNN uses an accelerator's scratchpad: operator schedule, tensor addresses and "
+                + "off-chip spills, solved exactly and checked against the memory model.",
+        subcommands = {CheckCommand.class, BudgetsCommand.class, ConvertCommand.class,
+            CommandLine.HelpCommand.class})
+public final class Main implements Runnable {
+    static final int INVALID = 1;
+    static final int USER_ERROR = 2;
+    static final int INTERNAL_ERROR = 3;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+    }
+
+    /** Runs the command with the given streams; returns the exit code. */
+    static int run(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setOut(out);
+        cl.setErr(err);
+        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (isUserMistake(e)) {
+                commandLine.getErr().println("memplan: error: " + e.getMessage());
+                return USER_ERROR;
+            }
+            commandLine.getErr().println("memplan: internal error (a bug in memplan; please report it):");
+            e.printStackTrace(commandLine.getErr());
+            return INTERNAL_ERROR;
+        });
+        cl.setParameterExceptionHandler((e, a) -> {
+            CommandLine c = e.getCommandLine();
+            c.getErr().println("memplan: error: " + e.getMessage());
+            c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help'.");
+            return USER_ERROR;
+        });
+        int code = cl.execute(args);
+        out.flush();
+        err.flush();
+        return code;
+    }
+
+    private static boolean isUserMistake(Exception e) {
+        // I/O failures (a missing file, a directory without write access) are the user's environment, not bugs.
+        return e instanceof UserException || e instanceof FormatException || e instanceof InvalidGraphException
+                || e instanceof UncheckedIOException || e instanceof IOException;
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** The version from the build. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() throws IOException {
+            Properties p = new Properties();
+            try (InputStream in = Main.class.getResourceAsStream("/dev/memplan/cli/version.properties")) {
+                if (in != null) {
+                    p.load(in);
+                }
+            }
+            return new String[] {"memplan " + p.getProperty("version", "unknown"),
+                "Java " + System.getProperty("java.version")};
+        }
+    }
+}

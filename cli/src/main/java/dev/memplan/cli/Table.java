@@ -1,0 +1,53 @@
+package dev.memplan.cli;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/** A plain-text table with left-aligned columns, for terminal output. */
+final class Table {
+    private final List<String[]> rows = new ArrayList<>();
+    private final String[] header;
+
+    Table(String... header) {
+        this.header = header;
+    }
+
+    void row(String... cells) {
+        rows.add(Arrays.copyOf(cells, header.length));
+    }
+
+    void print(PrintWriter out) {
+        print(out, true);
+    }
+
+    void printWithoutHeader(PrintWriter out) {
+        print(out, false);
+    }
+
+    private void print(PrintWriter out, boolean withHeader) {
+        int[] width = new int[header.length];
+        List<String[]> all = new ArrayList<>();
+        if (withHeader) {
+            all.add(header);
+        }
+        all.addAll(rows);
+        for (String[] r : all) {
+            for (int i = 0; i < r.length; i++) {
+                width[i] = Math.max(width[i], r[i] == null ? 0 : r[i].length());
+            }
+        }
+        for (String[] r : all) {
+            StringBuilder sb = new StringBuilder();
+            for (int i = 0; i < r.length; i++) {
+                String cell = r[i] == null ? "" : r[i];
+                sb.append(cell);
+                if (i < r.length - 1) {
+                    sb.append(" ".repeat(width[i] - cell.length() + 2));
+                }
+            }
+            out.println(sb.toString().stripTrailing());
+        }
+    }
+}

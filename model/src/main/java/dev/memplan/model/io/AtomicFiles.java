@@ -1,0 +1,51 @@
+package dev.memplan.model.io;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/** Writes and reads whole text files; a write goes to a temporary file first so no half-written file is left. */
+final class AtomicFiles {
+
+    private AtomicFiles() {
+    }
+
+    /** Writes UTF-8 text to a temporary file in the target's directory, then moves it over the target. */
+    static void write(Path target, String text) {
+        Path absolute = target.toAbsolutePath();
+        Path dir = absolute.getParent();
+        Path tmp = null;
+        try {
+            tmp = Files.createTempFile(dir, "." + absolute.getFileName() + ".", ".tmp");
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            try {
+                Files.move(tmp, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, absolute, StandardCopyOption.REPLACE_EXISTING);
+            }
+            tmp = null;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
+        } finally {
+            if (tmp != null) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException ignored) {
+                    // The write already failed; that error is the one to report.
+                }
+            }
+        }
+    }
+
+    static byte[] readBytes(Path file) {
+        try {
+            return Files.readAllBytes(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,355 @@
+package dev.memplan.model.io;
+
+import dev.memplan.model.Buffer;
+import dev.memplan.model.BufferSet;
+import dev.memplan.model.Placement;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * MiniMalloc's buffer CSV (memory-model.md, "Files"; ../datasets/minimalloc/README.md), read and written so
+ * that the same files run through the MiniMalloc reference program and through ours.
+ *
+ * <p>The header names the columns, in any order, with the aliases of MiniMalloc's own reader
+ * ({@code FromCsv} in google/minimalloc {@code src/converter.cc}): {@code id} (or {@code buffer},
+ * {@code buffer_id}), {@code lower} (or {@code start}, {@code begin}), {@code upper} (or {@code end}, which is
+ * inclusive: upper = end + 1), {@code size}, and optionally {@code alignment} (default 1) and {@code offset}.
+ * A buffer is live over {@code [lower, upper)}. In an input file an offset fixes the buffer's address
+ * ({@link Buffer#fixedOffset()}); in a solved file it is the solution ({@link #readPlacement(Path)}). An empty
+ * offset field leaves that buffer free. MiniMalloc's {@code gaps} and {@code hint} extensions are not
+ * supported. Fields are not quoted; blank lines may only end the file.
+ *
+ * <p>Written files have the header {@code id,lower,upper,size[,alignment][,offset]} ({@code alignment} only
+ * when some buffer needs one, as MiniMalloc writes it) and rows in buffer order.
+ */
+public final class MiniMallocCsv {
+    private static final Pattern CAPACITY_IN_NAME = Pattern.compile(".*\\.(\\d{1,18})\\.csv");
+    private static final Pattern INTEGER = Pattern.compile("[+-]?\\d+");
+
+    /** A column of the format, with the header names MiniMalloc's reader accepts for it. */
+    private enum Column {
+        ID(true, "id", "buffer", "buffer_id"),
+        LOWER(true, "lower", "start", "begin"),
+        UPPER(true, "upper", "end"),
+        SIZE(true, "size"),
+        ALIGNMENT(false, "alignment"),
+        OFFSET(false, "offset");
+
+        final boolean required;
+        final List<String> names;
+
+        Column(boolean required, String... names) {
+            this.required = required;
+            this.names = List.of(names);
+        }
+
+        static Column named(String header) {
+            for (Column c : values()) {
+                if (c.names.contains(header)) {
+                    return c;
+                }
+            }
+            return null;
+        }
+    }
+
+    private static final String KNOWN_COLUMNS = "id (or buffer, buffer_id), lower (or start, begin), "
+            + "upper (or end, inclusive), size, alignment, offset";
+
+    private MiniMallocCsv() {
+    }
+
+    /** Reads a buffer set; the capacity comes from a file name such as {@code A.1048576.csv}, else null. */
+    public static BufferSet read(Path file) {
+        return parse(decode(AtomicFiles.readBytes(file), file.toString()), file.toString()).withFixedOffsets();
+    }
+
+    /** Reads a buffer set from CSV text; {@code fileName} names it in errors and may carry the capacity. */
+    public static BufferSet read(String csv, String fileName) {
+        return parse(csv, fileName).withFixedOffsets();
+    }
+
+    /**
+     * Reads a solved file: the buffers (without fixed offsets, so they equal the problem's) and the placement
+     * that the {@code offset} column gives.
+     *
+     * @throws FormatException when there is no offset column or some row has no offset
+     */
+    public static Placement readPlacement(Path file) {
+        return parse(decode(AtomicFiles.readBytes(file), file.toString()), file.toString()).placement();
+    }
+
+    /** As {@link #readPlacement(Path)}, from CSV text. */
+    public static Placement readPlacement(String csv, String fileName) {
+        return parse(csv, fileName).placement();
+    }
+
+    /** Writes a solved file: the buffers and an {@code offset} column with the placement. */
+    public static void write(Placement placement, Path file) {
+        AtomicFiles.write(file, toCsv(placement));
+    }
+
+    /** Writes an unplaced buffer set; an {@code offset} column appears when some buffer has a fixed offset. */
+    public static void write(BufferSet buffers, Path file) {
+        AtomicFiles.write(file, toCsv(buffers));
+    }
+
+    public static String toCsv(Placement placement) {
+        BufferSet set = placement.buffers();
+        Long[] offsets = new Long[set.size()];
+        for (int i = 0; i < offsets.length; i++) {
+            offsets[i] = placement.offset(i);
+        }
+        return csv(set, offsets);
+    }
+
+    public static String toCsv(BufferSet buffers) {
+        Long[] offsets = new Long[buffers.size()];
+        boolean any = false;
+        for (int i = 0; i < offsets.length; i++) {
+            offsets[i] = buffers.get(i).fixedOffset();
+            any |= offsets[i] != null;
+        }
+        return csv(buffers, any ? offsets : null);
+    }
+
+    /** The capacity stated by a benchmark file name {@code <name>.<capacity>.csv}, or null. */
+    public static Long capacityFromFileName(String fileName) {
+        String last = fileName.replace('\\', '/');
+        last = last.substring(last.lastIndexOf('/') + 1);
+        Matcher m = CAPACITY_IN_NAME.matcher(last);
+        return m.matches() ? Long.valueOf(m.group(1)) : null;
+    }
+
+    private static String csv(BufferSet set, Long[] offsets) {
+        boolean alignment = set.buffers().stream().anyMatch(b -> b.alignment() != 1);
+        StringBuilder sb = new StringBuilder("id,lower,upper,size");
+        sb.append(alignment ? ",alignment" : "").append(offsets != null ? ",offset" : "").append('\n');
+        for (int i = 0; i < set.size(); i++) {
+            Buffer b = set.get(i);
+            if (b.id().isEmpty() || b.id().indexOf(',') >= 0 || b.id().indexOf('\n') >= 0
+                    || b.id().indexOf('\r') >= 0) {
+                throw new IllegalArgumentException("buffer id '" + b.id()
+                        + "' cannot be written to CSV: ids must be non-empty, without commas or line breaks");
+            }
+            sb.append(b.id()).append(',').append(b.lower()).append(',').append(b.upper()).append(',')
+                    .append(b.size());
+            if (alignment) {
+                sb.append(',').append(b.alignment());
+            }
+            if (offsets != null) {
+                sb.append(',').append(offsets[i] == null ? "" : offsets[i].toString());
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    /** What a file says: the buffers (fixed offsets not yet set), the offset of each row and its line. */
+    private record Parsed(String file, List<Buffer> buffers, Long capacity, String offsetColumn, List<Long> offsets,
+                          List<Integer> lines) {
+
+        BufferSet withFixedOffsets() {
+            List<Buffer> fixed = new ArrayList<>(buffers.size());
+            for (int i = 0; i < buffers.size(); i++) {
+                Buffer b = buffers.get(i);
+                fixed.add(new Buffer(b.id(), b.lower(), b.upper(), b.size(), b.alignment(), offsets.get(i)));
+            }
+            return new BufferSet(fixed, capacity);
+        }
+
+        Placement placement() {
+            if (offsetColumn == null) {
+                throw new FormatException(file, "line 1", "no offset column: this is not a solved file");
+            }
+            long[] values = new long[buffers.size()];
+            for (int i = 0; i < values.length; i++) {
+                if (offsets.get(i) == null) {
+                    throw new FormatException(file, "line " + lines.get(i) + ", column '" + offsetColumn + "'",
+                            "buffer '" + buffers.get(i).id() + "' has no offset");
+                }
+                values[i] = offsets.get(i);
+            }
+            return new Placement(new BufferSet(buffers, capacity), values);
+        }
+    }
+
+    private static String decode(byte[] bytes, String file) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            String text = new String(bytes, StandardCharsets.UTF_8);
+            int at = text.indexOf('\uFFFD');
+            long line = at < 0 ? 1 : text.substring(0, at).chars().filter(c -> c == '\n').count() + 1;
+            throw new FormatException(file, "line " + line, "not UTF-8 text", e);
+        }
+    }
+
+    private static Parsed parse(String text, String file) {
+        if (text.startsWith("\uFEFF")) {
+            text = text.substring(1);
+        }
+        String[] lines = text.split("\n", -1);
+        for (int i = 0; i < lines.length; i++) {
+            if (lines[i].endsWith("\r")) {
+                lines[i] = lines[i].substring(0, lines[i].length() - 1);
+            }
+        }
+        if (lines[0].isBlank()) {
+            throw new FormatException(file, "line 1", "no header; expected one such as id,lower,upper,size");
+        }
+        String[] header = lines[0].split(",", -1);
+        Map<Column, Integer> index = new HashMap<>();
+        String[] names = new String[header.length];
+        for (int k = 0; k < header.length; k++) {
+            String name = header[k].trim();
+            names[k] = name;
+            if (name.isEmpty()) {
+                throw new FormatException(file, "line 1, column " + (k + 1), "empty column name");
+            }
+            String where = "line 1, column '" + name + "'";
+            Column column = Column.named(name);
+            if (column == null) {
+                if (name.equals("gaps") || name.equals("hint")) {
+                    throw new FormatException(file, where, "column '" + name
+                            + "' is a MiniMalloc extension that memplan does not support");
+                }
+                throw new FormatException(file, where, "unknown column '" + name + "'; expected " + KNOWN_COLUMNS);
+            }
+            Integer previous = index.putIfAbsent(column, k);
+            if (previous != null) {
+                throw new FormatException(file, where, "column '" + name + "' repeats column '" + names[previous]
+                        + "' (both give " + column.names.get(0) + ")");
+            }
+        }
+        for (Column c : Column.values()) {
+            if (c.required && !index.containsKey(c)) {
+                throw new FormatException(file, "line 1", "missing required column '" + c.names.get(0)
+                        + "'; the header needs id, lower, upper and size, found " + String.join(",", names));
+            }
+        }
+        Row row = new Row(file, names, index);
+
+        List<Buffer> buffers = new ArrayList<>();
+        List<Long> offsets = new ArrayList<>();
+        List<Integer> lineOf = new ArrayList<>();
+        Map<String, Integer> idLine = new HashMap<>();
+        int blank = -1;
+        for (int i = 1; i < lines.length; i++) {
+            int line = i + 1;
+            if (lines[i].isBlank()) {
+                if (blank < 0) {
+                    blank = line;
+                }
+                continue;
+            }
+            if (blank >= 0) {
+                throw new FormatException(file, "line " + blank,
+                        "blank line before the last buffer (MiniMalloc stops reading at the first blank line)");
+            }
+            row.start(line, lines[i]);
+            String id = row.text(Column.ID);
+            if (id.isEmpty()) {
+                throw row.error(Column.ID, "empty buffer id");
+            }
+            Integer previous = idLine.putIfAbsent(id, line);
+            if (previous != null) {
+                throw row.error(Column.ID, "duplicate id '" + id + "' (also line " + previous + ")");
+            }
+            long lower = row.integer(Column.LOWER);
+            long upper = row.integer(Column.UPPER);
+            boolean inclusive = row.name(Column.UPPER).equals("end");
+            if (inclusive) {
+                if (upper == Long.MAX_VALUE) {
+                    throw row.error(Column.UPPER, "end " + upper + " is too large (upper = end + 1 overflows)");
+                }
+                upper++;
+            }
+            if (lower >= upper) {
+                throw row.error(Column.UPPER, inclusive
+                        ? "end " + (upper - 1) + " is before " + row.name(Column.LOWER) + " " + lower
+                                + " (end is inclusive: a buffer needs end >= " + row.name(Column.LOWER) + ")"
+                        : "upper " + upper + " must be greater than " + row.name(Column.LOWER) + " " + lower
+                                + " (the live range [lower, upper) is half-open)");
+            }
+            long size = row.integer(Column.SIZE);
+            if (size <= 0) {
+                throw row.error(Column.SIZE, "size must be positive, found " + size);
+            }
+            long alignment = index.containsKey(Column.ALIGNMENT) ? row.integer(Column.ALIGNMENT) : 1;
+            if (alignment < 1) {
+                throw row.error(Column.ALIGNMENT, "alignment must be >= 1, found " + alignment);
+            }
+            Long offset = null;
+            if (index.containsKey(Column.OFFSET) && !row.text(Column.OFFSET).isBlank()) {
+                offset = row.integer(Column.OFFSET);
+            }
+            buffers.add(new Buffer(id, lower, upper, size, alignment, null));
+            offsets.add(offset);
+            lineOf.add(line);
+        }
+        return new Parsed(file, buffers, capacityFromFileName(file),
+                index.containsKey(Column.OFFSET) ? names[index.get(Column.OFFSET)] : null, offsets, lineOf);
+    }
+
+    /** The fields of the current data line, by column. */
+    private static final class Row {
+        private final String file;
+        private final String[] names;
+        private final Map<Column, Integer> index;
+        private int line;
+        private String[] fields;
+
+        Row(String file, String[] names, Map<Column, Integer> index) {
+            this.file = file;
+            this.names = names;
+            this.index = index;
+        }
+
+        void start(int lineNumber, String text) {
+            line = lineNumber;
+            fields = text.split(",", -1);
+            if (fields.length != names.length) {
+                throw new FormatException(file, "line " + line, "expected " + names.length + " fields ("
+                        + String.join(",", names) + "), found " + fields.length + ": " + abbreviate(text));
+            }
+        }
+
+        String name(Column column) {
+            return names[index.get(column)];
+        }
+
+        String text(Column column) {
+            return fields[index.get(column)];
+        }
+
+        long integer(Column column) {
+            String value = text(column).trim();
+            try {
+                return Long.parseLong(value);
+            } catch (NumberFormatException e) {
+                throw error(column, INTEGER.matcher(value).matches()
+                        ? "'" + value + "' does not fit a 64-bit integer"
+                        : "'" + abbreviate(value) + "' is not an integer");
+            }
+        }
+
+        FormatException error(Column column, String problem) {
+            return new FormatException(file, "line " + line + ", column '" + name(column) + "'", problem);
+        }
+
+        private static String abbreviate(String text) {
+            return text.length() > 60 ? text.substring(0, 57) + "..." : text;
+        }
+    }
+}
