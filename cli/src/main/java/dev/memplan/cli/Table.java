@@ -22,6 +22,16 @@ final class Table {
         print(out, true);
     }
 
+    /** The table as CSV (header first), written whole or not at all. */
+    void writeCsv(java.nio.file.Path file) {
+        StringBuilder sb = new StringBuilder(String.join(",", header)).append('\n');
+        for (String[] r : rows) {
+            sb.append(String.join(",", java.util.Arrays.stream(r).map(c -> c == null ? "" : c.contains(",") ? "\"" + c + "\"" : c)
+                    .toArray(String[]::new))).append('\n');
+        }
+        dev.memplan.model.io.AtomicFiles.write(file, sb.toString());
+    }
+
     void printWithoutHeader(PrintWriter out) {
         print(out, false);
     }

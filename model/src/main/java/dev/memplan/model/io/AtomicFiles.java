@@ -9,13 +9,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /** Writes and reads whole text files; a write goes to a temporary file first so no half-written file is left. */
-final class AtomicFiles {
+public final class AtomicFiles {
 
     private AtomicFiles() {
     }
 
     /** Writes UTF-8 text to a temporary file in the target's directory, then moves it over the target. */
-    static void write(Path target, String text) {
+    public static void write(Path target, String text) {
         Path absolute = target.toAbsolutePath();
         Path dir = absolute.getParent();
         Path tmp = null;
