@@ -1,0 +1,55 @@
+package dev.memplan.cli;
+
+import dev.memplan.formulations.cosma.MinimumPeak;
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Budgets;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.SolveStatus;
+import dev.memplan.model.TensorSetting;
+
+/** A --budget argument resolved to bytes: M_R, M_H, M_P (solved) or a number; below M_R is an error. */
+record BudgetChoice(String name, long bytes, long mr, MinimumPeak.Result mp) {
+
+    static BudgetChoice resolve(String argument, Graph g, TensorSetting setting, Backend backend, Limits limits) {
+        long mr = Budgets.minimumRequired(g);
+        String upper = argument.toUpperCase();
+        if (upper.equals("M_R") || upper.equals("MR")) {
+            return new BudgetChoice("M_R", mr, mr, null);
+        }
+        if (upper.equals("M_P") || upper.equals("MP") || upper.equals("M_H") || upper.equals("MH")) {
+            MinimumPeak.Result mp = MinimumPeak.solve(g, setting, backend, limits);
+            boolean half = upper.contains("H");
+            long bytes = half ? Budgets.halfway(mr, mp.value()) : mp.value();
+            return new BudgetChoice(half ? "M_H" : "M_P", bytes, mr, mp);
+        }
+        long bytes;
+        try {
+            bytes = Long.parseLong(argument.replace("_", ""));
+        } catch (NumberFormatException e) {
+            throw new UserException("--budget must be M_R, M_H, M_P or a number of bytes, got '" + argument + "'");
+        }
+        if (bytes < mr) {
+            throw new UserException("budget " + bytes + " is below M_R = " + mr + " for graph '" + g.name()
+                    + "' (setting " + setting.fileName() + "): no plan exists below M_R");
+        }
+        return new BudgetChoice(Long.toString(bytes), bytes, mr, null);
+    }
+
+    String describe() {
+        StringBuilder sb = new StringBuilder(Long.toString(bytes));
+        if (!name.equals(Long.toString(bytes))) {
+            sb.append(" (").append(name);
+        } else {
+            sb.append(" (bytes");
+        }
+        sb.append("; M_R = ").append(mr);
+        if (mp != null) {
+            sb.append(", M_P = ").append(mp.value());
+            if (mp.status() != SolveStatus.OPTIMAL) {
+                sb.append(" best known, lower bound ").append(mp.bound());
+            }
+        }
+        return sb.append(")").toString();
+    }
+}

@@ -1,0 +1,142 @@
+package dev.memplan.cli;
+
+import dev.memplan.formulations.cosma.CosmaObjective;
+import dev.memplan.formulations.cosma.CosmaResult;
+import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Schedule;
+import dev.memplan.model.TensorSetting;
+import dev.memplan.model.io.PlanJson;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code memplan solve}: the COSMA program on an open-source solver, as a checked plan. */
+@Command(name = "solve", mixinStandardHelpOptions = true,
+        description = {"Finds the plan with the least non-compulsory off-chip traffic (COSMA eq. 1-12; eq. 16-17 with",
+            "--schedule FILE) or the least peak footprint without spills (eq. 13-15), checks it and prints",
+            "status, traffic, bound, gap, time and model size. Exit code 1 when no plan was found."})
+final class SolveCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1 or COSMA DAG JSON) or example name")
+    String graph;
+
+    @Option(names = "--budget", required = true, paramLabel = "M_R|M_H|M_P|BYTES", description = "scratchpad budget")
+    String budget;
+
+    @Option(names = "--setting", paramLabel = "activations|all", defaultValue = "activations",
+            description = "tensor setting (default: ${DEFAULT-VALUE})")
+    String setting;
+
+    @Option(names = "--objective", paramLabel = "traffic|peak", defaultValue = "traffic",
+            description = "what to minimise (default: ${DEFAULT-VALUE})")
+    String objective;
+
+    @Option(names = "--schedule", paramLabel = "default|FILE",
+            description = "fix the schedule: the default order, or a file (a plan JSON, or one operator name per line)")
+    String schedule;
+
+    @Option(names = "--out", paramLabel = "PLAN", description = "write the plan (memplan-plan/1)")
+    Path out;
+
+    @Option(names = "--no-prune", description = "build the model without the lifetime windows (to measure what they buy)")
+    boolean noPrune;
+
+    @Mixin
+    SolverOptions solverOptions;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        Graph full = Inputs.graph(graph);
+        TensorSetting s = Inputs.setting(setting);
+        Graph g = full.withSetting(s);
+        Backend backend = solverOptions.backend();
+        Limits limits = solverOptions.limits();
+        BudgetChoice chosen = BudgetChoice.resolve(budget, g, s, backend, limits);
+        CosmaObjective obj = switch (objective) {
+            case "traffic" -> CosmaObjective.TRAFFIC;
+            case "peak" -> CosmaObjective.PEAK;
+            default -> throw new UserException("unknown objective '" + objective + "': use 'traffic' or 'peak'");
+        };
+        Schedule fixed = schedule == null ? null : readSchedule(g, schedule);
+        CosmaSolver.Options options = new CosmaSolver.Options(obj, fixed, backend, !noPrune, null);
+        CosmaResult r = CosmaSolver.solve(full, s, chosen.bytes(), options, limits);
+        Table t = new Table("", "");
+        t.row("graph", g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
+                + s.fileName() + ")");
+        t.row("budget", chosen.describe());
+        t.row("objective", obj.name().toLowerCase() + (fixed == null ? ", free schedule" : ", fixed schedule"));
+        t.row("solver", r.backend() + ", " + solverOptions.describe());
+        t.row("model", r.pruned() + (noPrune ? " (no pruning)"
+                : r.unpruned() == null ? " (before pruning: too large to build)" : " (before pruning: " + r.unpruned() + ")"));
+        t.row("status", r.status().name() + (r.startingPlanOnly() ? " (the starting plan; the solver found nothing better)" : ""));
+        String what = obj == CosmaObjective.TRAFFIC ? "non-compulsory traffic" : "peak footprint";
+        t.row(what, r.objective() == null ? "-" : Long.toString(r.objective()));
+        t.row("bound", r.bound() == null ? "-" : Long.toString(r.bound()));
+        t.row("gap", r.gap() == null ? "-" : String.format("%.2f%%", 100 * r.gap()));
+        t.row("time", String.format("%.2f s", r.seconds()));
+        if (r.check() != null) {
+            t.row("compulsory traffic", Long.toString(r.check().traffic().compulsory()));
+            t.row("peak footprint", Long.toString(r.check().peakFootprint()));
+            t.row("peak address", Long.toString(r.check().peakAddress()));
+        }
+        t.printWithoutHeader(out);
+        if (r.plan() == null) {
+            out.println("no plan: " + (r.status().name().equals("INFEASIBLE") ? "proven infeasible"
+                    : "none found within the limits"));
+            return Main.INVALID;
+        }
+        out.println("plan checked: VALID");
+        if (this.out != null) {
+            PlanJson.write(r.plan(), this.out);
+            out.println("wrote " + this.out);
+        }
+        return 0;
+    }
+
+    private static Schedule readSchedule(Graph g, String argument) {
+        if (argument.equals("default")) {
+            return Schedule.defaultOrder(g);
+        }
+        Path file = Path.of(argument);
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (IOException e) {
+            throw new UserException("cannot read schedule file " + file + ": " + e.getMessage());
+        }
+        Schedule schedule;
+        if (text.stripLeading().startsWith("{")) {
+            schedule = PlanJson.read(text, file.toString()).schedule();
+        } else {
+            List<String> names = new ArrayList<>();
+            for (String line : text.split("\\R")) {
+                if (!line.isBlank() && !line.strip().startsWith("#")) {
+                    names.add(line.strip());
+                }
+            }
+            schedule = new Schedule(names);
+        }
+        try {
+            schedule.validate(g);
+        } catch (IllegalArgumentException e) {
+            throw new UserException(file + ": not a schedule of graph '" + g.name() + "': " + e.getMessage());
+        }
+        return schedule;
+    }
+}

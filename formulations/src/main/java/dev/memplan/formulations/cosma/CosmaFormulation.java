@@ -1,0 +1,632 @@
+package dev.memplan.formulations.cosma;
+
+import dev.memplan.formulations.milp.LinearExpr;
+import dev.memplan.formulations.milp.Model;
+import dev.memplan.formulations.milp.SolverResult;
+import dev.memplan.formulations.milp.Variable;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Origin;
+import dev.memplan.model.Plan;
+import dev.memplan.model.Schedule;
+import dev.memplan.model.Segment;
+import dev.memplan.model.TensorSetting;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The COSMA integer linear program (Li, Gupta, Malik, "Combined Scheduling, Memory Allocation and Tensor
+ * Replacement for Minimizing Off-Chip Data Accesses of DNN Accelerators", section III, eq. 1-17) over the
+ * memory model of memory-model.md, for one graph (already in its tensor setting) and budget.
+ *
+ * <p>Variables, per tensor a and timestep t, only inside the windows of {@link OperatorWindows}:
+ * <ul>
+ *   <li>C_{a,t}: created. Siblings share one variable per operator and timestep (eq. 6 by construction), so
+ *       C_{a,t} is the operator's "runs at t" variable; with a fixed schedule it is the constant of eq. 16.
+ *   <li>P_{a,t}: preserved (resident, in the same segment as at t-1); R_{a,t}: loaded (a loaded segment starts);
+ *       S_{a,t}: spilled (written out; charged once unless a graph output).
+ *   <li>L_{a,t}: base address; V_{a,t} of eq. 11 equals P_{a,t} (eq. 11's last three rows force it given eq. 2),
+ *       so P is used directly. u_{a,b,t}, d_{a,b,t}: order of two resident tensors' addresses (eq. 10).
+ * </ul>
+ * Added to the paper, as memory-model.md requires: exactly one operator per timestep; host tensors are never
+ * created and always have a host copy (eq. 4 does not apply to them); no residency after the last use;
+ * precedence of producer before consumer (implied by eq. 2-5, stated to tighten the relaxation). Eq. 1 is
+ * split: C + P + R <= 1 (one way to be resident) and C + P + S <= 1, so that a spill at t and a load at t
+ * are a legal move through host memory (back-to-back segments).
+ */
+public final class CosmaFormulation {
+    private final Graph graph;
+    private final TensorSetting setting;
+    private final long budget;
+    private final CosmaObjective objective;
+    private final boolean addresses;
+    private final OperatorWindows windows;
+    private final Schedule fixedSchedule;
+    private final int n;
+    private final Model model;
+
+    /** run[o][t]: the operator runs at t (null outside its window); with a fixed schedule, no variables. */
+    private final Variable[][] run;
+    private final Variable[][] preserve;
+    private final Variable[][] load;
+    private final Variable[][] spill;
+    private final Variable[][] address;
+    private final List<Pair> pairs = new ArrayList<>();
+    private Variable peak;
+
+    /** The ordering variables of two tensors at one timestep (eq. 10). */
+    private record Pair(int a, int b, int t, Variable up, Variable down) {
+    }
+
+    /**
+     * @param graph the graph in its tensor setting
+     * @param fixedSchedule null for a free schedule (eq. 1-12), otherwise eq. 16-17
+     * @param addresses include the allocation (eq. 9-11); always true for TRAFFIC
+     * @param prune use the lifetime windows (false: every variable over the whole horizon, for comparison)
+     */
+    public CosmaFormulation(Graph graph, TensorSetting setting, long budget, CosmaObjective objective,
+                            Schedule fixedSchedule, boolean addresses, boolean prune) {
+        this.graph = graph;
+        this.setting = setting;
+        this.budget = budget;
+        this.objective = objective;
+        this.addresses = addresses || objective == CosmaObjective.TRAFFIC;
+        this.fixedSchedule = fixedSchedule;
+        this.windows = fixedSchedule != null ? OperatorWindows.fixed(graph, fixedSchedule, prune)
+                : OperatorWindows.free(graph, prune);
+        this.n = graph.operatorCount();
+        int nt = graph.tensorCount();
+        this.model = new Model("cosma-" + objective.name().toLowerCase() + "-" + graph.name());
+        run = new Variable[graph.operatorCount()][n];
+        preserve = new Variable[nt][n];
+        load = new Variable[nt][n];
+        spill = new Variable[nt][n];
+        address = new Variable[nt][n];
+        createVariables();
+        oneOperatorPerTimestep();
+        everyOperatorRunsOnce();
+        producersRunBeforeConsumers();
+        oneWayToBeResident();
+        preservedOnlyIfResidentBefore();
+        spilledOnlyIfResidentBefore();
+        loadedOnlyWithAHostCopy();
+        atMostOneSpill();
+        inputsResidentWhenRead();
+        noResidencyAfterLastUse();
+        if (this.addresses) {
+            addressesWithinBudget();
+            residentTensorsDoNotOverlap();
+            addressKeptWhilePreserved();
+        }
+        if (objective == CosmaObjective.TRAFFIC) {
+            minimizeTraffic();
+        } else {
+            onlyCompulsoryLoads();
+            minimizePeakFootprint();
+        }
+    }
+
+    public Model model() {
+        return model;
+    }
+
+    public OperatorWindows windows() {
+        return windows;
+    }
+
+    // ---------------------------------------------------------------- variables
+
+    private void createVariables() {
+        if (fixedSchedule == null) {
+            for (int o = 0; o < graph.operatorCount(); o++) {
+                for (int t = windows.earliest(o); t <= windows.latest(o); t++) {
+                    run[o][t] = model.binary("C_" + graph.operator(o).name() + "_" + t);
+                }
+            }
+        }
+        for (int a = 0; a < graph.tensorCount(); a++) {
+            String name = graph.tensor(a).name();
+            boolean produced = !graph.isHost(a);
+            boolean read = graph.consumers(a).length > 0;
+            for (int t = windows.tensorFirst(a); t <= windows.tensorLast(a); t++) {
+                if (addresses) {
+                    address[a][t] = model.integer("L_" + name + "_" + t, 0, budget - graph.size(a));
+                }
+                if (!read) {
+                    continue;
+                }
+                boolean afterCreation = !produced || t > windows.earliest(graph.producer(a));
+                if (t > windows.tensorFirst(a) && afterCreation) {
+                    preserve[a][t] = model.binary("P_" + name + "_" + t);
+                }
+                if (afterCreation) {
+                    load[a][t] = model.binary("R_" + name + "_" + t);
+                }
+                if (produced && afterCreation && objective == CosmaObjective.TRAFFIC) {
+                    spill[a][t] = model.binary("S_" + name + "_" + t);
+                }
+            }
+        }
+    }
+
+    /** C of an operator at t: its variable, a constant with a fixed schedule, or nothing outside its window. */
+    private LinearExpr runs(int o, int t) {
+        if (!windows.canRun(o, t)) {
+            return LinearExpr.of();
+        }
+        if (fixedSchedule != null) {
+            return LinearExpr.of().addConstant(1);
+        }
+        return LinearExpr.term(1, run[o][t]);
+    }
+
+    /** C_{a,t}: the tensor is created at t (its producer runs at t). */
+    private LinearExpr created(int a, int t) {
+        return graph.isHost(a) ? LinearExpr.of() : runs(graph.producer(a), t);
+    }
+
+    private static LinearExpr plus(LinearExpr e, Variable v) {
+        return v == null ? e : e.add(v);
+    }
+
+    /** res_{a,t} = C + P + R (eq. 10's definition). */
+    private LinearExpr resident(int a, int t) {
+        if (t < 0 || t >= n || !windows.canBeResident(a, t)) {
+            return LinearExpr.of();
+        }
+        return plus(plus(created(a, t), preserve[a][t]), load[a][t]);
+    }
+
+    /** A new expression: k times e. */
+    private static LinearExpr scaled(LinearExpr e, double k) {
+        LinearExpr out = LinearExpr.of().addConstant(k * e.constant());
+        e.terms().forEach((v, c) -> out.add(k * c, v));
+        return out;
+    }
+
+    /** More than one term (a constant counts as one): a constraint that says something. */
+    private static boolean severalTerms(LinearExpr e) {
+        return e.terms().size() + (e.constant() != 0 ? 1 : 0) > 1;
+    }
+
+    private boolean hasVariable(LinearExpr e) {
+        return !e.terms().isEmpty();
+    }
+
+    // ---------------------------------------------------------------- scheduling
+
+    /** memory-model.md "Time": exactly one operator per timestep (not in the paper). */
+    private void oneOperatorPerTimestep() {
+        if (fixedSchedule != null) {
+            return;
+        }
+        for (int t = 0; t < n; t++) {
+            LinearExpr sum = LinearExpr.of();
+            for (int o = 0; o < graph.operatorCount(); o++) {
+                sum.add(runs(o, t));
+            }
+            model.equal("one_op_t" + t, sum, 1);
+        }
+    }
+
+    /** Eq. 7 (per operator, siblings sharing it by eq. 6): every operator runs exactly once. */
+    private void everyOperatorRunsOnce() {
+        if (fixedSchedule != null) {
+            return;
+        }
+        for (int o = 0; o < graph.operatorCount(); o++) {
+            LinearExpr sum = LinearExpr.of();
+            for (int t = windows.earliest(o); t <= windows.latest(o); t++) {
+                sum.add(runs(o, t));
+            }
+            model.equal("eq7_once_" + graph.operator(o).name(), sum, 1);
+        }
+    }
+
+    /** Producer before consumer: sum t*C_c >= sum t*C_p + 1. Implied by eq. 2-5; tightens the relaxation. */
+    private void producersRunBeforeConsumers() {
+        if (fixedSchedule != null) {
+            return;
+        }
+        for (int c = 0; c < graph.operatorCount(); c++) {
+            for (int a : graph.inputs(c)) {
+                int p = graph.producer(a);
+                if (p < 0) {
+                    continue;
+                }
+                LinearExpr diff = LinearExpr.of();
+                for (int t = windows.earliest(c); t <= windows.latest(c); t++) {
+                    diff.add(t, run[c][t]);
+                }
+                for (int t = windows.earliest(p); t <= windows.latest(p); t++) {
+                    diff.add(-t, run[p][t]);
+                }
+                model.greaterOrEqual("prec_" + graph.operator(p).name() + "_" + graph.operator(c).name(), diff, 1);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- residency (eq. 1-5, 8)
+
+    /** Eq. 1, split: C + P + R <= 1 and C + P + S <= 1 (a spill and a load at t form a move through host). */
+    private void oneWayToBeResident() {
+        for (int a = 0; a < graph.tensorCount(); a++) {
+            for (int t = Math.max(0, windows.tensorFirst(a)); t <= windows.tensorLast(a); t++) {
+                LinearExpr res = resident(a, t);
+                if (severalTerms(res)) {
+                    model.lessOrEqual("eq1_res_" + graph.tensor(a).name() + "_" + t, res, 1);
+                }
+                if (spill[a][t] != null) {
+                    LinearExpr e = plus(plus(created(a, t), preserve[a][t]), spill[a][t]);
+                    if (severalTerms(e)) {
+                        model.lessOrEqual("eq1_spill_" + graph.tensor(a).name() + "_" + t, e, 1);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Eq. 2: P_{a,t} <= C_{a,t-1} + P_{a,t-1} + R_{a,t-1}. */
+    private void preservedOnlyIfResidentBefore() {
+        for (int a = 0; a < graph.tensorCount(); a++) {
+            for (int t = 0; t < n; t++) {
+                if (preserve[a][t] != null) {
+                    model.lessOrEqual("eq2_" + graph.tensor(a).name() + "_" + t,
+                            LinearExpr.term(1, preserve[a][t]).add(scaled(resident(a, t - 1), -1)), 0);
+                }
+            }
+        }
+    }
+
+    /** Eq. 3: S_{a,t} <= C_{a,t-1} + P_{a,t-1}. */
+    private void spilledOnlyIfResidentBefore() {
+        for (int a = 0; a < graph.tensorCount(); a++) {
+            for (int t = 0; t < n; t++) {
+                if (spill[a][t] != null) {
+                    LinearExpr before = t == 0 ? LinearExpr.of() : plus(created(a, t - 1), preserve[a][t - 1]);
+                    model.lessOrEqual("eq3_" + graph.tensor(a).name() + "_" + t,
+                            LinearExpr.term(1, spill[a][t]).add(scaled(before, -1)), 0);
+                }
+            }
+        }
+    }
+
+    /** Eq. 4: a produced tensor is loaded only after a spill (host tensors always have a host copy). */
+    private void loadedOnlyWithAHostCopy() {
+        for (int a = 0; a < graph.tensorCount(); a++) {
+            if (graph.isHost(a)) {
+                continue;
+            }
+            LinearExpr spilledSoFar = LinearExpr.of();
+            for (int t = 0; t < n; t++) {
+                if (spill[a][t] != null) {
+                    spilledSoFar.add(spill[a][t]);
+                }
+                if (load[a][t] != null) {
+                    model.lessOrEqual("eq4_" + graph.tensor(a).name() + "_" + t,
+                            LinearExpr.term(1, load[a][t]).add(scaled(spilledSoFar, -1)), 0);
+                }
+            }
+        }
+    }
+
+    /** Eq. 8: at most one spill per tensor (host memory keeps the copy). */
+    private void atMostOneSpill() {
+        for (int a = 0; a < graph.tensorCount(); a++) {
+            LinearExpr sum = LinearExpr.of();
+            for (int t = 0; t < n; t++) {
+                if (spill[a][t] != null) {
+                    sum.add(spill[a][t]);
+                }
+            }
+            if (sum.terms().size() > 1) {
+                model.lessOrEqual("eq8_" + graph.tensor(a).name(), sum, 1);
+            }
+        }
+    }
+
+    /** Eq. 5: when an operator runs at t, each input is preserved or loaded at t. */
+    private void inputsResidentWhenRead() {
+        for (int o = 0; o < graph.operatorCount(); o++) {
+            for (int a : graph.inputs(o)) {
+                for (int t = windows.earliest(o); t <= windows.latest(o); t++) {
+                    LinearExpr e = runs(o, t);
+                    if (preserve[a][t] != null) {
+                        e.add(-1, preserve[a][t]);
+                    }
+                    if (load[a][t] != null) {
+                        e.add(-1, load[a][t]);
+                    }
+                    model.lessOrEqual("eq5_" + graph.operator(o).name() + "_" + graph.tensor(a).name() + "_" + t, e, 0);
+                }
+            }
+        }
+    }
+
+    /** Rule 3: resident at t (other than at creation) only if some reader runs at t or later. */
+    private void noResidencyAfterLastUse() {
+        for (int a = 0; a < graph.tensorCount(); a++) {
+            int[] readers = graph.consumers(a);
+            if (readers.length == 0) {
+                continue;
+            }
+            for (int t = windows.tensorFirst(a); t <= windows.tensorLast(a); t++) {
+                LinearExpr kept = plus(plus(LinearExpr.of(), preserve[a][t]), load[a][t]);
+                if (!hasVariable(kept)) {
+                    continue;
+                }
+                LinearExpr later = LinearExpr.of();
+                for (int c : readers) {
+                    for (int u = Math.max(t, windows.earliest(c)); u <= windows.latest(c); u++) {
+                        later.add(runs(c, u));
+                    }
+                }
+                if (later.constant() >= 1 && !hasVariable(later)) {
+                    continue;
+                }
+                model.lessOrEqual("last_use_" + graph.tensor(a).name() + "_" + t, kept.add(scaled(later, -1)), 0);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- allocation (eq. 9-11)
+
+    /** Eq. 9: L_{a,t} + Size(a) <= M_B, as the upper bound of L. */
+    private void addressesWithinBudget() {
+        for (int a = 0; a < graph.tensorCount(); a++) {
+            if (windows.tensorFirst(a) <= windows.tensorLast(a) && graph.size(a) > budget) {
+                throw new IllegalArgumentException("tensor '" + graph.tensor(a).name() + "' (" + graph.size(a)
+                        + " bytes) is larger than the budget " + budget);
+            }
+        }
+    }
+
+    /**
+     * Eq. 10 with a per-pair big-M = M_B (the largest L_a + Size(a) - L_b can be): two tensors resident at t
+     * are ordered one above the other. Pairs only where both can be resident together.
+     */
+    private void residentTensorsDoNotOverlap() {
+        for (int t = 0; t < n; t++) {
+            List<Integer> here = new ArrayList<>();
+            for (int a = 0; a < graph.tensorCount(); a++) {
+                if (address[a][t] != null) {
+                    here.add(a);
+                }
+            }
+            for (int i = 0; i < here.size(); i++) {
+                for (int j = i + 1; j < here.size(); j++) {
+                    int a = here.get(i);
+                    int b = here.get(j);
+                    if (!windows.canCoexist(a, b, t)) {
+                        continue;
+                    }
+                    String tag = graph.tensor(a).name() + "_" + graph.tensor(b).name() + "_" + t;
+                    Variable up = model.binary("u_" + tag);
+                    Variable down = model.binary("d_" + tag);
+                    pairs.add(new Pair(a, b, t, up, down));
+                    model.lessOrEqual("eq10_one_" + tag, LinearExpr.term(1, up).add(down), 1);
+                    LinearExpr both = resident(a, t).add(resident(b, t));
+                    model.greaterOrEqual("eq10_both_" + tag, LinearExpr.term(1, up).add(down).add(scaled(both, -1)), -1);
+                    // d = 1: a below b.  L_a + s_a - L_b <= M (1 - d)
+                    model.lessOrEqual("eq10_down_" + tag, LinearExpr.term(1, address[a][t])
+                            .add(-1, address[b][t]).add(budget, down), budget - graph.size(a));
+                    // u = 1: a above b.  L_b + s_b - L_a <= M (1 - u)
+                    model.lessOrEqual("eq10_up_" + tag, LinearExpr.term(1, address[b][t])
+                            .add(-1, address[a][t]).add(budget, up), budget - graph.size(b));
+                }
+            }
+        }
+    }
+
+    /** Eq. 11 with V = P: a preserved tensor keeps its address (big-M = M_B - Size(a)). */
+    private void addressKeptWhilePreserved() {
+        for (int a = 0; a < graph.tensorCount(); a++) {
+            long bigM = budget - graph.size(a);
+            for (int t = 1; t < n; t++) {
+                if (preserve[a][t] == null || address[a][t - 1] == null || bigM == 0) {
+                    continue;
+                }
+                String tag = graph.tensor(a).name() + "_" + t;
+                model.lessOrEqual("eq11_a_" + tag, LinearExpr.term(1, address[a][t - 1]).add(-1, address[a][t])
+                        .add(bigM, preserve[a][t]), bigM);
+                model.lessOrEqual("eq11_b_" + tag, LinearExpr.term(1, address[a][t]).add(-1, address[a][t - 1])
+                        .add(bigM, preserve[a][t]), bigM);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- objectives
+
+    /**
+     * Eq. 12 as memory-model.md defines it: every load and every charged spill (not of graph outputs), minus the
+     * compulsory first load of each used host tensor, so the objective is the non-compulsory traffic itself.
+     */
+    private void minimizeTraffic() {
+        LinearExpr cost = LinearExpr.of();
+        for (int a = 0; a < graph.tensorCount(); a++) {
+            long size = graph.size(a);
+            for (int t = 0; t < n; t++) {
+                if (load[a][t] != null) {
+                    cost.add(size, load[a][t]);
+                }
+                if (spill[a][t] != null && !graph.isGraphOutput(a)) {
+                    cost.add(size, spill[a][t]);
+                }
+            }
+            if (graph.isHost(a) && graph.consumers(a).length > 0) {
+                cost.addConstant(-size);
+            }
+        }
+        model.minimize(cost);
+    }
+
+    /** Eq. 13: only the compulsory load of each used host tensor; produced tensors are never loaded. */
+    private void onlyCompulsoryLoads() {
+        for (int a = 0; a < graph.tensorCount(); a++) {
+            LinearExpr loads = LinearExpr.of();
+            for (int t = 0; t < n; t++) {
+                if (load[a][t] != null) {
+                    loads.add(load[a][t]);
+                }
+            }
+            if (!hasVariable(loads)) {
+                continue;
+            }
+            if (graph.isHost(a)) {
+                model.equal("eq13_" + graph.tensor(a).name(), loads, 1);
+            } else {
+                model.equal("eq13_" + graph.tensor(a).name(), loads, 0);
+            }
+        }
+    }
+
+    /** Eq. 14-15: the bytes resident at every timestep stay below M_peak, which is minimised. */
+    private void minimizePeakFootprint() {
+        long total = graph.tensors().stream().mapToLong(x -> x.size()).sum();
+        peak = model.integer("M_peak", 0, total);
+        for (int t = 0; t < n; t++) {
+            LinearExpr bytes = LinearExpr.of();
+            for (int a = 0; a < graph.tensorCount(); a++) {
+                bytes.add(scaled(resident(a, t), graph.size(a)));
+            }
+            model.lessOrEqual("eq14_t" + t, bytes.add(-1, peak), 0);
+        }
+        model.minimize(LinearExpr.term(1, peak));
+    }
+
+    // ---------------------------------------------------------------- solutions
+
+    /** The schedule in a solution. */
+    public Schedule schedule(SolverResult result) {
+        if (fixedSchedule != null) {
+            return fixedSchedule;
+        }
+        String[] order = new String[n];
+        for (int o = 0; o < graph.operatorCount(); o++) {
+            for (int t = windows.earliest(o); t <= windows.latest(o); t++) {
+                if (result.value(run[o][t]) > 0.5) {
+                    order[t] = graph.operator(o).name();
+                }
+            }
+        }
+        return new Schedule(List.of(order));
+    }
+
+    /**
+     * Extraction: the solver's values as a plan (segments with offsets). Needs the allocation; the plan is not
+     * checked here, the caller does that (a plan that fails the checker is a bug).
+     */
+    public Plan plan(SolverResult result) {
+        if (!addresses) {
+            throw new IllegalStateException("a program without addresses gives a schedule, not a plan");
+        }
+        Schedule schedule = schedule(result);
+        int[] position = new int[graph.operatorCount()];
+        for (int t = 0; t < n; t++) {
+            position[graph.operatorIndex(schedule.operators().get(t))] = t;
+        }
+        Map<String, List<Segment>> segments = new LinkedHashMap<>();
+        for (int a = 0; a < graph.tensorCount(); a++) {
+            List<Segment> list = new ArrayList<>();
+            int start = -1;
+            Origin origin = null;
+            for (int t = Math.max(0, windows.tensorFirst(a)); t <= windows.tensorLast(a) + 1; t++) {
+                boolean isCreated = t < n && !graph.isHost(a) && position[graph.producer(a)] == t;
+                boolean isLoaded = t < n && load[a][t] != null && result.value(load[a][t]) > 0.5;
+                boolean isKept = t < n && preserve[a][t] != null && result.value(preserve[a][t]) > 0.5;
+                if (start >= 0 && !isKept) {
+                    list.add(new Segment(start, t - 1, Math.round(result.value(address[a][start])), origin));
+                    start = -1;
+                }
+                if (isCreated || isLoaded) {
+                    start = t;
+                    origin = isCreated ? Origin.CREATED : Origin.LOADED;
+                }
+            }
+            if (!list.isEmpty()) {
+                segments.put(graph.tensor(a).name(), list);
+            }
+        }
+        return new Plan(graph.name(), setting, budget, schedule, segments, null, null);
+    }
+
+    /** The peak footprint variable's value (PEAK objective). */
+    public long peak(SolverResult result) {
+        return Math.round(result.value(peak));
+    }
+
+    /**
+     * A starting solution from a valid plan (of this graph, setting and budget, and of the fixed schedule if
+     * there is one): every variable's value in that plan, so that a solver stopped by a time limit has a plan.
+     */
+    public void hint(Plan plan) {
+        Schedule schedule = plan.schedule();
+        int[] position = new int[graph.operatorCount()];
+        for (int t = 0; t < n; t++) {
+            position[graph.operatorIndex(schedule.operators().get(t))] = t;
+        }
+        if (fixedSchedule == null) {
+            for (int o = 0; o < graph.operatorCount(); o++) {
+                for (int t = windows.earliest(o); t <= windows.latest(o); t++) {
+                    model.hint(run[o][t], position[o] == t ? 1 : 0);
+                }
+            }
+        }
+        int[][] state = new int[graph.tensorCount()][n];
+        long[][] offset = new long[graph.tensorCount()][n];
+        final int none = 0;
+        final int kept = 1;
+        final int begun = 2;
+        for (int a = 0; a < graph.tensorCount(); a++) {
+            List<Segment> list = plan.segmentsOf(graph.tensor(a).name());
+            int firstEnd = -1;
+            boolean reloaded = false;
+            for (Segment s : list) {
+                for (int t = s.start(); t <= s.end(); t++) {
+                    state[a][t] = t == s.start() ? begun : kept;
+                    offset[a][t] = s.offset();
+                }
+                if (s.origin() == Origin.CREATED) {
+                    firstEnd = s.end();
+                } else if (!graph.isHost(a)) {
+                    reloaded = true;
+                }
+                if (s.origin() == Origin.LOADED && load[a][s.start()] != null) {
+                    model.hint(load[a][s.start()], 1);
+                }
+            }
+            for (int t = 0; t < n; t++) {
+                if (preserve[a][t] != null) {
+                    model.hint(preserve[a][t], state[a][t] == kept ? 1 : 0);
+                }
+                if (load[a][t] != null && state[a][t] != begun) {
+                    model.hint(load[a][t], 0);
+                }
+                if (spill[a][t] != null) {
+                    model.hint(spill[a][t], reloaded && t == firstEnd + 1 ? 1 : 0);
+                }
+                if (address[a][t] != null) {
+                    model.hint(address[a][t], state[a][t] != none ? offset[a][t] : 0);
+                }
+            }
+        }
+        for (Pair p : pairs) {
+            boolean both = state[p.a()][p.t()] != none && state[p.b()][p.t()] != none;
+            boolean aAbove = offset[p.a()][p.t()] > offset[p.b()][p.t()];
+            model.hint(p.up(), both && aAbove ? 1 : 0);
+            model.hint(p.down(), both && !aAbove ? 1 : 0);
+        }
+        if (peak != null) {
+            long best = 0;
+            for (int t = 0; t < n; t++) {
+                long bytes = 0;
+                for (int a = 0; a < graph.tensorCount(); a++) {
+                    bytes += state[a][t] != none ? graph.size(a) : 0;
+                }
+                best = Math.max(best, bytes);
+            }
+            model.hint(peak, best);
+        }
+    }
+}

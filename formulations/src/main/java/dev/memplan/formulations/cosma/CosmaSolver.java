@@ -1,0 +1,141 @@
+package dev.memplan.formulations.cosma;
+
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.formulations.milp.MilpSolver;
+import dev.memplan.formulations.milp.Model;
+import dev.memplan.formulations.milp.Solvers;
+import dev.memplan.formulations.milp.SolverResult;
+import dev.memplan.model.Budgets;
+import dev.memplan.model.CheckReport;
+import dev.memplan.model.Graph;
+import dev.memplan.model.JustInTimePlanner;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Plan;
+import dev.memplan.model.PlanChecker;
+import dev.memplan.model.Schedule;
+import dev.memplan.model.SolveStatus;
+import dev.memplan.model.SolverInfo;
+import dev.memplan.model.TensorSetting;
+
+/**
+ * Builds a {@link CosmaFormulation}, gives it a starting solution, solves it on a back-end and turns the answer
+ * into a checked plan. The starting solution is the just-in-time plan (always valid at B >= M_R), or any plan
+ * passed in, so a time limit still returns a real plan with its gap.
+ */
+public final class CosmaSolver {
+    /** Above this estimate of variables the unreduced model is not built just to count it. */
+    private static final long UNPRUNED_COUNT_LIMIT = 300_000;
+
+    /**
+     * @param schedule null for a free schedule
+     * @param prune use the lifetime windows (the default; off only to measure what they buy)
+     * @param start a starting plan (null: the just-in-time plan of the schedule or default order)
+     */
+    public record Options(CosmaObjective objective, Schedule schedule, Backend backend, boolean prune, Plan start) {
+        public static Options traffic(Backend backend) {
+            return new Options(CosmaObjective.TRAFFIC, null, backend, true, null);
+        }
+
+        public Options withSchedule(Schedule value) {
+            return new Options(objective, value, backend, prune, start);
+        }
+
+        public Options withPrune(boolean value) {
+            return new Options(objective, schedule, backend, value, start);
+        }
+
+        public Options withStart(Plan value) {
+            return new Options(objective, schedule, backend, prune, value);
+        }
+    }
+
+    private CosmaSolver() {
+    }
+
+    /**
+     * Solves COSMA for a graph in a tensor setting at a budget.
+     *
+     * @throws IllegalArgumentException when the budget is below M_R (the message states M_R)
+     */
+    public static CosmaResult solve(Graph graph, TensorSetting setting, long budget, Options options, Limits limits) {
+        Graph g = graph.withSetting(setting);
+        long mr = Budgets.minimumRequired(g);
+        if (budget < mr) {
+            throw new IllegalArgumentException("budget " + budget + " is below M_R = " + mr
+                    + ": no plan exists (the busiest operator alone needs M_R bytes)");
+        }
+        if (options.schedule() != null) {
+            options.schedule().validate(g);
+        }
+        long began = System.nanoTime();
+        CosmaFormulation f = new CosmaFormulation(g, setting, budget, options.objective(), options.schedule(), true,
+                options.prune());
+        Model model = f.model();
+        ModelSize pruned = ModelSize.of(model);
+        ModelSize unpruned = options.prune() ? unprunedSize(g, setting, budget, options) : pruned;
+        Plan start = startingPlan(g, setting, budget, options);
+        if (start != null) {
+            f.hint(start);
+        }
+        MilpSolver solver = Solvers.create(options.backend());
+        SolverResult result = solver.solve(model, limits);
+        double seconds = (System.nanoTime() - began) / 1e9;
+        Long bound = result.bound() == null ? null : (long) Math.ceil(result.bound() - 1e-6);
+        String backend = result.backend();
+        if (result.values() != null && (result.status() == SolveStatus.OPTIMAL || result.status() == SolveStatus.FEASIBLE)) {
+            Plan plan = f.plan(result);
+            CheckReport report = PlanChecker.requireValid(g, plan, "COSMA on " + backend);
+            long value = options.objective() == CosmaObjective.TRAFFIC ? report.traffic().nonCompulsory()
+                    : report.peakFootprint();
+            long claimed = Math.round(result.objective());
+            if (options.objective() == CosmaObjective.TRAFFIC && value != claimed) {
+                throw new IllegalStateException("bug: the solver's objective " + claimed
+                        + " differs from the checked traffic " + value + " of the extracted plan");
+            }
+            if (result.status() == SolveStatus.OPTIMAL) {
+                bound = value;
+            }
+            return finish(plan, report, result.status(), value, bound, seconds, backend, pruned, unpruned, false);
+        }
+        if (start != null && result.status() != SolveStatus.INFEASIBLE) {
+            CheckReport report = PlanChecker.requireValid(g, start, "the starting plan");
+            long value = options.objective() == CosmaObjective.TRAFFIC ? report.traffic().nonCompulsory()
+                    : report.peakFootprint();
+            return finish(start, report, SolveStatus.FEASIBLE, value, bound, seconds, backend, pruned, unpruned, true);
+        }
+        return new CosmaResult(result.status(), null, null, null, bound, null, seconds, backend, pruned, unpruned,
+                false);
+    }
+
+    private static CosmaResult finish(Plan plan, CheckReport report, SolveStatus status, long value, Long bound,
+                                      double seconds, String backend, ModelSize pruned, ModelSize unpruned,
+                                      boolean startOnly) {
+        Double gap = bound == null ? null : (value == 0 ? (bound >= 0 ? 0.0 : null) : (value - bound) / (double) value);
+        String name = "cosma/" + backend + (startOnly ? " (starting plan: the solver found nothing better)" : "");
+        Plan labelled = plan.withResult(report.traffic(), new SolverInfo(name, status, seconds, bound));
+        return new CosmaResult(status, labelled, report, value, bound, gap, seconds, backend, pruned, unpruned,
+                startOnly);
+    }
+
+    /** The plan given as start, else the just-in-time plan when the budget allows it; null otherwise. */
+    private static Plan startingPlan(Graph g, TensorSetting setting, long budget, Options options) {
+        if (options.start() != null) {
+            return options.start();
+        }
+        if (options.objective() != CosmaObjective.TRAFFIC || budget < Budgets.minimumFeasible(g)) {
+            return null;
+        }
+        return new JustInTimePlanner(options.schedule()).plan(g, setting, budget, Limits.DEFAULT);
+    }
+
+    private static ModelSize unprunedSize(Graph g, TensorSetting setting, long budget, Options options) {
+        long n = g.operatorCount();
+        long a = g.tensorCount();
+        long estimate = n * n + 4 * a * n + a * a * n;
+        if (estimate > UNPRUNED_COUNT_LIMIT) {
+            return null;
+        }
+        return ModelSize.of(new CosmaFormulation(g, setting, budget, options.objective(), options.schedule(), true,
+                false).model());
+    }
+}

@@ -1,0 +1,165 @@
+package dev.memplan.formulations.milp;
+
+import com.google.ortools.sat.CpModel;
+import com.google.ortools.sat.CpSolver;
+import com.google.ortools.sat.CpSolverStatus;
+import com.google.ortools.sat.IntVar;
+import com.google.ortools.sat.LinearExpr;
+import com.google.ortools.sat.LinearExprBuilder;
+import com.google.ortools.sat.SatParameters;
+import dev.memplan.model.Limits;
+import dev.memplan.model.SolveStatus;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * OR-Tools CP-SAT. Integer and binary variables only, and integer data: a continuous variable, or a non-integer
+ * coefficient, bound or constant, makes {@link #solve} throw UnsupportedOperationException naming the first
+ * offender.
+ *
+ * <p>Limits: {@code max_time_in_seconds}, {@code num_workers} = threads, {@code relative_gap_limit},
+ * {@code random_seed}; logging off. Hints go to {@code addHint}.
+ *
+ * <p>Status: OPTIMAL, FEASIBLE (with CP-SAT's best objective bound), INFEASIBLE (CP-SAT only says so when it
+ * proved it), UNKNOWN (without a bound: stopped early, CP-SAT reports a placeholder 0). MODEL_INVALID is a bug
+ * in the translation: IllegalStateException with CP-SAT's validation message.
+ */
+public final class CpSatBackend implements MilpSolver {
+
+    private static final String NEEDS_INTEGERS = "CP-SAT needs integer coefficients: ";
+
+    @Override
+    public String name() {
+        return Backend.CPSAT.id();
+    }
+
+    @Override
+    public SolverResult solve(Model model, Limits limits) {
+        Objects.requireNonNull(model, "model");
+        Limits lim = Outcomes.orDefault(limits);
+        Outcomes out = new Outcomes(model, lim, name());
+        checkIntegral(model);
+        Solvers.requireNative(name());
+
+        CpModel cp = new CpModel();
+        IntVar[] xs = new IntVar[model.variableCount()];
+        for (Variable v : model.variables()) {
+            long lower = (long) v.lower();
+            long upper = (long) v.upper();
+            xs[v.index()] = v.type() == VarType.BINARY && lower == 0 && upper == 1
+                    ? cp.newBoolVar("x" + v.index())
+                    : cp.newIntVar(lower, upper, "x" + v.index());
+        }
+        for (Constraint c : model.constraints()) {
+            long constant = (long) c.expr().constant();
+            long lower = c.lower() == Double.NEGATIVE_INFINITY ? Long.MIN_VALUE : (long) c.lower() - constant;
+            long upper = c.upper() == Double.POSITIVE_INFINITY ? Long.MAX_VALUE : (long) c.upper() - constant;
+            cp.addLinearConstraint(linear(c.expr(), xs, false), lower, upper);
+        }
+        if (!model.objective().isConstant()) {
+            LinearExpr objective = linear(model.objective(), xs, true);
+            if (model.minimizing()) {
+                cp.minimize(objective);
+            } else {
+                cp.maximize(objective);
+            }
+        }
+        for (Map.Entry<Variable, Double> hint : model.hints().entrySet()) {
+            cp.addHint(xs[hint.getKey().index()], (long) (double) hint.getValue());
+        }
+        String invalid = cp.validate();
+        if (invalid != null && !invalid.isEmpty()) {
+            throw new IllegalStateException("CP-SAT rejected model '" + model.name() + "': " + invalid);
+        }
+
+        CpSolver solver = new CpSolver();
+        SatParameters.Builder params = solver.getParameters();
+        params.setLogSearchProgress(false);
+        params.setLogToStdout(false);
+        params.setNumWorkers(lim.threads());
+        params.setRelativeGapLimit(lim.relativeGap());
+        params.setRandomSeed(Outcomes.seed31(lim.seed()));
+        if (lim.timeLimit() != null) {
+            params.setMaxTimeInSeconds(out.limitSeconds());
+        }
+
+        CpSolverStatus status = solver.solve(cp);
+        boolean hasObjective = !model.objective().isConstant();
+        switch (status) {
+            case OPTIMAL, FEASIBLE -> {
+                double[] values = new double[xs.length];
+                for (int i = 0; i < xs.length; i++) {
+                    values[i] = solver.value(xs[i]);
+                }
+                Double bound = hasObjective ? solver.bestObjectiveBound() : null;
+                return out.with(status == CpSolverStatus.OPTIMAL, values, bound);
+            }
+            case INFEASIBLE -> {
+                return out.without(SolveStatus.INFEASIBLE, null);
+            }
+            case MODEL_INVALID -> throw new IllegalStateException("CP-SAT rejected model '" + model.name() + "': "
+                    + firstNonEmpty(cp.validate(), solver.getSolutionInfo(), "MODEL_INVALID"));
+            default -> {
+                // Without a solution CP-SAT's bound can be a placeholder (0 when stopped before presolve ends).
+                return out.without(SolveStatus.UNKNOWN, null);
+            }
+        }
+    }
+
+    /** The expression without its constant, unless {@code withConstant}. */
+    private static LinearExpr linear(dev.memplan.formulations.milp.LinearExpr expr, IntVar[] xs, boolean withConstant) {
+        LinearExprBuilder builder = LinearExpr.newBuilder();
+        for (Map.Entry<Variable, Double> term : expr.terms().entrySet()) {
+            builder.addTerm(xs[term.getKey().index()], (long) (double) term.getValue());
+        }
+        if (withConstant && expr.constant() != 0.0) {
+            builder.add((long) expr.constant());
+        }
+        return builder.build();
+    }
+
+    /** Throws UnsupportedOperationException naming the first thing CP-SAT cannot take. */
+    static void checkIntegral(Model model) {
+        for (Variable v : model.variables()) {
+            if (v.type() == VarType.CONTINUOUS) {
+                throw new UnsupportedOperationException(NEEDS_INTEGERS + "variable '" + v.name() + "' is continuous");
+            }
+            requireInteger(v.lower(), () -> "lower bound " + v.lower() + " of variable '" + v.name() + "'");
+            requireInteger(v.upper(), () -> "upper bound " + v.upper() + " of variable '" + v.name() + "'");
+        }
+        for (Constraint c : model.constraints()) {
+            String where = " in constraint '" + c.name() + "'";
+            checkExpr(c.expr(), where);
+            if (c.lower() != Double.NEGATIVE_INFINITY) {
+                requireInteger(c.lower(), () -> "lower bound " + c.lower() + " of constraint '" + c.name() + "'");
+            }
+            if (c.upper() != Double.POSITIVE_INFINITY) {
+                requireInteger(c.upper(), () -> "upper bound " + c.upper() + " of constraint '" + c.name() + "'");
+            }
+        }
+        checkExpr(model.objective(), " in the objective");
+    }
+
+    private static void checkExpr(dev.memplan.formulations.milp.LinearExpr expr, String where) {
+        for (Map.Entry<Variable, Double> term : expr.terms().entrySet()) {
+            requireInteger(term.getValue(),
+                    () -> "coefficient " + term.getValue() + " of '" + term.getKey().name() + "'" + where);
+        }
+        requireInteger(expr.constant(), () -> "constant " + expr.constant() + where);
+    }
+
+    private static void requireInteger(double value, java.util.function.Supplier<String> what) {
+        if (!(value == Math.rint(value) && Math.abs(value) < 0x1p62)) {
+            throw new UnsupportedOperationException(NEEDS_INTEGERS + what.get() + " is not an integer CP-SAT can take");
+        }
+    }
+
+    private static String firstNonEmpty(String... texts) {
+        for (String text : texts) {
+            if (text != null && !text.isBlank()) {
+                return text;
+            }
+        }
+        return "";
+    }
+}
