@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Random;
+import java.util.function.Consumer;
 
 /**
  * An independent, exhaustive oracle for the optimum of tiny instances (tests only): the minimum
@@ -53,7 +54,8 @@ import java.util.Random;
  *       and reloaded at t at another (or the same) offset, a move through host memory (rule 1);</li>
  *   <li>every input of o not kept resident is loaded at t, every output of o is created at t;</li>
  *   <li>every new segment gets every aligned offset in [0, B - size] that does not overlap a kept resident
- *       or another new segment (rules 4 and 5). Nothing else is pruned in the placement.</li>
+ *       or another new segment (rules 4 and 5). Nothing else is pruned in the placement but MIRROR
+ *       (below), which concerns only the first segment of the plan.</li>
  * </ol>
  * Cost of a step: for each load of x, size(x) unless x is a host tensor loaded for the first time (that load
  * is compulsory), plus size(x) once (the spill) at the first load of a produced tensor that is not a graph
@@ -88,10 +90,22 @@ import java.util.Random;
  *       there or continue: both are tried.</li>
  * </ul>
  * Conversely every plan the search builds is valid (each rule is enforced while building, and PlanChecker
- * re-checks the optimum), so the search is exhaustive over normal plans and exact. Besides P1 and P2 there is
- * only branch-and-bound (a branch is cut when its cost already reaches the best known total, which cannot
- * lose a strictly better plan) and memoisation (exact, since the state holds everything the future
- * depends on). No symmetry reduction of offsets is made: offsets are enumerated in full.
+ * re-checks the optimum), so the search is exhaustive over normal plans and exact. The other cuts:
+ * <ul>
+ *   <li>BYTES: a choice whose resident bytes at t exceed B is skipped (no placement can exist).</li>
+ *   <li>LB: {@link Search#relaxed} is the same search with offsets ignored (only the bytes resident at each
+ *       timestep held to B). Dropping the offsets maps every continuation of the exact search to one of the
+ *       relaxed search with the same traffic, so its optimum is a lower bound of the exact cost-to-go. A
+ *       branch is cut when cost so far + that bound reaches the best total known (branch-and-bound), which
+ *       cannot lose a strictly cheaper plan; the bound also orders the choices, cheapest first.</li>
+ *   <li>MIRROR: with alignment 1, reflecting every offset (off -> B - off - size) maps a valid plan to a valid
+ *       plan with the same segments and traffic; one of the two puts the first segment placed at timestep 0
+ *       in the lower half, 2 * off <= B - size, so only those offsets are tried for it.</li>
+ *   <li>Memoisation on the state (exact: the state holds everything the future depends on).</li>
+ * </ul>
+ * No other symmetry reduction of offsets is made: every other segment gets every aligned offset that fits.
+ * In tests against a naive search without P1, P2, LB and MIRROR (any load at any timestep, any eviction)
+ * the optima agreed on every tiny instance tried.
  *
  * <p>Limits: at most 30 operators and 63 tensors (bit masks); the state space grows fast, it is meant for
  * about 6 operators, 8-15 tensors and budgets up to a few dozen bytes.
@@ -155,12 +169,12 @@ final class BruteForce {
     }
 
     /** Calls {@code action} with every topological order of the graph's operators (the array is reused). */
-    static void forEachTopologicalOrder(Graph graph, java.util.function.Consumer<int[]> action) {
+    static void forEachTopologicalOrder(Graph graph, Consumer<int[]> action) {
         int n = graph.operatorCount();
         enumerate(graph, new int[n], 0, new boolean[n], action);
     }
 
-    private static void enumerate(Graph g, int[] order, int t, boolean[] done, java.util.function.Consumer<int[]> action) {
+    private static void enumerate(Graph g, int[] order, int t, boolean[] done, Consumer<int[]> action) {
         if (t == order.length) {
             action.accept(order);
             return;
