@@ -10,6 +10,7 @@ import dev.memplan.model.PlanChecker;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.Segment;
 import dev.memplan.model.TensorSetting;
+import dev.memplan.model.Timeline;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -106,18 +107,11 @@ final class BenchCommand implements Runnable {
         }
 
         private static int maxLive(Graph g, Plan plan) {
-            int[] delta = new int[g.operatorCount() + 1];
-            plan.segments().values().forEach(list -> list.forEach(s -> {
-                delta[s.start()]++;
-                delta[s.end() + 1]--;
-            }));
-            int live = 0;
-            int best = 0;
-            for (int t = 0; t < g.operatorCount(); t++) {
-                live += delta[t];
-                best = Math.max(best, live);
-            }
-            return best;
+            List<Segment> all = plan.segments().values().stream().flatMap(List::stream).toList();
+            long[] ones = new long[all.size()];
+            Arrays.fill(ones, 1);
+            return (int) Timeline.peak(g.operatorCount(), all.stream().mapToInt(Segment::start).toArray(),
+                    all.stream().mapToInt(Segment::end).toArray(), ones);
         }
     }
 }

@@ -68,20 +68,18 @@ public final class Budgets {
      */
     public static long footprint(Graph graph, Schedule schedule) {
         Lifetimes lifetimes = Lifetimes.of(graph, schedule);
-        long[] delta = new long[graph.operatorCount() + 1];
-        for (int t = 0; t < graph.tensorCount(); t++) {
+        int nt = graph.tensorCount();
+        int[] starts = new int[nt];
+        int[] ends = new int[nt];
+        long[] sizes = new long[nt];
+        for (int t = 0; t < nt; t++) {
             if (lifetimes.first(t) >= 0) {
-                delta[lifetimes.first(t)] += graph.size(t);
-                delta[lifetimes.last(t) + 1] -= graph.size(t);
+                starts[t] = lifetimes.first(t);
+                ends[t] = lifetimes.last(t);
+                sizes[t] = graph.size(t);
             }
         }
-        long peak = 0;
-        long now = 0;
-        for (int t = 0; t < graph.operatorCount(); t++) {
-            now += delta[t];
-            peak = Math.max(peak, now);
-        }
-        return peak;
+        return Timeline.peak(graph.operatorCount(), starts, ends, sizes);
     }
 
     /** M_H = floor((M_R + M_P) / 2). */

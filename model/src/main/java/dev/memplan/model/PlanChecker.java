@@ -326,19 +326,16 @@ public final class PlanChecker {
         }
 
         private long peakFootprint(List<String> names, List<Segment> all) {
-            long[] delta = new long[n + 1];
-            for (int i = 0; i < all.size(); i++) {
-                long size = graph.size(graph.tensorIndex(names.get(i)));
-                delta[all.get(i).start()] += size;
-                delta[all.get(i).end() + 1] -= size;
+            int m = all.size();
+            int[] starts = new int[m];
+            int[] ends = new int[m];
+            long[] sizes = new long[m];
+            for (int i = 0; i < m; i++) {
+                starts[i] = all.get(i).start();
+                ends[i] = all.get(i).end();
+                sizes[i] = graph.size(graph.tensorIndex(names.get(i)));
             }
-            long peak = 0;
-            long now = 0;
-            for (int t = 0; t < n; t++) {
-                now += delta[t];
-                peak = Math.max(peak, now);
-            }
-            return peak;
+            return Timeline.peak(n, starts, ends, sizes);
         }
     }
 }
