@@ -1,13 +1,9 @@
 package dev.memplan.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.memplan.datasets.Examples;
 import dev.memplan.model.Graph;
 import dev.memplan.model.TensorSetting;
-import dev.memplan.model.io.CosmaDagJson;
-import dev.memplan.model.io.GraphJson;
-import java.io.IOException;
+import dev.memplan.model.io.GraphFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -21,7 +17,7 @@ final class Inputs {
     static Graph graph(String argument) {
         Path file = Path.of(argument);
         if (Files.isRegularFile(file)) {
-            return graphFile(file);
+            return GraphFiles.read(file);
         }
         if (Examples.exists(argument)) {
             return Examples.graph(argument);
@@ -31,26 +27,6 @@ final class Inputs {
         }
         throw new UserException("'" + argument + "' is neither a graph file nor the name of an example (examples: "
                 + String.join(", ", Examples.names()) + ")");
-    }
-
-    /** Reads a graph file in either format, told apart by its top-level fields. */
-    static Graph graphFile(Path file) {
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (IOException e) {
-            throw new UserException("cannot read " + file + ": " + e.getMessage());
-        }
-        JsonNode root;
-        try {
-            root = new ObjectMapper().readTree(text);
-        } catch (IOException e) {
-            return GraphJson.read(text, file.toString());
-        }
-        if (root != null && root.isObject() && !root.has("format") && root.has("dag")) {
-            return CosmaDagJson.read(text, file.toString());
-        }
-        return GraphJson.read(text, file.toString());
     }
 
     static TensorSetting setting(String text) {

@@ -48,12 +48,6 @@ public final class Examples {
         return GraphJson.read(text(FOLDER + name + ".json"), "example " + name + ".json");
     }
 
-    /** The example's file text, for writing it out. */
-    public static String json(String name) {
-        description(name);
-        return text(FOLDER + name + ".json");
-    }
-
     private static Map<String, String> readIndex() {
         Map<String, String> index = new LinkedHashMap<>();
         for (String line : text(FOLDER + "index.txt").split("\n")) {

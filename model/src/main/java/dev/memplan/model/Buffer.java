@@ -17,8 +17,4 @@ public record Buffer(String id, long lower, long upper, long size, long alignmen
         this(id, lower, upper, size, 1, null);
     }
 
-    /** Whether the live ranges of two buffers share a moment. */
-    public boolean overlapsInTime(Buffer other) {
-        return lower < other.upper && other.lower < upper;
-    }
 }

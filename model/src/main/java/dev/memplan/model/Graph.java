@@ -312,11 +312,6 @@ public final class Graph {
         return new Graph(name, alignment, kept, ops, outputs);
     }
 
-    /** A graph with another name, same content. */
-    public Graph withName(String newName) {
-        return new Graph(newName, alignment, tensors, operators, outputs);
-    }
-
     public static Builder builder(String name) {
         return new Builder(name);
     }

@@ -25,8 +25,4 @@ public record Limits(Duration timeLimit, int threads, double relativeGap, long s
     public Limits withTimeLimit(Duration value) {
         return new Limits(value, threads, relativeGap, seed);
     }
-
-    public Limits withThreads(int value) {
-        return new Limits(timeLimit, value, relativeGap, seed);
-    }
 }

@@ -13,8 +13,4 @@ package dev.memplan.model;
 public record Traffic(long compulsory, long nonCompulsory, long loads, long spills) {
     public static final Traffic ZERO = new Traffic(0, 0, 0, 0);
 
-    /** Compulsory plus non-compulsory. */
-    public long total() {
-        return compulsory + nonCompulsory;
-    }
 }

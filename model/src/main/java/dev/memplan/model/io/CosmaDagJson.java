@@ -47,7 +47,7 @@ public final class CosmaDagJson {
         return fromTree(JsonTree.parse(json, fileName), fileName);
     }
 
-    private static Graph fromTree(JsonNode tree, String file) {
+    static Graph fromTree(JsonNode tree, String file) {
         JsonFields root = JsonFields.of(file, tree, "$", "a COSMA DAG document");
         String name = root.has("name") ? root.string("name", "the graph's name") : stem(file);
         Set<String> dummies = new HashSet<>(root.has("dummy_input_tensors")

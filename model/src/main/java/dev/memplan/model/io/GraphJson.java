@@ -83,7 +83,7 @@ public final class GraphJson {
         return JsonTree.render(root, Set.of("tensors", "operators"));
     }
 
-    private static Graph fromTree(JsonNode tree, String file) {
+    static Graph fromTree(JsonNode tree, String file) {
         JsonFields root = JsonFields.of(file, tree, "$", "a " + FORMAT + " document");
         root.requireFormat(FORMAT);
         root.rejectUnknown(ROOT_FIELDS);
