@@ -27,7 +27,7 @@ final class BudgetsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1 or COSMA DAG JSON) or example name")
+    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1 or COSMA DAG JSON), example name or zoo name")
     String graph;
 
     @Option(names = "--setting", paramLabel = "activations|all", description = "only this tensor setting (default: both)")

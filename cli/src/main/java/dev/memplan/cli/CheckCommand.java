@@ -24,7 +24,7 @@ final class CheckCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1 or COSMA DAG JSON) or example name")
+    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1 or COSMA DAG JSON), example name or zoo name")
     String graph;
 
     @Parameters(index = "1", paramLabel = "PLAN", description = "plan file (memplan-plan/1)")

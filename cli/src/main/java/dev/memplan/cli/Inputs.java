@@ -1,19 +1,20 @@
 package dev.memplan.cli;
 
 import dev.memplan.datasets.Examples;
+import dev.memplan.datasets.zoo.Zoo;
 import dev.memplan.model.Graph;
 import dev.memplan.model.TensorSetting;
 import dev.memplan.model.io.GraphFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Where commands get their inputs: a GRAPH argument is a file (memplan-graph/1 or COSMA DAG JSON) or an example name. */
+/** Where commands get their inputs: a GRAPH argument is a file (memplan-graph/1 or COSMA DAG JSON) an example name or a zoo network name. */
 final class Inputs {
 
     private Inputs() {
     }
 
-    /** Reads a graph from a file, or an example by name. */
+    /** Reads a graph from a file, or an example or zoo network by name (a file of that name wins). */
     static Graph graph(String argument) {
         Path file = Path.of(argument);
         if (Files.isRegularFile(file)) {
@@ -22,11 +23,14 @@ final class Inputs {
         if (Examples.exists(argument)) {
             return Examples.graph(argument);
         }
+        if (Zoo.exists(argument)) {
+            return Zoo.graph(argument);
+        }
         if (argument.contains("/") || argument.endsWith(".json")) {
             throw new UserException("no such file: " + argument);
         }
         throw new UserException("'" + argument + "' is neither a graph file nor the name of an example (examples: "
-                + String.join(", ", Examples.names()) + ")");
+                + String.join(", ", Examples.names()) + ") or of a zoo network (" + String.join(", ", Zoo.names()) + ")");
     }
 
     static TensorSetting setting(String text) {

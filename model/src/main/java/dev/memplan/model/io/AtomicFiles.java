@@ -22,6 +22,7 @@ public final class AtomicFiles {
         try {
             tmp = Files.createTempFile(dir, "." + absolute.getFileName() + ".", ".tmp");
             Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            readableByAll(tmp);
             try {
                 Files.move(tmp, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
@@ -38,6 +39,13 @@ public final class AtomicFiles {
                     // The write already failed; that error is the one to report.
                 }
             }
+        }
+    }
+
+    /** Temporary files are private to their owner; the finished file gets the usual rw-r--r--. */
+    private static void readableByAll(Path file) throws IOException {
+        if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
         }
     }
 

@@ -1,0 +1,87 @@
+package dev.memplan.cli;
+
+import dev.memplan.datasets.zoo.Zoo;
+import dev.memplan.datasets.zoo.ZooFiles;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code memplan zoo list|export}: the networks of the COSMA evaluation, built in memplan. */
+@Command(name = "zoo", mixinStandardHelpOptions = true,
+        description = {"The network zoo: the 14 networks of the COSMA paper's evaluation, built from their reference",
+            "definitions with 8-bit data. Every command that takes a GRAPH also takes a zoo name."},
+        subcommands = {ZooCommand.List.class, ZooCommand.Export.class})
+final class ZooCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true,
+            description = "Lists the zoo networks with their sizes and M_R for both tensor settings (bytes).")
+    static final class List implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public void run() {
+            PrintWriter out = spec.commandLine().getOut();
+            Table t = new Table("name", "kind", "operators", "tensors", "activation bytes", "parameter bytes",
+                    "M_R activations", "M_R all", "network");
+            for (String name : Zoo.names()) {
+                ZooFiles.Stats s = ZooFiles.stats(name);
+                t.row(name, s.nas() ? "NAS" : "human", Integer.toString(s.operators()), Integer.toString(s.tensors()),
+                        bytes(s.activationBytes()), bytes(s.parameterBytes()), bytes(s.minimumActivations()),
+                        bytes(s.minimumAll()), s.title());
+            }
+            t.print(out);
+        }
+
+        private static String bytes(long value) {
+            return String.format(Locale.ROOT, "%,d", value);
+        }
+    }
+
+    @Command(name = "export", mixinStandardHelpOptions = true,
+            description = {"Writes NAME.json (memplan-graph/1) for one network, or for every network with 'all'",
+                "(then also README.md with the table of sizes), into DIR; each file is written atomically."})
+    static final class Export implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "NAME|all", description = "a zoo network, or all")
+        String name;
+
+        @Parameters(index = "1", paramLabel = "DIR", description = "folder to write into (created if missing)")
+        Path dir;
+
+        @Override
+        public void run() {
+            java.util.List<String> names = name.equals("all") ? Zoo.names() : java.util.List.of(name);
+            for (String n : names) {
+                if (!Zoo.exists(n)) {
+                    throw new UserException("no zoo network named '" + n + "'; networks: " + String.join(", ", Zoo.names()));
+                }
+            }
+            try {
+                Files.createDirectories(dir);
+            } catch (IOException e) {
+                throw new UserException("cannot create " + dir + ": " + e.getMessage());
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            for (Path p : ZooFiles.export(names, dir)) {
+                out.println("wrote " + p);
+            }
+        }
+    }
+}
