@@ -54,6 +54,12 @@ class TransformersTest {
         assertEquals(List.of(1L, 768L), shape(g, "class_token_out"));
     }
 
+    @Test
+    void registeredInTheZoo() {
+        assertEquals(44_140_544L, Zoo.build("transformer").referenceParameters());
+        assertEquals(86_567_656L, Zoo.build("vitb16").referenceParameters());
+    }
+
     private static List<Long> shape(Graph g, String tensor) {
         return g.tensor(g.tensorIndex(tensor)).shape();
     }

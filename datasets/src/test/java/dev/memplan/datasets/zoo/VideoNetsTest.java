@@ -50,6 +50,12 @@ class VideoNetsTest {
         }
     }
 
+    @Test
+    void registeredInTheZoo() {
+        assertEquals(31_505_325L, Zoo.build("r2plus1d18").referenceParameters());
+        assertEquals(8_320_048L, Zoo.build("s3d").referenceParameters());
+    }
+
     private static List<Long> shape(Graph g, String tensor) {
         return g.tensor(g.tensorIndex(tensor)).shape();
     }
