@@ -19,7 +19,12 @@ public final class Zoo {
 
     private static final Map<String, Entry> ENTRIES = entries(List.of(
             new Entry("resnet50", "ResNet-50, torchvision, input (1,3,224,224)", false, ResNets::resnet50),
-            new Entry("resnext50", "ResNeXt-50 32x4d, torchvision, input (1,3,224,224)", false, ResNets::resnext50)
+            new Entry("resnext50", "ResNeXt-50 32x4d, torchvision, input (1,3,224,224)", false, ResNets::resnext50),
+            new Entry("r2plus1d18", "R(2+1)D-18, torchvision, input (1,3,16,224,224)", false, VideoNets::r2plus1d18),
+            new Entry("s3d", "S3D, torchvision, input (1,3,16,224,224)", false, VideoNets::s3d),
+            new Entry("transformer", "Transformer, PyTorch nn.Transformer defaults, src (10,32,512), tgt (20,32,512)",
+                    false, Transformers::transformer),
+            new Entry("vitb16", "ViT-B/16, torchvision, input (1,3,224,224)", false, Transformers::vitB16)
     ));
 
     private Zoo() {
