@@ -179,6 +179,26 @@ public final class NetBuilder {
      * array applies to every spatial axis.
      */
     public Value conv(String op, Value x, Conv c) {
+        return conv(op, x, c, null);
+    }
+
+    /**
+     * A convolution whose input first passes through a BatchNorm of its own and an activation (the
+     * pre-activation layout BN-ReLU-conv of DenseNet, where the normalised tensor feeds only this convolution).
+     * That BatchNorm cannot be folded into the weights across the activation, so it is applied as the operator
+     * reads its input: the operator also reads the BatchNorm's per-channel scale and shift, a (2, C_in)
+     * parameter tensor {@code op + ".norm"}, counted as the BatchNorm's 2 C_in reference parameters. {@code c}
+     * describes the convolution as in {@link #conv}; its {@code batchNorm} is a BatchNorm <em>after</em> the
+     * convolution, folded as usual.
+     */
+    public Value preNormConv(String op, Value x, Conv c) {
+        if (x.rank() < 3) {
+            throw new IllegalArgumentException(op + ": convolution needs an NC(D)HW input, got " + x);
+        }
+        return conv(op, x, c, parameter(op + ".norm", 2, x.channels()));
+    }
+
+    private Value conv(String op, Value x, Conv c, Value inputNorm) {
         int spatial = x.rank() - 2;
         if (spatial < 1 || spatial > 3) {
             throw new IllegalArgumentException(op + ": convolution needs an NC(D)HW input, got " + x);
@@ -207,6 +227,9 @@ public final class NetBuilder {
         long weight = c.outChannels() * (in / c.groups()) * kernelVolume;
         referenceParameters += weight + (c.bias() ? c.outChannels() : 0) + (c.batchNorm() ? 2L * c.outChannels() : 0);
         List<String> reads = new ArrayList<>(List.of(x.tensor()));
+        if (inputNorm != null) {
+            reads.add(inputNorm.tensor());
+        }
         reads.add(tensor(op + ".weight", weightShape, TensorKind.PARAMETER).tensor());
         if (c.bias() || c.batchNorm()) {
             reads.add(tensor(op + ".bias", new long[] {c.outChannels()}, TensorKind.PARAMETER).tensor());

@@ -19,9 +19,16 @@ public final class Zoo {
 
     private static final Map<String, Entry> ENTRIES = entries(List.of(
             new Entry("resnet50", "ResNet-50, torchvision, input (1,3,224,224)", false, ResNets::resnet50),
+            new Entry("densenet121", "DenseNet-121, torchvision, input (1,3,224,224)", false, DenseNets::densenet121),
             new Entry("resnext50", "ResNeXt-50 32x4d, torchvision, input (1,3,224,224)", false, ResNets::resnext50),
             new Entry("r2plus1d18", "R(2+1)D-18, torchvision, input (1,3,16,224,224)", false, VideoNets::r2plus1d18),
             new Entry("s3d", "S3D, torchvision, input (1,3,16,224,224)", false, VideoNets::s3d),
+            new Entry("fcn_resnet50", "FCN-ResNet50 with aux classifier, torchvision, input (1,3,224,224)", false,
+                    SegmentationNets::fcnResnet50),
+            new Entry("lraspp_mobilenet_v3_large", "LR-ASPP MobileNetV3-Large, torchvision, input (1,3,224,224)", false,
+                    SegmentationNets::lrasppMobilenetV3Large),
+            new Entry("deeplabv3_resnet50", "DeepLabV3-ResNet50 with aux classifier, torchvision, input (1,3,224,224)",
+                    false, SegmentationNets::deeplabv3Resnet50),
             new Entry("transformer", "Transformer, PyTorch nn.Transformer defaults, src (10,32,512), tgt (20,32,512)",
                     false, Transformers::transformer),
             new Entry("vitb16", "ViT-B/16, torchvision, input (1,3,224,224)", false, Transformers::vitB16)
