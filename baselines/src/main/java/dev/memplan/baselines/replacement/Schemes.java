@@ -1,0 +1,68 @@
+package dev.memplan.baselines.replacement;
+
+import dev.memplan.baselines.scheduling.DefaultScheduler;
+import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
+import dev.memplan.baselines.scheduling.Scheduler;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Scheme names: {@code SCHEDULER/POLICY/ALLOCATOR} with schedulers {@code default}, {@code mpmf}, policies
+ * {@code belady}, {@code greedy}, {@code lru} and online allocators {@code tflite}, {@code firstfit}. The paper's
+ * four schemes are {@link #PAPER}.
+ */
+public final class Schemes {
+    /** The four schemes of the COSMA paper's evaluation. */
+    public static final List<String> PAPER = List.of("default/belady/tflite", "default/greedy/tflite",
+            "mpmf/belady/tflite", "mpmf/greedy/tflite");
+
+    private Schemes() {
+    }
+
+    /** Every name this class understands. */
+    public static List<String> all() {
+        List<String> names = new ArrayList<>();
+        for (String s : List.of("default", "mpmf")) {
+            for (String p : List.of("belady", "greedy", "lru")) {
+                for (AddressRule r : AddressRule.values()) {
+                    names.add(s + "/" + p + "/" + r.id());
+                }
+            }
+        }
+        return names;
+    }
+
+    /** The scheme of that name; the message of the exception lists what exists. */
+    public static Scheme byName(String name) {
+        String[] parts = name.split("/", -1);
+        if (parts.length != 3) {
+            throw unknown(name);
+        }
+        Scheduler scheduler = switch (parts[0]) {
+            case "default" -> new DefaultScheduler();
+            case "mpmf" -> new MinimumPeakScheduler();
+            default -> throw unknown(name);
+        };
+        ReplacementPolicy policy = switch (parts[1]) {
+            case "belady" -> new BeladyReplacement();
+            case "greedy" -> new GreedyReplacement();
+            case "lru" -> new LruReplacement();
+            default -> throw unknown(name);
+        };
+        AddressRule rule = null;
+        for (AddressRule r : AddressRule.values()) {
+            if (r.id().equals(parts[2])) {
+                rule = r;
+            }
+        }
+        if (rule == null) {
+            throw unknown(name);
+        }
+        return new Scheme(scheduler, policy, rule);
+    }
+
+    private static IllegalArgumentException unknown(String name) {
+        return new IllegalArgumentException("unknown scheme '" + name + "': a scheme is SCHEDULER/POLICY/ALLOCATOR with "
+                + "SCHEDULER default|mpmf, POLICY belady|greedy|lru, ALLOCATOR tflite|firstfit");
+    }
+}

@@ -1,0 +1,68 @@
+package dev.memplan.baselines.replacement;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The choice each policy makes at one replacement event, pinned on hand-made address maps. */
+class PoliciesTest {
+    // Budget 40: a [0,20) next use 9, b [20,30) next use 5, c [30,40) used now (pinned). Need 10 bytes.
+    private static final ReplacementEvent EVENT = new ReplacementEvent(3, 10, 1, 40, List.of(
+            new Resident(0, 0, 20, true, 9, 0, true),
+            new Resident(1, 20, 10, true, 5, 2, true),
+            new Resident(2, 30, 10, false, 3, 3, true)));
+
+    @Test
+    void beladyEvictsTheFurthestNextUseEvenWhenItIsTheDearest() {
+        assertEquals(List.of(0), new BeladyReplacement().victims(EVENT));
+    }
+
+    @Test
+    void greedyEvictsTheCheapestSetThatOpensAGap() {
+        // Windows: [0,10) hits a (cost 40), [20,30) hits b (cost 20), [30,40) hits the pinned c.
+        assertEquals(List.of(1), new GreedyReplacement().victims(EVENT));
+    }
+
+    @Test
+    void lruEvictsTheLeastRecentlyUsed() {
+        assertEquals(List.of(0), new LruReplacement().victims(EVENT));
+    }
+
+    @Test
+    void greedyCountsTheSpillOnlyWithoutAHostCopy() {
+        // a already has a host copy: evicting it costs its reload, 20, less than b's spill + reload, 2 x 15.
+        ReplacementEvent e = new ReplacementEvent(3, 10, 1, 35, List.of(
+                new Resident(0, 0, 20, true, 9, 0, false),
+                new Resident(1, 20, 15, true, 5, 2, true)));
+        assertEquals(List.of(0), new GreedyReplacement().victims(e));
+    }
+
+    @Test
+    void greedyTakesSeveralVictimsWhenTheGapSpansThem() {
+        // 16 bytes needed: [0,16) hits a and b (cost 2x8 + 2x8 = 32); [16,32) hits c (cost 2x16 = 32) but
+        // frees as many bytes... tie on cost, fewer bytes evicted wins; both evict 16, so the lower address.
+        ReplacementEvent e = new ReplacementEvent(0, 16, 1, 32, List.of(
+                new Resident(0, 0, 8, true, 5, 0, true),
+                new Resident(1, 8, 8, true, 6, 0, true),
+                new Resident(2, 16, 16, true, 7, 0, true)));
+        assertEquals(List.of(0, 1), new GreedyReplacement().victims(e));
+    }
+
+    @Test
+    void greedyRespectsAlignmentAndTheBudget() {
+        // Alignment 8: the end of a (5) rounds up to 8; [8,16) hits b only. [0,8) would hit a and b.
+        ReplacementEvent e = new ReplacementEvent(0, 8, 8, 16, List.of(
+                new Resident(0, 0, 5, true, 5, 0, true),
+                new Resident(1, 8, 8, true, 6, 0, false)));
+        assertEquals(List.of(1), new GreedyReplacement().victims(e));
+    }
+
+    @Test
+    void nothingToOfferWhenEveryResidentIsPinned() {
+        ReplacementEvent e = new ReplacementEvent(0, 8, 1, 16, List.of(new Resident(0, 4, 8, false, 0, 0, true)));
+        assertEquals(List.of(), new GreedyReplacement().victims(e));
+        assertEquals(List.of(), new BeladyReplacement().victims(e));
+        assertEquals(List.of(), new LruReplacement().victims(e));
+    }
+}

@@ -1,0 +1,108 @@
+package dev.memplan.baselines.replacement;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
+import dev.memplan.datasets.Examples;
+import dev.memplan.datasets.RandomGraphs;
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.formulations.cosma.CosmaObjective;
+import dev.memplan.formulations.cosma.CosmaResult;
+import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.model.Budgets;
+import dev.memplan.model.CheckReport;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Plan;
+import dev.memplan.model.PlanChecker;
+import dev.memplan.model.SolveStatus;
+import dev.memplan.model.TensorSetting;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SchemesTest {
+
+    static List<Long> budgets(Graph g) {
+        long mr = Budgets.minimumFeasible(g);
+        long mp = Math.max(mr, new MinimumPeakScheduler().schedule(g, Limits.DEFAULT).peak());
+        return List.of(mr, Budgets.halfway(mr, mp), mp);
+    }
+
+    @Test
+    void everySchemeGivesACheckedPlanOnEveryExampleAtEveryBudget() {
+        for (String name : Examples.names()) {
+            for (TensorSetting s : TensorSetting.values()) {
+                Graph g = Examples.graph(name).withSetting(s);
+                for (long b : budgets(g)) {
+                    for (String scheme : Schemes.all()) {
+                        Plan p = Schemes.byName(scheme).plan(g, s, b, Limits.DEFAULT);
+                        CheckReport r = PlanChecker.check(g, p);
+                        assertTrue(r.valid(), name + " " + scheme + " at " + b + ": " + r.violations());
+                        assertEquals(r.traffic(), p.traffic());
+                        assertEquals(SolveStatus.HEURISTIC, p.solver().status());
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void everySchemeSurvivesRandomGraphsAtTheTightestBudgets() {
+        for (long seed = 0; seed < 15; seed++) {
+            Graph g = RandomGraphs.layered(seed, 25, 3, 6, 100, seed % 2 == 0);
+            long mr = Budgets.minimumFeasible(g);
+            for (long b : List.of(mr, mr + 7, mr + 60)) {
+                for (String scheme : Schemes.all()) {
+                    Plan p = Schemes.byName(scheme).plan(g, TensorSetting.ALL, b, Limits.DEFAULT);
+                    assertTrue(PlanChecker.check(g, p).valid(), "seed " + seed + " " + scheme);
+                }
+            }
+        }
+    }
+
+    @Test
+    void cosmaIsNeverWorseThanAnySchemeWhenItProvesOptimality() {
+        Limits limits = Limits.DEFAULT.withTimeLimit(Duration.ofSeconds(20));
+        for (String name : Examples.names()) {
+            for (TensorSetting s : TensorSetting.values()) {
+                Graph g = Examples.graph(name).withSetting(s);
+                for (long b : budgets(g)) {
+                    CosmaResult c = CosmaSolver.solve(g, s, b, new CosmaSolver.Options(CosmaObjective.TRAFFIC, null, Backend.CPSAT, true, null), limits);
+                    if (c.status() != SolveStatus.OPTIMAL) {
+                        continue;
+                    }
+                    for (String scheme : Schemes.PAPER) {
+                        Plan p = Schemes.byName(scheme).plan(g, s, b, Limits.DEFAULT);
+                        assertTrue(c.plan().traffic().nonCompulsory() <= p.traffic().nonCompulsory(),
+                                name + " " + scheme + " at " + b);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void namesAreParsedAndUnknownOnesExplained() {
+        assertEquals("mpmf/greedy/tflite", Schemes.byName("mpmf/greedy/tflite").name());
+        assertEquals(12, Schemes.all().size());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Schemes.byName("lifo/x"));
+        assertTrue(e.getMessage().contains("SCHEDULER/POLICY/ALLOCATOR"), e.getMessage());
+    }
+
+    @Test
+    void trafficNeverExceedsTheJustInTimePlansOnTheExamples() {
+        // Loading everything just in time is the worst a sane scheme does: each use loads, each output spills.
+        for (String name : Examples.names()) {
+            Graph g = Examples.graph(name);
+            long mr = Budgets.minimumFeasible(g);
+            Plan jit = new dev.memplan.model.JustInTimePlanner().plan(g, TensorSetting.ALL, mr, Limits.DEFAULT);
+            for (String scheme : Schemes.PAPER) {
+                Plan p = Schemes.byName(scheme).plan(g, TensorSetting.ALL, mr, Limits.DEFAULT);
+                assertTrue(p.traffic().nonCompulsory() <= jit.traffic().nonCompulsory(), name + " " + scheme);
+            }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package dev.memplan.baselines.scheduling;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.datasets.Examples;
+import dev.memplan.datasets.RandomGraphs;
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Budgets;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Schedule;
+import dev.memplan.model.SolveStatus;
+import dev.memplan.model.TensorSetting;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class MinimumPeakSchedulerTest {
+
+    /** The least no-spill footprint over every topological order, by enumeration. */
+    static long bruteForce(Graph g) {
+        long[] best = {Long.MAX_VALUE};
+        enumerate(g, new ArrayList<>(), new boolean[g.operatorCount()], best);
+        return best[0];
+    }
+
+    private static void enumerate(Graph g, List<Integer> prefix, boolean[] done, long[] best) {
+        if (prefix.size() == g.operatorCount()) {
+            best[0] = Math.min(best[0], Budgets.footprint(g, Schedule.of(g, prefix.stream().mapToInt(i -> i).toArray())));
+            return;
+        }
+        for (int o = 0; o < g.operatorCount(); o++) {
+            if (done[o]) {
+                continue;
+            }
+            boolean ready = true;
+            for (int t : g.inputs(o)) {
+                ready &= g.producer(t) < 0 || done[g.producer(t)];
+            }
+            if (ready) {
+                done[o] = true;
+                prefix.add(o);
+                enumerate(g, prefix, done, best);
+                prefix.remove(prefix.size() - 1);
+                done[o] = false;
+            }
+        }
+    }
+
+    @Test
+    void exactDynamicProgramMatchesEnumerationOnRandomGraphs() {
+        for (long seed = 0; seed < 40; seed++) {
+            Graph g = RandomGraphs.layers(seed, 3, 3, 3, 50, seed % 2 == 0);
+            ScheduleResult r = new MinimumPeakScheduler().schedule(g, Limits.DEFAULT);
+            assertEquals(SolveStatus.OPTIMAL, r.status(), "seed " + seed);
+            assertEquals(bruteForce(g), r.peak(), "seed " + seed);
+            assertEquals(Budgets.footprint(g, r.schedule()), r.peak());
+            assertEquals(r.peak(), r.bound());
+        }
+    }
+
+    @Test
+    void aCutBeamIsAHeuristicWithAValidBound() {
+        for (long seed = 0; seed < 10; seed++) {
+            Graph g = RandomGraphs.layers(seed, 4, 3, 3, 50, false);
+            long exact = bruteForce(g);
+            ScheduleResult r = new MinimumPeakScheduler(1, Backend.CPSAT).schedule(g, Limits.DEFAULT);
+            assertTrue(r.peak() >= exact && r.bound() <= exact, "seed " + seed + ": " + r);
+            assertEquals(Budgets.footprint(g, r.schedule()), r.peak());
+            assertEquals(r.peak() == r.bound() ? SolveStatus.OPTIMAL : SolveStatus.HEURISTIC, r.status());
+        }
+    }
+
+    @Test
+    void neverWorseThanTheDefaultOrderOnTheExamples() {
+        for (String name : Examples.names()) {
+            for (TensorSetting s : TensorSetting.values()) {
+                Graph g = Examples.graph(name).withSetting(s);
+                ScheduleResult r = new MinimumPeakScheduler().schedule(g, Limits.DEFAULT);
+                assertTrue(r.peak() <= Budgets.footprint(g, Schedule.defaultOrder(g)), name);
+                assertEquals(SolveStatus.OPTIMAL, r.status(), name);
+            }
+        }
+    }
+}
