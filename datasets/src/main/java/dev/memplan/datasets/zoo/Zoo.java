@@ -19,7 +19,14 @@ public final class Zoo {
 
     private static final Map<String, Entry> ENTRIES = entries(List.of(
             new Entry("resnet50", "ResNet-50, torchvision, input (1,3,224,224)", false, ResNets::resnet50),
-            new Entry("resnext50", "ResNeXt-50 32x4d, torchvision, input (1,3,224,224)", false, ResNets::resnext50)
+            new Entry("resnext50", "ResNeXt-50 32x4d, torchvision, input (1,3,224,224)", false, ResNets::resnext50),
+            new Entry("nasnet", "NASNet-A mobile (4 @ 1056), TF-slim, input (1,3,224,224)", true,
+                    NasNets::nasnetAMobile),
+            new Entry("pnasnet", "PNASNet-5 mobile, TF-slim, input (1,3,224,224)", true, NasNets::pnasnet5Mobile),
+            new Entry("amoebanet", "AmoebaNet-A mobile (N=4, F=50), tensorflow/tpu, input (1,3,224,224)", true,
+                    NasNets::amoebanetAMobile),
+            new Entry("darts", "DARTS (V2) ImageNet, C=48, 14 cells, quark0/darts, input (1,3,224,224)", true,
+                    NasNets::darts)
     ));
 
     private Zoo() {
