@@ -31,7 +31,14 @@ public final class Zoo {
                     false, SegmentationNets::deeplabv3Resnet50),
             new Entry("transformer", "Transformer, PyTorch nn.Transformer defaults, src (10,32,512), tgt (20,32,512)",
                     false, Transformers::transformer),
-            new Entry("vitb16", "ViT-B/16, torchvision, input (1,3,224,224)", false, Transformers::vitB16)
+            new Entry("vitb16", "ViT-B/16, torchvision, input (1,3,224,224)", false, Transformers::vitB16),
+            new Entry("nasnet", "NASNet-A mobile (4 @ 1056), TF-slim, input (1,3,224,224)", true,
+                    NasNets::nasnetAMobile),
+            new Entry("pnasnet", "PNASNet-5 mobile, TF-slim, input (1,3,224,224)", true, NasNets::pnasnet5Mobile),
+            new Entry("amoebanet", "AmoebaNet-A mobile (N=4, F=50), tensorflow/tpu, input (1,3,224,224)", true,
+                    NasNets::amoebanetAMobile),
+            new Entry("darts", "DARTS (V2) ImageNet, C=48, 14 cells, quark0/darts, input (1,3,224,224)", true,
+                    NasNets::darts)
     ));
 
     private Zoo() {
