@@ -1,6 +1,7 @@
 package dev.memplan.cli;
 
-import dev.memplan.formulations.cosma.MinimumPeak;
+import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
+import dev.memplan.baselines.scheduling.ScheduleResult;
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
@@ -8,8 +9,11 @@ import dev.memplan.model.Limits;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorSetting;
 
-/** A --budget argument resolved to bytes: M_R, M_H, M_P (solved) or a number; below M_R is an error. */
-record BudgetChoice(String name, long bytes, long mr, MinimumPeak.Result mp) {
+/**
+ * A --budget argument resolved to bytes: M_R, M_H, M_P (the minimum-peak order of {@link MinimumPeakScheduler}: exact
+ * when it proves it, else the best known with its lower bound) or a number; below M_R is an error.
+ */
+record BudgetChoice(String name, long bytes, long mr, ScheduleResult mp) {
 
     static BudgetChoice resolve(String argument, Graph g, TensorSetting setting, Backend backend, Limits limits) {
         long mr = Budgets.minimumRequired(g);
@@ -18,9 +22,9 @@ record BudgetChoice(String name, long bytes, long mr, MinimumPeak.Result mp) {
             return new BudgetChoice("M_R", mr, mr, null);
         }
         if (upper.equals("M_P") || upper.equals("MP") || upper.equals("M_H") || upper.equals("MH")) {
-            MinimumPeak.Result mp = MinimumPeak.solve(g, setting, backend, limits);
+            ScheduleResult mp = new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, backend).schedule(g, limits);
             boolean half = upper.contains("H");
-            long bytes = half ? Budgets.halfway(mr, mp.value()) : mp.value();
+            long bytes = half ? Budgets.halfway(mr, mp.peak()) : mp.peak();
             return new BudgetChoice(half ? "M_H" : "M_P", bytes, mr, mp);
         }
         long bytes;
@@ -45,7 +49,7 @@ record BudgetChoice(String name, long bytes, long mr, MinimumPeak.Result mp) {
         }
         sb.append("; M_R = ").append(mr);
         if (mp != null) {
-            sb.append(", M_P = ").append(mp.value());
+            sb.append(", M_P = ").append(mp.peak());
             if (mp.status() != SolveStatus.OPTIMAL) {
                 sb.append(" best known, lower bound ").append(mp.bound());
             }

@@ -1,6 +1,7 @@
 package dev.memplan.cli;
 
-import dev.memplan.formulations.cosma.MinimumPeak;
+import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
+import dev.memplan.baselines.scheduling.ScheduleResult;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Schedule;
@@ -20,7 +21,8 @@ import picocli.CommandLine.Model.CommandSpec;
 /** {@code memplan budgets GRAPH}: the budgets of memory-model.md for each tensor setting. */
 @Command(name = "budgets", mixinStandardHelpOptions = true,
         description = {"Prints the budgets of a graph in bytes, per tensor setting: M_R (no plan exists below it),",
-            "M_P (the minimum peak footprint over all schedules without spills, COSMA eq. 13-15), M_H = (M_R + M_P) / 2",
+            "M_P (the minimum peak footprint over all schedules without spills: exact DP over sets of finished operators,",
+            "else a beam search and the program of COSMA eq. 13-15), M_H = (M_R + M_P) / 2",
             "and the peak footprint of the default order without spills. An M_P not proven optimal within the",
             "limits is the best known value, shown with its lower bound."})
 final class BudgetsCommand implements Callable<Integer> {
@@ -48,12 +50,13 @@ final class BudgetsCommand implements Callable<Integer> {
         for (TensorSetting s : settings) {
             Graph gs = g.withSetting(s);
             long mr = Budgets.minimumRequired(gs);
-            MinimumPeak.Result mp = MinimumPeak.solve(gs, s, solverOptions.backend(), solverOptions.limits());
-            t.row(s.fileName(), Long.toString(mr), Long.toString(mp.value()),
-                    Long.toString(Budgets.halfway(mr, mp.value())),
+            ScheduleResult mp = new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, solverOptions.backend())
+                    .schedule(gs, solverOptions.limits());
+            t.row(s.fileName(), Long.toString(mr), Long.toString(mp.peak()),
+                    Long.toString(Budgets.halfway(mr, mp.peak())),
                     Long.toString(Budgets.footprint(gs, Schedule.defaultOrder(gs))),
-                    mp.status() == SolveStatus.OPTIMAL ? String.format("optimal (%.2f s)", mp.seconds())
-                            : "best known; lower bound " + mp.bound());
+                    (mp.status() == SolveStatus.OPTIMAL ? String.format("optimal (%.2f s)", mp.seconds())
+                            : "best known; lower bound " + mp.bound()) + ", " + mp.method());
         }
         t.print(out);
         return 0;

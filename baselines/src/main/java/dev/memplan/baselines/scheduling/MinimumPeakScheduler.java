@@ -37,9 +37,12 @@ public final class MinimumPeakScheduler implements Scheduler {
     private final int beamWidth;
     private final Backend backend;
 
-    /** Beam width 4096 and CP-SAT for the program. */
+    /** States kept per layer by default. */
+    public static final int DEFAULT_BEAM = 4096;
+
+    /** Beam width {@link #DEFAULT_BEAM} and CP-SAT for the program. */
     public MinimumPeakScheduler() {
-        this(4096, Backend.CPSAT);
+        this(DEFAULT_BEAM, Backend.CPSAT);
     }
 
     public MinimumPeakScheduler(int beamWidth, Backend backend) {

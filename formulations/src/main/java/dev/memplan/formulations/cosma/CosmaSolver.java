@@ -94,6 +94,15 @@ public final class CosmaSolver {
             }
             if (result.status() == SolveStatus.OPTIMAL) {
                 bound = value;
+            } else if (start != null) {
+                // A back-end that ignores hints may stop on something worse than the plan it was given.
+                CheckReport startReport = PlanChecker.requireValid(g, start, "the starting plan");
+                long startValue = options.objective() == CosmaObjective.TRAFFIC
+                        ? startReport.traffic().nonCompulsory() : startReport.peakFootprint();
+                if (startValue < value) {
+                    return finish(start, startReport, SolveStatus.FEASIBLE, startValue, bound, seconds, backend, pruned,
+                            unpruned, true);
+                }
             }
             return finish(plan, report, result.status(), value, bound, seconds, backend, pruned, unpruned, false);
         }

@@ -1,0 +1,143 @@
+package dev.memplan.cli;
+
+import dev.memplan.baselines.replacement.Scheme;
+import dev.memplan.baselines.replacement.Schemes;
+import dev.memplan.formulations.cosma.CosmaObjective;
+import dev.memplan.formulations.cosma.CosmaResult;
+import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.model.CheckReport;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Plan;
+import dev.memplan.model.PlanChecker;
+import dev.memplan.model.TensorSetting;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code memplan compare}: COSMA against the paper's comparison schemes on one graph and budget. */
+@Command(name = "compare", mixinStandardHelpOptions = true,
+        description = {"Runs the comparison schemes (schedule x replacement x allocator, COSMA paper Section 5) and COSMA",
+            "on one graph and budget, checks every plan and prints per planner: status, non-compulsory traffic, the",
+            "reduction COSMA achieves against it, loads, spills, peak address and time. COSMA starts from the best",
+            "scheme's plan, so it is never worse than a scheme; OPTIMAL only when the solver proves it."})
+final class CompareCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1 or COSMA DAG JSON), example name or zoo name")
+    String graph;
+
+    @Option(names = "--budget", required = true, paramLabel = "M_R|M_H|M_P|BYTES", description = "scratchpad budget")
+    String budget;
+
+    @Option(names = "--setting", paramLabel = "activations|all", defaultValue = "activations",
+            description = "tensor setting (default: ${DEFAULT-VALUE})")
+    String setting;
+
+    @Option(names = "--schemes", paramLabel = "S1,S2,...", split = ",",
+            description = "schemes SCHEDULER/POLICY/ALLOCATOR (default: the paper's four: "
+                    + "default|mpmf x belady|greedy x tflite; also lru and firstfit)")
+    List<String> schemes;
+
+    @Option(names = "--no-cosma", description = "run the schemes only")
+    boolean noCosma;
+
+    @Option(names = "--csv", paramLabel = "OUT", description = "also write the table as CSV")
+    Path csv;
+
+    @Mixin
+    SolverOptions solverOptions;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Graph full = Inputs.graph(graph);
+        TensorSetting s = Inputs.setting(setting);
+        Graph g = full.withSetting(s);
+        Limits limits = solverOptions.limits();
+        List<Scheme> planners = new ArrayList<>();
+        for (String name : schemes == null ? Schemes.PAPER : schemes) {
+            try {
+                planners.add(Schemes.byName(name));
+            } catch (IllegalArgumentException e) {
+                throw new UserException(e.getMessage());
+            }
+        }
+        BudgetChoice chosen = BudgetChoice.resolve(budget, g, s, solverOptions.backend(), limits);
+        out.println("graph " + g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
+                + s.fileName() + "), budget " + chosen.describe());
+        List<Row> rows = new ArrayList<>();
+        Plan best = null;
+        for (Scheme scheme : planners) {
+            err.println("running " + scheme.name() + " ...");
+            Plan p;
+            try {
+                p = scheme.plan(full, s, chosen.bytes(), limits);
+            } catch (IllegalArgumentException e) {
+                throw new UserException(scheme.name() + ": " + e.getMessage());
+            }
+            CheckReport r = PlanChecker.requireValid(g, p, scheme.name());
+            rows.add(new Row(scheme.name(), "HEURISTIC", r, p.solver().seconds(), scheme.lastSchedule().method()
+                    + ", peak " + scheme.lastSchedule().peak()));
+            if (best == null || p.traffic().nonCompulsory() < best.traffic().nonCompulsory()) {
+                best = p;
+            }
+        }
+        Row cosma = null;
+        if (!noCosma) {
+            err.println("running cosma ...");
+            CosmaSolver.Options options = new CosmaSolver.Options(CosmaObjective.TRAFFIC, null, solverOptions.backend(),
+                    true, best);
+            CosmaResult c = CosmaSolver.solve(full, s, chosen.bytes(), options, limits);
+            if (c.plan() != null) {
+                String note = (c.startingPlanOnly() ? "starting plan (best scheme), " : "")
+                        + "bound " + c.bound() + (c.gap() == null ? "" : String.format(Locale.ROOT, ", gap %.2f%%", 100 * c.gap()));
+                cosma = new Row("cosma/" + c.backend(), c.status().name(), c.check(), c.seconds(), note);
+            } else {
+                out.println("cosma: " + c.status() + " after " + String.format(Locale.ROOT, "%.2f s", c.seconds())
+                        + ", no plan");
+            }
+        }
+        Table t = new Table("planner", "status", "non-compulsory", "cosma reduction", "loads", "spills", "peak address",
+                "seconds", "notes");
+        List<Row> all = new ArrayList<>(rows);
+        if (cosma != null) {
+            all.add(cosma);
+        }
+        for (Row r : all) {
+            t.row(r.name, r.status, Long.toString(r.report.traffic().nonCompulsory()),
+                    cosma == null ? "-" : reduction(cosma.report.traffic().nonCompulsory(), r.report.traffic().nonCompulsory()),
+                    Long.toString(r.report.traffic().loads()), Long.toString(r.report.traffic().spills()),
+                    Long.toString(r.report.peakAddress()), String.format(Locale.ROOT, "%.2f", r.seconds), r.note);
+        }
+        t.print(out);
+        out.println("every plan checked: VALID");
+        if (csv != null) {
+            t.writeCsv(csv);
+            out.println("wrote " + csv);
+        }
+        return 0;
+    }
+
+    private record Row(String name, String status, CheckReport report, double seconds, String note) {
+    }
+
+    /** How much less traffic COSMA has than a scheme, in percent of the scheme's. */
+    static String reduction(long cosma, long scheme) {
+        if (scheme == 0) {
+            return cosma == 0 ? "0.0%" : "-";
+        }
+        return String.format(Locale.ROOT, "%.1f%%", 100.0 * (scheme - cosma) / scheme);
+    }
+}

@@ -1,0 +1,51 @@
+package dev.memplan.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CompareCommandTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void comparesThePaperSchemesWithCosmaAndWritesCsv() throws IOException {
+        Path csv = dir.resolve("fig1.csv");
+        MainTest.Result r = MainTest.run("compare", "fig1", "--budget", "M_H", "--setting", "all", "--csv", csv.toString());
+        assertEquals(0, r.code(), r.err());
+        for (String scheme : List.of("default/belady/tflite", "default/greedy/tflite", "mpmf/belady/tflite",
+                "mpmf/greedy/tflite")) {
+            assertTrue(r.out().contains(scheme), r.out());
+        }
+        // fig1 at M_H = 48 with parameters: COSMA's proven optimum is 24 bytes of non-compulsory traffic.
+        assertTrue(r.out().matches("(?s).*cosma/cpsat\\s+OPTIMAL\\s+24\\s.*"), r.out());
+        assertTrue(r.out().contains("every plan checked: VALID"), r.out());
+        List<String> lines = Files.readAllLines(csv);
+        assertEquals(6, lines.size());
+        assertTrue(lines.get(0).startsWith("planner,status,non-compulsory"), lines.get(0));
+    }
+
+    @Test
+    void unknownSchemeAndLowBudgetAreUserErrors() {
+        MainTest.Result r = MainTest.run("compare", "fig1", "--budget", "M_R", "--schemes", "default/fifo/tflite");
+        assertEquals(Main.USER_ERROR, r.code());
+        assertTrue(r.err().contains("unknown scheme 'default/fifo/tflite'"), r.err());
+        MainTest.Result low = MainTest.run("compare", "fig1", "--budget", "10");
+        assertEquals(Main.USER_ERROR, low.code());
+        assertTrue(low.err().contains("below M_R = 32"), low.err());
+    }
+
+    @Test
+    void schemesOnlyOnAZooNetwork() {
+        MainTest.Result r = MainTest.run("compare", "resnet50", "--budget", "M_R", "--no-cosma", "--schemes",
+                "default/belady/tflite,mpmf/lru/firstfit");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("mpmf/lru/firstfit") && !r.out().contains("cosma/"), r.out());
+    }
+}
