@@ -75,12 +75,22 @@ public final class CosmaSolver {
         ModelSize unpruned = options.prune() ? unprunedSize(g, setting, budget, options) : pruned;
         Plan start = startingPlan(g, setting, budget, options);
         if (start != null) {
+            CheckReport startReport = PlanChecker.requireValid(g, start, "the starting plan");
+            if (options.objective() == CosmaObjective.TRAFFIC && startReport.traffic().nonCompulsory() == 0) {
+                // Traffic is never negative: a starting plan without non-compulsory traffic is optimal as it is.
+                double seconds = (System.nanoTime() - began) / 1e9;
+                return finish(start, startReport, SolveStatus.OPTIMAL, 0, 0L, seconds, options.backend().id(), pruned,
+                        unpruned, true);
+            }
             f.hint(start);
         }
         MilpSolver solver = Solvers.create(options.backend());
         SolverResult result = solver.solve(model, limits);
         double seconds = (System.nanoTime() - began) / 1e9;
         Long bound = result.bound() == null ? null : (long) Math.ceil(result.bound() - 1e-6);
+        if (bound != null && options.objective() == CosmaObjective.TRAFFIC) {
+            bound = Math.max(0, bound);
+        }
         String backend = result.backend();
         if (result.values() != null && (result.status() == SolveStatus.OPTIMAL || result.status() == SolveStatus.FEASIBLE)) {
             Plan plan = f.plan(result);
@@ -92,7 +102,10 @@ public final class CosmaSolver {
                 throw new IllegalStateException("bug: the solver's objective " + claimed
                         + " differs from the checked traffic " + value + " of the extracted plan");
             }
-            if (result.status() == SolveStatus.OPTIMAL) {
+            SolveStatus status = result.status();
+            if (status == SolveStatus.OPTIMAL || (options.objective() == CosmaObjective.TRAFFIC && value == 0)) {
+                // Traffic is never negative, so a plan without non-compulsory traffic is proven optimal.
+                status = SolveStatus.OPTIMAL;
                 bound = value;
             } else if (start != null) {
                 // A back-end that ignores hints may stop on something worse than the plan it was given.
@@ -104,7 +117,7 @@ public final class CosmaSolver {
                             unpruned, true);
                 }
             }
-            return finish(plan, report, result.status(), value, bound, seconds, backend, pruned, unpruned, false);
+            return finish(plan, report, status, value, bound, seconds, backend, pruned, unpruned, false);
         }
         if (start != null && result.status() != SolveStatus.INFEASIBLE) {
             CheckReport report = PlanChecker.requireValid(g, start, "the starting plan");
@@ -119,7 +132,10 @@ public final class CosmaSolver {
     private static CosmaResult finish(Plan plan, CheckReport report, SolveStatus status, long value, Long bound,
                                       double seconds, String backend, ModelSize pruned, ModelSize unpruned,
                                       boolean startOnly) {
-        Double gap = bound == null ? null : (value == 0 ? (bound >= 0 ? 0.0 : null) : (value - bound) / (double) value);
+        Double gap = null;
+        if (bound != null) {
+            gap = value == 0 ? 0.0 : Math.max(0, value - bound) / (double) value;
+        }
         String name = "cosma/" + backend + (startOnly ? " (starting plan: the solver found nothing better)" : "");
         Plan labelled = plan.withResult(report.traffic(), new SolverInfo(name, status, seconds, bound));
         return new CosmaResult(status, labelled, report, value, bound, gap, seconds, backend, pruned, unpruned,
