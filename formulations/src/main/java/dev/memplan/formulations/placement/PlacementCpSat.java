@@ -1,0 +1,189 @@
+package dev.memplan.formulations.placement;
+
+import com.google.ortools.sat.CpModel;
+import com.google.ortools.sat.CpSolver;
+import com.google.ortools.sat.CpSolverStatus;
+import com.google.ortools.sat.IntVar;
+import com.google.ortools.sat.IntervalVar;
+import com.google.ortools.sat.LinearExpr;
+import com.google.ortools.sat.NoOverlap2dConstraint;
+import com.google.ortools.sat.SatParameters;
+import dev.memplan.formulations.milp.Solvers;
+import dev.memplan.model.Allocation;
+import dev.memplan.model.Allocator;
+import dev.memplan.model.Buffer;
+import dev.memplan.model.BufferSet;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Placement;
+import dev.memplan.model.SolveStatus;
+
+/**
+ * Fixed-schedule buffer packing as a two-dimensional no-overlap constraint in OR-Tools CP-SAT: each buffer is a
+ * rectangle whose time side is fixed ({@code [lower, upper)}) and whose address side {@code [pos, pos + size)}
+ * is to be chosen, and no two rectangles may overlap (CP-SAT's {@code NoOverlap2D}). This is the CP view of the
+ * TelaMalloc problem (Maas et al., ASPLOS 2023, Section 5.1) with the disjunctions left to CP-SAT's 2D
+ * propagators instead of one literal per pair. {@code pos = alignment * k} with an integer {@code k}; a buffer
+ * with a fixed offset has a fixed address interval.
+ *
+ * <p>Modes: feasibility at the capacity ({@code pos + size <= capacity}), or minimise the height {@code H}, with
+ * every {@code pos + size <= H <= capacity} and {@code H} at least the peak load. A redundant cumulative
+ * constraint (at every moment the live sizes sum to at most the capacity, or {@code H}) can be added; it lets
+ * CP-SAT's scheduling propagators reason about the load.
+ *
+ * <p>Limits: time limit = {@code max_time_in_seconds}, threads = {@code num_workers}, seed =
+ * {@code random_seed}, relative gap = {@code relative_gap_limit} (minimise mode). A start packing becomes CP-SAT's
+ * hint.
+ *
+ * <p>Status: OPTIMAL only when minimising and CP-SAT proved the optimum (a stop at the gap limit is FEASIBLE
+ * unless the bound meets the height); a packing in feasibility mode is FEASIBLE; INFEASIBLE when CP-SAT proved it
+ * or the instance is infeasible without search (see {@link PlacementIlp}); UNKNOWN when stopped without a
+ * packing. Every placement is checked.
+ */
+public final class PlacementCpSat implements Allocator {
+
+    public static final String NAME = "cpsat";
+
+    private final boolean minimize;
+    private final boolean cumulative;
+
+    /**
+     * @param minimize   true: minimise the height below the capacity; false: any packing below the capacity
+     * @param cumulative true: add the redundant cumulative constraint over time
+     */
+    public PlacementCpSat(boolean minimize, boolean cumulative) {
+        this.minimize = minimize;
+        this.cumulative = cumulative;
+    }
+
+    /** With the redundant cumulative constraint. */
+    public PlacementCpSat(boolean minimize) {
+        this(minimize, true);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public Allocation allocate(BufferSet buffers, long capacity, Limits limits) {
+        return allocate(buffers, capacity, limits, null);
+    }
+
+    /**
+     * As {@link #allocate(BufferSet, long, Limits)}, with a starting packing given to CP-SAT as a hint.
+     *
+     * @param hint null, or a legal packing of {@code buffers} below {@code capacity}
+     * @throws IllegalArgumentException when the hint is not a legal packing below the capacity
+     * @throws IllegalStateException    when the OR-Tools native libraries cannot be loaded
+     */
+    public Allocation allocate(BufferSet buffers, long capacity, Limits limits, Placement hint) {
+        long start = System.nanoTime();
+        if (capacity < 0) {
+            throw new IllegalArgumentException("capacity must be >= 0, got " + capacity);
+        }
+        Limits lim = limits == null ? Limits.DEFAULT : limits;
+        PlacementProblem problem = PlacementProblem.of(buffers, capacity);
+        if (problem == null) {
+            return PlacementProblem.none(SolveStatus.INFEASIBLE, start);
+        }
+        PlacementProblem.requireLegalHint(buffers, hint, capacity);
+        if (!Solvers.nativeAvailable()) {
+            throw new IllegalStateException("CP-SAT needs the OR-Tools native libraries, which could not be loaded ("
+                    + Solvers.nativeFailure() + ")");
+        }
+        int n = buffers.size();
+        CpModel cp = new CpModel();
+        IntVar[] k = new IntVar[n];
+        IntervalVar[] time = new IntervalVar[n];
+        IntervalVar[] address = new IntervalVar[n];
+        for (int i = 0; i < n; i++) {
+            Buffer b = buffers.get(i);
+            time[i] = cp.newFixedInterval(b.lower(), b.upper() - b.lower(), "t_" + b.id());
+            if (problem.fixed(i)) {
+                address[i] = cp.newFixedInterval(b.fixedOffset(), b.size(), "a_" + b.id());
+            } else {
+                k[i] = cp.newIntVar(0, problem.maxOffset[i] / b.alignment(), "k_" + b.id());
+                address[i] = cp.newFixedSizeIntervalVar(LinearExpr.term(k[i], b.alignment()), b.size(), "a_" + b.id());
+            }
+        }
+        NoOverlap2dConstraint noOverlap = cp.addNoOverlap2D();
+        for (int i = 0; i < n; i++) {
+            noOverlap.addRectangle(time[i], address[i]);
+        }
+        IntVar height = null;
+        if (minimize) {
+            height = cp.newIntVar(problem.heightLowerBound(), capacity, "H");
+            for (int i = 0; i < n; i++) {
+                if (k[i] != null) {
+                    cp.addLessOrEqual(LinearExpr.affine(k[i], buffers.get(i).alignment(), buffers.get(i).size()),
+                            height);
+                }
+            }
+            cp.minimize(height);
+        }
+        if (cumulative) {
+            var load = height != null ? cp.addCumulative(height) : cp.addCumulative(capacity);
+            for (int i = 0; i < n; i++) {
+                load.addDemand(time[i], buffers.get(i).size());
+            }
+        }
+        if (hint != null) {
+            for (int i = 0; i < n; i++) {
+                if (k[i] != null) {
+                    cp.addHint(k[i], hint.offset(i) / buffers.get(i).alignment());
+                }
+            }
+            if (height != null) {
+                cp.addHint(height, hint.height());
+            }
+        }
+
+        CpSolver solver = new CpSolver();
+        SatParameters.Builder params = solver.getParameters();
+        params.setLogSearchProgress(false);
+        params.setLogToStdout(false);
+        params.setNumWorkers(lim.threads());
+        params.setRandomSeed((int) Math.floorMod(lim.seed(), (long) Integer.MAX_VALUE));
+        if (minimize) {
+            params.setRelativeGapLimit(lim.relativeGap());
+        }
+        if (lim.timeLimit() != null) {
+            params.setMaxTimeInSeconds(lim.timeLimit().toNanos() / 1e9);
+        }
+        CpSolverStatus status = solver.solve(cp);
+        switch (status) {
+            case OPTIMAL, FEASIBLE -> {
+                long[] offsets = new long[n];
+                for (int i = 0; i < n; i++) {
+                    Buffer b = buffers.get(i);
+                    offsets[i] = k[i] == null ? b.fixedOffset() : solver.value(k[i]) * b.alignment();
+                }
+                // OPTIMAL at a gap limit above 0 means "within the gap"; proven only where the bound meets.
+                boolean proven = minimize && status == CpSolverStatus.OPTIMAL
+                        && (lim.relativeGap() == 0.0 || solver.objectiveValue() <= solver.bestObjectiveBound());
+                return PlacementProblem.placed(buffers, offsets, capacity, proven, NAME, start);
+            }
+            case INFEASIBLE -> {
+                return PlacementProblem.none(SolveStatus.INFEASIBLE, start);
+            }
+            case MODEL_INVALID -> throw new IllegalStateException("bug: CP-SAT rejected the placement model: "
+                    + cp.validate());
+            default -> {
+                return PlacementProblem.none(SolveStatus.UNKNOWN, start);
+            }
+        }
+    }
+
+    /**
+     * The least height of a packing (the minimum capacity), by minimising below the height of {@code start}, or
+     * below the stacked height when {@code start} is null. OPTIMAL: proven minimum; FEASIBLE: the best packing
+     * found; INFEASIBLE only when the fixed offsets collide; UNKNOWN when nothing was found in time.
+     *
+     * @param start null, or a legal packing (e.g. a heuristic's), which also becomes the hint
+     */
+    public static Allocation minimumHeight(BufferSet buffers, Placement start, Limits limits) {
+        long capacity = PlacementProblem.heightSearchCapacity(buffers, start);
+        return new PlacementCpSat(true).allocate(buffers, capacity, limits, start);
+    }
+}
