@@ -27,8 +27,9 @@ import dev.memplan.model.SolveStatus;
  *
  * <p>Modes: feasibility at the capacity ({@code pos + size <= capacity}), or minimise the height {@code H}, with
  * every {@code pos + size <= H <= capacity} and {@code H} at least the peak load. A redundant cumulative
- * constraint (at every moment the live sizes sum to at most the capacity, or {@code H}) can be added; it lets
- * CP-SAT's scheduling propagators reason about the load.
+ * constraint can be added on the address axis: the buffers that cover one address are live at disjoint times,
+ * so their durations sum to at most the time span (the projection bound of 2D strip packing). The same
+ * constraint over time would say nothing: time intervals are fixed, and their load is checked before solving.
  *
  * <p>Limits: time limit = {@code max_time_in_seconds}, threads = {@code num_workers}, seed =
  * {@code random_seed}, relative gap = {@code relative_gap_limit} (minimise mode). A start packing becomes CP-SAT's
@@ -44,20 +45,20 @@ public final class PlacementCpSat implements Allocator {
     public static final String NAME = "cpsat";
 
     private final boolean minimize;
-    private final boolean cumulative;
+    private final boolean addressCumulative;
 
     /**
-     * @param minimize   true: minimise the height below the capacity; false: any packing below the capacity
-     * @param cumulative true: add the redundant cumulative constraint over time
+     * @param minimize          true: minimise the height below the capacity; false: any packing below the capacity
+     * @param addressCumulative true: add the redundant cumulative constraint on the address axis
      */
-    public PlacementCpSat(boolean minimize, boolean cumulative) {
+    public PlacementCpSat(boolean minimize, boolean addressCumulative) {
         this.minimize = minimize;
-        this.cumulative = cumulative;
+        this.addressCumulative = addressCumulative;
     }
 
-    /** With the redundant cumulative constraint. */
+    /** Without the redundant constraint: NoOverlap2D alone. */
     public PlacementCpSat(boolean minimize) {
-        this(minimize, true);
+        this(minimize, false);
     }
 
     @Override
@@ -122,10 +123,16 @@ public final class PlacementCpSat implements Allocator {
             }
             cp.minimize(height);
         }
-        if (cumulative) {
-            var load = height != null ? cp.addCumulative(height) : cp.addCumulative(capacity);
+        if (addressCumulative && n > 0) {
+            long first = Long.MAX_VALUE;
+            long last = Long.MIN_VALUE;
+            for (Buffer b : buffers.buffers()) {
+                first = Math.min(first, b.lower());
+                last = Math.max(last, b.upper());
+            }
+            var durations = cp.addCumulative(last - first);
             for (int i = 0; i < n; i++) {
-                load.addDemand(time[i], buffers.get(i).size());
+                durations.addDemand(address[i], buffers.get(i).upper() - buffers.get(i).lower());
             }
         }
         if (hint != null) {

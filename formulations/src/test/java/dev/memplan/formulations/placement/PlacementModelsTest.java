@@ -44,17 +44,17 @@ class PlacementModelsTest {
         }
     }
 
-    /** Feasibility mode: SCIP ILP, CP-SAT with and without the cumulative constraint. */
+    /** Feasibility mode: SCIP ILP, CP-SAT without and with the address-axis cumulative constraint. */
     static Stream<Exact> feasibility() {
         return Stream.of(new Exact(new PlacementIlp(Backend.SCIP, false), false, "ilp-scip"),
                 new Exact(new PlacementCpSat(false), false, "cpsat"),
-                new Exact(new PlacementCpSat(false, false), false, "cpsat-no-cumulative"));
+                new Exact(new PlacementCpSat(false, true), false, "cpsat-address-cumulative"));
     }
 
     static Stream<Exact> minimizing() {
         return Stream.of(new Exact(new PlacementIlp(Backend.SCIP, true), true, "ilp-scip-min"),
                 new Exact(new PlacementCpSat(true), true, "cpsat-min"),
-                new Exact(new PlacementCpSat(true, false), true, "cpsat-min-no-cumulative"));
+                new Exact(new PlacementCpSat(true, true), true, "cpsat-min-address-cumulative"));
     }
 
     static Stream<Exact> all() {

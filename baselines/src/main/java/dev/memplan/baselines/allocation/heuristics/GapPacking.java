@@ -9,6 +9,7 @@ import dev.memplan.model.SolveStatus;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The loop the compiler heuristics share: buffers with a fixed offset go first, at their address; every other
@@ -142,7 +143,7 @@ final class GapPacking {
      * @param packer the heuristic's {@code pack}
      * @param startNanos when the call began, for the wall time
      */
-    static Allocation allocate(BufferSet set, long capacity, java.util.function.Function<BufferSet, Placement> packer,
+    static Allocation allocate(BufferSet set, long capacity, Function<BufferSet, Placement> packer,
                                String maker, long startNanos) {
         if (fixedOffsetConflict(set) != null) {
             return new Allocation(SolveStatus.UNKNOWN, null, seconds(startNanos));

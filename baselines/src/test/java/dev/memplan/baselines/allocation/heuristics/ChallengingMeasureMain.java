@@ -12,16 +12,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /**
  * Measures the compiler heuristics, the TelaMalloc placement ILP (SCIP) and the CP-SAT NoOverlap2D model on
  * MiniMalloc's eleven challenging instances at their capacity 1,048,576: status, wall time, height. Not a test;
  * run by hand:
  * <pre>
- *   java -cp ... dev.memplan.baselines.allocation.heuristics.ChallengingMeasureMain [seconds] [--min] [A B ...]
+ *   java -cp ... dev.memplan.baselines.allocation.heuristics.ChallengingMeasureMain [seconds] [--min] [--address-cumulative] [A B ...]
  * </pre>
  * {@code seconds}: time limit per exact solve (default 60); {@code --min}: the exact models minimise the height
- * below the capacity instead of looking for any packing; instance names restrict the run (default all).
+ * below the capacity instead of looking for any packing; {@code --address-cumulative}: CP-SAT gets its redundant
+ * address-axis cumulative constraint; instance names restrict the run (default all).
  * Heights of the heuristics are those they reach with unbounded capacity. One thread, seed 0.
  */
 public final class ChallengingMeasureMain {
@@ -32,10 +34,13 @@ public final class ChallengingMeasureMain {
     public static void main(String[] args) {
         double seconds = 60;
         boolean minimize = false;
+        boolean addressCumulative = false;
         List<String> names = new ArrayList<>();
         for (String arg : args) {
             if (arg.equals("--min")) {
                 minimize = true;
+            } else if (arg.equals("--address-cumulative")) {
+                addressCumulative = true;
             } else if (arg.matches("[0-9.]+")) {
                 seconds = Double.parseDouble(arg);
             } else {
@@ -57,12 +62,12 @@ public final class ChallengingMeasureMain {
             heuristic(name, "greedy", set, capacity, greedy::pack, greedy.allocate(set, capacity, limits));
             heuristic(name, "bestfit", set, capacity, bestFit::pack, bestFit.allocate(set, capacity, limits));
             report(name, "ilp-scip", new PlacementIlp(Backend.SCIP, minimize).allocate(set, capacity, limits));
-            report(name, "cpsat", new PlacementCpSat(minimize).allocate(set, capacity, limits));
+            report(name, "cpsat", new PlacementCpSat(minimize, addressCumulative).allocate(set, capacity, limits));
         }
     }
 
     private static void heuristic(String name, String label, BufferSet set, long capacity,
-                                  java.util.function.Function<BufferSet, Placement> pack, Allocation atCapacity) {
+                                  Function<BufferSet, Placement> pack, Allocation atCapacity) {
         long start = System.nanoTime();
         long height = pack.apply(set).height();
         double packSeconds = (System.nanoTime() - start) / 1e9;
