@@ -3,6 +3,7 @@ package dev.memplan.formulations.placement;
 import com.google.ortools.sat.CpModel;
 import com.google.ortools.sat.CpSolver;
 import com.google.ortools.sat.CpSolverStatus;
+import com.google.ortools.sat.CumulativeConstraint;
 import com.google.ortools.sat.IntVar;
 import com.google.ortools.sat.IntervalVar;
 import com.google.ortools.sat.LinearExpr;
@@ -93,59 +94,10 @@ public final class PlacementCpSat implements Allocator {
             throw new IllegalStateException("CP-SAT needs the OR-Tools native libraries, which could not be loaded ("
                     + Solvers.nativeFailure() + ")");
         }
-        int n = buffers.size();
-        CpModel cp = new CpModel();
-        IntVar[] k = new IntVar[n];
-        IntervalVar[] time = new IntervalVar[n];
-        IntervalVar[] address = new IntervalVar[n];
-        for (int i = 0; i < n; i++) {
-            Buffer b = buffers.get(i);
-            time[i] = cp.newFixedInterval(b.lower(), b.upper() - b.lower(), "t_" + b.id());
-            if (problem.fixed(i)) {
-                address[i] = cp.newFixedInterval(b.fixedOffset(), b.size(), "a_" + b.id());
-            } else {
-                k[i] = cp.newIntVar(0, problem.maxOffset[i] / b.alignment(), "k_" + b.id());
-                address[i] = cp.newFixedSizeIntervalVar(LinearExpr.term(k[i], b.alignment()), b.size(), "a_" + b.id());
-            }
-        }
-        NoOverlap2dConstraint noOverlap = cp.addNoOverlap2D();
-        for (int i = 0; i < n; i++) {
-            noOverlap.addRectangle(time[i], address[i]);
-        }
-        IntVar height = null;
-        if (minimize) {
-            height = cp.newIntVar(problem.heightLowerBound(), capacity, "H");
-            for (int i = 0; i < n; i++) {
-                if (k[i] != null) {
-                    cp.addLessOrEqual(LinearExpr.affine(k[i], buffers.get(i).alignment(), buffers.get(i).size()),
-                            height);
-                }
-            }
-            cp.minimize(height);
-        }
-        if (addressCumulative && n > 0) {
-            long first = Long.MAX_VALUE;
-            long last = Long.MIN_VALUE;
-            for (Buffer b : buffers.buffers()) {
-                first = Math.min(first, b.lower());
-                last = Math.max(last, b.upper());
-            }
-            var durations = cp.addCumulative(last - first);
-            for (int i = 0; i < n; i++) {
-                durations.addDemand(address[i], buffers.get(i).upper() - buffers.get(i).lower());
-            }
-        }
+        Formulation f = new Formulation(problem, minimize, addressCumulative);
         if (hint != null) {
-            for (int i = 0; i < n; i++) {
-                if (k[i] != null) {
-                    cp.addHint(k[i], hint.offset(i) / buffers.get(i).alignment());
-                }
-            }
-            if (height != null) {
-                cp.addHint(height, hint.height());
-            }
+            f.hint(hint);
         }
-
         CpSolver solver = new CpSolver();
         SatParameters.Builder params = solver.getParameters();
         params.setLogSearchProgress(false);
@@ -156,15 +108,15 @@ public final class PlacementCpSat implements Allocator {
             params.setRelativeGapLimit(lim.relativeGap());
         }
         if (lim.timeLimit() != null) {
-            params.setMaxTimeInSeconds(lim.timeLimit().toNanos() / 1e9);
+            params.setMaxTimeInSeconds(lim.timeLimit().getSeconds() + lim.timeLimit().getNano() / 1e9);
         }
-        CpSolverStatus status = solver.solve(cp);
+        CpSolverStatus status = solver.solve(f.cp);
         switch (status) {
             case OPTIMAL, FEASIBLE -> {
-                long[] offsets = new long[n];
-                for (int i = 0; i < n; i++) {
+                long[] offsets = new long[buffers.size()];
+                for (int i = 0; i < offsets.length; i++) {
                     Buffer b = buffers.get(i);
-                    offsets[i] = k[i] == null ? b.fixedOffset() : solver.value(k[i]) * b.alignment();
+                    offsets[i] = f.k[i] == null ? b.fixedOffset() : solver.value(f.k[i]) * b.alignment();
                 }
                 // OPTIMAL at a gap limit above 0 means "within the gap"; proven only where the bound meets.
                 boolean proven = minimize && status == CpSolverStatus.OPTIMAL
@@ -175,7 +127,7 @@ public final class PlacementCpSat implements Allocator {
                 return PlacementProblem.none(SolveStatus.INFEASIBLE, start);
             }
             case MODEL_INVALID -> throw new IllegalStateException("bug: CP-SAT rejected the placement model: "
-                    + cp.validate());
+                    + f.cp.validate());
             default -> {
                 return PlacementProblem.none(SolveStatus.UNKNOWN, start);
             }
@@ -192,5 +144,88 @@ public final class PlacementCpSat implements Allocator {
     public static Allocation minimumHeight(BufferSet buffers, Placement start, Limits limits) {
         long capacity = PlacementProblem.heightSearchCapacity(buffers, start);
         return new PlacementCpSat(true).allocate(buffers, capacity, limits, start);
+    }
+
+    /** The CP-SAT model of one problem, with its variables. */
+    private static final class Formulation {
+        final CpModel cp = new CpModel();
+        final PlacementProblem problem;
+        /** k_i, null for a buffer with a fixed offset. */
+        final IntVar[] k;
+        final IntervalVar[] time;
+        final IntervalVar[] address;
+        final IntVar height;
+
+        Formulation(PlacementProblem problem, boolean minimize, boolean addressCumulative) {
+            this.problem = problem;
+            BufferSet set = problem.set;
+            int n = set.size();
+            k = new IntVar[n];
+            time = new IntervalVar[n];
+            address = new IntervalVar[n];
+            for (int i = 0; i < n; i++) {
+                Buffer b = set.get(i);
+                time[i] = cp.newFixedInterval(b.lower(), b.upper() - b.lower(), "t_" + b.id());
+                if (problem.fixed(i)) {
+                    address[i] = cp.newFixedInterval(b.fixedOffset(), b.size(), "a_" + b.id());
+                } else {
+                    k[i] = cp.newIntVar(0, problem.maxOffset[i] / b.alignment(), "k_" + b.id());
+                    address[i] = cp.newFixedSizeIntervalVar(LinearExpr.term(k[i], b.alignment()), b.size(),
+                            "a_" + b.id());
+                }
+            }
+            addNoOverlap();
+            height = minimize ? addHeight() : null;
+            if (addressCumulative && n > 0) {
+                addAddressCumulative();
+            }
+        }
+
+        /** No two buffers share a moment and an address. */
+        private void addNoOverlap() {
+            NoOverlap2dConstraint noOverlap = cp.addNoOverlap2D();
+            for (int i = 0; i < time.length; i++) {
+                noOverlap.addRectangle(time[i], address[i]);
+            }
+        }
+
+        /** H >= pos_i + size_i, minimised; fixed buffers are already below H's lower bound. */
+        private IntVar addHeight() {
+            IntVar h = cp.newIntVar(problem.heightLowerBound(), problem.capacity, "H");
+            for (int i = 0; i < k.length; i++) {
+                if (k[i] != null) {
+                    Buffer b = problem.set.get(i);
+                    cp.addLessOrEqual(LinearExpr.affine(k[i], b.alignment(), b.size()), h);
+                }
+            }
+            cp.minimize(h);
+            return h;
+        }
+
+        /** Buffers covering one address are live at disjoint times: their durations fit in the time span. */
+        private void addAddressCumulative() {
+            long first = Long.MAX_VALUE;
+            long last = Long.MIN_VALUE;
+            for (Buffer b : problem.set.buffers()) {
+                first = Math.min(first, b.lower());
+                last = Math.max(last, b.upper());
+            }
+            CumulativeConstraint durations = cp.addCumulative(last - first);
+            for (int i = 0; i < address.length; i++) {
+                Buffer b = problem.set.get(i);
+                durations.addDemand(address[i], b.upper() - b.lower());
+            }
+        }
+
+        void hint(Placement start) {
+            for (int i = 0; i < k.length; i++) {
+                if (k[i] != null) {
+                    cp.addHint(k[i], start.offset(i) / problem.set.get(i).alignment());
+                }
+            }
+            if (height != null) {
+                cp.addHint(height, start.height());
+            }
+        }
     }
 }
