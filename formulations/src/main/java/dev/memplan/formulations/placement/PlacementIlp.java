@@ -2,7 +2,6 @@ package dev.memplan.formulations.placement;
 
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.formulations.milp.LinearExpr;
-import dev.memplan.formulations.milp.MilpSolver;
 import dev.memplan.formulations.milp.Model;
 import dev.memplan.formulations.milp.SolverResult;
 import dev.memplan.formulations.milp.Solvers;
