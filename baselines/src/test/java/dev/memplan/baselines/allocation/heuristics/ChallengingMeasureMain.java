@@ -19,11 +19,13 @@ import java.util.function.Function;
  * MiniMalloc's eleven challenging instances at their capacity 1,048,576: status, wall time, height. Not a test;
  * run by hand:
  * <pre>
- *   java -cp ... dev.memplan.baselines.allocation.heuristics.ChallengingMeasureMain [seconds] [--min] [--address-cumulative] [A B ...]
+ *   java -cp ... dev.memplan.baselines.allocation.heuristics.ChallengingMeasureMain [seconds] [--min | --height] [--address-cumulative] [A B ...]
  * </pre>
  * {@code seconds}: time limit per exact solve (default 60); {@code --min}: the exact models minimise the height
- * below the capacity instead of looking for any packing; {@code --address-cumulative}: CP-SAT gets its redundant
- * address-axis cumulative constraint; instance names restrict the run (default all).
+ * below the capacity instead of looking for any packing; {@code --height}: the exact models minimise the height
+ * with no capacity, starting from the lowest heuristic packing (which bounds the search and is the hint);
+ * {@code --address-cumulative}: CP-SAT gets its redundant address-axis cumulative constraint; instance names
+ * restrict the run (default all).
  * Heights of the heuristics are those they reach with unbounded capacity. One thread, seed 0.
  */
 public final class ChallengingMeasureMain {
@@ -35,10 +37,13 @@ public final class ChallengingMeasureMain {
         double seconds = 60;
         boolean minimize = false;
         boolean addressCumulative = false;
+        boolean height = false;
         List<String> names = new ArrayList<>();
         for (String arg : args) {
             if (arg.equals("--min")) {
                 minimize = true;
+            } else if (arg.equals("--height")) {
+                height = true;
             } else if (arg.equals("--address-cumulative")) {
                 addressCumulative = true;
             } else if (arg.matches("[0-9.]+")) {
@@ -61,9 +66,26 @@ public final class ChallengingMeasureMain {
             heuristic(name, "tflite", set, capacity, tflite::pack, tflite.allocate(set, capacity, limits));
             heuristic(name, "greedy", set, capacity, greedy::pack, greedy.allocate(set, capacity, limits));
             heuristic(name, "bestfit", set, capacity, bestFit::pack, bestFit.allocate(set, capacity, limits));
-            report(name, "ilp-scip", new PlacementIlp(Backend.SCIP, minimize).allocate(set, capacity, limits));
-            report(name, "cpsat", new PlacementCpSat(minimize, addressCumulative).allocate(set, capacity, limits));
+            if (height) {
+                Placement start = lowest(tflite.pack(set), greedy.pack(set), bestFit.pack(set));
+                report(name, "ilp-scip", PlacementIlp.minimumHeight(Backend.SCIP, set, start, limits));
+                report(name, "cpsat", new PlacementCpSat(true, addressCumulative)
+                        .allocate(set, start.height(), limits, start));
+            } else {
+                report(name, "ilp-scip", new PlacementIlp(Backend.SCIP, minimize).allocate(set, capacity, limits));
+                report(name, "cpsat", new PlacementCpSat(minimize, addressCumulative).allocate(set, capacity, limits));
+            }
         }
+    }
+
+    private static Placement lowest(Placement... packings) {
+        Placement best = packings[0];
+        for (Placement p : packings) {
+            if (p.height() < best.height()) {
+                best = p;
+            }
+        }
+        return best;
     }
 
     private static void heuristic(String name, String label, BufferSet set, long capacity,
