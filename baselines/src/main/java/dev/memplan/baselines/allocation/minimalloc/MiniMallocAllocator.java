@@ -1,0 +1,163 @@
+package dev.memplan.baselines.allocation.minimalloc;
+
+import dev.memplan.model.Allocation;
+import dev.memplan.model.Allocator;
+import dev.memplan.model.BufferChecker;
+import dev.memplan.model.BufferSet;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Placement;
+import dev.memplan.model.SolveStatus;
+import java.util.Objects;
+
+/**
+ * MiniMalloc: exact packing of fixed-schedule buffers by depth-first search over canonical solutions, after
+ * M. D. Moffitt, "MiniMalloc: A Lightweight Memory Allocator for Hardware-Accelerated Machine Learning",
+ * ASPLOS 2023 (sections 5-7).
+ *
+ * <p>{@link #allocate} decides whether the buffers pack below a capacity. The search places one buffer at a
+ * time, each at its lowest viable offset (on top of the placed buffers it overlaps in time), and explores
+ * only canonical solutions: buffers placed in non-decreasing offset order, ties in a fixed preorder (section
+ * 6.1). It prunes with cross-section inference (section 6.2: in every cross section the unallocated buffers
+ * must stack between the section's floor and the capacity, the floor raised to the last placed offset and to
+ * the lowest viable offset of the section's unallocated buffers) and with dominance (section 6.3: never place
+ * a buffer at or above the height some unallocated buffer could reach, as that buffer could fill the gap
+ * below). It splits off independent sub-problems whenever no unallocated buffer crosses a moment (dynamic
+ * temporal decomposition), and orders candidates by lowest viable offset, then by a static preorder; several
+ * preorders are tried round-robin with doubling node budgets, and with {@link Limits#threads()} &gt; 1 they
+ * race in parallel (section 7 and the reference program google/minimalloc). Each technique is a switch in
+ * {@link MiniMallocOptions}. Buffer alignment and fixed offsets are honoured.
+ *
+ * <p>Statuses of {@link #allocate}: FEASIBLE with a packing (the problem is a decision problem: any packing
+ * below the capacity is as good as any other, so there is no objective to be optimal in), INFEASIBLE when the
+ * complete search found none (proven), UNKNOWN at the time limit or on interruption. {@link #minimize} finds
+ * the smallest capacity and returns OPTIMAL when it is proven. Every returned placement has passed
+ * {@link BufferChecker#requireValid}.
+ *
+ * <p>Worst-case time is exponential (O(n!) nodes for n buffers, as the paper states); each node costs
+ * O(n + s) for s cross sections plus the incremental updates of one placement. Memory O(n + p + m) for p
+ * overlapping pairs and m (buffer, section) memberships, per thread.
+ */
+public final class MiniMallocAllocator implements Allocator {
+    private final MiniMallocOptions options;
+
+    /** With every technique on ({@link MiniMallocOptions#DEFAULT}). */
+    public MiniMallocAllocator() {
+        this(MiniMallocOptions.DEFAULT);
+    }
+
+    public MiniMallocAllocator(MiniMallocOptions options) {
+        this.options = Objects.requireNonNull(options, "options");
+    }
+
+    public MiniMallocOptions options() {
+        return options;
+    }
+
+    @Override
+    public String name() {
+        return "minimalloc";
+    }
+
+    /**
+     * Packs the buffers below {@code capacity} (the set's own capacity is not consulted): FEASIBLE with a
+     * packing, INFEASIBLE when none exists (proven), UNKNOWN at {@link Limits#timeLimit()} or when the calling
+     * thread is interrupted (its interrupt flag stays set). Up to {@link Limits#threads()} threads race.
+     */
+    @Override
+    public Allocation allocate(BufferSet buffers, long capacity, Limits limits) {
+        long start = System.nanoTime();
+        long deadline = deadline(start, limits);
+        Instance instance = new Instance(buffers);
+        Race.Verdict verdict = quickVerdict(instance, capacity);
+        long[] offsets = null;
+        if (verdict == null) {
+            Race.Result result = Race.decide(instance, options, Math.min(capacity, instance.room), deadline,
+                    limits.threads());
+            verdict = result.verdict();
+            offsets = result.offsets();
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        switch (verdict) {
+            case PACKED:
+                return new Allocation(SolveStatus.FEASIBLE, checked(buffers, offsets, capacity), seconds);
+            case INFEASIBLE:
+                return new Allocation(SolveStatus.INFEASIBLE, null, seconds);
+            default:
+                return new Allocation(SolveStatus.UNKNOWN, null, seconds);
+        }
+    }
+
+    /**
+     * The smallest capacity the buffers pack into (the set's own capacity is not consulted). Starts from a
+     * greedy packing as upper bound and the largest live total (or fixed buffer top) as lower bound, tries the
+     * lower bound first, then bisects, each step a decision as in {@link #allocate}; a packing at capacity c
+     * moves the upper bound to its height, a proof of infeasibility moves the lower bound to c + 1. OPTIMAL
+     * when the bounds meet, FEASIBLE with the best packing so far at the time limit or on interruption,
+     * INFEASIBLE only when fixed offsets rule out every capacity.
+     */
+    public Allocation minimize(BufferSet buffers, Limits limits) {
+        long start = System.nanoTime();
+        long deadline = deadline(start, limits);
+        Instance instance = new Instance(buffers);
+        if (instance.hopeless != null) {
+            return new Allocation(SolveStatus.INFEASIBLE, null, (System.nanoTime() - start) / 1e9);
+        }
+        long[] best = instance.greedy();
+        long high = height(instance, best);
+        long low = Math.max(instance.maxLive, instance.maxFixedTop);
+        for (int i = 0; i < instance.n; i++) {
+            low = Math.max(low, instance.size[i]);
+        }
+        boolean stopped = false;
+        boolean first = true;
+        while (low < high && !stopped) {
+            long probe = first ? low : low + (high - low) / 2;
+            first = false;
+            Race.Result result = Race.decide(instance, options, probe, deadline, limits.threads());
+            switch (result.verdict()) {
+                case PACKED:
+                    best = result.offsets();
+                    high = height(instance, best);
+                    break;
+                case INFEASIBLE:
+                    low = probe + 1;
+                    break;
+                default:
+                    stopped = true;
+            }
+        }
+        Placement placement = checked(buffers, best, high);
+        return new Allocation(low >= high ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE, placement,
+                (System.nanoTime() - start) / 1e9);
+    }
+
+    /** A verdict that needs no search, or null. */
+    private static Race.Verdict quickVerdict(Instance instance, long capacity) {
+        if (instance.hopeless != null || instance.maxLive > capacity || instance.maxFixedTop > capacity) {
+            return instance.n == 0 ? Race.Verdict.PACKED : Race.Verdict.INFEASIBLE;
+        }
+        return instance.n == 0 ? Race.Verdict.PACKED : null;
+    }
+
+    private static long height(Instance instance, long[] offsets) {
+        long h = 0;
+        for (int i = 0; i < instance.n; i++) {
+            h = Math.max(h, offsets[i] + instance.size[i]);
+        }
+        return h;
+    }
+
+    private Placement checked(BufferSet buffers, long[] offsets, long capacity) {
+        Placement placement = new Placement(buffers, offsets == null ? new long[0] : offsets);
+        BufferChecker.requireValid(placement, capacity, name());
+        return placement;
+    }
+
+    private static long deadline(long start, Limits limits) {
+        if (limits.timeLimit() == null) {
+            return Long.MAX_VALUE;
+        }
+        long nanos = limits.timeLimit().toNanos();
+        return nanos > Long.MAX_VALUE / 4 ? Long.MAX_VALUE : start + nanos;
+    }
+}
