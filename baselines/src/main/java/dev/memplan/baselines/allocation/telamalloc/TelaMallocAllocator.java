@@ -1,0 +1,200 @@
+package dev.memplan.baselines.allocation.telamalloc;
+
+import dev.memplan.model.Allocation;
+import dev.memplan.model.Allocator;
+import dev.memplan.model.Buffer;
+import dev.memplan.model.BufferChecker;
+import dev.memplan.model.BufferSet;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Placement;
+import dev.memplan.model.SolveStatus;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * TelaMalloc (Maas, Beaugnon, Chauhan, Ilbeyi: "TelaMalloc: Efficient On-Chip Memory Allocation for Production
+ * Machine Learning Accelerators", ASPLOS 2023, section 5): a search that places one buffer at a time, chosen by
+ * domain heuristics and checked by constraint propagation after every step.
+ *
+ * <ul>
+ *   <li>Candidates (section 5.1): at every decision point the buffers picked by three heuristics, longest
+ *       lifetime, largest size and largest size x lifetime, tried in that order.</li>
+ *   <li>Solver-guided placement (5.2): a candidate goes to the lowest position the constraints still allow.</li>
+ *   <li>Contention-based grouping (5.3, {@link Phases}): parts of the time line that share no buffer are packed
+ *       independently; within a part, phases of high contention come first and candidates are taken from the
+ *       phase of the previous buffer before the others.</li>
+ *   <li>Smart backtracking (5.4, {@link TelaSearch}): minor backtracks to the next candidate when propagation
+ *       fails; major backtracks, when a point has no candidate left, to the latest placement in the conflict
+ *       (conflict-directed backjumping), carrying the abandoned candidates along; the stuck detector.</li>
+ *   <li>Alignment (5.5) is part of the model; fixed offsets are placements made before the search.</li>
+ * </ul>
+ *
+ * <p>The paper's solver is CP-SAT behind the unpublished Telamon wrapper. This class uses none: the ranges of
+ * positions and the conflict explanations come from our own interval reasoning ({@link Domains}): exact
+ * against placed buffers, CP-style bounds propagation between unplaced ones. The learned backtracking policy of
+ * section 6 is not implemented.
+ *
+ * <p>Results: {@link SolveStatus#FEASIBLE} with a checked placement; {@link SolveStatus#INFEASIBLE} only with a
+ * proof, which the default search gives only before it makes any choice (fixed buffers that collide, a moment
+ * whose live buffers add up to more than the capacity, or propagation failing with nothing placed); the search
+ * itself is incomplete (heuristic candidates, backjumping, the stuck detector), so running out of choices is
+ * {@link SolveStatus#UNKNOWN}. With {@link TelaMallocOptions#exhaustive()} the search is complete and running
+ * out of choices proves infeasibility. {@link Limits#timeLimit()} gives {@link SolveStatus#UNKNOWN}; threads
+ * and the seed are not used (the search is sequential and deterministic).
+ */
+public final class TelaMallocAllocator implements Allocator {
+    private final TelaMallocOptions options;
+
+    public TelaMallocAllocator() {
+        this(TelaMallocOptions.DEFAULT);
+    }
+
+    public TelaMallocAllocator(TelaMallocOptions options) {
+        this.options = Objects.requireNonNull(options, "options");
+    }
+
+    @Override
+    public String name() {
+        return "telamalloc";
+    }
+
+    public TelaMallocOptions options() {
+        return options;
+    }
+
+    @Override
+    public Allocation allocate(BufferSet buffers, long capacity, Limits limits) {
+        return run(buffers, capacity, limits).allocation();
+    }
+
+    /** An allocation with the search's counters, summed over the independent parts. */
+    record Run(Allocation allocation, long steps, long minorBacktracks, long majorBacktracks, long stuckJumps,
+            int deepest) {
+    }
+
+    Run run(BufferSet buffers, long capacity, Limits limits) {
+        long start = System.nanoTime();
+        if (capacity < 0) {
+            throw new IllegalArgumentException("capacity must be >= 0, got " + capacity);
+        }
+        long budget = budgetNanos(limits);
+        TimeAxis axis = TimeAxis.of(buffers);
+        if (axis.fixedConflict(buffers, capacity) != null || axis.peak() > capacity) {
+            return new Run(new Allocation(SolveStatus.INFEASIBLE, null, seconds(start)), 0, 0, 0, 0, 0);
+        }
+        List<int[]> parts = options.contentionGrouping() ? Phases.components(axis) : List.of(all(buffers.size()));
+        List<TelaSearch> searches = new ArrayList<>();
+        for (int[] part : parts) {
+            TelaSearch search = search(buffers, axis, part, capacity, start, budget);
+            if (search.failsAtRoot()) {
+                return new Run(new Allocation(SolveStatus.INFEASIBLE, null, seconds(start)), 0, 0, 0, 0, 0);
+            }
+            searches.add(search);
+        }
+        long[] offsets = new long[buffers.size()];
+        SolveStatus status = SolveStatus.FEASIBLE;
+        for (int k = 0; k < parts.size() && status == SolveStatus.FEASIBLE; k++) {
+            TelaSearch.Outcome outcome = searches.get(k).run();
+            switch (outcome) {
+                case SOLVED -> {
+                    long[] local = searches.get(k).offsets();
+                    for (int i = 0; i < local.length; i++) {
+                        offsets[parts.get(k)[i]] = local[i];
+                    }
+                }
+                case INFEASIBLE -> status = SolveStatus.INFEASIBLE;
+                case GAVE_UP, TIME_LIMIT -> status = SolveStatus.UNKNOWN;
+            }
+        }
+        Placement placement = null;
+        if (status == SolveStatus.FEASIBLE) {
+            placement = new Placement(buffers, offsets);
+            BufferChecker.requireValid(placement, capacity, name());
+        }
+        long steps = 0;
+        long minor = 0;
+        long major = 0;
+        long stuck = 0;
+        int deepest = 0;
+        for (TelaSearch s : searches) {
+            steps += s.steps;
+            minor += s.minorBacktracks;
+            major += s.majorBacktracks;
+            stuck += s.stuckJumps;
+            deepest = Math.max(deepest, s.deepest);
+        }
+        return new Run(new Allocation(status, placement, seconds(start)), steps, minor, major, stuck, deepest);
+    }
+
+    /** The search over one part, with buffers renumbered 0..m-1 in the order of {@code part}. */
+    private TelaSearch search(BufferSet buffers, TimeAxis axis, int[] part, long capacity, long start,
+            long budget) {
+        int m = part.length;
+        long[] size = new long[m];
+        long[] alignment = new long[m];
+        long[] lifetime = new long[m];
+        long[] fixed = new long[m];
+        int[] local = new int[buffers.size()];
+        boolean[] grouped = new boolean[buffers.size()];
+        for (int i = 0; i < m; i++) {
+            Buffer b = buffers.get(part[i]);
+            local[part[i]] = i;
+            size[i] = b.size();
+            alignment[i] = b.alignment();
+            lifetime[i] = b.upper() - b.lower();
+            fixed[i] = b.fixedOffset() == null ? -1 : b.fixedOffset();
+            grouped[part[i]] = b.fixedOffset() != null;
+        }
+        int[][] neighbours = new int[m][];
+        for (int i = 0; i < m; i++) {
+            List<Integer> live = new ArrayList<>();
+            for (int j = 0; j < m; j++) {
+                if (j != i && axis.overlap(part[i], part[j])) {
+                    live.add(j);
+                }
+            }
+            neighbours[i] = live.stream().mapToInt(Integer::intValue).toArray();
+        }
+        List<int[]> phases = new ArrayList<>();
+        List<int[]> global = options.contentionGrouping()
+                ? Phases.group(axis, part, grouped, capacity, options.phaseStep())
+                : List.of(freeOf(buffers, part));
+        for (int[] phase : global) {
+            int[] mapped = new int[phase.length];
+            for (int k = 0; k < phase.length; k++) {
+                mapped[k] = local[phase[k]];
+            }
+            phases.add(mapped);
+        }
+        return new TelaSearch(capacity, size, alignment, lifetime, fixed, neighbours, phases, options, start, budget);
+    }
+
+    private static long budgetNanos(Limits limits) {
+        if (limits.timeLimit() == null) {
+            return Long.MAX_VALUE;
+        }
+        try {
+            return limits.timeLimit().toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    private static int[] all(int n) {
+        int[] a = new int[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = i;
+        }
+        return a;
+    }
+
+    private static int[] freeOf(BufferSet buffers, int[] part) {
+        return Arrays.stream(part).filter(i -> buffers.get(i).fixedOffset() == null).toArray();
+    }
+
+    private static double seconds(long startNanos) {
+        return (System.nanoTime() - startNanos) / 1e9;
+    }
+}
