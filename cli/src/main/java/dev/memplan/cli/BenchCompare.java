@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.baselines.replacement.PackingFailedException;
 import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.datasets.zoo.Zoo;
@@ -97,7 +98,13 @@ final class BenchCompare implements Callable<Integer> {
                     List<String> row = new ArrayList<>(List.of(net, s.fileName(), chosen.name(), Long.toString(chosen.bytes())));
                     Plan best = null;
                     for (Scheme scheme : planners) {
-                        Plan p = scheme.plan(full, s, chosen.bytes(), limits);
+                        Plan p;
+                        try {
+                            p = scheme.plan(full, s, chosen.bytes(), limits);
+                        } catch (PackingFailedException e) {
+                            row.add("no packing");
+                            continue;
+                        }
                         PlanChecker.requireValid(g, p, scheme.name());
                         row.add(Long.toString(p.traffic().nonCompulsory()));
                         if (best == null || p.traffic().nonCompulsory() < best.traffic().nonCompulsory()) {

@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.baselines.replacement.PackingFailedException;
 import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.formulations.cosma.CosmaObjective;
@@ -46,7 +47,8 @@ final class CompareCommand implements Callable<Integer> {
 
     @Option(names = "--schemes", paramLabel = "S1,S2,...", split = ",",
             description = "schemes SCHEDULER/POLICY/ALLOCATOR (default: the paper's four: "
-                    + "default|mpmf x belady|greedy x tflite; also lru and firstfit)")
+                    + "default|mpmf x belady|greedy x tflite; also lru, firstfit, and minimalloc: replacement on bytes, "
+                    + "then MiniMalloc packs the segments)")
     List<String> schemes;
 
     @Option(names = "--no-cosma", description = "run the schemes only")
@@ -84,6 +86,9 @@ final class CompareCommand implements Callable<Integer> {
             Plan p;
             try {
                 p = scheme.plan(full, s, chosen.bytes(), limits);
+            } catch (PackingFailedException e) {
+                out.println(e.getMessage());
+                continue;
             } catch (IllegalArgumentException e) {
                 throw new UserException(scheme.name() + ": " + e.getMessage());
             }

@@ -13,12 +13,13 @@ import picocli.CommandLine.Command;
 /**
  * The {@code memplan} command. Exit codes: 0 success; 1 the answer is "no" (an invalid plan); 2 a user mistake
  * (bad arguments, a file that breaks its format or the memory model), reported in one line without a stack
- * trace; 3 an internal error (a bug in memplan), reported with its stack trace.
+ * trace; 3 an internal error (a bug in memplan), reported with its stack trace; 4 (allocate) no solution found within
+ * the limits, which is not a proof that none exists.
  */
 @Command(name = "memplan", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Plans how a DNN uses an accelerator's scratchpad: operator schedule, tensor addresses and "
                 + "off-chip spills, solved exactly and checked against the memory model.",
-        subcommands = {SolveCommand.class, CompareCommand.class, CheckCommand.class, BudgetsCommand.class, ConvertCommand.class, ZooCommand.class,
+        subcommands = {SolveCommand.class, CompareCommand.class, AllocateCommand.class, CheckCommand.class, BudgetsCommand.class, ConvertCommand.class, ZooCommand.class,
             BenchCommand.class,
             CommandLine.HelpCommand.class})
 public final class Main implements Runnable {

@@ -11,7 +11,13 @@ public enum AddressRule {
      */
     TFLITE("tflite"),
     /** First fit: the lowest address that fits (tflite-micro's greedy planner places each buffer this way). */
-    FIRST_FIT("firstfit");
+    FIRST_FIT("firstfit"),
+    /**
+     * No addresses: only the bytes on chip are counted against the budget (sizes rounded up to the alignment), so
+     * replacement decisions are made as if packing were perfect; the segments are packed afterwards by a
+     * fixed-schedule allocator. Separates the traffic that replacement causes from the traffic fragmentation causes.
+     */
+    BYTES("bytes");
 
     private final String id;
 

@@ -177,7 +177,7 @@ public final class ReplacementSimulator {
             view.add(new Resident(s.tensor, s.offset, s.size, evictable, nextUse(uses[s.tensor], t), s.lastTouched, spill));
         }
         view.sort(Comparator.comparingLong(Resident::offset));
-        return new ReplacementEvent(t, g.size(tensor), g.alignment(), budget, view);
+        return new ReplacementEvent(t, g.size(tensor), g.alignment(), budget, view, rule != AddressRule.BYTES);
     }
 
     private static void close(Map<Integer, List<Segment>> segments, List<Slot> resident, Slot s, int end) {
@@ -187,6 +187,13 @@ public final class ReplacementSimulator {
 
     /** The address the rule picks among the free gaps, or null when none fits below the budget. */
     private Long place(List<Slot> resident, long size, long alignment, long budget) {
+        if (rule == AddressRule.BYTES) {
+            long used = Budgets.roundUp(size, alignment);
+            for (Slot s : resident) {
+                used += Budgets.roundUp(s.size, alignment);
+            }
+            return used <= budget ? 0L : null;
+        }
         List<Slot> byOffset = new ArrayList<>(resident);
         byOffset.sort(Comparator.comparingLong(s -> s.offset));
         long cursor = 0;

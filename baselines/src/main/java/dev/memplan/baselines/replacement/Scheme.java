@@ -2,7 +2,10 @@ package dev.memplan.baselines.replacement;
 
 import dev.memplan.baselines.scheduling.ScheduleResult;
 import dev.memplan.baselines.scheduling.Scheduler;
+import dev.memplan.model.Allocation;
+import dev.memplan.model.Allocator;
 import dev.memplan.model.Graph;
+import dev.memplan.model.PlanBuffers;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanChecker;
@@ -18,22 +21,42 @@ import dev.memplan.model.TensorSetting;
  * {@code scheduler/policy/allocator}, e.g. {@code default/belady/tflite}. The plan is a heuristic (status
  * HEURISTIC); the schedule's own status (e.g. whether the minimum-peak order is proven) is in
  * {@link #lastSchedule()}.
+ *
+ * <p>With {@link AddressRule#BYTES} and a packer (e.g. {@code default/belady/minimalloc}), replacement decides on
+ * bytes alone and the packer then places the resulting segments as fixed-schedule buffers in the budget: the
+ * traffic is what replacement alone costs. If the packer finds no packing the scheme has no plan and throws
+ * {@link PackingFailedException}: those decisions cannot be packed (or the packer gave up).
  */
 public final class Scheme implements Planner {
     private final Scheduler scheduler;
     private final ReplacementPolicy policy;
     private final AddressRule rule;
+    private final Allocator packer;
     private ScheduleResult lastSchedule;
 
+    /** A scheme whose online allocator places tensors as they arrive. */
     public Scheme(Scheduler scheduler, ReplacementPolicy policy, AddressRule rule) {
+        this(scheduler, policy, rule, null);
+        if (rule == AddressRule.BYTES) {
+            throw new IllegalArgumentException("the bytes-only rule needs a packer");
+        }
+    }
+
+    /** A scheme that decides replacement on bytes alone, then packs the segments with {@code packer}. */
+    public Scheme(Scheduler scheduler, ReplacementPolicy policy, Allocator packer) {
+        this(scheduler, policy, AddressRule.BYTES, packer);
+    }
+
+    private Scheme(Scheduler scheduler, ReplacementPolicy policy, AddressRule rule, Allocator packer) {
         this.scheduler = scheduler;
         this.policy = policy;
         this.rule = rule;
+        this.packer = packer;
     }
 
     @Override
     public String name() {
-        return scheduler.name() + "/" + policy.name() + "/" + rule.id();
+        return scheduler.name() + "/" + policy.name() + "/" + (packer == null ? rule.id() : packer.name());
     }
 
     @Override
@@ -44,6 +67,14 @@ public final class Scheme implements Planner {
         lastSchedule = s;
         Plan plan = new Plan(g.name(), setting, budget, s.schedule(),
                 new ReplacementSimulator(policy, rule).simulate(g, s.schedule(), budget), null, null);
+        if (packer != null) {
+            Allocation packed = packer.allocate(PlanBuffers.toBufferSet(g, plan), budget, limits);
+            if (!packed.solved()) {
+                throw new PackingFailedException(name() + ": " + packer.name() + " found no packing of the "
+                        + plan.segmentCount() + " segments in " + budget + " bytes (" + packed.status() + ")");
+            }
+            plan = PlanBuffers.withPlacement(plan, packed.placement());
+        }
         CheckReport report = PlanChecker.requireValid(g, plan, name());
         return plan.withResult(report.traffic(), new SolverInfo(name(), SolveStatus.HEURISTIC,
                 (System.nanoTime() - began) / 1e9, null));

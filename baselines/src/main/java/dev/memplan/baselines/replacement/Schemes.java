@@ -1,5 +1,6 @@
 package dev.memplan.baselines.replacement;
 
+import dev.memplan.baselines.allocation.minimalloc.MiniMallocAllocator;
 import dev.memplan.baselines.scheduling.DefaultScheduler;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.baselines.scheduling.Scheduler;
@@ -8,8 +9,9 @@ import java.util.List;
 
 /**
  * Scheme names: {@code SCHEDULER/POLICY/ALLOCATOR} with schedulers {@code default}, {@code mpmf}, policies
- * {@code belady}, {@code greedy}, {@code lru} and online allocators {@code tflite}, {@code firstfit}. The paper's
- * four schemes are {@link #PAPER}.
+ * {@code belady}, {@code greedy}, {@code lru} and online allocators {@code tflite}, {@code firstfit}, or
+ * {@code minimalloc}: replacement on bytes alone, then the segments packed by MiniMalloc (to separate the traffic of
+ * replacement from that of fragmentation). The paper's four schemes are {@link #PAPER}.
  */
 public final class Schemes {
     /** The four schemes of the COSMA paper's evaluation. */
@@ -24,9 +26,10 @@ public final class Schemes {
         List<String> names = new ArrayList<>();
         for (String s : List.of("default", "mpmf")) {
             for (String p : List.of("belady", "greedy", "lru")) {
-                for (AddressRule r : AddressRule.values()) {
+                for (AddressRule r : List.of(AddressRule.TFLITE, AddressRule.FIRST_FIT)) {
                     names.add(s + "/" + p + "/" + r.id());
                 }
+                names.add(s + "/" + p + "/minimalloc");
             }
         }
         return names;
@@ -49,8 +52,11 @@ public final class Schemes {
             case "lru" -> new LruReplacement();
             default -> throw unknown(name);
         };
+        if (parts[2].equals("minimalloc")) {
+            return new Scheme(scheduler, policy, new MiniMallocAllocator());
+        }
         AddressRule rule = null;
-        for (AddressRule r : AddressRule.values()) {
+        for (AddressRule r : List.of(AddressRule.TFLITE, AddressRule.FIRST_FIT)) {
             if (r.id().equals(parts[2])) {
                 rule = r;
             }
@@ -63,6 +69,6 @@ public final class Schemes {
 
     private static IllegalArgumentException unknown(String name) {
         return new IllegalArgumentException("unknown scheme '" + name + "': a scheme is SCHEDULER/POLICY/ALLOCATOR with "
-                + "SCHEDULER default|mpmf, POLICY belady|greedy|lru, ALLOCATOR tflite|firstfit");
+                + "SCHEDULER default|mpmf, POLICY belady|greedy|lru, ALLOCATOR tflite|firstfit|minimalloc");
     }
 }

@@ -1,0 +1,96 @@
+package dev.memplan.baselines.allocation;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.datasets.MiniMallocSuite;
+import dev.memplan.datasets.RandomBuffers;
+import dev.memplan.model.Allocation;
+import dev.memplan.model.Buffer;
+import dev.memplan.model.BufferChecker;
+import dev.memplan.model.BufferSet;
+import dev.memplan.model.Limits;
+import dev.memplan.model.SolveStatus;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Every allocator behind the registry, held against the others: feasibility, minimum height, checked output. */
+class AllocatorsCrossCheckTest {
+    private static final List<String> EXACT = List.of("minimalloc", "ilp", "cpsat");
+    private static final Limits LIMITS = Limits.DEFAULT.withTimeLimit(Duration.ofSeconds(20));
+
+    @Test
+    void paperExampleFitsTwelveAndNotElevenForEveryExactAllocator() {
+        BufferSet set = MiniMallocSuite.paperExample();
+        for (String name : Allocators.NAMES) {
+            Allocation a = Allocators.byName(name).allocate(set, 12, LIMITS);
+            if (!Allocators.heuristic(name)) {
+                assertTrue(a.solved(), name);
+            }
+            if (a.solved()) {
+                assertTrue(BufferChecker.check(a.placement(), 12).isEmpty(), name);
+            }
+        }
+        for (String name : EXACT) {
+            assertEquals(SolveStatus.INFEASIBLE, Allocators.byName(name).allocate(set, 11, LIMITS).status(), name);
+            Allocation min = Allocators.minimize(name, set, LIMITS);
+            assertEquals(SolveStatus.OPTIMAL, min.status(), name);
+            assertEquals(12, min.placement().height(), name);
+        }
+    }
+
+    @Test
+    void handMadeInfeasibleInstancesAreProvenSoAndNeverPlacedByAnyone() {
+        List<BufferSet> infeasible = List.of(
+                // More bytes live at once (9) than the capacity (8).
+                new BufferSet(List.of(new Buffer("a", 0, 2, 3), new Buffer("b", 0, 2, 3), new Buffer("c", 1, 3, 3))),
+                // The fixed offset pins a to [2,6): b (3 bytes) fits neither below nor above it in 6.
+                new BufferSet(List.of(new Buffer("a", 0, 2, 4, 1, 2L), new Buffer("b", 0, 2, 3))),
+                // 6 bytes in 6 fit as bytes, but at alignment 4 the second buffer starts at 4 and ends at 7.
+                new BufferSet(List.of(new Buffer("a", 0, 2, 3, 4, null), new Buffer("b", 1, 3, 3, 4, null))));
+
+        long[] capacities = {8, 6, 6};
+        for (int i = 0; i < infeasible.size(); i++) {
+            for (String name : Allocators.NAMES) {
+                Allocation a = Allocators.byName(name).allocate(infeasible.get(i), capacities[i], LIMITS);
+                assertTrue(!a.solved(), name + " placed infeasible instance " + i);
+                if (EXACT.contains(name)) {
+                    assertEquals(SolveStatus.INFEASIBLE, a.status(), name + " on instance " + i);
+                } else {
+                    assertNotEquals(SolveStatus.OPTIMAL, a.status(), name);
+                }
+            }
+        }
+    }
+
+    @Test
+    void exactAllocatorsAgreeOnRandomSmallSets() {
+        for (long seed = 0; seed < 25; seed++) {
+            BufferSet set = RandomBuffers.generate(seed, 8, 10, 5, 12, seed % 3 == 0 ? 4 : 1, 0.0);
+            Long minimum = null;
+            for (String name : EXACT) {
+                Allocation min = Allocators.minimize(name, set, LIMITS);
+                assertEquals(SolveStatus.OPTIMAL, min.status(), name + " seed " + seed);
+                assertTrue(BufferChecker.check(min.placement(), min.placement().height()).isEmpty());
+                if (minimum == null) {
+                    minimum = min.placement().height();
+                } else {
+                    assertEquals(minimum, min.placement().height(), name + " seed " + seed);
+                }
+            }
+            for (String name : Allocators.NAMES) {
+                Allocation below = Allocators.byName(name).allocate(set, minimum - 1, LIMITS);
+                assertTrue(!below.solved(), name + " packed below the minimum, seed " + seed);
+                Allocation at = Allocators.byName(name).allocate(set, minimum, LIMITS);
+                if (!Allocators.heuristic(name)) {
+                    assertTrue(at.solved(), name + " failed at the minimum " + minimum + ", seed " + seed);
+                }
+                if (!EXACT.contains(name) && !name.equals("telamalloc")) {
+                    assertTrue(Allocators.minimize(name, set, LIMITS).placement().height() >= minimum, name);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package dev.memplan.cli;
+
+import dev.memplan.baselines.allocation.Allocators;
+import dev.memplan.model.Allocation;
+import dev.memplan.model.BufferChecker;
+import dev.memplan.model.BufferSet;
+import dev.memplan.model.Limits;
+import dev.memplan.model.SolveStatus;
+import dev.memplan.model.io.MiniMallocCsv;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code memplan allocate}: packs a MiniMalloc CSV of buffers with one of the fixed-schedule allocators. */
+@Command(name = "allocate", mixinStandardHelpOptions = true,
+        description = {"Packs buffers (MiniMalloc's CSV: id,lower,upper,size[,alignment][,offset]) into a capacity, or",
+            "with --minimize finds the least height. Prints solved / infeasible / gave up, time and height; --out",
+            "writes the input with an offset column, rows in input order (what MiniMalloc writes).",
+            "Exit codes: 0 solved, 1 proven infeasible, 4 no solution found within the limits, 2 bad input."})
+final class AllocateCommand implements Callable<Integer> {
+    /** No solution found, and none proven impossible: the allocator gave up or ran out of time. */
+    static final int GAVE_UP = 4;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "BUFFERS.csv", description = "buffers in MiniMalloc's CSV format")
+    Path file;
+
+    @Option(names = "--capacity", paramLabel = "BYTES",
+            description = "capacity (default: the number in the file name, as MiniMalloc's X.<capacity>.csv)")
+    Long capacity;
+
+    @Option(names = "--allocator", defaultValue = "minimalloc",
+            paramLabel = "minimalloc|telamalloc|skyline|ilp|cpsat|tflite|greedy|bestfit",
+            description = "allocator (default: ${DEFAULT-VALUE})")
+    String allocator;
+
+    @Option(names = "--minimize", description = "find the least height instead of packing into the capacity")
+    boolean minimize;
+
+    @Option(names = "--time-limit", paramLabel = "SECONDS", description = "wall-time limit (default: none)")
+    Double timeLimit;
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "1", description = "threads (default: ${DEFAULT-VALUE})")
+    int threads;
+
+    @Option(names = "--out", paramLabel = "OUT.csv", description = "write the placement as CSV")
+    Path out;
+
+    @Override
+    public Integer call() {
+        PrintWriter o = spec.commandLine().getOut();
+        if (!Allocators.NAMES.contains(allocator)) {
+            throw new UserException("unknown allocator '" + allocator + "'; allocators: " + String.join(", ", Allocators.NAMES));
+        }
+        if (!Files.isRegularFile(file)) {
+            throw new UserException("no such file: " + file);
+        }
+        BufferSet buffers = MiniMallocCsv.read(file);
+        Long cap = capacity != null ? capacity : buffers.capacity();
+        if (cap == null && !minimize) {
+            throw new UserException(file + ": no capacity; give --capacity or name the file X.<capacity>.csv");
+        }
+        if (cap != null && cap <= 0) {
+            throw new UserException("--capacity must be positive, got " + cap);
+        }
+        if (timeLimit != null && timeLimit <= 0) {
+            throw new UserException("--time-limit must be positive, got " + timeLimit);
+        }
+        if (threads < 1) {
+            throw new UserException("--threads must be >= 1, got " + threads);
+        }
+        Limits limits = new Limits(timeLimit == null ? null : java.time.Duration.ofMillis(Math.round(timeLimit * 1000)),
+                threads, 0.0, 0L);
+        Allocation a = minimize ? Allocators.minimize(allocator, buffers, limits)
+                : Allocators.byName(allocator).allocate(buffers, cap, limits);
+        o.println(file.getFileName() + ": " + buffers.size() + " buffers" + (cap == null ? "" : ", capacity " + cap)
+                + ", allocator " + allocator + (minimize ? " (minimise height)" : ""));
+        String time = String.format(Locale.ROOT, "%.3f s", a.seconds());
+        if (a.solved()) {
+            BufferChecker.requireValid(a.placement(), minimize ? a.placement().height() : cap, allocator);
+            String what = minimize ? (a.status() == SolveStatus.OPTIMAL ? "minimum height (proven)"
+                    : a.status() == SolveStatus.HEURISTIC ? "height reached (heuristic)" : "best height found (not proven)")
+                    : "solved";
+            o.println(what + ": height " + a.placement().height() + ", time " + time + ", status " + a.status());
+            if (out != null) {
+                MiniMallocCsv.write(a.placement(), out);
+                o.println("wrote " + out);
+            }
+            return 0;
+        }
+        if (a.status() == SolveStatus.INFEASIBLE) {
+            o.println("infeasible (proven): no packing fits in " + cap + " bytes; time " + time);
+            return Main.INVALID;
+        }
+        if (minimize && allocator.equals("telamalloc")) {
+            o.println("gave up: telamalloc answers feasibility only; --minimize needs another allocator");
+            return GAVE_UP;
+        }
+        o.println("gave up: no solution found in " + (timeLimit == null ? time : timeLimit + " seconds")
+                + " (not proven infeasible)");
+        return GAVE_UP;
+    }
+}
