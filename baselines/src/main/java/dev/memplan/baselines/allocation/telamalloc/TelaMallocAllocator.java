@@ -36,7 +36,8 @@ import java.util.Objects;
  * against placed buffers, CP-style bounds propagation between unplaced ones. The learned backtracking policy of
  * section 6 is not implemented.
  *
- * <p>Results: {@link SolveStatus#FEASIBLE} with a checked placement; {@link SolveStatus#INFEASIBLE} only with a
+ * <p>Results: {@link SolveStatus#FEASIBLE} with a checked placement (a search for any packing below the
+ * capacity: there is no objective to be optimal for); {@link SolveStatus#INFEASIBLE} only with a
  * proof, which the default search gives only before it makes any choice (fixed buffers that collide, a moment
  * whose live buffers add up to more than the capacity, or propagation failing with nothing placed); the search
  * itself is incomplete (heuristic candidates, backjumping, the stuck detector), so running out of choices is

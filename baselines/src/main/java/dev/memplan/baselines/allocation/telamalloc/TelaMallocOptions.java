@@ -46,7 +46,11 @@ public record TelaMallocOptions(
         int stuckThreshold,
         boolean exhaustive) {
 
-    /** The full method of section 5: all three heuristics, every technique on, stuck after 100 backtracks. */
+    /**
+     * The full method of section 5: all three heuristics, every technique on, thresholds dropping by 10% of the
+     * capacity, at most 8 candidates per point, stuck after 100 backtracks (the paper's example value), not
+     * exhaustive.
+     */
     public static final TelaMallocOptions DEFAULT =
             new TelaMallocOptions(true, true, true, true, true, 0.1, true, true, true, 8, 100, false);
 

@@ -11,8 +11,9 @@ import java.util.List;
  * <p>The search tree: a decision point holds an ordered list of candidate buffers; choosing one places it at the
  * lowest position the {@link Domains} still allow and propagates. A failed propagation is a minor backtrack (try
  * the next candidate); a point whose candidates are all used up causes a major backtrack, to the latest
- * placement in its conflict set (conflict-directed backjumping, Prosser 1993: the conflict sets of all failures
- * below a point are merged into it), with the abandoned point's candidates put first at the point returned to.
+ * placement in its conflict set (conflict-directed backjumping as in Prosser, "Hybrid algorithms for the
+ * constraint satisfaction problem", Computational Intelligence 1993: the conflict sets of all failures below a
+ * point are merged into it), with the abandoned point's candidates put first at the point returned to.
  * The stuck detector counts the backtracks below each decision since it was made and abandons the deepest
  * decision whose count exceeds the threshold; the count of the abandoned subtree is taken off its ancestors so
  * that they are not abandoned for the same backtracks one after the other.

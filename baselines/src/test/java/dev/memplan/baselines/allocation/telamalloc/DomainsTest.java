@@ -4,7 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.datasets.MiniMallocSuite;
+import dev.memplan.model.BufferSet;
+import dev.memplan.model.Placement;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class DomainsTest {
@@ -95,5 +103,51 @@ class DomainsTest {
         assertEquals(7, d.lowestFrom(1, 4, offset, new boolean[] {true, false}, why));
         assertEquals(of(0), why);
         assertEquals(2, d.lowestFrom(1, 2, offset, new boolean[] {true, false}, new BitSet()));
+    }
+
+    @Test
+    void neverRejectsPartOfALegalPacking() {
+        // soundness at scale: place the buffers of a legal packing (the skyline's of challenging J, 409 buffers,
+        // at its own height) one by one in random order; every step must propagate, and every unplaced buffer's
+        // offset in the packing must stay at or above its lower bound
+        BufferSet set = MiniMallocSuite.challenging("J");
+        Placement packing = new SkylineAllocator().pack(set);
+        int n = set.size();
+        TimeAxis axis = TimeAxis.of(set);
+        long[] size = new long[n];
+        long[] alignment = new long[n];
+        int[][] neighbours = new int[n][];
+        for (int i = 0; i < n; i++) {
+            size[i] = set.get(i).size();
+            alignment[i] = 1;
+            List<Integer> live = new ArrayList<>();
+            for (int j = 0; j < n; j++) {
+                if (j != i && axis.overlap(i, j)) {
+                    live.add(j);
+                }
+            }
+            neighbours[i] = live.stream().mapToInt(Integer::intValue).toArray();
+        }
+        Domains d = new Domains(packing.height(), size, alignment, neighbours);
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            order.add(i);
+        }
+        Collections.shuffle(order, new Random(3));
+        long[] offset = new long[n];
+        Arrays.fill(offset, -1);
+        boolean[] decided = new boolean[n];
+        for (int step = 0; step < n; step++) {
+            int i = order.get(step);
+            offset[i] = packing.offset(i);
+            decided[i] = true;
+            assertTrue(d.propagate(offset, decided), "step " + step);
+            long[] lower = d.lower().bound();
+            for (int j = 0; j < n; j++) {
+                if (offset[j] < 0) {
+                    assertTrue(lower[j] <= packing.offset(j), "step " + step + ", buffer " + j);
+                }
+            }
+        }
     }
 }

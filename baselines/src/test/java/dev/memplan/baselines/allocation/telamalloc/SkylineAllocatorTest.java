@@ -35,6 +35,11 @@ class SkylineAllocatorTest {
     }
 
     @Test
+    void anEmptySetFitsAnywhere() {
+        assertEquals(SolveStatus.HEURISTIC, skyline.allocate(new BufferSet(List.of()), 0, Limits.DEFAULT).status());
+    }
+
+    @Test
     void highestContentionGoesFirstAndTiesGoToSizeTimesLifetimeSquared() {
         // slot [0,1) holds a+b = 3, slot [1,2) holds b+c = 4: b and c tie on contention 4, and b wins on
         // size * lifetime^2 (1 * 4 > 3 * 1), so b lies at the bottom across both slots; then c, then a on top of b

@@ -45,6 +45,13 @@ class TelaMallocAllocatorTest {
     }
 
     @Test
+    void anEmptySetFitsAnywhere() {
+        Allocation a = allocate(DEFAULT, new BufferSet(List.of()), 0);
+        assertEquals(SolveStatus.FEASIBLE, a.status());
+        assertEquals(0, a.placement().height());
+    }
+
+    @Test
     void solverGuidedPlacementSlidesABufferUnderOnePlacedEarlier() {
         // every heuristic ranks x1 first (it is the longest, ties on size, and the largest in area): x1 goes to 0,
         // then x2 on top of it at 2; x3 is live only with x2, so its lowest valid position is 0, under x2, while
@@ -165,7 +172,8 @@ class TelaMallocAllocatorTest {
         // them is placed; d and e live longer, elsewhere in time, and are placed first, so the failures below
         // them pile up as backtracks under their choices
         BufferSet set = new BufferSet(List.of(new Buffer("a", 0, 2, 2, 4, null), new Buffer("b", 0, 2, 2, 4, null),
-                new Buffer("c", 0, 2, 2, 4, null), new Buffer("d", 2, 5, 1, 1, null), new Buffer("e", 2, 5, 1, 1, null)));
+                new Buffer("c", 0, 2, 2, 4, null), new Buffer("d", 2, 5, 1, 1, null),
+                new Buffer("e", 2, 5, 1, 1, null)));
         TelaMallocOptions oneSearch = DEFAULT.withContentionGrouping(false);
         TelaMallocAllocator.Run stuck = new TelaMallocAllocator(oneSearch.withStuckThreshold(1)).run(set, 8,
                 Limits.DEFAULT);

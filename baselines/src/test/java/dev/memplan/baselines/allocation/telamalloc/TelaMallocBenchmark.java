@@ -21,7 +21,8 @@ public final class TelaMallocBenchmark {
 
     public static void main(String[] args) {
         double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 60;
-        List<String> names = args.length > 1 ? List.of(args).subList(1, args.length) : MiniMallocSuite.challengingNames();
+        List<String> names =
+                args.length > 1 ? List.of(args).subList(1, args.length) : MiniMallocSuite.challengingNames();
         Limits limits = Limits.DEFAULT.withTimeLimit(Duration.ofMillis((long) (seconds * 1000)));
         SkylineAllocator skyline = new SkylineAllocator();
         TelaMallocAllocator tela = new TelaMallocAllocator();
