@@ -116,8 +116,8 @@ final class BenchCompare implements Callable<Integer> {
                     if (noCosma) {
                         row.addAll(List.of("-", "-", "-", "-", "-"));
                     } else {
-                        CosmaResult c = CosmaSolver.solve(full, s, chosen.bytes(), new CosmaSolver.Options(
-                                CosmaObjective.TRAFFIC, null, solverOptions.backend(), true, best), limits);
+                        CosmaResult c = CosmaSolver.solve(full, s, chosen.bytes(),
+                                solverOptions.cosma(CosmaObjective.TRAFFIC, null, true, best), limits);
                         PlanChecker.requireValid(g, c.plan(), "cosma");
                         long traffic = c.plan().traffic().nonCompulsory();
                         row.add(Long.toString(traffic));

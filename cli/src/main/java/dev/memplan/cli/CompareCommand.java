@@ -102,8 +102,7 @@ final class CompareCommand implements Callable<Integer> {
         Row cosma = null;
         if (!noCosma) {
             err.println("running cosma ...");
-            CosmaSolver.Options options = new CosmaSolver.Options(CosmaObjective.TRAFFIC, null, solverOptions.backend(),
-                    true, best);
+            CosmaSolver.Options options = solverOptions.cosma(CosmaObjective.TRAFFIC, null, true, best);
             CosmaResult c = CosmaSolver.solve(full, s, chosen.bytes(), options, limits);
             if (c.plan() != null) {
                 String note = (c.startingPlanOnly() ? "starting plan (best scheme), " : "")

@@ -74,7 +74,7 @@ final class SolveCommand implements Callable<Integer> {
             default -> throw new UserException("unknown objective '" + objective + "': use 'traffic' or 'peak'");
         };
         Schedule fixed = schedule == null ? null : readSchedule(g, schedule);
-        CosmaSolver.Options options = new CosmaSolver.Options(obj, fixed, backend, !noPrune, null);
+        CosmaSolver.Options options = solverOptions.cosma(obj, fixed, !noPrune, null);
         CosmaResult r = CosmaSolver.solve(full, s, chosen.bytes(), options, limits);
         Table t = new Table("", "");
         t.row("graph", g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "

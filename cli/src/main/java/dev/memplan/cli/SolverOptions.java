@@ -1,5 +1,11 @@
 package dev.memplan.cli;
 
+import dev.memplan.baselines.allocation.minimalloc.MiniMallocAllocator;
+import dev.memplan.formulations.cosma.CosmaObjective;
+import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.model.Plan;
+import dev.memplan.model.Schedule;
+
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.model.Limits;
 import java.time.Duration;
@@ -17,6 +23,12 @@ final class SolverOptions {
 
     @Option(names = "--time-limit", paramLabel = "SECONDS", description = "wall-time limit per solve (default: none)")
     Double timeLimit;
+
+    @Option(names = "--encoding", paramLabel = "decoupled|joint", defaultValue = "decoupled",
+            description = {"COSMA (traffic): 'decoupled' first solves without addresses (a lower bound) and packs that",
+                "residency with MiniMalloc, falling back to the joint program when it does not pack; 'joint' runs",
+                "the big-M program of eq. 1-12 only (default: ${DEFAULT-VALUE})"})
+    String encoding;
 
     @Option(names = "--threads", paramLabel = "N", defaultValue = "1", description = "solver threads (default: ${DEFAULT-VALUE})")
     int threads;
@@ -41,6 +53,18 @@ final class SolverOptions {
     }
 
     String describe() {
-        return "time limit " + (timeLimit == null ? "none" : timeLimit + " s") + ", threads " + threads;
+        return "time limit " + (timeLimit == null ? "none" : timeLimit + " s") + ", threads " + threads + ", encoding "
+                + encoding;
+    }
+
+    /** The COSMA options of this command line: objective, fixed schedule (or null), encoding, start plan. */
+    CosmaSolver.Options cosma(CosmaObjective objective, Schedule schedule, boolean prune, Plan start) {
+        boolean decoupled = switch (encoding) {
+            case "decoupled" -> true;
+            case "joint" -> false;
+            default -> throw new UserException("unknown encoding '" + encoding + "': use 'decoupled' or 'joint'");
+        };
+        return new CosmaSolver.Options(objective, schedule, backend(), prune, start, decoupled,
+                new MiniMallocAllocator());
     }
 }

@@ -62,7 +62,9 @@ public final class CosmaFormulation {
     /**
      * @param graph the graph in its tensor setting
      * @param fixedSchedule null for a free schedule (eq. 1-12), otherwise eq. 16-17
-     * @param addresses include the allocation (eq. 9-11); always true for TRAFFIC
+     * @param addresses include the allocation (eq. 9-11); without it, TRAFFIC keeps only the bytes on chip within
+     *     the budget: a relaxation whose optimum is a lower bound on the true one, and whose residency a
+     *     fixed-schedule allocator may or may not pack
      * @param prune use the lifetime windows (false: every variable over the whole horizon, for comparison)
      */
     public CosmaFormulation(Graph graph, TensorSetting setting, long budget, CosmaObjective objective,
@@ -71,7 +73,7 @@ public final class CosmaFormulation {
         this.setting = setting;
         this.budget = budget;
         this.objective = objective;
-        this.addresses = addresses || objective == CosmaObjective.TRAFFIC;
+        this.addresses = addresses;
         this.fixedSchedule = fixedSchedule;
         this.windows = fixedSchedule != null ? OperatorWindows.fixed(graph, fixedSchedule, prune)
                 : OperatorWindows.free(graph, prune);
@@ -100,6 +102,7 @@ public final class CosmaFormulation {
             addressKeptWhilePreserved();
         }
         if (objective == CosmaObjective.TRAFFIC) {
+            bytesWithinBudget();
             minimizeTraffic();
         } else {
             onlyCompulsoryLoads();
@@ -370,6 +373,23 @@ public final class CosmaFormulation {
         }
     }
 
+    /**
+     * At every timestep the resident tensors' sizes sum to at most the budget: implied by eq. 9-10 (disjoint
+     * ranges below M_B), stated as a valid inequality that tightens the relaxation, and the only memory
+     * constraint of the program without addresses.
+     */
+    private void bytesWithinBudget() {
+        for (int t = 0; t < n; t++) {
+            LinearExpr bytes = LinearExpr.of();
+            for (int a = 0; a < graph.tensorCount(); a++) {
+                bytes.add(scaled(resident(a, t), graph.size(a)));
+            }
+            if (hasVariable(bytes)) {
+                model.lessOrEqual("bytes_t" + t, bytes, budget);
+            }
+        }
+    }
+
     // ---------------------------------------------------------------- allocation (eq. 9-11)
 
     /** Eq. 9: L_{a,t} + Size(a) <= M_B, as the upper bound of L. */
@@ -514,13 +534,11 @@ public final class CosmaFormulation {
     }
 
     /**
-     * Extraction: the solver's values as a plan (segments with offsets). Needs the allocation; the plan is not
-     * checked here, the caller does that (a plan that fails the checker is a bug).
+     * Extraction: the solver's values as a plan (segments with offsets). The plan is not checked here, the caller
+     * does that (a plan that fails the checker is a bug). Without addresses every offset is 0: the residency,
+     * to be packed by a fixed-schedule allocator.
      */
     public Plan plan(SolverResult result) {
-        if (!addresses) {
-            throw new IllegalStateException("a program without addresses gives a schedule, not a plan");
-        }
         Schedule schedule = schedule(result);
         int[] position = new int[graph.operatorCount()];
         for (int t = 0; t < n; t++) {
@@ -536,7 +554,8 @@ public final class CosmaFormulation {
                 boolean isLoaded = t < n && load[a][t] != null && result.value(load[a][t]) > 0.5;
                 boolean isKept = t < n && preserve[a][t] != null && result.value(preserve[a][t]) > 0.5;
                 if (start >= 0 && !isKept) {
-                    list.add(new Segment(start, t - 1, Math.round(result.value(address[a][start])), origin));
+                    long offset = addresses ? Math.round(result.value(address[a][start])) : 0;
+                    list.add(new Segment(start, t - 1, offset, origin));
                     start = -1;
                 }
                 if (isCreated || isLoaded) {

@@ -5,7 +5,11 @@ import dev.memplan.formulations.milp.MilpSolver;
 import dev.memplan.formulations.milp.Model;
 import dev.memplan.formulations.milp.Solvers;
 import dev.memplan.formulations.milp.SolverResult;
+import dev.memplan.formulations.placement.PlacementCpSat;
+import dev.memplan.model.Allocation;
+import dev.memplan.model.Allocator;
 import dev.memplan.model.Budgets;
+import dev.memplan.model.PlanBuffers;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
 import dev.memplan.model.JustInTimePlanner;
@@ -30,22 +34,39 @@ public final class CosmaSolver {
      * @param schedule null for a free schedule
      * @param prune use the lifetime windows (the default; off only to measure what they buy)
      * @param start a starting plan (null: the just-in-time plan of the schedule or default order)
+     * @param decoupled TRAFFIC only: first solve the program without addresses (bytes within the budget), whose
+     *     optimum is a lower bound, and pack its residency with {@code packer}; when that packs, the plan is
+     *     optimal as soon as the relaxation is, without the address model. Otherwise the joint program runs
+     *     with the time left, and the relaxation's bound still counts.
+     * @param packer the fixed-schedule allocator of the decoupled step (null: the CP-SAT placement model)
      */
-    public record Options(CosmaObjective objective, Schedule schedule, Backend backend, boolean prune, Plan start) {
+    public record Options(CosmaObjective objective, Schedule schedule, Backend backend, boolean prune, Plan start,
+                          boolean decoupled, Allocator packer) {
+
+        /** The joint program only (no decoupled first step). */
+        public Options(CosmaObjective objective, Schedule schedule, Backend backend, boolean prune, Plan start) {
+            this(objective, schedule, backend, prune, start, false, null);
+        }
+
         public static Options traffic(Backend backend) {
             return new Options(CosmaObjective.TRAFFIC, null, backend, true, null);
         }
 
         public Options withSchedule(Schedule value) {
-            return new Options(objective, value, backend, prune, start);
+            return new Options(objective, value, backend, prune, start, decoupled, packer);
         }
 
         public Options withPrune(boolean value) {
-            return new Options(objective, schedule, backend, value, start);
+            return new Options(objective, schedule, backend, value, start, decoupled, packer);
         }
 
         public Options withStart(Plan value) {
-            return new Options(objective, schedule, backend, prune, value);
+            return new Options(objective, schedule, backend, prune, value, decoupled, packer);
+        }
+
+        /** Decoupled first step on or off, with its packer (null: CP-SAT placement). */
+        public Options withDecoupled(boolean value, Allocator valuePacker) {
+            return new Options(objective, schedule, backend, prune, start, value, valuePacker);
         }
     }
 
@@ -82,6 +103,20 @@ public final class CosmaSolver {
                 return finish(start, startReport, SolveStatus.OPTIMAL, 0, 0L, seconds, options.backend().id(), pruned,
                         unpruned, true);
             }
+        }
+        Long relaxedBound = null;
+        if (options.decoupled() && options.objective() == CosmaObjective.TRAFFIC) {
+            Decoupled d = decoupled(g, setting, budget, options, start, limits, began);
+            if (d.result() != null) {
+                return d.result();
+            }
+            relaxedBound = d.bound();
+            if (d.packed() != null) {
+                start = better(g, start, d.packed());
+            }
+            limits = remaining(limits, began);
+        }
+        if (start != null) {
             f.hint(start);
         }
         MilpSolver solver = Solvers.create(options.backend());
@@ -90,6 +125,9 @@ public final class CosmaSolver {
         Long bound = result.bound() == null ? null : (long) Math.ceil(result.bound() - 1e-6);
         if (bound != null && options.objective() == CosmaObjective.TRAFFIC) {
             bound = Math.max(0, bound);
+        }
+        if (relaxedBound != null) {
+            bound = bound == null ? relaxedBound : Math.max(bound, relaxedBound);
         }
         String backend = result.backend();
         if (result.values() != null && (result.status() == SolveStatus.OPTIMAL || result.status() == SolveStatus.FEASIBLE)) {
@@ -103,7 +141,8 @@ public final class CosmaSolver {
                         + " differs from the checked traffic " + value + " of the extracted plan");
             }
             SolveStatus status = result.status();
-            if (status == SolveStatus.OPTIMAL || (options.objective() == CosmaObjective.TRAFFIC && value == 0)) {
+            if (status == SolveStatus.OPTIMAL || (options.objective() == CosmaObjective.TRAFFIC && value == 0)
+                    || (bound != null && value <= bound)) {
                 // Traffic is never negative, so a plan without non-compulsory traffic is proven optimal.
                 status = SolveStatus.OPTIMAL;
                 bound = value;
@@ -123,7 +162,8 @@ public final class CosmaSolver {
             CheckReport report = PlanChecker.requireValid(g, start, "the starting plan");
             long value = options.objective() == CosmaObjective.TRAFFIC ? report.traffic().nonCompulsory()
                     : report.peakFootprint();
-            return finish(start, report, SolveStatus.FEASIBLE, value, bound, seconds, backend, pruned, unpruned, true);
+            SolveStatus status = bound != null && value <= bound ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE;
+            return finish(start, report, status, value, bound, seconds, backend, pruned, unpruned, true);
         }
         return new CosmaResult(result.status(), null, null, null, bound, null, seconds, backend, pruned, unpruned,
                 false);
@@ -151,6 +191,73 @@ public final class CosmaSolver {
             return null;
         }
         return new JustInTimePlanner(options.schedule()).plan(g, setting, budget, Limits.DEFAULT);
+    }
+
+    /** The decoupled step's outcome: a final result, or the relaxation's bound and the packed plan if any. */
+    private record Decoupled(CosmaResult result, Long bound, Plan packed) {
+    }
+
+    /**
+     * Solves the program without addresses; packs its residency with the packer. A packing of the relaxation's
+     * optimum is an optimal plan; a packing of a non-optimal relaxation solution is a plan with the
+     * relaxation's bound.
+     */
+    private static Decoupled decoupled(Graph g, TensorSetting setting, long budget, Options options, Plan start,
+                                       Limits limits, long began) {
+        CosmaFormulation relaxed = new CosmaFormulation(g, setting, budget, CosmaObjective.TRAFFIC, options.schedule(),
+                false, options.prune());
+        if (start != null) {
+            relaxed.hint(start);
+        }
+        SolverResult r = Solvers.create(options.backend()).solve(relaxed.model(), limits);
+        Long bound = r.bound() == null ? null : Math.max(0, (long) Math.ceil(r.bound() - 1e-6));
+        if (r.status() == SolveStatus.INFEASIBLE) {
+            double seconds = (System.nanoTime() - began) / 1e9;
+            return new Decoupled(new CosmaResult(SolveStatus.INFEASIBLE, null, null, null, null, null, seconds,
+                    r.backend() + " (decoupled)", ModelSize.of(relaxed.model()), null, false), null, null);
+        }
+        if (r.values() == null) {
+            return new Decoupled(null, bound, null);
+        }
+        Plan residency = relaxed.plan(r);
+        Allocator packer = options.packer() != null ? options.packer() : new PlacementCpSat(false);
+        Allocation packing = packer.allocate(PlanBuffers.toBufferSet(g, residency), budget, remaining(limits, began));
+        if (!packing.solved()) {
+            return new Decoupled(null, bound, null);
+        }
+        Plan plan = PlanBuffers.withPlacement(residency, packing.placement());
+        CheckReport report = PlanChecker.requireValid(g, plan, "COSMA decoupled (" + packer.name() + ")");
+        long value = report.traffic().nonCompulsory();
+        if (value != Math.round(r.objective())) {
+            throw new IllegalStateException("bug: the relaxation's objective " + Math.round(r.objective())
+                    + " differs from the checked traffic " + value + " of its packed plan");
+        }
+        if (r.status() == SolveStatus.OPTIMAL || value == 0 || (bound != null && value <= bound)) {
+            double seconds = (System.nanoTime() - began) / 1e9;
+            return new Decoupled(finish(plan, report, SolveStatus.OPTIMAL, value, value, seconds,
+                    r.backend() + " + " + packer.name() + " (decoupled)", ModelSize.of(relaxed.model()), null, false),
+                    value, plan);
+        }
+        return new Decoupled(null, bound, plan);
+    }
+
+    /** The plan with less non-compulsory traffic (the first when equal or when the other is null). */
+    private static Plan better(Graph g, Plan a, Plan b) {
+        if (a == null) {
+            return b;
+        }
+        long ta = PlanChecker.check(g, a).traffic().nonCompulsory();
+        long tb = PlanChecker.check(g, b).traffic().nonCompulsory();
+        return tb < ta ? b : a;
+    }
+
+    /** The limits with the time already spent since {@code began} taken off. */
+    private static Limits remaining(Limits limits, long began) {
+        if (limits.timeLimit() == null) {
+            return limits;
+        }
+        java.time.Duration left = limits.timeLimit().minusNanos(System.nanoTime() - began);
+        return limits.withTimeLimit(left.isNegative() ? java.time.Duration.ZERO : left);
     }
 
     private static ModelSize unprunedSize(Graph g, TensorSetting setting, long budget, Options options) {
