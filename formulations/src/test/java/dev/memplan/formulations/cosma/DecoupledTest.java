@@ -1,0 +1,73 @@
+package dev.memplan.formulations.cosma;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.formulations.BruteForceAccess;
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Allocation;
+import dev.memplan.model.Allocator;
+import dev.memplan.model.Budgets;
+import dev.memplan.model.BufferSet;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.PlanChecker;
+import dev.memplan.model.SolveStatus;
+import dev.memplan.model.TensorSetting;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The decoupled encoding (relaxation without addresses, then packing) reaches the joint program's optimum and the
+ * brute-force search's.
+ */
+class DecoupledTest {
+    private static final CosmaSolver.Options JOINT = CosmaSolver.Options.traffic(Backend.CPSAT);
+    private static final CosmaSolver.Options DECOUPLED = JOINT.withDecoupled(true, null);
+
+    @Test
+    void sameOptimumAsTheJointProgramOnRandomTinyGraphs() {
+        Random random = new Random(23);
+        int decided = 0;
+        for (int round = 0; round < 24; round++) {
+            Graph g = BruteForceAccess.randomTinyGraph(random, 4 + round % 2, round % 3 == 0);
+            long mr = Budgets.minimumFeasible(g);
+            for (long b : List.of(mr, mr + 2, mr + 5)) {
+                CosmaResult joint = CosmaSolver.solve(g, TensorSetting.ALL, b, JOINT, Limits.DEFAULT);
+                CosmaResult dec = CosmaSolver.solve(g, TensorSetting.ALL, b, DECOUPLED, Limits.DEFAULT);
+                assertEquals(SolveStatus.OPTIMAL, joint.status());
+                assertEquals(SolveStatus.OPTIMAL, dec.status(), "round " + round + " at " + b);
+                assertEquals(joint.objective(), dec.objective(), "round " + round + " at " + b);
+                assertEquals(BruteForceAccess.minTraffic(g, TensorSetting.ALL, b, null), (long) dec.objective());
+                assertTrue(PlanChecker.check(g, dec.plan()).valid());
+                decided++;
+            }
+        }
+        assertEquals(72, decided);
+    }
+
+    @Test
+    void whenThePackerFailsTheJointProgramStillFindsTheOptimumAndTheRelaxationBoundHolds() {
+        Allocator never = new Allocator() {
+            @Override
+            public String name() {
+                return "never";
+            }
+
+            @Override
+            public Allocation allocate(BufferSet buffers, long capacity, Limits limits) {
+                return new Allocation(SolveStatus.UNKNOWN, null, 0);
+            }
+        };
+        Random random = new Random(5);
+        for (int round = 0; round < 8; round++) {
+            Graph g = BruteForceAccess.randomTinyGraph(random, 4, false);
+            long b = Budgets.minimumFeasible(g);
+            CosmaResult joint = CosmaSolver.solve(g, TensorSetting.ALL, b, JOINT, Limits.DEFAULT);
+            CosmaResult dec = CosmaSolver.solve(g, TensorSetting.ALL, b, JOINT.withDecoupled(true, never), Limits.DEFAULT);
+            assertEquals(joint.objective(), dec.objective(), "round " + round);
+            assertEquals(SolveStatus.OPTIMAL, dec.status());
+        }
+    }
+}
