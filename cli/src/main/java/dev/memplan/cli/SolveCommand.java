@@ -82,8 +82,9 @@ final class SolveCommand implements Callable<Integer> {
         t.row("budget", chosen.describe());
         t.row("objective", obj.name().toLowerCase() + (fixed == null ? ", free schedule" : ", fixed schedule"));
         t.row("solver", r.backend() + ", " + solverOptions.describe());
-        t.row("model", r.pruned() + (noPrune ? " (no pruning)"
-                : r.unpruned() == null ? " (before pruning: too large to build)" : " (before pruning: " + r.unpruned() + ")"));
+        t.row("model", r.pruned() == null ? "none built: the starting plan has no non-compulsory traffic"
+                : r.pruned() + (noPrune ? " (no pruning)" : r.unpruned() == null ? ""
+                        : " (before pruning: " + r.unpruned() + ")"));
         t.row("status", r.status().name() + (r.startingPlanOnly() ? " (the starting plan; the solver found nothing better)" : ""));
         String what = obj == CosmaObjective.TRAFFIC ? "non-compulsory traffic" : "peak footprint";
         t.row(what, r.objective() == null ? "-" : Long.toString(r.objective()));

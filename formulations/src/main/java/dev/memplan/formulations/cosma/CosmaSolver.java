@@ -89,19 +89,15 @@ public final class CosmaSolver {
             options.schedule().validate(g);
         }
         long began = System.nanoTime();
-        CosmaFormulation f = new CosmaFormulation(g, setting, budget, options.objective(), options.schedule(), true,
-                options.prune());
-        Model model = f.model();
-        ModelSize pruned = ModelSize.of(model);
-        ModelSize unpruned = options.prune() ? unprunedSize(g, setting, budget, options) : pruned;
         Plan start = startingPlan(g, setting, budget, options);
         if (start != null) {
             CheckReport startReport = PlanChecker.requireValid(g, start, "the starting plan");
             if (options.objective() == CosmaObjective.TRAFFIC && startReport.traffic().nonCompulsory() == 0) {
-                // Traffic is never negative: a starting plan without non-compulsory traffic is optimal as it is.
+                // Traffic is never negative: a starting plan without non-compulsory traffic is optimal as it is,
+                // and no program is built.
                 double seconds = (System.nanoTime() - began) / 1e9;
-                return finish(start, startReport, SolveStatus.OPTIMAL, 0, 0L, seconds, options.backend().id(), pruned,
-                        unpruned, true);
+                return finish(start, startReport, SolveStatus.OPTIMAL, 0, 0L, seconds, options.backend().id(), null,
+                        null, true);
             }
         }
         Long relaxedBound = null;
@@ -116,6 +112,11 @@ public final class CosmaSolver {
             }
             limits = remaining(limits, began);
         }
+        CosmaFormulation f = new CosmaFormulation(g, setting, budget, options.objective(), options.schedule(), true,
+                options.prune());
+        Model model = f.model();
+        ModelSize pruned = ModelSize.of(model);
+        ModelSize unpruned = options.prune() ? unprunedSize(g, setting, budget, options) : pruned;
         if (start != null) {
             f.hint(start);
         }
