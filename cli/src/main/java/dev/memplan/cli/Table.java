@@ -32,6 +32,22 @@ final class Table {
         dev.memplan.model.io.AtomicFiles.write(file, sb.toString());
     }
 
+    /** The table as a Markdown table, written whole or not at all. */
+    void writeMarkdown(java.nio.file.Path file) {
+        StringBuilder sb = new StringBuilder("| " + String.join(" | ", header) + " |\n|");
+        sb.append("---|".repeat(header.length)).append('\n');
+        for (String[] r : rows) {
+            sb.append("| ").append(String.join(" | ", Arrays.stream(r).map(c -> c == null ? "" : c.replace("|", "\\|"))
+                    .toArray(String[]::new))).append(" |\n");
+        }
+        dev.memplan.model.io.AtomicFiles.write(file, sb.toString());
+    }
+
+    /** The last row added. */
+    String[] lastRow() {
+        return rows.get(rows.size() - 1).clone();
+    }
+
     void printWithoutHeader(PrintWriter out) {
         print(out, false);
     }
