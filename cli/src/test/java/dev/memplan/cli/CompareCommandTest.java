@@ -24,11 +24,23 @@ class CompareCommandTest {
             assertTrue(r.out().contains(scheme), r.out());
         }
         // fig1 at M_H = 48 with parameters: COSMA's proven optimum is 24 bytes of non-compulsory traffic.
-        assertTrue(r.out().matches("(?s).*cosma/cpsat\\s+OPTIMAL\\s+24\\s.*"), r.out());
+        assertTrue(r.out().matches("(?s).*cosma/cpsat[^\\n]*OPTIMAL\\s+24\\s.*"), r.out());
         assertTrue(r.out().contains("every plan checked: VALID"), r.out());
         List<String> lines = Files.readAllLines(csv);
         assertEquals(6, lines.size());
         assertTrue(lines.get(0).startsWith("planner,status,non-compulsory"), lines.get(0));
+    }
+
+    @Test
+    void benchCosmaWritesCsvAndMarkdown() throws IOException {
+        Path csv = dir.resolve("c.csv");
+        Path md = dir.resolve("c.md");
+        MainTest.Result r = MainTest.run("bench", "cosma", "--networks", "resnext50", "--budgets", "M_R", "--settings",
+                "activations", "--time-limit", "60", "--csv", csv.toString(), "--markdown", md.toString());
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().matches("(?s).*resnext50\\s+activations\\s+M_R\\s+\\d+\\s+free\\s+\\d+\\s+OPTIMAL.*"), r.out());
+        assertEquals(2, Files.readAllLines(csv).size());
+        assertTrue(Files.readString(md).startsWith("| network | setting | budget |"), Files.readString(md));
     }
 
     @Test

@@ -53,6 +53,28 @@ class SolveCommandTest {
     }
 
     @Test
+    void bothEncodingsReachTheSameOptimum() {
+        for (String budget : new String[] {"M_R", "M_H"}) {
+            MainTest.Result joint = MainTest.run("solve", "fig1", "--budget", budget, "--encoding", "joint");
+            MainTest.Result decoupled = MainTest.run("solve", "fig1", "--budget", budget, "--encoding", "decoupled");
+            assertTrue(joint.out().contains("OPTIMAL") && decoupled.out().contains("OPTIMAL"), decoupled.out());
+            assertEquals(traffic(joint.out()), traffic(decoupled.out()), budget);
+        }
+        MainTest.Result bad = MainTest.run("solve", "fig1", "--budget", "M_R", "--encoding", "split");
+        assertEquals(Main.USER_ERROR, bad.code());
+        assertTrue(bad.err().contains("unknown encoding 'split'"), bad.err());
+    }
+
+    @Test
+    void decoupledSolvesAZooNetworkWithParametersAtMR() {
+        // ResNet-50 with parameters at M_R: the relaxation's optimum packs, so it is proven optimal.
+        MainTest.Result r = MainTest.run("solve", "resnet50", "--budget", "M_R", "--setting", "all", "--time-limit", "60");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("status                  OPTIMAL"), r.out());
+        assertEquals(602_112, traffic(r.out()));
+    }
+
+    @Test
     void fig1AtTheThreeBudgets() {
         assertEquals(64, traffic(MainTest.run("solve", "fig1", "--budget", "M_R").out()));
         MainTest.Result mh = MainTest.run("solve", "fig1", "--budget", "M_H");
