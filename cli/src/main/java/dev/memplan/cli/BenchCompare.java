@@ -64,22 +64,10 @@ final class BenchCompare implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        List<String> nets = networks != null ? networks
-                : Zoo.names().stream().filter(n -> !Zoo.entry(n).nas()).toList();
-        for (String n : nets) {
-            if (!Zoo.exists(n)) {
-                throw new UserException("no zoo network named '" + n + "'; networks: " + String.join(", ", Zoo.names()));
-            }
-        }
+        List<String> nets = Inputs.zooNetworks(networks != null ? networks
+                : Zoo.names().stream().filter(n -> !Zoo.entry(n).nas()).toList());
         List<String> schemeNames = schemes == null ? Schemes.PAPER : schemes;
-        List<Scheme> planners = new ArrayList<>();
-        for (String name : schemeNames) {
-            try {
-                planners.add(Schemes.byName(name));
-            } catch (IllegalArgumentException e) {
-                throw new UserException(e.getMessage());
-            }
-        }
+        List<Scheme> planners = Inputs.schemes(schemeNames);
         List<String> header = new ArrayList<>(List.of("network", "setting", "budget", "bytes"));
         for (String name : schemeNames) {
             header.add(name);

@@ -14,7 +14,6 @@ import dev.memplan.model.Schedule;
 import dev.memplan.model.TensorSetting;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -64,12 +63,7 @@ final class BenchCosma implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        List<String> nets = networks != null ? networks : Zoo.names();
-        for (String n : nets) {
-            if (!Zoo.exists(n)) {
-                throw new UserException("no zoo network named '" + n + "'; networks: " + String.join(", ", Zoo.names()));
-            }
-        }
+        List<String> nets = Inputs.zooNetworks(networks != null ? networks : Zoo.names());
         Limits limits = solverOptions.limits();
         String[] header = {"network", "setting", "budget", "bytes", "schedule", "start", "status", "traffic", "bound",
             "gap", "seconds", "variables", "constraints", "encoding", "back-end"};

@@ -2,7 +2,6 @@ package dev.memplan.cli;
 
 import dev.memplan.baselines.replacement.PackingFailedException;
 import dev.memplan.baselines.replacement.Scheme;
-import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
@@ -68,14 +67,7 @@ final class CompareCommand implements Callable<Integer> {
         TensorSetting s = Inputs.setting(setting);
         Graph g = full.withSetting(s);
         Limits limits = solverOptions.limits();
-        List<Scheme> planners = new ArrayList<>();
-        for (String name : schemes == null ? Schemes.PAPER : schemes) {
-            try {
-                planners.add(Schemes.byName(name));
-            } catch (IllegalArgumentException e) {
-                throw new UserException(e.getMessage());
-            }
-        }
+        List<Scheme> planners = Inputs.schemes(schemes);
         BudgetChoice chosen = BudgetChoice.resolve(budget, g, s, solverOptions.backend(), limits);
         out.println("graph " + g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
                 + s.fileName() + "), budget " + chosen.describe());

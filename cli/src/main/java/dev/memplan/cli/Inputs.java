@@ -40,4 +40,27 @@ final class Inputs {
         }
         return s;
     }
+
+    /** Zoo network names, each checked to exist. */
+    static java.util.List<String> zooNetworks(java.util.List<String> names) {
+        for (String n : names) {
+            if (!Zoo.exists(n)) {
+                throw new UserException("no zoo network named '" + n + "'; networks: " + String.join(", ", Zoo.names()));
+            }
+        }
+        return names;
+    }
+
+    /** The schemes of those names (null: the paper's four). */
+    static java.util.List<dev.memplan.baselines.replacement.Scheme> schemes(java.util.List<String> names) {
+        java.util.List<dev.memplan.baselines.replacement.Scheme> planners = new java.util.ArrayList<>();
+        for (String name : names == null ? dev.memplan.baselines.replacement.Schemes.PAPER : names) {
+            try {
+                planners.add(dev.memplan.baselines.replacement.Schemes.byName(name));
+            } catch (IllegalArgumentException e) {
+                throw new UserException(e.getMessage());
+            }
+        }
+        return planners;
+    }
 }

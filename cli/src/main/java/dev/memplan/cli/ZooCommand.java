@@ -67,12 +67,7 @@ final class ZooCommand implements Runnable {
 
         @Override
         public void run() {
-            java.util.List<String> names = name.equals("all") ? Zoo.names() : java.util.List.of(name);
-            for (String n : names) {
-                if (!Zoo.exists(n)) {
-                    throw new UserException("no zoo network named '" + n + "'; networks: " + String.join(", ", Zoo.names()));
-                }
-            }
+            java.util.List<String> names = Inputs.zooNetworks(name.equals("all") ? Zoo.names() : java.util.List.of(name));
             try {
                 Files.createDirectories(dir);
             } catch (IOException e) {

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.model.Buffer;
 import dev.memplan.model.BufferSet;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -45,18 +44,6 @@ class MiniMallocSuiteTest {
     }
 
     private static long peakLiveBytes(BufferSet set) {
-        List<long[]> events = new ArrayList<>();
-        for (Buffer b : set.buffers()) {
-            events.add(new long[] {b.lower(), b.size()});
-            events.add(new long[] {b.upper(), -b.size()});
-        }
-        events.sort((x, y) -> x[0] != y[0] ? Long.compare(x[0], y[0]) : Long.compare(x[1], y[1]));
-        long live = 0;
-        long peak = 0;
-        for (long[] e : events) {
-            live += e[1];
-            peak = Math.max(peak, live);
-        }
-        return peak;
+        return RandomBuffers.peakLiveBytes(set.buffers());
     }
 }
