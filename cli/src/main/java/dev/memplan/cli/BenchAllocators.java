@@ -1,9 +1,12 @@
 package dev.memplan.cli;
 
 import dev.memplan.baselines.allocation.Allocators;
+import dev.memplan.baselines.allocation.minimalloc.MiniMallocAllocator;
+import dev.memplan.baselines.allocation.minimalloc.MiniMallocOptions;
 import dev.memplan.datasets.MiniMallocSuite;
 import dev.memplan.datasets.RandomBuffers;
 import dev.memplan.model.Allocation;
+import dev.memplan.model.Allocator;
 import dev.memplan.model.BufferChecker;
 import dev.memplan.model.BufferSet;
 import dev.memplan.model.Limits;
@@ -53,6 +56,10 @@ final class BenchAllocators implements Callable<Integer> {
     @Option(names = "--threads", defaultValue = "1", paramLabel = "N", description = "threads (default: ${DEFAULT-VALUE})")
     int threads;
 
+    @Option(names = "--ablations", description = {"also run MiniMalloc with each technique of MiniMallocOptions turned off,",
+        "one at a time (rows minimalloc-no-<technique>), to show what each buys"})
+    boolean ablations;
+
     @Option(names = "--csv", defaultValue = "bench-allocators.csv", paramLabel = "OUT",
             description = "CSV (default: ${DEFAULT-VALUE})")
     Path csv;
@@ -83,24 +90,40 @@ final class BenchAllocators implements Callable<Integer> {
         Limits limits = new Limits(Duration.ofMillis(Math.round(timeLimit * 1000)), threads, 0.0, 0L);
         Table t = new Table("instance", "buffers", "capacity", "allocator", "result", "seconds", "height");
         out.println(String.join("  ", List.of("instance", "buffers", "capacity", "allocator", "result", "seconds", "height")));
+        Map<String, Allocator> variants = new LinkedHashMap<>();
+        for (String name : names) {
+            variants.put(name, Allocators.byName(name));
+        }
+        if (ablations) {
+            MiniMallocOptions on = MiniMallocOptions.DEFAULT;
+            variants.put("minimalloc-no-canonical", new MiniMallocAllocator(on.withCanonicalOnly(false)));
+            variants.put("minimalloc-no-section-inference", new MiniMallocAllocator(on.withSectionInference(false)));
+            variants.put("minimalloc-no-monotonic-floor", new MiniMallocAllocator(on.withMonotonicFloor(false)));
+            variants.put("minimalloc-no-unallocated-floor", new MiniMallocAllocator(on.withUnallocatedFloor(false)));
+            variants.put("minimalloc-no-dominance", new MiniMallocAllocator(on.withDominance(false)));
+            variants.put("minimalloc-no-dynamic-ordering", new MiniMallocAllocator(on.withDynamicOrdering(false)));
+            variants.put("minimalloc-no-preordering", new MiniMallocAllocator(on.withStaticPreordering(false)));
+            variants.put("minimalloc-no-restarts", new MiniMallocAllocator(on.withRestarts(false)));
+            variants.put("minimalloc-no-decomposition", new MiniMallocAllocator(on.withDynamicDecomposition(false)));
+        }
         for (Map.Entry<String, BufferSet> e : sets.entrySet()) {
             BufferSet set = e.getValue();
             long capacity = set.capacity();
-            for (String name : names) {
+            for (String name : variants.keySet()) {
                 List<String> row = new ArrayList<>(List.of(e.getKey(), Integer.toString(set.size()), Long.toString(capacity),
                         name));
                 Allocation a;
-                if (Allocators.heuristic(name)) {
+                boolean heuristic = Allocators.NAMES.contains(name) && Allocators.heuristic(name);
+                if (heuristic) {
                     a = Allocators.minimize(name, set, limits);
                     long h = a.placement().height();
                     row.add(h <= capacity ? "fits" : "exceeds");
                 } else {
-                    a = Allocators.byName(name).allocate(set, capacity, limits);
+                    a = variants.get(name).allocate(set, capacity, limits);
                     row.add(a.solved() ? "solved" : a.status() == SolveStatus.INFEASIBLE ? "infeasible" : "gave up");
                 }
                 if (a.solved()) {
-                    BufferChecker.requireValid(a.placement(), Allocators.heuristic(name)
-                            ? a.placement().height() : capacity, name);
+                    BufferChecker.requireValid(a.placement(), heuristic ? a.placement().height() : capacity, name);
                 }
                 row.add(String.format(Locale.ROOT, "%.2f", a.seconds()));
                 row.add(a.solved() ? Long.toString(a.placement().height()) : "-");
