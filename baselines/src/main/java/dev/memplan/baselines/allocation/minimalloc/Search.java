@@ -20,10 +20,12 @@ final class Search {
     static final int FOUND = 0;
     /** The complete search of the (sub-)problem found nothing: proven infeasible under the allocated buffers. */
     static final int NOT_FOUND = 1;
-    /** The node budget ran out. */
+    /** The node budget of this run (a restart) ran out. */
     static final int ABORTED = 2;
     /** Time limit, interruption or another thread finished first. */
     static final int STOPPED = 3;
+    /** The node limit of this instance, over all its runs, ran out. */
+    static final int EXHAUSTED = 4;
 
     private static final long NONE = -1;
     /** Nodes between two looks at the clock and the stop flag. */
@@ -47,6 +49,7 @@ final class Search {
     private final long[] lower;
     private final long[] upper;
     private final Stop stop;
+    private final long nodeLimit;
 
     private final long[] minOffset;
     private final long[] offset;
@@ -81,7 +84,7 @@ final class Search {
     private long nodes;
 
     Search(Sweep sweep, MiniMallocOptions options, long capacity, long[] size, long[] alignment, long[] fixed,
-           long[] lower, long[] upper, Stop stop) {
+           long[] lower, long[] upper, Stop stop, long nodeLimit) {
         this.sweep = sweep;
         this.options = options;
         this.capacity = capacity;
@@ -91,6 +94,7 @@ final class Search {
         this.lower = lower;
         this.upper = upper;
         this.stop = stop;
+        this.nodeLimit = nodeLimit;
         int n = sweep.n;
         minOffset = new long[n];
         offset = new long[n];
@@ -131,7 +135,8 @@ final class Search {
 
     /**
      * Searches the whole problem with one preordering heuristic and a node budget; returns {@link #FOUND},
-     * {@link #NOT_FOUND} (proven: no packing), {@link #ABORTED} (budget spent) or {@link #STOPPED}.
+     * {@link #NOT_FOUND} (proven: no packing), {@link #ABORTED} (budget spent), {@link #STOPPED} or
+     * {@link #EXHAUSTED}.
      */
     int run(String preordering, long nodeBudget) {
         heuristic = preordering;
@@ -167,8 +172,13 @@ final class Search {
         if (--nodesRemaining < 0) {
             return ABORTED;
         }
-        if ((++nodes & POLL_MASK) == 0 && stop.now()) {
-            return STOPPED;
+        if ((++nodes & POLL_MASK) == 0) {
+            if (stop.now()) {
+                return STOPPED;
+            }
+            if (nodes >= nodeLimit) {
+                return EXHAUSTED;
+            }
         }
         int[] order = frame.order;
         int k = order.length;

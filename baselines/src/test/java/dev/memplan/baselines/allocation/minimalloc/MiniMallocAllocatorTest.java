@@ -190,6 +190,17 @@ class MiniMallocAllocatorTest {
     }
 
     @Test
+    void minimizeStopsWithinTheRelativeGap() {
+        BufferSet set = MiniMallocSuite.challenging("D");
+        long lowerBound = new Instance(set).maxLive;
+        Allocation a = allocator.minimize(set, new Limits(Duration.ofSeconds(20), 1, 0.5, 0));
+        assertTrue(a.status() == SolveStatus.FEASIBLE || a.status() == SolveStatus.OPTIMAL);
+        long height = a.placement().height();
+        assertTrue(height - lowerBound <= 0.5 * height, "height " + height + ", bound " + lowerBound);
+        assertTrue(a.seconds() < 5, "a gap of one half is met by the first packings, took " + a.seconds());
+    }
+
+    @Test
     void interruptedCallerGetsUnknownAndKeepsItsFlag() {
         Thread.currentThread().interrupt();
         try {
