@@ -25,8 +25,8 @@ final class Race {
         STOPPED
     }
 
-    /** The verdict, the offsets when packed, and the nodes visited by all threads. */
-    record Result(Verdict verdict, long[] offsets, long nodes) {
+    /** The verdict, and the offsets when packed. */
+    record Result(Verdict verdict, long[] offsets) {
     }
 
     private final Instance instance;
@@ -38,7 +38,6 @@ final class Race {
     private volatile boolean settled;
     private Result result;
     private Throwable failure;
-    private long nodes;
     private int exhausted;
 
     private Race(Instance instance, MiniMallocOptions options, long capacity, long deadline, long nodeLimit) {
@@ -108,8 +107,8 @@ final class Race {
             if (failure != null) {
                 throw new IllegalStateException("minimalloc search thread failed", failure);
             }
-            return result != null ? new Result(result.verdict(), result.offsets(), nodes)
-                    : new Result(exhausted == k && !interrupted ? Verdict.UNDECIDED : Verdict.STOPPED, null, nodes);
+            return result != null ? result
+                    : new Result(exhausted == k && !interrupted ? Verdict.UNDECIDED : Verdict.STOPPED, null);
         }
     }
 
@@ -134,11 +133,10 @@ final class Race {
             }
         }
         synchronized (this) {
-            nodes += search.nodes();
             if (result == null && status == Search.FOUND) {
-                result = new Result(Verdict.PACKED, search.solution.clone(), 0);
+                result = new Result(Verdict.PACKED, search.solution.clone());
             } else if (result == null && status == Search.NOT_FOUND) {
-                result = new Result(Verdict.INFEASIBLE, null, 0);
+                result = new Result(Verdict.INFEASIBLE, null);
             } else if (status == Search.EXHAUSTED) {
                 exhausted++;
             }

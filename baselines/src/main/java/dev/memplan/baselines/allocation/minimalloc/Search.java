@@ -66,7 +66,11 @@ final class Search {
     private final int[] slotStart;
     private final int[] slot;
     private final int[] cuts;
-    /** Offsets of the last packing found; a buffer's entry is rewritten whenever it is placed. */
+    /**
+     * Offsets of the last packing found: written for a frame's buffers when the frame is complete, and (with
+     * dynamic decomposition, whose sub-frames do not hold the buffers placed before the split) for a buffer
+     * whenever it is placed.
+     */
     final long[] solution;
 
     /** Undo log: index {@code i < n} restores {@code minOffset[i]}, {@code n + s} restores {@code floor[s]}. */
@@ -126,11 +130,6 @@ final class Search {
                 slot[slotStart[j] + s - sweep.sectionLo[j]] = m;
             }
         }
-    }
-
-    /** Nodes visited so far, over all runs of this instance. */
-    long nodes() {
-        return nodes;
     }
 
     /**
