@@ -66,6 +66,10 @@ final class Search {
     private final int[] slotStart;
     private final int[] slot;
     private final int[] cuts;
+    /** The section that last failed inference (a hint), or -1. */
+    private int lastFailure = -1;
+    /** Per section: the unallocated buffer that last showed the section fits (a hint, never undone), or -1. */
+    private final int[] witness;
     /**
      * Offsets of the last packing found: written for a frame's buffers when the frame is complete, and (with
      * dynamic decomposition, whose sub-frames do not hold the buffers placed before the split) for a buffer
@@ -117,6 +121,8 @@ final class Search {
             total[s] = sum;
         }
         cuts = sweep.cuts.clone();
+        witness = new int[sweep.sectionCount];
+        Arrays.fill(witness, -1);
         members = sweep.members.clone();
         openEnd = Arrays.copyOfRange(sweep.memberStart, 1, sweep.sectionCount + 1);
         slotStart = new int[n + 1];
@@ -311,8 +317,13 @@ final class Search {
         int lo = Math.max(sweep.reachLo[b], frame.lo);
         int hi = Math.min(sweep.reachHi[b], frame.hi);
         long base = options.monotonicFloor() ? o : 0;
+        // Sibling candidates tend to fail on the same section: look there first.
+        if (lastFailure >= lo && lastFailure < hi && !fits(lastFailure, base, b, top)) {
+            return false;
+        }
         for (int s = lo; s < hi; s++) {
-            if (!fits(s, base, b, top)) {
+            if (s != lastFailure && !fits(s, base, b, top)) {
+                lastFailure = s;
                 return false;
             }
         }
@@ -339,28 +350,30 @@ final class Search {
         if (!options.unallocatedFloor()) {
             return true;
         }
-        // The effective height (section 6.2): the lowest viable offset among the unallocated buffers. The
-        // scan stops as soon as the minimum so far lets the section fit, since it can only fall further.
-        long upperB = b >= 0 ? upper[b] : 0;
-        long lowerB = b >= 0 ? lower[b] : 0;
-        lowest = Long.MAX_VALUE;
+        // The effective height (section 6.2): the lowest viable offset among the unallocated buffers. One
+        // buffer low enough is proof the section fits: try the one that proved it last time, then scan.
+        long room = capacity - stack;
+        int w = witness[s];
+        if (w >= 0 && w != b && offset[w] == NONE && Math.max(base, viableAfter(w, b, top)) <= room) {
+            return true;
+        }
         for (int m = sweep.memberStart[s]; m < openEnd[s]; m++) {
             int j = members[m];
-            if (j == b) {
-                continue;
-            }
-            long viable = minOffset[j];
-            if (b >= 0 && lower[j] < upperB && lowerB < upper[j]) {
-                viable = Math.max(viable, alignUp(top, alignment[j]));
-            }
-            if (viable < lowest) {
-                lowest = viable;
-                if (Math.max(base, lowest) + stack <= capacity) {
-                    return true;
-                }
+            if (j != b && Math.max(base, viableAfter(j, b, top)) <= room) {
+                witness[s] = j;
+                return true;
             }
         }
         return false;
+    }
+
+    /** The viable offset of unallocated buffer j once b (if {@code b >= 0}) is placed with top {@code top}. */
+    private long viableAfter(int j, int b, long top) {
+        long viable = minOffset[j];
+        if (b >= 0 && lower[j] < upper[b] && lower[b] < upper[j]) {
+            viable = Math.max(viable, alignUp(top, alignment[j]));
+        }
+        return viable;
     }
 
     /** Moves b, just placed, out of section s's open members by swapping it with the last open one. */
