@@ -173,10 +173,10 @@ public final class MiniMallocAllocator implements Allocator {
     }
 
     private static long deadline(long start, Limits limits) {
-        if (limits.timeLimit() == null) {
+        // Beyond a century the limit is no limit (and Duration.toNanos would overflow).
+        if (limits.timeLimit() == null || limits.timeLimit().toDays() > 36_500) {
             return Long.MAX_VALUE;
         }
-        long nanos = limits.timeLimit().toNanos();
-        return nanos > Long.MAX_VALUE / 4 ? Long.MAX_VALUE : start + nanos;
+        return start + limits.timeLimit().toNanos();
     }
 }

@@ -183,6 +183,12 @@ class MiniMallocAllocatorTest {
     }
 
     @Test
+    void hugeTimeLimitMeansNone() {
+        packed(allocator.allocate(MiniMallocSuite.paperExample(), 12,
+                new Limits(Duration.ofSeconds(Long.MAX_VALUE), 1, 0, 0)), 12);
+    }
+
+    @Test
     void tinyTimeLimitInMinimizeStillReturnsAPacking() {
         Allocation a = allocator.minimize(MiniMallocSuite.challenging("B"), new Limits(Duration.ofMillis(1), 1, 0, 0));
         assertTrue(a.status() == SolveStatus.FEASIBLE || a.status() == SolveStatus.OPTIMAL);
