@@ -41,6 +41,7 @@ final class Instance {
         lower = new long[n];
         upper = new long[n];
         long roomSum = 0;
+        long sizeSum = 0;
         long fixedTop = 0;
         String problem = null;
         for (int i = 0; i < n; i++) {
@@ -50,8 +51,9 @@ final class Instance {
             lower[i] = b.lower();
             upper[i] = b.upper();
             fixed[i] = b.fixedOffset() == null ? -1 : b.fixedOffset();
-            if (b.size() >= MAX_ROOM || b.alignment() >= MAX_ROOM) {
-                throw new IllegalArgumentException("buffer '" + b.id() + "': size and alignment must be below 2^61");
+            sizeSum += b.size() + b.alignment();
+            if (b.size() >= MAX_ROOM || b.alignment() >= MAX_ROOM || sizeSum >= MAX_ROOM) {
+                throw new IllegalArgumentException("the buffers' sizes and alignments must sum to less than 2^61");
             }
             if (b.fixedOffset() != null) {
                 long f = b.fixedOffset();
@@ -66,9 +68,6 @@ final class Instance {
                 }
             } else {
                 roomSum += b.size() + b.alignment() - 1;
-                if (roomSum >= MAX_ROOM) {
-                    throw new IllegalArgumentException("the buffers' total size must be below 2^61");
-                }
             }
         }
         sweep = new Sweep(lower, upper);

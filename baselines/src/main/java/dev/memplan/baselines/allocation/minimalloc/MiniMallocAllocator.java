@@ -38,6 +38,9 @@ import java.util.Objects;
  * overlapping pairs and m (buffer, section) memberships, per thread.
  */
 public final class MiniMallocAllocator implements Allocator {
+    /** Node limit of a capacity probe in the first bisection pass of {@link #minimize}, at least. */
+    private static final long MIN_PROBE_NODES = 4096;
+
     private final MiniMallocOptions options;
 
     /** With every technique on ({@link MiniMallocOptions#DEFAULT}). */
@@ -72,7 +75,7 @@ public final class MiniMallocAllocator implements Allocator {
         long[] offsets = null;
         if (verdict == null) {
             Race.Result result = Race.decide(instance, options, Math.min(capacity, instance.room), deadline,
-                    limits.threads());
+                    limits.threads(), Long.MAX_VALUE);
             verdict = result.verdict();
             offsets = result.offsets();
         }
@@ -90,10 +93,12 @@ public final class MiniMallocAllocator implements Allocator {
     /**
      * The smallest capacity the buffers pack into (the set's own capacity is not consulted). Starts from a
      * greedy packing as upper bound and the largest live total (or fixed buffer top) as lower bound, tries the
-     * lower bound first, then bisects, each step a decision as in {@link #allocate}; a packing at capacity c
-     * moves the upper bound to its height, a proof of infeasibility moves the lower bound to c + 1. OPTIMAL
-     * when the bounds meet, FEASIBLE with the best packing so far at the time limit or on interruption,
-     * INFEASIBLE only when fixed offsets rule out every capacity.
+     * lower bound first, then bisects, each step a decision as in {@link #allocate} with a node limit that
+     * doubles with every pass; a packing at capacity c moves the upper bound to its height, a proof of
+     * infeasibility moves the lower bound to c + 1, an undecided probe moves the next probes up. OPTIMAL
+     * when the bounds meet; FEASIBLE with the best packing so far at the time limit, on interruption, or once
+     * the gap {@code (upper - lower) / upper} is within {@link Limits#relativeGap()}; INFEASIBLE only when
+     * fixed offsets rule out every capacity. {@link Limits#seed()} is not used: the search is deterministic.
      */
     public Allocation minimize(BufferSet buffers, Limits limits) {
         long start = System.nanoTime();
@@ -104,16 +109,26 @@ public final class MiniMallocAllocator implements Allocator {
         }
         long[] best = instance.greedy();
         long high = height(instance, best);
-        long low = Math.max(instance.maxLive, instance.maxFixedTop);
-        for (int i = 0; i < instance.n; i++) {
-            low = Math.max(low, instance.size[i]);
-        }
+        long lowerBound = Math.max(instance.maxLive, instance.maxFixedTop);
+        long low = lowerBound;
+        // Bisection in passes: each probe gets a node limit, and a probe left undecided sends the next ones
+        // higher (below it, capacities are only harder); when a pass runs out of room between the undecided
+        // floor and the best height, the next pass starts over from the proven bound with twice the nodes.
+        long nodeLimit = Math.max(MIN_PROBE_NODES, 16L * instance.n);
+        long floor = low;
         boolean stopped = false;
-        boolean first = true;
-        while (low < high && !stopped) {
-            long probe = first ? low : low + (high - low) / 2;
-            first = false;
-            Race.Result result = Race.decide(instance, options, probe, deadline, limits.threads());
+        // Limits.relativeGap lets the caller settle for a packing within that fraction of the lower bound.
+        while (low < high && !stopped && high - low > limits.relativeGap() * high) {
+            if (floor >= high) {
+                floor = low;
+                nodeLimit = nodeLimit > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * nodeLimit;
+            }
+            long probe = floor + (high - floor) / 2;
+            if (floor == low && low == lowerBound) {
+                // Most real sets pack at their largest live total: try it first.
+                probe = low;
+            }
+            Race.Result result = Race.decide(instance, options, probe, deadline, limits.threads(), nodeLimit);
             switch (result.verdict()) {
                 case PACKED:
                     best = result.offsets();
@@ -121,6 +136,10 @@ public final class MiniMallocAllocator implements Allocator {
                     break;
                 case INFEASIBLE:
                     low = probe + 1;
+                    floor = Math.max(floor, low);
+                    break;
+                case UNDECIDED:
+                    floor = probe + 1;
                     break;
                 default:
                     stopped = true;
@@ -154,10 +173,10 @@ public final class MiniMallocAllocator implements Allocator {
     }
 
     private static long deadline(long start, Limits limits) {
-        if (limits.timeLimit() == null) {
+        // Beyond a century the limit is no limit (and Duration.toNanos would overflow).
+        if (limits.timeLimit() == null || limits.timeLimit().toDays() > 36_500) {
             return Long.MAX_VALUE;
         }
-        long nanos = limits.timeLimit().toNanos();
-        return nanos > Long.MAX_VALUE / 4 ? Long.MAX_VALUE : start + nanos;
+        return start + limits.timeLimit().toNanos();
     }
 }

@@ -21,9 +21,10 @@ import java.util.List;
  *                             (paper section 7); off, in preorder only
  * @param staticPreordering    orders buffers by the {@link #preorderings} heuristics before search; off, in
  *                             input order
- * @param restarts             round-robin over all {@link #preorderings} with a node budget that doubles each
- *                             round (from twice the buffer count); off, one search with the first heuristic
- *                             and no budget
+ * @param restarts             round-robin over the {@link #preorderings} with a node budget that doubles
+ *                             each round (from twice the buffer count), so no single heuristic can get stuck;
+ *                             off, each racing thread searches with one heuristic (the first ones of the
+ *                             list) and no budget
  * @param dynamicDecomposition splits the unallocated buffers into independent sub-problems whenever a
  *                             placement leaves a moment that no unallocated buffer crosses (paper section 7)
  * @param preorderings         static preordering heuristics: strings over {@code W A T C L U O Z}, compared

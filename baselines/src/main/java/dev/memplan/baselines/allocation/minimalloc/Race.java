@@ -8,47 +8,58 @@ import java.util.concurrent.CountDownLatch;
  * Decides one capacity: searches with the preordering heuristics of the options on up to {@code threads}
  * threads, the first thread to find a packing or to prove there is none settling the race for all.
  *
- * <p>Thread i takes the heuristics i, i + k, i + 2k, ... of the k threads. A thread with several heuristics
- * runs them round-robin with a node budget that starts at twice the buffer count and doubles every round
- * (the reference program's restarts); a thread with one heuristic searches without budget. A search that
- * ends within its budget is complete either way, so its answer is final.
+ * <p>Thread i of k (k at most the number of heuristics) takes the heuristics i, i + k, i + 2k, ... With
+ * restarts on, a thread with several heuristics runs them round-robin with a node budget that starts at
+ * twice the buffer count and doubles every round (the reference program's restarts); otherwise it searches
+ * with its first heuristic and no budget. A search that ends within its budget is complete either way, so
+ * its answer is final.
  */
 final class Race {
     /** How a decision ended. */
-    enum Verdict { PACKED, INFEASIBLE, STOPPED }
+    enum Verdict {
+        PACKED,
+        INFEASIBLE,
+        /** Every thread spent its node limit. */
+        UNDECIDED,
+        /** Time limit or interruption. */
+        STOPPED
+    }
 
-    /** The verdict, the offsets when packed, and the nodes visited by all threads. */
-    record Result(Verdict verdict, long[] offsets, long nodes) {
+    /** The verdict, and the offsets when packed. */
+    record Result(Verdict verdict, long[] offsets) {
     }
 
     private final Instance instance;
     private final MiniMallocOptions options;
     private final long capacity;
     private final long deadline;
+    private final long nodeLimit;
 
     private volatile boolean settled;
     private Result result;
-    private long nodes;
+    private Throwable failure;
+    private int exhausted;
 
-    private Race(Instance instance, MiniMallocOptions options, long capacity, long deadline) {
+    private Race(Instance instance, MiniMallocOptions options, long capacity, long deadline, long nodeLimit) {
         this.instance = instance;
         this.options = options;
         this.capacity = capacity;
         this.deadline = deadline;
+        this.nodeLimit = nodeLimit;
     }
 
     /**
      * Decides whether {@code instance} packs into {@code capacity}, stopping at {@code deadline}
-     * ({@link System#nanoTime()} value, {@link Long#MAX_VALUE} for none) or when the calling thread is
-     * interrupted (its interrupt flag is kept).
+     * ({@link System#nanoTime()} value, {@link Long#MAX_VALUE} for none), when the calling thread is
+     * interrupted (its interrupt flag is kept) or when every thread has visited {@code nodeLimit} nodes.
      */
-    static Result decide(Instance instance, MiniMallocOptions options, long capacity, long deadline, int threads) {
-        return new Race(instance, options, capacity, deadline).run(threads);
+    static Result decide(Instance instance, MiniMallocOptions options, long capacity, long deadline, int threads,
+                         long nodeLimit) {
+        return new Race(instance, options, capacity, deadline, nodeLimit).run(threads);
     }
 
     private Result run(int threads) {
-        List<String> heuristics = options.restarts() ? options.preorderings()
-                : List.of(options.preorderings().get(0));
+        List<String> heuristics = options.preorderings();
         int k = Math.max(1, Math.min(threads, heuristics.size()));
         List<List<String>> shares = new ArrayList<>();
         for (int t = 0; t < k; t++) {
@@ -66,6 +77,11 @@ final class Race {
             Thread worker = new Thread(null, () -> {
                 try {
                     work(share);
+                } catch (RuntimeException | Error e) {
+                    synchronized (this) {
+                        failure = failure == null ? e : failure;
+                    }
+                    settled = true;
                 } finally {
                     finished.countDown();
                 }
@@ -88,17 +104,20 @@ final class Race {
             Thread.currentThread().interrupt();
         }
         synchronized (this) {
-            return result != null ? new Result(result.verdict(), result.offsets(), nodes)
-                    : new Result(Verdict.STOPPED, null, nodes);
+            if (failure != null) {
+                throw new IllegalStateException("minimalloc search thread failed", failure);
+            }
+            return result != null ? result
+                    : new Result(exhausted == k && !interrupted ? Verdict.UNDECIDED : Verdict.STOPPED, null);
         }
     }
 
     private void work(List<String> share) {
         Search search = new Search(instance.sweep, options, capacity, instance.size, instance.alignment,
                 instance.fixed, instance.lower, instance.upper,
-                () -> settled || (deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0));
+                () -> settled || (deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0), nodeLimit);
         int status;
-        if (share.size() == 1) {
+        if (share.size() == 1 || !options.restarts()) {
             status = search.run(share.get(0), Long.MAX_VALUE);
         } else {
             status = Search.ABORTED;
@@ -114,14 +133,15 @@ final class Race {
             }
         }
         synchronized (this) {
-            nodes += search.nodes();
             if (result == null && status == Search.FOUND) {
-                result = new Result(Verdict.PACKED, search.solution.clone(), 0);
+                result = new Result(Verdict.PACKED, search.solution.clone());
             } else if (result == null && status == Search.NOT_FOUND) {
-                result = new Result(Verdict.INFEASIBLE, null, 0);
+                result = new Result(Verdict.INFEASIBLE, null);
+            } else if (status == Search.EXHAUSTED) {
+                exhausted++;
             }
         }
-        if (status != Search.STOPPED) {
+        if (status == Search.FOUND || status == Search.NOT_FOUND) {
             settled = true;
         }
     }

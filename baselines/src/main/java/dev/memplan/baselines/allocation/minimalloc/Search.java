@@ -20,10 +20,12 @@ final class Search {
     static final int FOUND = 0;
     /** The complete search of the (sub-)problem found nothing: proven infeasible under the allocated buffers. */
     static final int NOT_FOUND = 1;
-    /** The node budget ran out. */
+    /** The node budget of this run (a restart) ran out. */
     static final int ABORTED = 2;
     /** Time limit, interruption or another thread finished first. */
     static final int STOPPED = 3;
+    /** The node limit of this instance, over all its runs, ran out. */
+    static final int EXHAUSTED = 4;
 
     private static final long NONE = -1;
     /** Nodes between two looks at the clock and the stop flag. */
@@ -47,6 +49,7 @@ final class Search {
     private final long[] lower;
     private final long[] upper;
     private final Stop stop;
+    private final long nodeLimit;
 
     private final long[] minOffset;
     private final long[] offset;
@@ -63,7 +66,15 @@ final class Search {
     private final int[] slotStart;
     private final int[] slot;
     private final int[] cuts;
-    /** Offsets of the last packing found; a buffer's entry is rewritten whenever it is placed. */
+    /** The section that last failed inference (a hint), or -1. */
+    private int lastFailure = -1;
+    /** Per section: the unallocated buffer that last showed the section fits (a hint, never undone), or -1. */
+    private final int[] witness;
+    /**
+     * Offsets of the last packing found: written for a frame's buffers when the frame is complete, and (with
+     * dynamic decomposition, whose sub-frames do not hold the buffers placed before the split) for a buffer
+     * whenever it is placed.
+     */
     final long[] solution;
 
     /** Undo log: index {@code i < n} restores {@code minOffset[i]}, {@code n + s} restores {@code floor[s]}. */
@@ -81,7 +92,7 @@ final class Search {
     private long nodes;
 
     Search(Sweep sweep, MiniMallocOptions options, long capacity, long[] size, long[] alignment, long[] fixed,
-           long[] lower, long[] upper, Stop stop) {
+           long[] lower, long[] upper, Stop stop, long nodeLimit) {
         this.sweep = sweep;
         this.options = options;
         this.capacity = capacity;
@@ -91,6 +102,7 @@ final class Search {
         this.lower = lower;
         this.upper = upper;
         this.stop = stop;
+        this.nodeLimit = nodeLimit;
         int n = sweep.n;
         minOffset = new long[n];
         offset = new long[n];
@@ -109,6 +121,8 @@ final class Search {
             total[s] = sum;
         }
         cuts = sweep.cuts.clone();
+        witness = new int[sweep.sectionCount];
+        Arrays.fill(witness, -1);
         members = sweep.members.clone();
         openEnd = Arrays.copyOfRange(sweep.memberStart, 1, sweep.sectionCount + 1);
         slotStart = new int[n + 1];
@@ -124,14 +138,10 @@ final class Search {
         }
     }
 
-    /** Nodes visited so far, over all runs of this instance. */
-    long nodes() {
-        return nodes;
-    }
-
     /**
      * Searches the whole problem with one preordering heuristic and a node budget; returns {@link #FOUND},
-     * {@link #NOT_FOUND} (proven: no packing), {@link #ABORTED} (budget spent) or {@link #STOPPED}.
+     * {@link #NOT_FOUND} (proven: no packing), {@link #ABORTED} (budget spent), {@link #STOPPED} or
+     * {@link #EXHAUSTED}.
      */
     int run(String preordering, long nodeBudget) {
         heuristic = preordering;
@@ -167,8 +177,13 @@ final class Search {
         if (--nodesRemaining < 0) {
             return ABORTED;
         }
-        if ((++nodes & POLL_MASK) == 0 && stop.now()) {
-            return STOPPED;
+        if ((++nodes & POLL_MASK) == 0) {
+            if (stop.now()) {
+                return STOPPED;
+            }
+            if (nodes >= nodeLimit) {
+                return EXHAUSTED;
+            }
         }
         int[] order = frame.order;
         int k = order.length;
@@ -302,8 +317,13 @@ final class Search {
         int lo = Math.max(sweep.reachLo[b], frame.lo);
         int hi = Math.min(sweep.reachHi[b], frame.hi);
         long base = options.monotonicFloor() ? o : 0;
+        // Sibling candidates tend to fail on the same section: look there first.
+        if (lastFailure >= lo && lastFailure < hi && !fits(lastFailure, base, b, top)) {
+            return false;
+        }
         for (int s = lo; s < hi; s++) {
-            if (!fits(s, base, b, top)) {
+            if (s != lastFailure && !fits(s, base, b, top)) {
+                lastFailure = s;
                 return false;
             }
         }
@@ -330,28 +350,30 @@ final class Search {
         if (!options.unallocatedFloor()) {
             return true;
         }
-        // The effective height (section 6.2): the lowest viable offset among the unallocated buffers. The
-        // scan stops as soon as the minimum so far lets the section fit, since it can only fall further.
-        long upperB = b >= 0 ? upper[b] : 0;
-        long lowerB = b >= 0 ? lower[b] : 0;
-        lowest = Long.MAX_VALUE;
+        // The effective height (section 6.2): the lowest viable offset among the unallocated buffers. One
+        // buffer low enough is proof the section fits: try the one that proved it last time, then scan.
+        long room = capacity - stack;
+        int w = witness[s];
+        if (w >= 0 && w != b && offset[w] == NONE && Math.max(base, viableAfter(w, b, top)) <= room) {
+            return true;
+        }
         for (int m = sweep.memberStart[s]; m < openEnd[s]; m++) {
             int j = members[m];
-            if (j == b) {
-                continue;
-            }
-            long viable = minOffset[j];
-            if (b >= 0 && lower[j] < upperB && lowerB < upper[j]) {
-                viable = Math.max(viable, alignUp(top, alignment[j]));
-            }
-            if (viable < lowest) {
-                lowest = viable;
-                if (Math.max(base, lowest) + stack <= capacity) {
-                    return true;
-                }
+            if (j != b && Math.max(base, viableAfter(j, b, top)) <= room) {
+                witness[s] = j;
+                return true;
             }
         }
         return false;
+    }
+
+    /** The viable offset of unallocated buffer j once b (if {@code b >= 0}) is placed with top {@code top}. */
+    private long viableAfter(int j, int b, long top) {
+        long viable = minOffset[j];
+        if (b >= 0 && lower[j] < upper[b] && lower[b] < upper[j]) {
+            viable = Math.max(viable, alignUp(top, alignment[j]));
+        }
+        return viable;
     }
 
     /** Moves b, just placed, out of section s's open members by swapping it with the last open one. */

@@ -14,7 +14,9 @@ import java.util.Locale;
  * row per instance with the seconds at threads=1 and threads=2 for each repetition, beside the reference C++
  * program's single-thread time on this machine.
  *
- * <p>Arguments (all optional): {@code reps=2 limit=60 threads=1,2 only=A,B,...}.
+ * <p>Arguments (all optional): {@code reps=2 limit=60 threads=1,2 only=A,B,... off=dominance,restarts,...}
+ * ({@code off} names {@link MiniMallocOptions} switches to turn off, for ablations). A row shows the seconds
+ * and the first letter of the status (F = FEASIBLE, U = UNKNOWN at the limit).
  */
 public final class MiniMallocMeasure {
     private static final String[] REFERENCE = {"A 9.7", "B 7.4", "C 1.3", "D 7.1", "E 7.7", "F 11.5", "G 2.3",
@@ -28,6 +30,7 @@ public final class MiniMallocMeasure {
         long limit = 60;
         List<Integer> threadCounts = List.of(1, 2);
         List<String> only = MiniMallocSuite.challengingNames();
+        MiniMallocOptions options = MiniMallocOptions.DEFAULT;
         for (String arg : args) {
             String[] kv = arg.split("=", 2);
             switch (kv[0]) {
@@ -35,10 +38,12 @@ public final class MiniMallocMeasure {
                 case "limit" -> limit = Long.parseLong(kv[1]);
                 case "threads" -> threadCounts = parseInts(kv[1]);
                 case "only" -> only = List.of(kv[1].split(","));
+                case "off" -> options = without(options, kv[1].split(","));
                 default -> throw new IllegalArgumentException("unknown argument " + arg);
             }
         }
-        MiniMallocAllocator allocator = new MiniMallocAllocator();
+        MiniMallocAllocator allocator = new MiniMallocAllocator(options);
+        System.out.println(options);
         // Warm the JIT on an easy instance so that the first row is not charged for compilation.
         allocator.allocate(MiniMallocSuite.challenging("K"), MiniMallocSuite.CHALLENGING_CAPACITY,
                 new Limits(Duration.ofSeconds(limit), 1, 0, 0));
@@ -68,6 +73,25 @@ public final class MiniMallocMeasure {
             }
             System.out.println();
         }
+    }
+
+    private static MiniMallocOptions without(MiniMallocOptions options, String[] switches) {
+        MiniMallocOptions o = options;
+        for (String name : switches) {
+            o = switch (name) {
+                case "canonicalOnly" -> o.withCanonicalOnly(false);
+                case "sectionInference" -> o.withSectionInference(false);
+                case "monotonicFloor" -> o.withMonotonicFloor(false);
+                case "unallocatedFloor" -> o.withUnallocatedFloor(false);
+                case "dominance" -> o.withDominance(false);
+                case "dynamicOrdering" -> o.withDynamicOrdering(false);
+                case "staticPreordering" -> o.withStaticPreordering(false);
+                case "restarts" -> o.withRestarts(false);
+                case "dynamicDecomposition" -> o.withDynamicDecomposition(false);
+                default -> throw new IllegalArgumentException("unknown switch " + name);
+            };
+        }
+        return o;
     }
 
     private static List<Integer> parseInts(String csv) {
