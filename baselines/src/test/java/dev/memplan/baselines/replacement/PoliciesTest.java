@@ -65,4 +65,21 @@ class PoliciesTest {
         assertEquals(List.of(), new BeladyReplacement().victims(e));
         assertEquals(List.of(), new LruReplacement().victims(e));
     }
+
+    @Test
+    void greedyOnBytesAloneSolvesTheCoveringKnapsackExactly() {
+        // Bytes mode: 32 bytes resident, 10 needed, budget 40: 2 bytes missing, wherever they are. Cheapest cover:
+        // d (3 bytes with a host copy: cost 3), not a (2 x 20) nor b (2 x 5).
+        ReplacementEvent e = new ReplacementEvent(3, 10, 1, 40, List.of(
+                new Resident(0, 0, 20, true, 9, 0, true),
+                new Resident(1, 0, 5, true, 5, 0, true),
+                new Resident(2, 0, 4, false, 3, 0, true),
+                new Resident(3, 0, 3, true, 7, 0, false)), false);
+        assertEquals(2, e.deficit());
+        assertEquals(List.of(3), new GreedyReplacement().victims(e));
+        // A 7-byte deficit: {b, d} costs 10 + 3 = 13 < a's 40; {d} alone is too small.
+        ReplacementEvent f = new ReplacementEvent(3, 15, 1, 40, e.residents(), false);
+        assertEquals(7, f.deficit());
+        assertEquals(List.of(3, 1), new GreedyReplacement().victims(f));
+    }
 }
