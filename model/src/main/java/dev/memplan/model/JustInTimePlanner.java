@@ -48,29 +48,42 @@ public final class JustInTimePlanner implements Planner {
         }
         Map<String, List<Segment>> segments = new LinkedHashMap<>();
         for (int t = 0; t < ops.length; t++) {
-            List<Integer> tensors = new ArrayList<>();
-            for (int tensor : g.inputs(ops[t])) {
-                tensors.add(tensor);
-            }
-            for (int tensor : g.outputs(ops[t])) {
-                tensors.add(tensor);
-            }
-            // The tensor that wastes most to alignment goes on top, where it needs no rounding.
-            int top = tensors.stream().max(Comparator.comparingLong(x -> Budgets.roundUp(g.size(x), g.alignment())
-                    - g.size(x))).orElseThrow();
-            tensors.remove(Integer.valueOf(top));
-            tensors.add(top);
-            long next = 0;
-            for (int tensor : tensors) {
+            for (Map.Entry<Integer, Long> e : packedFromZero(g, ops[t]).entrySet()) {
+                int tensor = e.getKey();
                 Origin origin = g.producer(tensor) == ops[t] ? Origin.CREATED : Origin.LOADED;
                 segments.computeIfAbsent(g.tensor(tensor).name(), k -> new ArrayList<>())
-                        .add(new Segment(t, t, next, origin));
-                next = Budgets.roundUp(next + g.size(tensor), g.alignment());
+                        .add(new Segment(t, t, e.getValue(), origin));
             }
         }
         Plan plan = new Plan(g.name(), setting, budget, order, segments, null, null);
         CheckReport report = PlanChecker.requireValid(g, plan, name());
         double seconds = Duration.ofNanos(System.nanoTime() - began).toNanos() / 1e9;
         return plan.withResult(report.traffic(), new SolverInfo(name(), SolveStatus.HEURISTIC, seconds, null));
+    }
+
+    /**
+     * The addresses of an operator's tensors (inputs, then outputs) packed upwards from 0, each at a multiple of
+     * the alignment, the tensor that wastes most to alignment on top, where it needs no rounding: they fit in
+     * {@link Budgets#minimumFeasible}. Tensor index to offset, in address order.
+     */
+    public static Map<Integer, Long> packedFromZero(Graph g, int operator) {
+        List<Integer> tensors = new ArrayList<>();
+        for (int tensor : g.inputs(operator)) {
+            tensors.add(tensor);
+        }
+        for (int tensor : g.outputs(operator)) {
+            tensors.add(tensor);
+        }
+        int top = tensors.stream().max(Comparator.comparingLong(x -> Budgets.roundUp(g.size(x), g.alignment())
+                - g.size(x))).orElseThrow();
+        tensors.remove(Integer.valueOf(top));
+        tensors.add(top);
+        Map<Integer, Long> offsets = new LinkedHashMap<>();
+        long next = 0;
+        for (int tensor : tensors) {
+            offsets.put(tensor, next);
+            next = Budgets.roundUp(next + g.size(tensor), g.alignment());
+        }
+        return offsets;
     }
 }

@@ -2,6 +2,7 @@ package dev.memplan.baselines.replacement;
 
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
+import dev.memplan.model.JustInTimePlanner;
 import dev.memplan.model.Lifetimes;
 import dev.memplan.model.Origin;
 import dev.memplan.model.Schedule;
@@ -121,7 +122,7 @@ public final class ReplacementSimulator {
                     offset = place(resident, g.size(a), g.alignment(), budget);
                 }
                 if (offset == null) {
-                    compact(g, t, o, used, resident, segments, hostCopy);
+                    compact(g, t, o, resident, segments, hostCopy);
                     break;
                 }
                 resident.add(new Slot(a, g.size(a), offset, t, origin));
@@ -144,7 +145,7 @@ public final class ReplacementSimulator {
     }
 
     /** Every tensor o_t uses goes to [0, ...) in the just-in-time order; the others have been evicted. */
-    private void compact(Graph g, int t, int o, List<Integer> used, List<Slot> resident,
+    private void compact(Graph g, int t, int o, List<Slot> resident,
                          Map<Integer, List<Segment>> segments, boolean[] hostCopy) {
         for (int i = resident.size() - 1; i >= 0; i--) {
             Slot s = resident.get(i);
@@ -155,16 +156,10 @@ public final class ReplacementSimulator {
                 hostCopy[s.tensor] = true;
             }
         }
-        List<Integer> order = new ArrayList<>(used);
-        int top = order.stream().max(Comparator.comparingLong(x -> Budgets.roundUp(g.size(x), g.alignment())
-                - g.size(x))).orElseThrow();
-        order.remove(Integer.valueOf(top));
-        order.add(top);
-        long next = 0;
-        for (int a : order) {
+        for (Map.Entry<Integer, Long> e : JustInTimePlanner.packedFromZero(g, o).entrySet()) {
+            int a = e.getKey();
             Origin origin = g.producer(a) == o ? Origin.CREATED : Origin.LOADED;
-            resident.add(new Slot(a, g.size(a), next, t, origin));
-            next = Budgets.roundUp(next + g.size(a), g.alignment());
+            resident.add(new Slot(a, g.size(a), e.getValue(), t, origin));
         }
     }
 
