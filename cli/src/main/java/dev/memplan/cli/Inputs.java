@@ -53,14 +53,11 @@ final class Inputs {
 
     /** The schemes of those names (null: the paper's four). */
     static java.util.List<dev.memplan.baselines.replacement.Scheme> schemes(java.util.List<String> names) {
-        java.util.List<dev.memplan.baselines.replacement.Scheme> planners = new java.util.ArrayList<>();
-        for (String name : names == null ? dev.memplan.baselines.replacement.Schemes.PAPER : names) {
-            try {
-                planners.add(dev.memplan.baselines.replacement.Schemes.byName(name));
-            } catch (IllegalArgumentException e) {
-                throw new UserException(e.getMessage());
-            }
+        try {
+            return dev.memplan.baselines.replacement.Schemes.byNames(
+                    names == null ? dev.memplan.baselines.replacement.Schemes.PAPER : names);
+        } catch (IllegalArgumentException e) {
+            throw new UserException(e.getMessage());
         }
-        return planners;
     }
 }

@@ -37,13 +37,30 @@ public final class Schemes {
 
     /** The scheme of that name; the message of the exception lists what exists. */
     public static Scheme byName(String name) {
+        return byName(name, new MinimumPeakScheduler());
+    }
+
+    /**
+     * The schemes of those names; the {@code mpmf} ones share one minimum-peak scheduler, which remembers its
+     * order per graph, so a comparison computes the order once instead of once per scheme.
+     */
+    public static List<Scheme> byNames(List<String> names) {
+        MinimumPeakScheduler shared = new MinimumPeakScheduler();
+        List<Scheme> schemes = new ArrayList<>();
+        for (String name : names) {
+            schemes.add(byName(name, shared));
+        }
+        return schemes;
+    }
+
+    private static Scheme byName(String name, MinimumPeakScheduler mpmf) {
         String[] parts = name.split("/", -1);
         if (parts.length != 3) {
             throw unknown(name);
         }
         Scheduler scheduler = switch (parts[0]) {
             case "default" -> new DefaultScheduler();
-            case "mpmf" -> new MinimumPeakScheduler();
+            case "mpmf" -> mpmf;
             default -> throw unknown(name);
         };
         ReplacementPolicy policy = switch (parts[1]) {

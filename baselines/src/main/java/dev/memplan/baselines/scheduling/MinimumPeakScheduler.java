@@ -8,6 +8,7 @@ import dev.memplan.model.Limits;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorSetting;
+import dev.memplan.model.io.GraphJson;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -34,6 +35,7 @@ public final class MinimumPeakScheduler implements Scheduler {
     /** Above this many operators the program is not tried (its model grows with n squared). */
     static final int PROGRAM_OPERATOR_LIMIT = 120;
 
+    private final Map<String, ScheduleResult> memo = new HashMap<>();
     private final int beamWidth;
     private final Backend backend;
 
@@ -60,6 +62,11 @@ public final class MinimumPeakScheduler implements Scheduler {
 
     @Override
     public ScheduleResult schedule(Graph graph, Limits limits) {
+        // Keyed by content: the same graph in a tensor setting is a new object on every call.
+        return memo.computeIfAbsent(GraphJson.toJson(graph), k -> compute(graph, limits));
+    }
+
+    private ScheduleResult compute(Graph graph, Limits limits) {
         long began = System.nanoTime();
         Search search = new Search(graph, beamWidth);
         int[] order = search.run();

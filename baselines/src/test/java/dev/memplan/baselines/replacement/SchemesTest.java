@@ -117,6 +117,18 @@ class SchemesTest {
     }
 
     @Test
+    void schemesOfOneRunComputeTheMinimumPeakOrderOnce() {
+        Graph g = Examples.graph("params");
+        List<Scheme> schemes = Schemes.byNames(List.of("mpmf/belady/tflite", "mpmf/greedy/tflite"));
+        for (Scheme s : schemes) {
+            s.plan(g, TensorSetting.ACTIVATIONS, Budgets.minimumFeasible(g.withSetting(TensorSetting.ACTIVATIONS)),
+                    Limits.DEFAULT);
+        }
+        // Each plan call builds a new graph object for the setting; the order is still computed once.
+        assertTrue(schemes.get(0).lastSchedule() == schemes.get(1).lastSchedule());
+    }
+
+    @Test
     void namesAreParsedAndUnknownOnesExplained() {
         assertEquals("mpmf/greedy/tflite", Schemes.byName("mpmf/greedy/tflite").name());
         assertEquals(18, Schemes.all().size());
