@@ -45,6 +45,7 @@ public final class CosmaFormulation {
     private final Schedule fixedSchedule;
     private final int n;
     private final Model model;
+    private final ForcedTraffic forced;
 
     /** run[o][t]: the operator runs at t (null outside its window); with a fixed schedule, no variables. */
     private final Variable[][] run;
@@ -78,6 +79,7 @@ public final class CosmaFormulation {
         this.windows = fixedSchedule != null ? OperatorWindows.fixed(graph, fixedSchedule, prune)
                 : OperatorWindows.free(graph, prune);
         this.n = graph.operatorCount();
+        this.forced = ForcedTraffic.of(graph, windows, budget);
         int nt = graph.tensorCount();
         this.model = new Model("cosma-" + objective.name().toLowerCase() + "-" + graph.name());
         run = new Variable[graph.operatorCount()][n];
@@ -103,6 +105,7 @@ public final class CosmaFormulation {
         }
         if (objective == CosmaObjective.TRAFFIC) {
             bytesWithinBudget();
+            forcedRoundTrips();
             minimizeTraffic();
         } else {
             onlyCompulsoryLoads();
@@ -116,6 +119,11 @@ public final class CosmaFormulation {
 
     public OperatorWindows windows() {
         return windows;
+    }
+
+    /** The traffic that precedence and the budget force on every plan (also a lower bound on the optimum). */
+    public ForcedTraffic forced() {
+        return forced;
     }
 
     // ---------------------------------------------------------------- variables
@@ -387,6 +395,55 @@ public final class CosmaFormulation {
             if (hasVariable(bytes)) {
                 model.lessOrEqual("bytes_t" + t, bytes, budget);
             }
+        }
+    }
+
+    /**
+     * The loads and spills that every plan makes, as valid inequalities: the compulsory load of each used host
+     * tensor, and the round trips that {@link ForcedTraffic} proves. Without them the relaxation, with its
+     * fractional schedule, loads a host tensor only by the fraction of its reader that runs at one timestep
+     * (the objective, which subtracts the compulsory loads, goes negative: DeepLabV3 with parameters at M_R had
+     * a root bound of -2.6 MB), and keeps a tensor partly resident while an operator that leaves no room for it
+     * partly runs.
+     */
+    private void forcedRoundTrips() {
+        for (int a = 0; a < graph.tensorCount(); a++) {
+            int k = forced.loads(a);
+            boolean usedHost = graph.isHost(a) && graph.consumers(a).length > 0;
+            if (k == 0 && !usedHost) {
+                continue;
+            }
+            LinearExpr loads = LinearExpr.of();
+            LinearExpr spills = LinearExpr.of();
+            for (int t = 0; t < n; t++) {
+                if (load[a][t] != null) {
+                    loads.add(load[a][t]);
+                }
+                if (spill[a][t] != null) {
+                    spills.add(spill[a][t]);
+                }
+            }
+            model.greaterOrEqual("forced_loads_" + graph.tensor(a).name(), loads, k + (graph.isHost(a) ? 1 : 0));
+            if (forced.spill(a)) {
+                model.greaterOrEqual("forced_spill_" + graph.tensor(a).name(), spills, 1);
+            }
+        }
+        for (int[] group : forced.groups()) {
+            LinearExpr loads = LinearExpr.of();
+            LinearExpr spills = LinearExpr.of();
+            for (int a : group) {
+                for (int t = 0; t < n; t++) {
+                    if (load[a][t] != null) {
+                        loads.add(load[a][t]);
+                    }
+                    if (spill[a][t] != null) {
+                        spills.add(spill[a][t]);
+                    }
+                }
+            }
+            String tag = graph.tensor(group[0]).name() + "_" + group.length;
+            model.greaterOrEqual("forced_group_loads_" + tag, loads, group.length - 1);
+            model.greaterOrEqual("forced_group_spills_" + tag, spills, group.length - 1);
         }
     }
 

@@ -91,19 +91,27 @@ public final class CosmaSolver {
         }
         long began = System.nanoTime();
         Plan start = startingPlan(g, setting, budget, options);
+        Long forcedBound = null;
+        if (options.objective() == CosmaObjective.TRAFFIC) {
+            OperatorWindows windows = options.schedule() != null
+                    ? OperatorWindows.fixed(g, options.schedule(), options.prune())
+                    : OperatorWindows.free(g, options.prune());
+            forcedBound = ForcedTraffic.of(g, windows, budget).bound();
+        }
         if (start != null) {
             CheckReport startReport = PlanChecker.requireValid(g, start, "the starting plan");
-            if (options.objective() == CosmaObjective.TRAFFIC && startReport.traffic().nonCompulsory() == 0) {
-                // Traffic is never negative: a starting plan without non-compulsory traffic is optimal as it is,
-                // and no program is built.
+            long startTraffic = startReport.traffic().nonCompulsory();
+            if (forcedBound != null && startTraffic <= forcedBound) {
+                // Every plan pays the forced traffic (and traffic is never negative): a starting plan that pays no
+                // more is optimal as it is, and no program is built.
                 double seconds = (System.nanoTime() - began) / 1e9;
-                return finish(start, startReport, SolveStatus.OPTIMAL, 0, 0L, seconds, options.backend().id(), null,
-                        null, true);
+                return finish(start, startReport, SolveStatus.OPTIMAL, startTraffic, startTraffic, seconds,
+                        options.backend().id(), null, null, true);
             }
         }
-        Long relaxedBound = null;
+        Long relaxedBound = forcedBound;
         if (options.decoupled() && options.objective() == CosmaObjective.TRAFFIC) {
-            Decoupled d = decoupled(g, setting, budget, options, start, limits, began);
+            Decoupled d = decoupled(g, setting, budget, options, start, limits, began, forcedBound);
             if (d.result() != null) {
                 return d.result();
             }
@@ -208,7 +216,7 @@ public final class CosmaSolver {
      * misses on the Transformer (BENCHMARKS.md).
      */
     private static Decoupled decoupled(Graph g, TensorSetting setting, long budget, Options options, Plan start,
-                                       Limits limits, long began) {
+                                       Limits limits, long began, long forcedBound) {
         CosmaFormulation relaxed = new CosmaFormulation(g, setting, budget, CosmaObjective.TRAFFIC, options.schedule(),
                 false, options.prune());
         if (start != null) {
@@ -217,7 +225,7 @@ public final class CosmaSolver {
         List<Backend> backends = options.backend() == Backend.CPSAT && limits.timeLimit() != null
                 ? List.of(Backend.SCIP, Backend.CPSAT) : List.of(options.backend());
         Allocator packer = options.packer() != null ? options.packer() : new PlacementCpSat(false);
-        Long bound = null;
+        long bound = forcedBound;
         Plan bestPacked = null;
         for (int i = 0; i < backends.size(); i++) {
             Limits share = remaining(limits, began);
@@ -226,8 +234,7 @@ public final class CosmaSolver {
             }
             SolverResult r = Solvers.create(backends.get(i)).solve(relaxed.model(), share);
             if (r.bound() != null) {
-                long b = Math.max(0, (long) Math.ceil(r.bound() - 1e-6));
-                bound = bound == null ? b : Math.max(bound, b);
+                bound = Math.max(bound, (long) Math.ceil(r.bound() - 1e-6));
             }
             if (r.status() == SolveStatus.INFEASIBLE) {
                 double seconds = (System.nanoTime() - began) / 1e9;
@@ -247,7 +254,7 @@ public final class CosmaSolver {
                     throw new IllegalStateException("bug: the relaxation's objective " + Math.round(r.objective())
                             + " differs from the checked traffic " + value + " of its packed plan");
                 }
-                if (r.status() == SolveStatus.OPTIMAL || value == 0 || (bound != null && value <= bound)) {
+                if (r.status() == SolveStatus.OPTIMAL || value <= bound) {
                     double seconds = (System.nanoTime() - began) / 1e9;
                     return new Decoupled(finish(plan, report, SolveStatus.OPTIMAL, value, value, seconds,
                             r.backend() + " + " + packer.name() + " (decoupled)", ModelSize.of(relaxed.model()), null,

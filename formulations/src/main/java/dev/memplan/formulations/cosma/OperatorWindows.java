@@ -139,6 +139,19 @@ public final class OperatorWindows {
         return ancestors[y].get(x);
     }
 
+    /** The number of ancestors of the operator. */
+    public int ancestorCount(int operator) {
+        return ancestors[operator].cardinality();
+    }
+
+    /**
+     * Whether operator x runs before operator y in every schedule allowed here: x is an ancestor of y, or x's
+     * window ends before y's begins (with a fixed schedule: x comes first).
+     */
+    public boolean precedes(int x, int y) {
+        return isAncestor(x, y) || latest[x] < earliest[y];
+    }
+
     /** Whether tensors a and b can ever be resident at the same timestep t. */
     public boolean canCoexist(int a, int b, int t) {
         if (!canBeResident(a, t) || !canBeResident(b, t)) {

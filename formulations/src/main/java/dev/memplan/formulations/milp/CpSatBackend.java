@@ -74,8 +74,9 @@ public final class CpSatBackend implements MilpSolver {
 
         CpSolver solver = new CpSolver();
         SatParameters.Builder params = solver.getParameters();
-        params.setLogSearchProgress(false);
-        params.setLogToStdout(false);
+        boolean log = Solvers.logRequested();
+        params.setLogSearchProgress(log);
+        params.setLogToStdout(log);
         params.setNumWorkers(lim.threads());
         params.setRelativeGapLimit(lim.relativeGap());
         params.setRandomSeed(Outcomes.seed31(lim.seed()));

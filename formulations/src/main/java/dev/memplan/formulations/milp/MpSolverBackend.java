@@ -166,6 +166,9 @@ public final class MpSolverBackend implements MilpSolver {
         if (millis > 0) {
             solver.setTimeLimit(millis);
         }
+        if (Solvers.logRequested()) {
+            solver.enableOutput();
+        }
         if (backend != Backend.CBC) {
             // The CBC in OR-Tools 9.15 is built without threads: asking for more than one makes it print
             // "No match for threads" straight to the process's stdout. SCIP and HiGHS accept and ignore it.

@@ -103,4 +103,13 @@ public final class Solvers {
         }
         return text.toString();
     }
+
+    /**
+     * Whether the back-ends should print their own search log (to standard output): set the environment
+     * variable {@code MEMPLAN_SOLVER_LOG=1} to see why a model is slow. Off otherwise.
+     */
+    public static boolean logRequested() {
+        String value = System.getenv("MEMPLAN_SOLVER_LOG");
+        return value != null && !value.isEmpty() && !value.equals("0");
+    }
 }

@@ -1,0 +1,252 @@
+package dev.memplan.formulations.cosma;
+
+import dev.memplan.model.Graph;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Off-chip traffic that every plan at a budget must pay, whatever the schedule (within the windows), derived
+ * from precedence alone.
+ *
+ * <p>An operator o <em>blocks</em> tensor a when o neither reads nor writes a and a's size plus o's footprint
+ * (its distinct inputs and outputs, all resident while it runs) exceeds the budget: a cannot be on chip while o
+ * runs. If, in every schedule, a blocker runs after a is on chip and before a later reader of a, a must leave
+ * the scratchpad (a charged spill when a is produced on chip) and be loaded again. Chains of that pattern,
+ * reader or producer, blocker, reader, blocker, reader, ... each ordered by precedence (or by the windows of a
+ * fixed schedule), force one load per blocker in the chain: {@link #loads} is the longest such chain, found by
+ * dynamic programming over the readers and blockers of each tensor. Tensors can also shut each other out
+ * ({@link #groups}): of a group, all but one make a round trip whatever the order.
+ *
+ * <p>The counts become valid inequalities of the program (at least that many loads, at least one spill) and a
+ * lower bound that holds even when the solver proves nothing. On the Transformer at M_R, for example, the
+ * decoder's second feed-forward layer fills the budget by itself, so each decoder layer's normalised residual
+ * input must make a round trip; the relaxation of the program does not see this when the schedule is
+ * fractional.
+ */
+public final class ForcedTraffic {
+    private final int[] loads;
+    private final boolean[] spill;
+    private final List<int[]> groups;
+    private final long bound;
+
+    private ForcedTraffic(int[] loads, boolean[] spill, List<int[]> groups, long bound) {
+        this.loads = loads;
+        this.spill = spill;
+        this.groups = groups;
+        this.bound = bound;
+    }
+
+    /** The forced traffic of a graph (already in its tensor setting) at a budget, with the given windows. */
+    public static ForcedTraffic of(Graph graph, OperatorWindows windows, long budget) {
+        int nt = graph.tensorCount();
+        int nop = graph.operatorCount();
+        long[] footprint = new long[nop];
+        boolean[][] touches = new boolean[nop][];
+        for (int o = 0; o < nop; o++) {
+            boolean[] mine = new boolean[nt];
+            for (int a : graph.inputs(o)) {
+                mine[a] = true;
+            }
+            for (int a : graph.outputs(o)) {
+                mine[a] = true;
+            }
+            long bytes = 0;
+            for (int a = 0; a < nt; a++) {
+                bytes += mine[a] ? graph.size(a) : 0;
+            }
+            footprint[o] = bytes;
+            touches[o] = mine;
+        }
+        int[] loads = new int[nt];
+        boolean[] spill = new boolean[nt];
+        long[] alone = new long[nt];
+        for (int a = 0; a < nt; a++) {
+            int[] readers = graph.consumers(a);
+            if (readers.length == 0) {
+                continue;
+            }
+            int[] blockers = new int[nop];
+            int nb = 0;
+            for (int o = 0; o < nop; o++) {
+                if (!touches[o][a] && footprint[o] + graph.size(a) > budget) {
+                    blockers[nb++] = o;
+                }
+            }
+            if (nb == 0) {
+                continue;
+            }
+            int k = longestChain(graph, windows, a, readers, Arrays.copyOf(blockers, nb));
+            loads[a] = k;
+            spill[a] = k > 0 && !graph.isHost(a);
+            alone[a] = cost(graph, a, k);
+        }
+        List<int[]> groups = groups(graph, windows, budget, footprint, touches);
+        long bound = 0;
+        boolean[] grouped = new boolean[nt];
+        for (int[] group : groups) {
+            // All but one member of a group make a round trip: the cheapest increments over what each member
+            // pays alone.
+            long[] extra = new long[group.length];
+            for (int i = 0; i < group.length; i++) {
+                int a = group[i];
+                grouped[a] = true;
+                bound += alone[a];
+                extra[i] = cost(graph, a, Math.max(1, loads[a])) - alone[a];
+            }
+            Arrays.sort(extra);
+            for (int i = 0; i < group.length - 1; i++) {
+                bound += extra[i];
+            }
+        }
+        for (int a = 0; a < nt; a++) {
+            bound += grouped[a] ? 0 : alone[a];
+        }
+        return new ForcedTraffic(loads, spill, groups, bound);
+    }
+
+    /** Non-compulsory traffic of a tensor with k non-compulsory loads (and a charged spill when produced). */
+    private static long cost(Graph graph, int a, int k) {
+        boolean charged = k > 0 && !graph.isHost(a) && !graph.isGraphOutput(a);
+        return graph.size(a) * (k + (charged ? 1 : 0));
+    }
+
+    /**
+     * Disjoint groups of produced tensors that shut each other out: for every two members a and b, b's producer
+     * leaves no room for a and runs before some reader of a in every schedule (and the other way round). Whichever
+     * member is produced last, every other member exists at that moment, cannot stay on chip and is read later:
+     * all but one make a round trip. Example: the three dilated 3x3 convolutions of DeepLabV3's ASPP with their
+     * weights fill M_R, and the concatenation reads all their outputs. Groups are built greedily (a clique in the
+     * "shut out" relation), so the bound is valid but not always the largest possible.
+     */
+    private static List<int[]> groups(Graph graph, OperatorWindows windows, long budget, long[] footprint,
+                                      boolean[][] touches) {
+        int nt = graph.tensorCount();
+        List<Integer> candidates = new ArrayList<>();
+        for (int a = 0; a < nt; a++) {
+            if (!graph.isHost(a) && graph.consumers(a).length > 0) {
+                candidates.add(a);
+            }
+        }
+        List<int[]> groups = new ArrayList<>();
+        boolean[] used = new boolean[nt];
+        for (int a : candidates) {
+            if (used[a]) {
+                continue;
+            }
+            List<Integer> group = new ArrayList<>(List.of(a));
+            for (int b : candidates) {
+                if (used[b] || b == a) {
+                    continue;
+                }
+                boolean fits = true;
+                for (int m : group) {
+                    if (!shutsOut(graph, windows, budget, footprint, touches, m, b)
+                            || !shutsOut(graph, windows, budget, footprint, touches, b, m)) {
+                        fits = false;
+                        break;
+                    }
+                }
+                if (fits) {
+                    group.add(b);
+                }
+            }
+            if (group.size() > 1) {
+                int[] members = group.stream().mapToInt(Integer::intValue).toArray();
+                for (int m : members) {
+                    used[m] = true;
+                }
+                groups.add(members);
+            }
+        }
+        return groups;
+    }
+
+    /** b's producer leaves no room for a and runs, in every schedule, before some reader of a. */
+    private static boolean shutsOut(Graph graph, OperatorWindows windows, long budget, long[] footprint,
+                                    boolean[][] touches, int b, int a) {
+        int pb = graph.producer(b);
+        if (touches[pb][a] || footprint[pb] + graph.size(a) <= budget) {
+            return false;
+        }
+        for (int r : graph.consumers(a)) {
+            if (windows.precedes(pb, r)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The most blockers in one chain: start, b1, r1, b2, r2, ..., bk, rk with each element before the next in
+     * every schedule, where start is the producer (or, for a host tensor, a reader: its compulsory load) and
+     * r_i are readers.
+     */
+    private static int longestChain(Graph graph, OperatorWindows windows, int a, int[] readers, int[] blockers) {
+        int producer = graph.producer(a);
+        Integer[] order = new Integer[readers.length + blockers.length];
+        for (int i = 0; i < readers.length; i++) {
+            order[i] = readers[i];
+        }
+        for (int i = 0; i < blockers.length; i++) {
+            order[readers.length + i] = ~blockers[i];
+        }
+        // A key that grows along both chain relations, so one pass in key order settles every value.
+        int nop = graph.operatorCount();
+        Arrays.sort(order, (x, y) -> {
+            int ox = x >= 0 ? x : ~x;
+            int oy = y >= 0 ? y : ~y;
+            long kx = (long) windows.earliest(ox) * (nop + 1) + windows.ancestorCount(ox);
+            long ky = (long) windows.earliest(oy) * (nop + 1) + windows.ancestorCount(oy);
+            return kx != ky ? Long.compare(kx, ky) : Integer.compare(x, y);
+        });
+        final int none = Integer.MIN_VALUE;
+        int[] value = new int[order.length];
+        int best = 0;
+        for (int i = 0; i < order.length; i++) {
+            boolean isReader = order[i] >= 0;
+            int op = isReader ? order[i] : ~order[i];
+            if (isReader) {
+                // f(r) = max(0, max over earlier blockers b of g(b))
+                int f = 0;
+                for (int j = 0; j < i; j++) {
+                    if (order[j] < 0 && value[j] != none && windows.precedes(~order[j], op)) {
+                        f = Math.max(f, value[j]);
+                    }
+                }
+                value[i] = f;
+                best = Math.max(best, f);
+            } else {
+                // g(b) = 1 + max(0 if the producer precedes b, max over earlier readers r of f(r))
+                int base = producer >= 0 && windows.precedes(producer, op) ? 0 : none;
+                for (int j = 0; j < i; j++) {
+                    if (order[j] >= 0 && windows.precedes(order[j], op)) {
+                        base = Math.max(base, value[j]);
+                    }
+                }
+                value[i] = base == none ? none : base + 1;
+            }
+        }
+        return best;
+    }
+
+    /** Loads of the tensor that every plan makes besides the compulsory first load of a host tensor. */
+    public int loads(int tensor) {
+        return loads[tensor];
+    }
+
+    /** Whether every plan spills the tensor (a produced tensor with at least one forced load). */
+    public boolean spill(int tensor) {
+        return spill[tensor];
+    }
+
+    /** Groups of tensors of which all but one make a round trip (each at least one spill and one load). */
+    public List<int[]> groups() {
+        return groups;
+    }
+
+    /** The non-compulsory traffic every plan pays: forced loads plus forced charged spills, in bytes. */
+    public long bound() {
+        return bound;
+    }
+}
