@@ -535,6 +535,10 @@ public final class CosmaFormulation {
                 cost.addConstant(-size);
             }
         }
+        if (forced.bound() > 0) {
+            // A proven lower bound: lets the back-end stop as soon as it finds a plan that pays no more.
+            model.greaterOrEqual("forced_traffic", cost, forced.bound());
+        }
         model.minimize(cost);
     }
 

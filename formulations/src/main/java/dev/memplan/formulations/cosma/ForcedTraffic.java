@@ -61,6 +61,7 @@ public final class ForcedTraffic {
         int[] loads = new int[nt];
         boolean[] spill = new boolean[nt];
         long[] alone = new long[nt];
+        int[][] blockersOf = new int[nt][];
         for (int a = 0; a < nt; a++) {
             int[] readers = graph.consumers(a);
             if (readers.length == 0) {
@@ -76,7 +77,8 @@ public final class ForcedTraffic {
             if (nb == 0) {
                 continue;
             }
-            int k = longestChain(graph, windows, a, readers, Arrays.copyOf(blockers, nb));
+            blockersOf[a] = Arrays.copyOf(blockers, nb);
+            int k = longestChain(graph, windows, a, readers, blockersOf[a]);
             loads[a] = k;
             spill[a] = k > 0 && !graph.isHost(a);
             alone[a] = cost(graph, a, k);
@@ -102,7 +104,168 @@ public final class ForcedTraffic {
         for (int a = 0; a < nt; a++) {
             bound += grouped[a] ? 0 : alone[a];
         }
+        bound += escapes(new Context(graph, windows, budget, footprint, touches), blockersOf, alone, grouped);
         return new ForcedTraffic(loads, spill, groups, bound);
+    }
+
+    /** What the analysis of one graph at one budget shares. */
+    private record Context(Graph graph, OperatorWindows windows, long budget, long[] footprint, boolean[][] touches) {
+        boolean blocks(int operator, int tensor) {
+            return !touches[operator][tensor] && footprint[operator] + graph.size(tensor) > budget;
+        }
+    }
+
+    private static final long NEVER = Long.MAX_VALUE / 4;
+
+    /**
+     * The chains again, now with readers that precedence does not place after the blocker before them. Such a
+     * reader r either runs after that blocker, and the tensor needs a load in the gap, or before it, and then r's
+     * outputs exist while the blocker runs and are read after it: each of them makes a round trip instead (the
+     * "escape"). Each gap costs at least the cheaper of the two, and if no gap takes the load there is no spill.
+     * On the Transformer at M_R this is the encoder output: every decoder layer either reloads it or keeps its
+     * cross-attention keys and values through the previous layer's feed-forward block.
+     *
+     * <p>The escape tensors are counted for one tensor only, and only when nothing else counts them (not in a
+     * group, no forced traffic of their own), so the extra bytes add up to a valid bound.
+     *
+     * @return the bytes this adds to the bound
+     */
+    private static long escapes(Context cx, int[][] blockersOf, long[] alone, boolean[] grouped) {
+        Graph graph = cx.graph();
+        int nt = graph.tensorCount();
+        boolean[] claimed = new boolean[nt];
+        boolean[] extended = new boolean[nt];
+        long added = 0;
+        for (int a = 0; a < nt; a++) {
+            if (blockersOf[a] == null || grouped[a] || claimed[a]) {
+                continue;
+            }
+            boolean[] eligible = new boolean[nt];
+            for (int y = 0; y < nt; y++) {
+                eligible[y] = y != a && !graph.isHost(y) && !grouped[y] && alone[y] == 0 && !claimed[y]
+                        && !extended[y] && graph.consumers(y).length > 0;
+            }
+            boolean anyEscape = false;
+            for (int r : graph.consumers(a)) {
+                boolean all = graph.outputs(r).length > 0;
+                for (int y : graph.outputs(r)) {
+                    all &= eligible[y];
+                }
+                anyEscape |= all;
+            }
+            if (!anyEscape) {
+                continue;
+            }
+            long value = chainWithEscapes(cx, a, blockersOf[a], eligible);
+            if (value > alone[a]) {
+                added += value - alone[a];
+                extended[a] = true;
+                for (int r : graph.consumers(a)) {
+                    for (int y : graph.outputs(r)) {
+                        claimed[y] |= eligible[y];
+                    }
+                }
+            }
+        }
+        return added;
+    }
+
+    /** The best chain of blockers of a with, per gap, min(load of a, escape of the gap's reader). */
+    private static long chainWithEscapes(Context cx, int a, int[] blockers, boolean[] eligible) {
+        Graph graph = cx.graph();
+        OperatorWindows w = cx.windows();
+        int[] readers = graph.consumers(a);
+        int nop = graph.operatorCount();
+        Integer[] order = new Integer[blockers.length];
+        for (int i = 0; i < blockers.length; i++) {
+            order[i] = blockers[i];
+        }
+        Arrays.sort(order, (x, y) -> Long.compare((long) w.earliest(x) * (nop + 1) + w.ancestorCount(x),
+                (long) w.earliest(y) * (nop + 1) + w.ancestorCount(y)));
+        int producer = graph.producer(a);
+        long size = graph.size(a);
+        long[] value = new long[order.length];
+        long[] escapes = new long[order.length];
+        long best = 0;
+        for (int i = 0; i < order.length; i++) {
+            int b = order[i];
+            boolean first = false;
+            if (producer >= 0) {
+                first = w.precedes(producer, b);
+            } else {
+                for (int r : readers) {
+                    first |= w.precedes(r, b);
+                }
+            }
+            value[i] = first ? 0 : -1;
+            escapes[i] = 0;
+            for (int j = 0; j < i; j++) {
+                if (value[j] < 0 || !w.precedes(order[j], b)) {
+                    continue;
+                }
+                long[] gap = gap(cx, a, order[j], b, eligible);
+                if (value[j] + gap[0] > value[i]) {
+                    value[i] = value[j] + gap[0];
+                    escapes[i] = Math.min(NEVER, escapes[j] + gap[1]);
+                }
+            }
+            if (value[i] < 0) {
+                continue;
+            }
+            long[] last = gap(cx, a, b, -1, eligible);
+            long loads = value[i] + last[0];
+            long escaped = Math.min(NEVER, escapes[i] + last[1]);
+            long spill = !graph.isHost(a) && !graph.isGraphOutput(a) && loads > 0 ? size : 0;
+            best = Math.max(best, Math.min(escaped, spill + loads));
+        }
+        return best;
+    }
+
+    /**
+     * The gap after blocker {@code from} and before blocker {@code to} (-1: the end): over the readers that
+     * cannot run before {@code from} for sure and run before {@code to} for sure, the best
+     * {min(size of a, escape), escape}; escape is NEVER when the reader surely runs after {@code from}.
+     */
+    private static long[] gap(Context cx, int a, int from, int to, boolean[] eligible) {
+        Graph graph = cx.graph();
+        OperatorWindows w = cx.windows();
+        long size = graph.size(a);
+        long[] best = {0, 0};
+        for (int r : graph.consumers(a)) {
+            if ((to >= 0 && !w.precedes(r, to)) || w.precedes(r, from)) {
+                continue;
+            }
+            long escape = w.precedes(from, r) ? NEVER : escapeCost(cx, r, from, eligible);
+            long gain = Math.min(size, escape);
+            if (gain > best[0] || (gain == best[0] && escape > best[1])) {
+                best[0] = gain;
+                best[1] = escape;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * The round trips of r's outputs if r runs before blocker b: each must be blocked by b and read after b in
+     * every schedule; 0 when one of them is not (or not eligible), since then nothing is known.
+     */
+    private static long escapeCost(Context cx, int r, int b, boolean[] eligible) {
+        Graph graph = cx.graph();
+        long total = 0;
+        for (int y : graph.outputs(r)) {
+            if (!eligible[y] || !cx.blocks(b, y)) {
+                return 0;
+            }
+            boolean readAfter = false;
+            for (int c : graph.consumers(y)) {
+                readAfter |= cx.windows().precedes(b, c);
+            }
+            if (!readAfter) {
+                return 0;
+            }
+            total += cost(graph, y, 1);
+        }
+        return total;
     }
 
     /** Non-compulsory traffic of a tensor with k non-compulsory loads (and a charged spill when produced). */

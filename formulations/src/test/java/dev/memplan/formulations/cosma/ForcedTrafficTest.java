@@ -49,6 +49,35 @@ class ForcedTrafficTest {
         return b.operator("cat", List.of("y1", "y2", "y3"), List.of("out")).output("out").build();
     }
 
+    /**
+     * The Transformer's encoder output in small: P writes m (2 bytes), read by k1 and k2, whose outputs (2 each)
+     * are read after the blockers b1/c1 and b2/c2 (4 + 1 bytes of a 5-byte budget) respectively. Precedence
+     * places neither reader after a blocker, so no round trip of m is forced alone; but each layer either
+     * reloads m (2) or keeps k's output through the blocker (a 4-byte round trip): 2 + 2 + 2 at best.
+     */
+    static Graph escapes() {
+        return escapes(new long[] {1, 2, 1, 4, 1, 2, 1, 4, 1, 2, 1});
+    }
+
+    /** The shape of {@link #escapes()} with the sizes of in, m, s0, big1, s1, kp1, s2, big2, s3, kp2, out. */
+    static Graph escapes(long[] size) {
+        return Graph.builder("escapes")
+                .activation("in", size[0]).activation("m", size[1]).activation("s0", size[2])
+                .activation("big1", size[3]).activation("s1", size[4]).activation("kp1", size[5])
+                .activation("s2", size[6]).activation("big2", size[7]).activation("s3", size[8])
+                .activation("kp2", size[9]).activation("out", size[10])
+                .operator("P", List.of("in"), List.of("m", "s0"))
+                .operator("b1", List.of("s0"), List.of("big1"))
+                .operator("c1", List.of("big1"), List.of("s1"))
+                .operator("k1", List.of("m"), List.of("kp1"))
+                .operator("u1", List.of("kp1", "s1"), List.of("s2"))
+                .operator("b2", List.of("s2"), List.of("big2"))
+                .operator("c2", List.of("big2"), List.of("s3"))
+                .operator("k2", List.of("m"), List.of("kp2"))
+                .operator("u2", List.of("kp2", "s3"), List.of("out"))
+                .output("out").build();
+    }
+
     private static ForcedTraffic forced(Graph g, long budget) {
         return ForcedTraffic.of(g, OperatorWindows.free(g, true), budget);
     }
@@ -80,6 +109,38 @@ class ForcedTrafficTest {
         assertEquals(8, BruteForceAccess.minTraffic(g, TensorSetting.ALL, 9, null));
         // One more output fits beside a convolution at 11: no group.
         assertTrue(forced(g, 11).groups().isEmpty());
+    }
+
+    @Test
+    void aReaderThatCanRunEarlyEitherReloadsTheTensorOrKeepsItsOwnOutputThroughTheBlocker() {
+        Graph g = escapes();
+        assertEquals(5, Budgets.minimumRequired(g));
+        ForcedTraffic f = forced(g, 5);
+        assertEquals(0, f.loads(g.tensorIndex("m")), "precedence alone forces nothing on m");
+        assertEquals(6, f.bound());
+        assertEquals(6, BruteForceAccess.minTraffic(g, TensorSetting.ALL, 5, null));
+        assertEquals(0, forced(g, 7).bound(), "with room for m beside a blocker nothing is forced");
+    }
+
+    @Test
+    void escapesNeverOverstateOnRandomSizes() {
+        Random random = new Random(7);
+        int positive = 0;
+        for (int round = 0; round < 10; round++) {
+            long[] size = new long[11];
+            for (int i = 0; i < size.length; i++) {
+                size[i] = 1 + random.nextInt(i == 3 || i == 7 ? 6 : 3);
+            }
+            Graph g = escapes(size);
+            long mr = Budgets.minimumRequired(g);
+            for (long b : List.of(mr, mr + 1, mr + 2)) {
+                long bound = forced(g, b).bound();
+                long optimum = BruteForceAccess.minTraffic(g, TensorSetting.ALL, b, null);
+                assertTrue(bound <= optimum, "round " + round + " at " + b + ": bound " + bound + " > " + optimum);
+                positive += bound > 0 ? 1 : 0;
+            }
+        }
+        assertTrue(positive >= 5, "positive bounds: " + positive);
     }
 
     @Test
