@@ -30,6 +30,8 @@ import java.util.List;
 public final class CosmaSolver {
     /** Above this estimate of variables the unreduced model is not built just to count it. */
     private static final long UNPRUNED_COUNT_LIMIT = 300_000;
+    /** With CP-SAT and a limit, the relaxation's first pass on SCIP gets this fraction (1/n) of the time. */
+    private static final int SCIP_SHARE_DIVISOR = 4;
 
     /**
      * @param schedule null for a free schedule
@@ -107,6 +109,20 @@ public final class CosmaSolver {
                 double seconds = (System.nanoTime() - began) / 1e9;
                 return finish(start, startReport, SolveStatus.OPTIMAL, startTraffic, startTraffic, seconds,
                         options.backend().id(), null, null, true);
+            }
+        }
+        if (forcedBound != null && options.decoupled() && setting == TensorSetting.ALL
+                && ParameterLift.reserved(g) > 0) {
+            Lifted lifted = lifted(graph, g, budget, options, remaining(limits, began));
+            if (lifted != null) {
+                CheckReport report = PlanChecker.requireValid(g, lifted.plan(), "the plan lifted from the activations");
+                long traffic = report.traffic().nonCompulsory();
+                if (traffic <= forcedBound) {
+                    double seconds = (System.nanoTime() - began) / 1e9;
+                    return finish(lifted.plan(), report, SolveStatus.OPTIMAL, traffic, traffic, seconds,
+                            lifted.backend(), null, null, false);
+                }
+                start = better(g, start, lifted.plan());
             }
         }
         Long relaxedBound = forcedBound;
@@ -203,6 +219,29 @@ public final class CosmaSolver {
         return new JustInTimePlanner(options.schedule()).plan(g, setting, budget, Limits.DEFAULT);
     }
 
+    private record Lifted(Plan plan, String backend) {
+    }
+
+    /**
+     * The activations solved on their own at the budget minus the parameters' reserve (half the time when there
+     * is a limit), lifted to a plan with parameters ({@link ParameterLift}); null when that budget is below what
+     * the activations need or no plan was found.
+     */
+    private static Lifted lifted(Graph graph, Graph g, long budget, Options options, Limits limits) {
+        Graph activations = graph.withSetting(TensorSetting.ACTIVATIONS);
+        long actBudget = ParameterLift.activationBudget(g, budget);
+        if (actBudget < Budgets.minimumFeasible(activations)) {
+            return null;
+        }
+        Limits share = limits.timeLimit() == null ? limits : limits.withTimeLimit(limits.timeLimit().dividedBy(2));
+        CosmaResult r = solve(activations, TensorSetting.ACTIVATIONS, actBudget, options.withStart(null), share);
+        if (r.plan() == null) {
+            return null;
+        }
+        return new Lifted(ParameterLift.lift(g, r.plan(), budget),
+                r.backend() + " (activations at " + actBudget + " B, parameters lifted)");
+    }
+
     /** The decoupled step's outcome: a final result, or the relaxation's bound and the packed plan if any. */
     private record Decoupled(CosmaResult result, Long bound, Plan packed) {
     }
@@ -210,10 +249,11 @@ public final class CosmaSolver {
     /**
      * Solves the program without addresses; packs its residency with the packer. A packing of the relaxation's
      * optimum is an optimal plan; a packing of a non-optimal relaxation solution is a plan with the
-     * relaxation's bound. With CP-SAT as the back-end the relaxation runs on SCIP first (half the time when
-     * there is a limit), then on CP-SAT with the rest: SCIP's LP bound decides most relaxations in seconds
-     * (ViT-B/16 at M_R 2 s against CP-SAT's 75% gap after 120 s), while CP-SAT's search finds the plans SCIP
-     * misses on the Transformer (BENCHMARKS.md).
+     * relaxation's bound. With CP-SAT as the back-end the relaxation runs on SCIP first (a quarter of the time
+     * when there is a limit), then on CP-SAT with the rest: SCIP's LP bound decides most relaxations in seconds
+     * (ViT-B/16 at M_R 2 s against CP-SAT's 75% gap after 120 s; every case SCIP decided took under 7 s), while
+     * CP-SAT's search finds the plans SCIP misses on the Transformer (45 s from the just-in-time plan at M_R),
+     * which a half share for SCIP left too little time for (BENCHMARKS.md).
      */
     private static Decoupled decoupled(Graph g, TensorSetting setting, long budget, Options options, Plan start,
                                        Limits limits, long began, long forcedBound) {
@@ -230,7 +270,7 @@ public final class CosmaSolver {
         for (int i = 0; i < backends.size(); i++) {
             Limits share = remaining(limits, began);
             if (share.timeLimit() != null && i < backends.size() - 1) {
-                share = share.withTimeLimit(share.timeLimit().dividedBy(backends.size() - i));
+                share = share.withTimeLimit(share.timeLimit().dividedBy(SCIP_SHARE_DIVISOR));
             }
             SolverResult r = Solvers.create(backends.get(i)).solve(relaxed.model(), share);
             if (r.bound() != null) {
