@@ -2,6 +2,7 @@ package dev.memplan.cli;
 
 import dev.memplan.baselines.replacement.PackingFailedException;
 import dev.memplan.baselines.replacement.Scheme;
+import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.datasets.zoo.Zoo;
 import dev.memplan.formulations.cosma.CosmaObjective;
@@ -67,7 +68,8 @@ final class BenchCompare implements Callable<Integer> {
         List<String> nets = Inputs.zooNetworks(networks != null ? networks
                 : Zoo.names().stream().filter(n -> !Zoo.entry(n).nas()).toList());
         List<String> schemeNames = schemes == null ? Schemes.PAPER : schemes;
-        List<Scheme> planners = Inputs.schemes(schemeNames);
+        MinimumPeakScheduler mpmf = new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, solverOptions.backend());
+        List<Scheme> planners = Inputs.schemes(schemeNames, mpmf);
         List<String> header = new ArrayList<>(List.of("network", "setting", "budget", "bytes"));
         for (String name : schemeNames) {
             header.add(name);
@@ -82,7 +84,7 @@ final class BenchCompare implements Callable<Integer> {
                 TensorSetting s = Inputs.setting(settingName);
                 Graph g = full.withSetting(s);
                 for (String b : budgets) {
-                    BudgetChoice chosen = BudgetChoice.resolve(b, g, s, solverOptions.backend(), limits);
+                    BudgetChoice chosen = BudgetChoice.resolve(b, g, s, mpmf, limits);
                     List<String> row = new ArrayList<>(List.of(net, s.fileName(), chosen.name(), Long.toString(chosen.bytes())));
                     Plan best = null;
                     for (Scheme scheme : planners) {

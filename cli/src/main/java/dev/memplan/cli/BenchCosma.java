@@ -1,6 +1,7 @@
 package dev.memplan.cli;
 
 import dev.memplan.baselines.replacement.Scheme;
+import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.datasets.zoo.Zoo;
 import dev.memplan.formulations.cosma.CosmaObjective;
@@ -69,6 +70,8 @@ final class BenchCosma implements Callable<Integer> {
             "gap", "seconds", "variables", "constraints", "encoding", "back-end"};
         Table table = new Table(header);
         out.println(String.join("  ", header));
+        MinimumPeakScheduler mpmf = new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, solverOptions.backend());
+        List<Scheme> paper = Inputs.schemes(Schemes.PAPER, mpmf);
         for (String net : nets) {
             boolean nas = Zoo.entry(net).nas();
             Graph full = Zoo.graph(net);
@@ -76,16 +79,15 @@ final class BenchCosma implements Callable<Integer> {
                 TensorSetting s = Inputs.setting(settingName);
                 Graph g = full.withSetting(s);
                 for (String b : budgets) {
-                    BudgetChoice chosen = BudgetChoice.resolve(b, g, s, solverOptions.backend(), limits);
+                    BudgetChoice chosen = BudgetChoice.resolve(b, g, s, mpmf, limits);
                     for (String scheduler : nas ? List.of("default", "mpmf") : List.of("free")) {
                         err.println(net + " " + s.fileName() + " " + chosen.name() + " " + scheduler + " ...");
                         Plan start = null;
                         Schedule fixed = null;
-                        for (String scheme : Schemes.PAPER) {
-                            if (!scheduler.equals("free") && !scheme.startsWith(scheduler + "/")) {
+                        for (Scheme planner : paper) {
+                            if (!scheduler.equals("free") && !planner.name().startsWith(scheduler + "/")) {
                                 continue;
                             }
-                            Scheme planner = Schemes.byName(scheme);
                             Plan p = planner.plan(full, s, chosen.bytes(), limits);
                             if (start == null || p.traffic().nonCompulsory() < start.traffic().nonCompulsory()) {
                                 start = p;

@@ -16,13 +16,23 @@ import dev.memplan.model.TensorSetting;
 record BudgetChoice(String name, long bytes, long mr, ScheduleResult mp) {
 
     static BudgetChoice resolve(String argument, Graph g, TensorSetting setting, Backend backend, Limits limits) {
+        return resolve(argument, g, setting, new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, backend),
+                limits);
+    }
+
+    /**
+     * With a given minimum-peak scheduler: it remembers its order per graph, so the schemes that share it do not
+     * compute the order again (a 10-25 s beam search on the NAS networks).
+     */
+    static BudgetChoice resolve(String argument, Graph g, TensorSetting setting, MinimumPeakScheduler scheduler,
+                                Limits limits) {
         long mr = Budgets.minimumRequired(g);
         String upper = argument.toUpperCase();
         if (upper.equals("M_R") || upper.equals("MR")) {
             return new BudgetChoice("M_R", mr, mr, null);
         }
         if (upper.equals("M_P") || upper.equals("MP") || upper.equals("M_H") || upper.equals("MH")) {
-            ScheduleResult mp = new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, backend).schedule(g, limits);
+            ScheduleResult mp = scheduler.schedule(g, limits);
             boolean half = upper.contains("H");
             long bytes = half ? Budgets.halfway(mr, mp.peak()) : mp.peak();
             return new BudgetChoice(half ? "M_H" : "M_P", bytes, mr, mp);

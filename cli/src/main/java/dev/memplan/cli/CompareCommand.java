@@ -2,6 +2,7 @@ package dev.memplan.cli;
 
 import dev.memplan.baselines.replacement.PackingFailedException;
 import dev.memplan.baselines.replacement.Scheme;
+import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
@@ -67,8 +68,9 @@ final class CompareCommand implements Callable<Integer> {
         TensorSetting s = Inputs.setting(setting);
         Graph g = full.withSetting(s);
         Limits limits = solverOptions.limits();
-        List<Scheme> planners = Inputs.schemes(schemes);
-        BudgetChoice chosen = BudgetChoice.resolve(budget, g, s, solverOptions.backend(), limits);
+        MinimumPeakScheduler mpmf = new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, solverOptions.backend());
+        List<Scheme> planners = Inputs.schemes(schemes, mpmf);
+        BudgetChoice chosen = BudgetChoice.resolve(budget, g, s, mpmf, limits);
         out.println("graph " + g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
                 + s.fileName() + "), budget " + chosen.describe());
         List<Row> rows = new ArrayList<>();

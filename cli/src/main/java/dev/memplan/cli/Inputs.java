@@ -52,10 +52,11 @@ final class Inputs {
     }
 
     /** The schemes of those names (null: the paper's four). */
-    static java.util.List<dev.memplan.baselines.replacement.Scheme> schemes(java.util.List<String> names) {
+    static java.util.List<dev.memplan.baselines.replacement.Scheme> schemes(java.util.List<String> names,
+            dev.memplan.baselines.scheduling.MinimumPeakScheduler shared) {
         try {
             return dev.memplan.baselines.replacement.Schemes.byNames(
-                    names == null ? dev.memplan.baselines.replacement.Schemes.PAPER : names);
+                    names == null ? dev.memplan.baselines.replacement.Schemes.PAPER : names, shared);
         } catch (IllegalArgumentException e) {
             throw new UserException(e.getMessage());
         }

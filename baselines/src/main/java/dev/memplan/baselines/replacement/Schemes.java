@@ -45,7 +45,14 @@ public final class Schemes {
      * order per graph, so a comparison computes the order once instead of once per scheme.
      */
     public static List<Scheme> byNames(List<String> names) {
-        MinimumPeakScheduler shared = new MinimumPeakScheduler();
+        return byNames(names, new MinimumPeakScheduler());
+    }
+
+    /**
+     * The schemes of those names, the {@code mpmf} ones using {@code shared}: a caller that also needs M_P (the
+     * same order's peak) passes its own scheduler, so the order is computed once for both.
+     */
+    public static List<Scheme> byNames(List<String> names, MinimumPeakScheduler shared) {
         List<Scheme> schemes = new ArrayList<>();
         for (String name : names) {
             schemes.add(byName(name, shared));
