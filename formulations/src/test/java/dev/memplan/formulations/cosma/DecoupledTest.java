@@ -70,4 +70,14 @@ class DecoupledTest {
             assertEquals(SolveStatus.OPTIMAL, dec.status());
         }
     }
+
+    @Test
+    void theStartsOrderSolvedAloneIsProvenOptimalWhenItMeetsTheForcedBound() {
+        Graph g = ForcedTrafficTest.escapes();
+        CosmaResult r = CosmaSolver.solve(g, TensorSetting.ALL, 5, DECOUPLED, Limits.DEFAULT);
+        assertEquals(SolveStatus.OPTIMAL, r.status());
+        assertEquals(6L, r.objective());
+        assertTrue(r.backend().contains("starting plan's order"), r.backend());
+        assertTrue(PlanChecker.check(g, r.plan()).valid());
+    }
 }
