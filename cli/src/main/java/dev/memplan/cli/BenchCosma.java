@@ -108,7 +108,7 @@ final class BenchCosma implements Callable<Integer> {
                                 String.format(Locale.ROOT, "%.2f", c.seconds()),
                                 c.pruned() == null ? "-" : Integer.toString(c.pruned().variables()),
                                 c.pruned() == null ? "-" : Integer.toString(c.pruned().constraints()),
-                                solverOptions.encoding, c.backend());
+                                solverOptions.encodingLabel(), c.backend());
                         out.println(String.join("  ", table.lastRow()));
                         out.flush();
                         table.writeCsv(csv);

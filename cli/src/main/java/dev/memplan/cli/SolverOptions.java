@@ -3,12 +3,15 @@ package dev.memplan.cli;
 import dev.memplan.baselines.allocation.minimalloc.MiniMallocAllocator;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaSolver;
-import dev.memplan.model.Plan;
-import dev.memplan.model.Schedule;
-
+import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.model.Limits;
+import dev.memplan.model.Plan;
+import dev.memplan.model.Schedule;
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
 import picocli.CommandLine.Option;
 
 /**
@@ -29,6 +32,12 @@ final class SolverOptions {
                 "residency with MiniMalloc, falling back to the joint program when it does not pack; 'joint' runs",
                 "the big-M program of eq. 1-12 only (default: ${DEFAULT-VALUE})"})
     String encoding;
+
+    @Option(names = "--without", paramLabel = "T1,...", split = ",",
+            description = {"COSMA (traffic): switch techniques off to measure what they buy: 'forced' (the forced-traffic",
+                "bound and its inequalities), 'start-order' (the fixed-schedule program of the starting plan's",
+                "order first), 'lift' (with parameters: the activations plan lifted); all on by default"})
+    List<String> without;
 
     @Option(names = "--threads", paramLabel = "N", defaultValue = "1", description = "solver threads (default: ${DEFAULT-VALUE})")
     int threads;
@@ -54,7 +63,7 @@ final class SolverOptions {
 
     String describe() {
         return "time limit " + (timeLimit == null ? "none" : timeLimit + " s") + ", threads " + threads + ", encoding "
-                + encoding;
+                + encoding + (without == null || without.isEmpty() ? "" : ", without " + String.join(",", without));
     }
 
     /** The COSMA options of this command line: objective, fixed schedule (or null), encoding, start plan. */
@@ -65,6 +74,24 @@ final class SolverOptions {
             default -> throw new UserException("unknown encoding '" + encoding + "': use 'decoupled' or 'joint'");
         };
         return new CosmaSolver.Options(objective, schedule, backend(), prune, start, decoupled,
-                new MiniMallocAllocator());
+                new MiniMallocAllocator(), techniquesOff());
+    }
+
+    /** The encoding, with the techniques switched off if any (e.g. "decoupled without forced"). */
+    String encodingLabel() {
+        return encoding + (without == null || without.isEmpty() ? "" : " without " + String.join(",", without));
+    }
+
+    /** The techniques --without switches off. */
+    Set<Technique> techniquesOff() {
+        Set<Technique> off = EnumSet.noneOf(Technique.class);
+        for (String id : without == null ? List.<String>of() : without) {
+            try {
+                off.add(Technique.parse(id.trim()));
+            } catch (IllegalArgumentException e) {
+                throw new UserException("--without: " + e.getMessage());
+            }
+        }
+        return off;
     }
 }

@@ -66,6 +66,24 @@ class SolveCommandTest {
     }
 
     @Test
+    void everyTechniqueCanBeSwitchedOffWithoutChangingTheOptimum() {
+        MainTest.Result all = MainTest.run("solve", "transformer", "--budget", "M_R", "--setting", "all",
+                "--time-limit", "60");
+        assertEquals(0, all.code(), all.err());
+        assertTrue(all.out().contains("status                  OPTIMAL"), all.out());
+        assertEquals(4_915_200, traffic(all.out()));
+        for (String off : new String[] {"forced", "start-order", "lift"}) {
+            MainTest.Result r = MainTest.run("solve", "fig1", "--budget", "M_R", "--without", off);
+            assertEquals(0, r.code(), r.err());
+            assertTrue(r.out().contains("OPTIMAL") && r.out().contains("without " + off), r.out());
+            assertEquals(traffic(MainTest.run("solve", "fig1", "--budget", "M_R").out()), traffic(r.out()), off);
+        }
+        MainTest.Result bad = MainTest.run("solve", "fig1", "--budget", "M_R", "--without", "magic");
+        assertEquals(Main.USER_ERROR, bad.code());
+        assertTrue(bad.err().contains("unknown technique 'magic'") && bad.err().contains("start-order"), bad.err());
+    }
+
+    @Test
     void decoupledSolvesAZooNetworkWithParametersAtMR() {
         // ResNet-50 with parameters at M_R: the relaxation's optimum packs, so it is proven optimal.
         MainTest.Result r = MainTest.run("solve", "resnet50", "--budget", "M_R", "--setting", "all", "--time-limit", "60");

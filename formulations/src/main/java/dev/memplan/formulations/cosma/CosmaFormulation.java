@@ -46,6 +46,7 @@ public final class CosmaFormulation {
     private final int n;
     private final Model model;
     private final ForcedTraffic forced;
+    private final boolean forcedInequalities;
 
     /** run[o][t]: the operator runs at t (null outside its window); with a fixed schedule, no variables. */
     private final Variable[][] run;
@@ -70,6 +71,15 @@ public final class CosmaFormulation {
      */
     public CosmaFormulation(Graph graph, TensorSetting setting, long budget, CosmaObjective objective,
                             Schedule fixedSchedule, boolean addresses, boolean prune) {
+        this(graph, setting, budget, objective, fixedSchedule, addresses, prune, true);
+    }
+
+    /**
+     * @param forcedInequalities add the compulsory loads and {@link ForcedTraffic}'s round trips as valid
+     *     inequalities (TRAFFIC; false only to measure what they buy)
+     */
+    public CosmaFormulation(Graph graph, TensorSetting setting, long budget, CosmaObjective objective,
+                            Schedule fixedSchedule, boolean addresses, boolean prune, boolean forcedInequalities) {
         this.graph = graph;
         this.setting = setting;
         this.budget = budget;
@@ -80,6 +90,7 @@ public final class CosmaFormulation {
                 : OperatorWindows.free(graph, prune);
         this.n = graph.operatorCount();
         this.forced = ForcedTraffic.of(graph, windows, budget);
+        this.forcedInequalities = forcedInequalities;
         int nt = graph.tensorCount();
         this.model = new Model("cosma-" + objective.name().toLowerCase() + "-" + graph.name());
         run = new Variable[graph.operatorCount()][n];
@@ -105,7 +116,9 @@ public final class CosmaFormulation {
         }
         if (objective == CosmaObjective.TRAFFIC) {
             bytesWithinBudget();
-            forcedRoundTrips();
+            if (forcedInequalities) {
+                forcedRoundTrips();
+            }
             minimizeTraffic();
         } else {
             onlyCompulsoryLoads();
@@ -535,7 +548,7 @@ public final class CosmaFormulation {
                 cost.addConstant(-size);
             }
         }
-        if (forced.bound() > 0) {
+        if (forcedInequalities && forced.bound() > 0) {
             // A proven lower bound: lets the back-end stop as soon as it finds a plan that pays no more.
             model.greaterOrEqual("forced_traffic", cost, forced.bound());
         }

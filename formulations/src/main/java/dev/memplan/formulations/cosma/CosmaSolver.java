@@ -20,7 +20,9 @@ import dev.memplan.model.Schedule;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.SolverInfo;
 import dev.memplan.model.TensorSetting;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Builds a {@link CosmaFormulation}, gives it a starting solution, solves it on a back-end and turns the answer
@@ -44,7 +46,17 @@ public final class CosmaSolver {
      * @param packer the fixed-schedule allocator of the decoupled step (null: the CP-SAT placement model)
      */
     public record Options(CosmaObjective objective, Schedule schedule, Backend backend, boolean prune, Plan start,
-                          boolean decoupled, Allocator packer) {
+                          boolean decoupled, Allocator packer, Set<Technique> without) {
+
+        public Options {
+            without = without == null || without.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(without));
+        }
+
+        /** Every technique on. */
+        public Options(CosmaObjective objective, Schedule schedule, Backend backend, boolean prune, Plan start,
+                       boolean decoupled, Allocator packer) {
+            this(objective, schedule, backend, prune, start, decoupled, packer, Set.of());
+        }
 
         /** The joint program only (no decoupled first step). */
         public Options(CosmaObjective objective, Schedule schedule, Backend backend, boolean prune, Plan start) {
@@ -56,20 +68,29 @@ public final class CosmaSolver {
         }
 
         public Options withSchedule(Schedule value) {
-            return new Options(objective, value, backend, prune, start, decoupled, packer);
+            return new Options(objective, value, backend, prune, start, decoupled, packer, without);
         }
 
         public Options withPrune(boolean value) {
-            return new Options(objective, schedule, backend, value, start, decoupled, packer);
+            return new Options(objective, schedule, backend, value, start, decoupled, packer, without);
         }
 
         public Options withStart(Plan value) {
-            return new Options(objective, schedule, backend, prune, value, decoupled, packer);
+            return new Options(objective, schedule, backend, prune, value, decoupled, packer, without);
         }
 
         /** Decoupled first step on or off, with its packer (null: CP-SAT placement). */
         public Options withDecoupled(boolean value, Allocator valuePacker) {
-            return new Options(objective, schedule, backend, prune, start, value, valuePacker);
+            return new Options(objective, schedule, backend, prune, start, value, valuePacker, without);
+        }
+
+        /** These techniques off (to measure what they buy). */
+        public Options without(Set<Technique> value) {
+            return new Options(objective, schedule, backend, prune, start, decoupled, packer, value);
+        }
+
+        public boolean uses(Technique technique) {
+            return !without.contains(technique);
         }
     }
 
@@ -94,7 +115,7 @@ public final class CosmaSolver {
         long began = System.nanoTime();
         Plan start = startingPlan(g, setting, budget, options);
         Long forcedBound = null;
-        if (options.objective() == CosmaObjective.TRAFFIC) {
+        if (options.objective() == CosmaObjective.TRAFFIC && options.uses(Technique.FORCED)) {
             OperatorWindows windows = options.schedule() != null
                     ? OperatorWindows.fixed(g, options.schedule(), options.prune())
                     : OperatorWindows.free(g, options.prune());
@@ -103,7 +124,7 @@ public final class CosmaSolver {
         if (start != null) {
             CheckReport startReport = PlanChecker.requireValid(g, start, "the starting plan");
             long startTraffic = startReport.traffic().nonCompulsory();
-            if (forcedBound != null && startTraffic <= forcedBound) {
+            if (options.objective() == CosmaObjective.TRAFFIC && startTraffic <= (forcedBound == null ? 0 : forcedBound)) {
                 // Every plan pays the forced traffic (and traffic is never negative): a starting plan that pays no
                 // more is optimal as it is, and no program is built.
                 double seconds = (System.nanoTime() - began) / 1e9;
@@ -111,13 +132,14 @@ public final class CosmaSolver {
                         options.backend().id(), null, null, true);
             }
         }
-        if (forcedBound != null && options.decoupled() && setting == TensorSetting.ALL
-                && ParameterLift.reserved(g) > 0) {
+        long floor = forcedBound == null ? 0 : forcedBound;
+        if (options.objective() == CosmaObjective.TRAFFIC && options.decoupled() && options.uses(Technique.LIFT)
+                && setting == TensorSetting.ALL && ParameterLift.reserved(g) > 0) {
             Sub lifted = lifted(graph, g, budget, options, remaining(limits, began));
             if (lifted != null) {
                 CheckReport report = PlanChecker.requireValid(g, lifted.plan(), "the plan lifted from the activations");
                 long traffic = report.traffic().nonCompulsory();
-                if (traffic <= forcedBound) {
+                if (traffic <= floor) {
                     double seconds = (System.nanoTime() - began) / 1e9;
                     return finish(lifted.plan(), report, SolveStatus.OPTIMAL, traffic, traffic, seconds,
                             lifted.backend(), lifted.size(), null, false);
@@ -125,12 +147,13 @@ public final class CosmaSolver {
                 start = better(g, start, lifted.plan());
             }
         }
-        if (forcedBound != null && options.decoupled() && options.schedule() == null && start != null) {
+        if (options.objective() == CosmaObjective.TRAFFIC && options.decoupled() && options.uses(Technique.START_ORDER)
+                && options.schedule() == null && start != null) {
             Sub polished = polished(graph, setting, budget, options, start, remaining(limits, began));
             if (polished != null) {
                 CheckReport report = PlanChecker.requireValid(g, polished.plan(), "the plan on the start's order");
                 long traffic = report.traffic().nonCompulsory();
-                if (traffic <= forcedBound) {
+                if (traffic <= floor) {
                     double seconds = (System.nanoTime() - began) / 1e9;
                     return finish(polished.plan(), report, SolveStatus.OPTIMAL, traffic, traffic, seconds,
                             polished.backend(), polished.size(), null, false);
@@ -140,7 +163,7 @@ public final class CosmaSolver {
         }
         Long relaxedBound = forcedBound;
         if (options.decoupled() && options.objective() == CosmaObjective.TRAFFIC) {
-            Decoupled d = decoupled(g, setting, budget, options, start, limits, began, forcedBound);
+            Decoupled d = decoupled(g, setting, budget, options, start, limits, began, floor);
             if (d.result() != null) {
                 return d.result();
             }
@@ -151,7 +174,7 @@ public final class CosmaSolver {
             limits = remaining(limits, began);
         }
         CosmaFormulation f = new CosmaFormulation(g, setting, budget, options.objective(), options.schedule(), true,
-                options.prune());
+                options.prune(), options.uses(Technique.FORCED));
         Model model = f.model();
         ModelSize pruned = ModelSize.of(model);
         ModelSize unpruned = options.prune() ? unprunedSize(g, setting, budget, options) : pruned;
@@ -288,7 +311,7 @@ public final class CosmaSolver {
     private static Decoupled decoupled(Graph g, TensorSetting setting, long budget, Options options, Plan start,
                                        Limits limits, long began, long forcedBound) {
         CosmaFormulation relaxed = new CosmaFormulation(g, setting, budget, CosmaObjective.TRAFFIC, options.schedule(),
-                false, options.prune());
+                false, options.prune(), options.uses(Technique.FORCED));
         if (start != null) {
             relaxed.hint(start);
         }

@@ -80,4 +80,21 @@ class DecoupledTest {
         assertTrue(r.backend().contains("starting plan's order"), r.backend());
         assertTrue(PlanChecker.check(g, r.plan()).valid());
     }
+
+    @Test
+    void switchingATechniqueOffNeverChangesTheOptimum() {
+        Random random = new Random(31);
+        for (int round = 0; round < 9; round++) {
+            Graph g = BruteForceAccess.randomTinyGraph(random, 4, round % 2 == 0);
+            long b = Budgets.minimumFeasible(g);
+            long optimum = BruteForceAccess.minTraffic(g, TensorSetting.ALL, b, null);
+            for (Technique off : Technique.values()) {
+                CosmaResult r = CosmaSolver.solve(g, TensorSetting.ALL, b, DECOUPLED.without(java.util.Set.of(off)),
+                        Limits.DEFAULT);
+                assertEquals(SolveStatus.OPTIMAL, r.status(), off + " round " + round);
+                assertEquals(optimum, (long) r.objective(), off + " round " + round);
+            }
+        }
+        assertEquals(Technique.START_ORDER, Technique.parse("Start-Order"));
+    }
 }
