@@ -133,30 +133,23 @@ public final class CosmaSolver {
             }
         }
         long floor = forcedBound == null ? 0 : forcedBound;
-        if (options.objective() == CosmaObjective.TRAFFIC && options.decoupled() && options.uses(Technique.LIFT)
-                && setting == TensorSetting.ALL && ParameterLift.reserved(g) > 0) {
+        boolean steps = options.objective() == CosmaObjective.TRAFFIC && options.decoupled();
+        if (steps && options.uses(Technique.LIFT) && setting == TensorSetting.ALL && ParameterLift.reserved(g) > 0) {
             Sub lifted = lifted(graph, g, budget, options, remaining(limits, began));
             if (lifted != null) {
-                CheckReport report = PlanChecker.requireValid(g, lifted.plan(), "the plan lifted from the activations");
-                long traffic = report.traffic().nonCompulsory();
-                if (traffic <= floor) {
-                    double seconds = (System.nanoTime() - began) / 1e9;
-                    return finish(lifted.plan(), report, SolveStatus.OPTIMAL, traffic, traffic, seconds,
-                            lifted.backend(), lifted.size(), null, false);
+                CosmaResult proven = provenByFloor(g, lifted, floor, began);
+                if (proven != null) {
+                    return proven;
                 }
                 start = better(g, start, lifted.plan());
             }
         }
-        if (options.objective() == CosmaObjective.TRAFFIC && options.decoupled() && options.uses(Technique.START_ORDER)
-                && options.schedule() == null && start != null) {
+        if (steps && options.uses(Technique.START_ORDER) && options.schedule() == null && start != null) {
             Sub polished = polished(graph, setting, budget, options, start, remaining(limits, began));
             if (polished != null) {
-                CheckReport report = PlanChecker.requireValid(g, polished.plan(), "the plan on the start's order");
-                long traffic = report.traffic().nonCompulsory();
-                if (traffic <= floor) {
-                    double seconds = (System.nanoTime() - began) / 1e9;
-                    return finish(polished.plan(), report, SolveStatus.OPTIMAL, traffic, traffic, seconds,
-                            polished.backend(), polished.size(), null, false);
+                CosmaResult proven = provenByFloor(g, polished, floor, began);
+                if (proven != null) {
+                    return proven;
                 }
                 start = better(g, start, polished.plan());
             }
@@ -257,6 +250,18 @@ public final class CosmaSolver {
 
     /** A plan from a sub-problem, with its back-end label and the size of the model that found it. */
     private record Sub(Plan plan, String backend, ModelSize size) {
+    }
+
+    /** The sub-problem's plan as the OPTIMAL result when it pays no more than the floor (a proven lower bound). */
+    private static CosmaResult provenByFloor(Graph g, Sub sub, long floor, long began) {
+        CheckReport report = PlanChecker.requireValid(g, sub.plan(), sub.backend());
+        long traffic = report.traffic().nonCompulsory();
+        if (traffic > floor) {
+            return null;
+        }
+        double seconds = (System.nanoTime() - began) / 1e9;
+        return finish(sub.plan(), report, SolveStatus.OPTIMAL, traffic, traffic, seconds, sub.backend(), sub.size(),
+                null, false);
     }
 
     /**
