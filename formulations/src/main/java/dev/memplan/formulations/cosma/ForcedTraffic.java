@@ -39,25 +39,8 @@ public final class ForcedTraffic {
 
     /** The forced traffic of a graph (already in its tensor setting) at a budget, with the given windows. */
     public static ForcedTraffic of(Graph graph, OperatorWindows windows, long budget) {
+        Context cx = Context.of(graph, windows, budget);
         int nt = graph.tensorCount();
-        int nop = graph.operatorCount();
-        long[] footprint = new long[nop];
-        boolean[][] touches = new boolean[nop][];
-        for (int o = 0; o < nop; o++) {
-            boolean[] mine = new boolean[nt];
-            for (int a : graph.inputs(o)) {
-                mine[a] = true;
-            }
-            for (int a : graph.outputs(o)) {
-                mine[a] = true;
-            }
-            long bytes = 0;
-            for (int a = 0; a < nt; a++) {
-                bytes += mine[a] ? graph.size(a) : 0;
-            }
-            footprint[o] = bytes;
-            touches[o] = mine;
-        }
         int[] loads = new int[nt];
         boolean[] spill = new boolean[nt];
         long[] alone = new long[nt];
@@ -67,23 +50,17 @@ public final class ForcedTraffic {
             if (readers.length == 0) {
                 continue;
             }
-            int[] blockers = new int[nop];
-            int nb = 0;
-            for (int o = 0; o < nop; o++) {
-                if (!touches[o][a] && footprint[o] + graph.size(a) > budget) {
-                    blockers[nb++] = o;
-                }
-            }
-            if (nb == 0) {
+            int[] blockers = cx.blockersOf(a);
+            if (blockers.length == 0) {
                 continue;
             }
-            blockersOf[a] = Arrays.copyOf(blockers, nb);
-            int k = longestChain(graph, windows, a, readers, blockersOf[a]);
+            blockersOf[a] = blockers;
+            int k = longestChain(graph, windows, a, readers, blockers);
             loads[a] = k;
             spill[a] = k > 0 && !graph.isHost(a);
             alone[a] = cost(graph, a, k);
         }
-        List<int[]> groups = groups(graph, windows, budget, footprint, touches);
+        List<int[]> groups = groups(cx);
         long bound = 0;
         boolean[] grouped = new boolean[nt];
         for (int[] group : groups) {
@@ -104,14 +81,59 @@ public final class ForcedTraffic {
         for (int a = 0; a < nt; a++) {
             bound += grouped[a] ? 0 : alone[a];
         }
-        bound += escapes(new Context(graph, windows, budget, footprint, touches), blockersOf, alone, grouped);
+        bound += escapes(cx, blockersOf, alone, grouped);
         return new ForcedTraffic(loads, spill, groups, bound);
     }
 
-    /** What the analysis of one graph at one budget shares. */
-    private record Context(Graph graph, OperatorWindows windows, long budget, long[] footprint, boolean[][] touches) {
+    /**
+     * What the analysis of one graph at one budget shares: each operator's footprint (its distinct inputs and
+     * outputs) and the operators by decreasing footprint, so the blockers of a tensor are a prefix of that list
+     * (memory and time linear in the graph, not tensors x operators).
+     */
+    private record Context(Graph graph, OperatorWindows windows, long budget, long[] footprint, int[][] touched,
+                           int[] byFootprint) {
+
+        static Context of(Graph graph, OperatorWindows windows, long budget) {
+            int nop = graph.operatorCount();
+            long[] footprint = new long[nop];
+            int[][] touched = new int[nop][];
+            for (int o = 0; o < nop; o++) {
+                int[] mine = java.util.stream.IntStream.concat(Arrays.stream(graph.inputs(o)),
+                        Arrays.stream(graph.outputs(o))).distinct().sorted().toArray();
+                long bytes = 0;
+                for (int a : mine) {
+                    bytes += graph.size(a);
+                }
+                footprint[o] = bytes;
+                touched[o] = mine;
+            }
+            int[] byFootprint = java.util.stream.IntStream.range(0, nop).boxed()
+                    .sorted((x, y) -> Long.compare(footprint[y], footprint[x])).mapToInt(Integer::intValue).toArray();
+            return new Context(graph, windows, budget, footprint, touched, byFootprint);
+        }
+
+        boolean touches(int operator, int tensor) {
+            return Arrays.binarySearch(touched[operator], tensor) >= 0;
+        }
+
+        /** The operator leaves no room for the tensor while it runs. */
         boolean blocks(int operator, int tensor) {
-            return !touches[operator][tensor] && footprint[operator] + graph.size(tensor) > budget;
+            return footprint[operator] + graph.size(tensor) > budget && !touches(operator, tensor);
+        }
+
+        /** Every operator that blocks the tensor. */
+        int[] blockersOf(int tensor) {
+            int[] out = new int[byFootprint.length];
+            int n = 0;
+            for (int o : byFootprint) {
+                if (footprint[o] + graph.size(tensor) <= budget) {
+                    break;
+                }
+                if (!touches(o, tensor)) {
+                    out[n++] = o;
+                }
+            }
+            return Arrays.copyOf(out, n);
         }
     }
 
@@ -134,16 +156,16 @@ public final class ForcedTraffic {
         Graph graph = cx.graph();
         int nt = graph.tensorCount();
         boolean[] claimed = new boolean[nt];
-        boolean[] extended = new boolean[nt];
+        // May serve as an escape: produced, read, counted nowhere else yet (not grouped, nothing forced on its own,
+        // not extended, not claimed by another tensor).
+        boolean[] eligible = new boolean[nt];
+        for (int y = 0; y < nt; y++) {
+            eligible[y] = !graph.isHost(y) && !grouped[y] && alone[y] == 0 && graph.consumers(y).length > 0;
+        }
         long added = 0;
         for (int a = 0; a < nt; a++) {
             if (blockersOf[a] == null || grouped[a] || claimed[a]) {
                 continue;
-            }
-            boolean[] eligible = new boolean[nt];
-            for (int y = 0; y < nt; y++) {
-                eligible[y] = y != a && !graph.isHost(y) && !grouped[y] && alone[y] == 0 && !claimed[y]
-                        && !extended[y] && graph.consumers(y).length > 0;
             }
             boolean anyEscape = false;
             for (int r : graph.consumers(a)) {
@@ -159,10 +181,13 @@ public final class ForcedTraffic {
             long value = chainWithEscapes(cx, a, blockersOf[a], eligible);
             if (value > alone[a]) {
                 added += value - alone[a];
-                extended[a] = true;
+                eligible[a] = false;
                 for (int r : graph.consumers(a)) {
                     for (int y : graph.outputs(r)) {
-                        claimed[y] |= eligible[y];
+                        if (eligible[y]) {
+                            claimed[y] = true;
+                            eligible[y] = false;
+                        }
                     }
                 }
             }
@@ -282,12 +307,19 @@ public final class ForcedTraffic {
      * weights fill M_R, and the concatenation reads all their outputs. Groups are built greedily (a clique in the
      * "shut out" relation), so the bound is valid but not always the largest possible.
      */
-    private static List<int[]> groups(Graph graph, OperatorWindows windows, long budget, long[] footprint,
-                                      boolean[][] touches) {
+    private static List<int[]> groups(Context cx) {
+        Graph graph = cx.graph();
         int nt = graph.tensorCount();
+        long largest = 0;
+        for (int a = 0; a < nt; a++) {
+            largest = Math.max(largest, graph.size(a));
+        }
+        // A member's producer must leave no room for some other tensor: only producers within the largest
+        // tensor of the budget can.
         List<Integer> candidates = new ArrayList<>();
         for (int a = 0; a < nt; a++) {
-            if (!graph.isHost(a) && graph.consumers(a).length > 0) {
+            if (!graph.isHost(a) && graph.consumers(a).length > 0
+                    && cx.footprint()[graph.producer(a)] + largest > cx.budget()) {
                 candidates.add(a);
             }
         }
@@ -304,8 +336,7 @@ public final class ForcedTraffic {
                 }
                 boolean fits = true;
                 for (int m : group) {
-                    if (!shutsOut(graph, windows, budget, footprint, touches, m, b)
-                            || !shutsOut(graph, windows, budget, footprint, touches, b, m)) {
+                    if (!shutsOut(cx, m, b) || !shutsOut(cx, b, m)) {
                         fits = false;
                         break;
                     }
@@ -326,14 +357,13 @@ public final class ForcedTraffic {
     }
 
     /** b's producer leaves no room for a and runs, in every schedule, before some reader of a. */
-    private static boolean shutsOut(Graph graph, OperatorWindows windows, long budget, long[] footprint,
-                                    boolean[][] touches, int b, int a) {
-        int pb = graph.producer(b);
-        if (touches[pb][a] || footprint[pb] + graph.size(a) <= budget) {
+    private static boolean shutsOut(Context cx, int b, int a) {
+        int pb = cx.graph().producer(b);
+        if (!cx.blocks(pb, a)) {
             return false;
         }
-        for (int r : graph.consumers(a)) {
-            if (windows.precedes(pb, r)) {
+        for (int r : cx.graph().consumers(a)) {
+            if (cx.windows().precedes(pb, r)) {
                 return true;
             }
         }
