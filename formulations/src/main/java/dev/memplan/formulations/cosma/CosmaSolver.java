@@ -134,16 +134,6 @@ public final class CosmaSolver {
         }
         long floor = forcedBound == null ? 0 : forcedBound;
         boolean steps = options.objective() == CosmaObjective.TRAFFIC && options.decoupled();
-        if (steps && options.uses(Technique.LIFT) && setting == TensorSetting.ALL && ParameterLift.reserved(g) > 0) {
-            Sub lifted = lifted(graph, g, budget, options, remaining(limits, began));
-            if (lifted != null) {
-                CosmaResult proven = provenByFloor(g, lifted, floor, began);
-                if (proven != null) {
-                    return proven;
-                }
-                start = better(g, start, lifted.plan());
-            }
-        }
         if (steps && options.uses(Technique.START_ORDER) && options.schedule() == null && start != null) {
             Sub polished = polished(graph, setting, budget, options, start, remaining(limits, began));
             if (polished != null) {
@@ -152,6 +142,16 @@ public final class CosmaSolver {
                     return proven;
                 }
                 start = better(g, start, polished.plan());
+            }
+        }
+        if (steps && options.uses(Technique.LIFT) && setting == TensorSetting.ALL && ParameterLift.reserved(g) > 0) {
+            Sub lifted = lifted(graph, g, budget, options, remaining(limits, began));
+            if (lifted != null) {
+                CosmaResult proven = provenByFloor(g, lifted, floor, began);
+                if (proven != null) {
+                    return proven;
+                }
+                start = better(g, start, lifted.plan());
             }
         }
         Long relaxedBound = forcedBound;
@@ -273,7 +273,11 @@ public final class CosmaSolver {
     private static Sub polished(Graph graph, TensorSetting setting, long budget, Options options, Plan start,
                                      Limits limits) {
         Limits share = limits.timeLimit() == null ? limits : limits.withTimeLimit(limits.timeLimit().dividedBy(4));
-        CosmaResult r = solve(graph, setting, budget, options.withSchedule(start.schedule()).withStart(start), share);
+        // The lift comes after this step at the top level; inside it, it would only take time from this program.
+        Set<Technique> off = EnumSet.of(Technique.LIFT);
+        off.addAll(options.without());
+        CosmaResult r = solve(graph, setting, budget,
+                options.withSchedule(start.schedule()).withStart(start).without(off), share);
         if (r.plan() == null) {
             return null;
         }
@@ -309,9 +313,9 @@ public final class CosmaSolver {
      * optimum is an optimal plan; a packing of a non-optimal relaxation solution is a plan with the
      * relaxation's bound. With CP-SAT as the back-end the relaxation runs on SCIP first (a quarter of the time
      * when there is a limit), then on CP-SAT with the rest: SCIP's LP bound decides most relaxations in seconds
-     * (ViT-B/16 at M_R 2 s against CP-SAT's 75% gap after 120 s; every case SCIP decided took under 7 s), while
-     * CP-SAT's search finds the plans SCIP misses on the Transformer (45 s from the just-in-time plan at M_R),
-     * which a half share for SCIP left too little time for (BENCHMARKS.md).
+     * (ViT-B/16 at M_R 2 s against CP-SAT's 75% gap after 120 s; DeepLabV3 with parameters at M_H about 35 s),
+     * while CP-SAT's search finds the plans SCIP misses on the Transformer (45 s from the just-in-time plan at
+     * M_R), which a half share for SCIP left too little time for (BENCHMARKS.md).
      */
     private static Decoupled decoupled(Graph g, TensorSetting setting, long budget, Options options, Plan start,
                                        Limits limits, long began, long forcedBound) {
