@@ -11,6 +11,7 @@ import dev.memplan.formulations.milp.Backend;
 import dev.memplan.formulations.milp.Solvers;
 import dev.memplan.model.Allocation;
 import dev.memplan.model.Allocator;
+import dev.memplan.model.BruteForcePacking;
 import dev.memplan.model.Buffer;
 import dev.memplan.model.BufferChecker;
 import dev.memplan.model.BufferSet;
@@ -169,7 +170,7 @@ class PlacementModelsTest {
         boolean minimize = exact.minimize();
         for (int round = 0; round < 25; round++) {
             BufferSet set = randomSet(random);
-            long minimum = BruteForcePacking.minimumHeight(set);
+            long minimum = BruteForcePacking.minimumCapacity(set);
             Allocation at = exact.allocator().allocate(set, minimum, Limits.DEFAULT);
             assertLegal(at, minimum);
             assertEquals(minimize ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE, at.status());
@@ -209,7 +210,7 @@ class PlacementModelsTest {
         Random random = new Random(5);
         for (int round = 0; round < 15; round++) {
             BufferSet set = randomSet(random);
-            long minimum = BruteForcePacking.minimumHeight(set);
+            long minimum = BruteForcePacking.minimumCapacity(set);
             Allocation loose = new PlacementCpSat(false).allocate(set, minimum + 6, Limits.DEFAULT);
             for (Placement start : new Placement[] {null, loose.placement()}) {
                 Allocation ilp = PlacementIlp.minimumHeight(Backend.SCIP, set, start, Limits.DEFAULT);

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memplan.datasets.MiniMallocSuite;
 import dev.memplan.model.Allocation;
 import dev.memplan.model.Allocator;
+import dev.memplan.model.BruteForcePacking;
 import dev.memplan.model.Buffer;
 import dev.memplan.model.BufferChecker;
 import dev.memplan.model.BufferSet;
@@ -158,7 +159,7 @@ class CompilerHeuristicsTest {
             BufferSet set = randomSet(random);
             Placement p = h.pack().apply(set);
             assertEquals(List.of(), BufferChecker.check(p, Long.MAX_VALUE), set::toString);
-            long minimum = BruteForcePacking.minimumHeight(set);
+            long minimum = BruteForcePacking.minimumCapacity(set);
             assertTrue(p.height() >= minimum, () -> set + ": " + p.height() + " < " + minimum);
             if (p.height() > minimum) {
                 strictlyAbove++;

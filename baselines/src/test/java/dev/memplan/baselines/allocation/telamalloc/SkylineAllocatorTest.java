@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.datasets.MiniMallocSuite;
 import dev.memplan.model.Allocation;
+import dev.memplan.model.BruteForcePacking;
 import dev.memplan.model.Buffer;
 import dev.memplan.model.BufferChecker;
 import dev.memplan.model.BufferSet;

@@ -1,26 +1,23 @@
-package dev.memplan.baselines.allocation.minimalloc;
-
-import dev.memplan.model.Buffer;
-import dev.memplan.model.BufferSet;
+package dev.memplan.model;
 
 /**
- * The oracle for tiny buffer sets: tries every offset of every buffer (multiples of its alignment, or its
- * fixed offset), in input order, rejecting a partial assignment as soon as two buffers live at the same time
- * share an address. Exponential; meant for a handful of buffers with small sizes. Shares no code with the
- * allocator.
+ * The packing oracle of every allocator test (shared through this module's test jar): tries every offset of every
+ * buffer (multiples of its alignment, or its fixed offset), in input order, rejecting a partial assignment as
+ * soon as two buffers live at the same time share an address. Exponential; meant for a handful of buffers with
+ * small sizes. Shares no code with the allocators and models it judges.
  */
-final class BruteForcePacking {
+public final class BruteForcePacking {
 
     private BruteForcePacking() {
     }
 
     /** Whether some legal placement puts every buffer inside {@code [0, capacity)}. */
-    static boolean feasible(BufferSet set, long capacity) {
+    public static boolean feasible(BufferSet set, long capacity) {
         return place(set, capacity, 0, new long[set.size()]);
     }
 
     /** The smallest capacity that packs the set, or -1 when none does (fixed offsets collide). */
-    static long minimumCapacity(BufferSet set) {
+    public static long minimumCapacity(BufferSet set) {
         long bound = 0;
         for (Buffer b : set.buffers()) {
             bound += b.size() + b.alignment() - 1 + (b.fixedOffset() == null ? 0 : b.fixedOffset());
