@@ -28,9 +28,10 @@ final class SolverOptions {
     Double timeLimit;
 
     @Option(names = "--encoding", paramLabel = "decoupled|joint", defaultValue = "decoupled",
-            description = {"COSMA (traffic): 'decoupled' first solves without addresses (a lower bound) and packs that",
-                "residency with MiniMalloc, falling back to the joint program when it does not pack; 'joint' runs",
-                "the big-M program of eq. 1-12 only (default: ${DEFAULT-VALUE})"})
+            description = {"COSMA (traffic): 'decoupled' stops at the first step that proves optimality: the forced-",
+                "traffic bound, the starting plan's order, the activations lifted (with parameters), the program",
+                "without addresses packed by MiniMalloc, then the joint program; 'joint' runs the big-M program of",
+                "eq. 1-12 only (default: ${DEFAULT-VALUE})"})
     String encoding;
 
     @Option(names = "--without", paramLabel = "T1,...", split = ",",
