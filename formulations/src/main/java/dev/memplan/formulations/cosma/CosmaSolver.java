@@ -34,6 +34,8 @@ public final class CosmaSolver {
     private static final long UNPRUNED_COUNT_LIMIT = 300_000;
     /** With CP-SAT and a limit, the relaxation's first pass on SCIP gets this fraction (1/n) of the time. */
     private static final int SCIP_SHARE_DIVISOR = 4;
+    /** Without a time limit, the most a sub-step (the start's order, the lift) may take. */
+    private static final java.time.Duration SUB_STEP_CAP = java.time.Duration.ofSeconds(60);
 
     /**
      * @param schedule null for a free schedule
@@ -252,6 +254,15 @@ public final class CosmaSolver {
     private record Sub(Plan plan, String backend, ModelSize size) {
     }
 
+    /**
+     * The time of a sub-step (the start's order, the lift): 1/n of the limit, or {@link #SUB_STEP_CAP} without one,
+     * so that a sub-step, which only looks for a plan that meets the bound, never keeps an unlimited run from the
+     * steps that prove optimality.
+     */
+    private static Limits share(Limits limits, int n) {
+        return limits.withTimeLimit(limits.timeLimit() == null ? SUB_STEP_CAP : limits.timeLimit().dividedBy(n));
+    }
+
     /** The sub-problem's plan as the OPTIMAL result when it pays no more than the floor (a proven lower bound). */
     private static CosmaResult provenByFloor(Graph g, Sub sub, long floor, long began) {
         CheckReport report = PlanChecker.requireValid(g, sub.plan(), sub.backend());
@@ -265,14 +276,14 @@ public final class CosmaSolver {
     }
 
     /**
-     * The starting plan's order kept, the rest solved (a quarter of the time when there is a limit): the
+     * The starting plan's order kept, the rest solved (a quarter of the time; 60 s at most without a limit): the
      * fixed-schedule program is small and decided in about a second on the zoo, and its optimum often meets the
      * forced bound of the free schedule (the Transformer at M_R, where the free relaxation needs minutes to find
      * that plan); otherwise it is a better start. Null when nothing was found.
      */
     private static Sub polished(Graph graph, TensorSetting setting, long budget, Options options, Plan start,
                                      Limits limits) {
-        Limits share = limits.timeLimit() == null ? limits : limits.withTimeLimit(limits.timeLimit().dividedBy(4));
+        Limits share = share(limits, 4);
         // The lift comes after this step at the top level; inside it, it would only take time from this program.
         Set<Technique> off = EnumSet.of(Technique.LIFT);
         off.addAll(options.without());
@@ -285,9 +296,9 @@ public final class CosmaSolver {
     }
 
     /**
-     * The activations solved on their own at the budget minus the parameters' reserve (half the time when there
-     * is a limit), lifted to a plan with parameters ({@link ParameterLift}); null when that budget is below what
-     * the activations need or no plan was found.
+     * The activations solved on their own at the budget minus the parameters' reserve (half the time; 60 s at
+     * most without a limit), lifted to a plan with parameters ({@link ParameterLift}); null when that budget is
+     * below what the activations need or no plan was found.
      */
     private static Sub lifted(Graph graph, Graph g, long budget, Options options, Limits limits) {
         Graph activations = graph.withSetting(TensorSetting.ACTIVATIONS);
@@ -295,7 +306,7 @@ public final class CosmaSolver {
         if (actBudget < Budgets.minimumFeasible(activations)) {
             return null;
         }
-        Limits share = limits.timeLimit() == null ? limits : limits.withTimeLimit(limits.timeLimit().dividedBy(2));
+        Limits share = share(limits, 2);
         CosmaResult r = solve(activations, TensorSetting.ACTIVATIONS, actBudget, options.withStart(null), share);
         if (r.plan() == null) {
             return null;
