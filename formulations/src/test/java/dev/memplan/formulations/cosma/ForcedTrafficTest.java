@@ -9,6 +9,7 @@ import dev.memplan.formulations.milp.Backend;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
+import dev.memplan.model.PlanChecker;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorSetting;
@@ -174,5 +175,27 @@ class ForcedTrafficTest {
         assertEquals(180, cases);
         assertTrue(positive >= 10, "the bound should say something on some random cases, said it on " + positive);
         assertFalse(positive == cases);
+    }
+
+    @Test
+    void onTheZooTheBoundMeetsACheckedPlanWhereTheRelaxationAloneWasWeak() {
+        // Transformer activations at M_R and M_H, DeepLabV3 with parameters at M_R: the bound, and a plan found
+        // in seconds that pays exactly that (so both are right: the plan is checked, the bound is a bound).
+        record Case(String net, TensorSetting setting, double fromMrToMp, long expected) {
+        }
+        for (Case c : List.of(new Case("transformer", TensorSetting.ACTIVATIONS, 0, 4_915_200),
+                new Case("transformer", TensorSetting.ACTIVATIONS, 0.5, 3_932_160),
+                new Case("deeplabv3_resnet50", TensorSetting.ALL, 0, 802_816))) {
+            Graph g = dev.memplan.datasets.zoo.Zoo.graph(c.net()).withSetting(c.setting());
+            long mr = Budgets.minimumRequired(g);
+            long budget = c.fromMrToMp() == 0 ? mr : Budgets.halfway(mr, Budgets.footprint(g, Schedule.defaultOrder(g)));
+            assertEquals(c.expected(), forced(g, budget).bound(), c.net() + " at " + budget);
+            CosmaResult r = CosmaSolver.solve(g, c.setting(), budget,
+                    CosmaSolver.Options.traffic(Backend.CPSAT).withDecoupled(true, null),
+                    new Limits(java.time.Duration.ofSeconds(60), 1, 0, 0));
+            assertEquals(SolveStatus.OPTIMAL, r.status(), c.net());
+            assertEquals(c.expected(), (long) r.objective(), c.net());
+            assertTrue(PlanChecker.check(g, r.plan()).valid());
+        }
     }
 }
