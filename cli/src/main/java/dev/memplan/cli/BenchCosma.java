@@ -13,6 +13,7 @@ import dev.memplan.model.Plan;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.TensorSetting;
+import dev.memplan.model.io.PlanJson;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -57,6 +58,11 @@ final class BenchCosma implements Callable<Integer> {
     @Option(names = "--markdown", paramLabel = "OUT.md", description = "also write the table as Markdown")
     Path markdown;
 
+    @Option(names = "--plans", paramLabel = "DIR",
+            description = "also write each plan (memplan-plan/1) as DIR/NETWORK-SETTING-BUDGET-SCHEDULE.json, to check "
+                    + "with 'memplan check NETWORK PLAN'")
+    Path plans;
+
     @Mixin
     SolverOptions solverOptions;
 
@@ -99,6 +105,9 @@ final class BenchCosma implements Callable<Integer> {
                         CosmaResult c = CosmaSolver.solve(full, s, chosen.bytes(),
                                 solverOptions.cosma(CosmaObjective.TRAFFIC, fixed, true, start), limits);
                         PlanChecker.requireValid(g, c.plan(), "cosma");
+                        if (plans != null) {
+                            writePlan(c.plan(), net + "-" + s.fileName() + "-" + chosen.name() + "-" + scheduler);
+                        }
                         table.row(net, s.fileName(), chosen.name(), Long.toString(chosen.bytes()), scheduler,
                                 Long.toString(start.traffic().nonCompulsory()),
                                 c.status().name() + (c.startingPlanOnly() ? " (start)" : ""),
@@ -123,5 +132,14 @@ final class BenchCosma implements Callable<Integer> {
         table.print(out);
         out.println("every plan checked: VALID; wrote " + csv + (markdown == null ? "" : " and " + markdown));
         return 0;
+    }
+
+    private void writePlan(Plan plan, String name) {
+        try {
+            java.nio.file.Files.createDirectories(plans);
+            PlanJson.write(plan, plans.resolve(name + ".json"));
+        } catch (java.io.IOException e) {
+            throw new UserException("cannot write plans to " + plans + ": " + e.getMessage());
+        }
     }
 }
