@@ -36,11 +36,16 @@ class CompareCommandTest {
         Path csv = dir.resolve("c.csv");
         Path md = dir.resolve("c.md");
         MainTest.Result r = MainTest.run("bench", "cosma", "--networks", "resnext50", "--budgets", "M_R", "--settings",
-                "activations", "--time-limit", "60", "--csv", csv.toString(), "--markdown", md.toString());
+                "activations", "--time-limit", "60", "--csv", csv.toString(), "--markdown", md.toString(),
+                "--plans", dir.resolve("plans").toString());
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().matches("(?s).*resnext50\\s+activations\\s+M_R\\s+\\d+\\s+free\\s+\\d+\\s+OPTIMAL.*"), r.out());
         assertEquals(2, Files.readAllLines(csv).size());
         assertTrue(Files.readString(md).startsWith("| network | setting | budget |"), Files.readString(md));
+        Path plan = dir.resolve("plans").resolve("resnext50-activations-M_R-free.json");
+        MainTest.Result check = MainTest.run("check", "resnext50", plan.toString());
+        assertEquals(0, check.code(), check.err());
+        assertTrue(check.out().startsWith("VALID"), check.out());
     }
 
     @Test
