@@ -123,10 +123,11 @@ public final class CosmaSolver {
                     : OperatorWindows.free(g, options.prune());
             forcedBound = ForcedTraffic.of(g, windows, budget).bound();
         }
+        long floor = forcedBound == null ? 0 : forcedBound;
         if (start != null) {
             CheckReport startReport = PlanChecker.requireValid(g, start, "the starting plan");
             long startTraffic = startReport.traffic().nonCompulsory();
-            if (options.objective() == CosmaObjective.TRAFFIC && startTraffic <= (forcedBound == null ? 0 : forcedBound)) {
+            if (options.objective() == CosmaObjective.TRAFFIC && startTraffic <= floor) {
                 // Every plan pays the forced traffic (and traffic is never negative): a starting plan that pays no
                 // more is optimal as it is, and no program is built.
                 double seconds = (System.nanoTime() - began) / 1e9;
@@ -134,7 +135,6 @@ public final class CosmaSolver {
                         options.backend().id(), null, null, true);
             }
         }
-        long floor = forcedBound == null ? 0 : forcedBound;
         boolean steps = options.objective() == CosmaObjective.TRAFFIC && options.decoupled();
         if (steps && options.uses(Technique.START_ORDER) && options.schedule() == null && start != null) {
             Sub polished = polished(graph, setting, budget, options, start, remaining(limits, began));
