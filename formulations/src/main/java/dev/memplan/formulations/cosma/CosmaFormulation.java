@@ -45,8 +45,8 @@ public final class CosmaFormulation {
     private final Schedule fixedSchedule;
     private final int n;
     private final Model model;
+    /** Null: no forced inequalities. */
     private final ForcedTraffic forced;
-    private final boolean forcedInequalities;
 
     /** run[o][t]: the operator runs at t (null outside its window); with a fixed schedule, no variables. */
     private final Variable[][] run;
@@ -71,26 +71,26 @@ public final class CosmaFormulation {
      */
     public CosmaFormulation(Graph graph, TensorSetting setting, long budget, CosmaObjective objective,
                             Schedule fixedSchedule, boolean addresses, boolean prune) {
-        this(graph, setting, budget, objective, fixedSchedule, addresses, prune, true);
+        this(graph, setting, budget, objective, fixedSchedule, addresses, prune,
+                ForcedTraffic.of(graph, OperatorWindows.of(graph, fixedSchedule, prune), budget));
     }
 
     /**
-     * @param forcedInequalities add the compulsory loads and {@link ForcedTraffic}'s round trips as valid
-     *     inequalities (TRAFFIC; false only to measure what they buy)
+     * @param forced the forced traffic of this graph, budget, schedule and pruning (computed once by the caller),
+     *     whose round trips and compulsory loads become valid inequalities (TRAFFIC); null for none, only to
+     *     measure what they buy
      */
     public CosmaFormulation(Graph graph, TensorSetting setting, long budget, CosmaObjective objective,
-                            Schedule fixedSchedule, boolean addresses, boolean prune, boolean forcedInequalities) {
+                            Schedule fixedSchedule, boolean addresses, boolean prune, ForcedTraffic forced) {
         this.graph = graph;
         this.setting = setting;
         this.budget = budget;
         this.objective = objective;
         this.addresses = addresses;
         this.fixedSchedule = fixedSchedule;
-        this.windows = fixedSchedule != null ? OperatorWindows.fixed(graph, fixedSchedule, prune)
-                : OperatorWindows.free(graph, prune);
+        this.windows = OperatorWindows.of(graph, fixedSchedule, prune);
         this.n = graph.operatorCount();
-        this.forced = ForcedTraffic.of(graph, windows, budget);
-        this.forcedInequalities = forcedInequalities;
+        this.forced = forced;
         int nt = graph.tensorCount();
         this.model = new Model("cosma-" + objective.name().toLowerCase() + "-" + graph.name());
         run = new Variable[graph.operatorCount()][n];
@@ -116,7 +116,7 @@ public final class CosmaFormulation {
         }
         if (objective == CosmaObjective.TRAFFIC) {
             bytesWithinBudget();
-            if (forcedInequalities) {
+            if (forced != null) {
                 forcedRoundTrips();
             }
             minimizeTraffic();
@@ -134,10 +134,6 @@ public final class CosmaFormulation {
         return windows;
     }
 
-    /** The traffic that precedence and the budget force on every plan (also a lower bound on the optimum). */
-    public ForcedTraffic forced() {
-        return forced;
-    }
 
     // ---------------------------------------------------------------- variables
 
@@ -548,7 +544,7 @@ public final class CosmaFormulation {
                 cost.addConstant(-size);
             }
         }
-        if (forcedInequalities && forced.bound() > 0) {
+        if (forced != null && forced.bound() > 0) {
             // A proven lower bound: lets the back-end stop as soon as it finds a plan that pays no more.
             model.greaterOrEqual("forced_traffic", cost, forced.bound());
         }

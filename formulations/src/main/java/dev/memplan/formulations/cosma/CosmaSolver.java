@@ -116,13 +116,10 @@ public final class CosmaSolver {
         }
         long began = System.nanoTime();
         Plan start = startingPlan(g, setting, budget, options);
-        Long forcedBound = null;
-        if (options.objective() == CosmaObjective.TRAFFIC && options.uses(Technique.FORCED)) {
-            OperatorWindows windows = options.schedule() != null
-                    ? OperatorWindows.fixed(g, options.schedule(), options.prune())
-                    : OperatorWindows.free(g, options.prune());
-            forcedBound = ForcedTraffic.of(g, windows, budget).bound();
-        }
+        // Computed once: its bound is the floor of every step, its round trips the inequalities of every program.
+        ForcedTraffic forced = options.objective() == CosmaObjective.TRAFFIC && options.uses(Technique.FORCED)
+                ? ForcedTraffic.of(g, OperatorWindows.of(g, options.schedule(), options.prune()), budget) : null;
+        Long forcedBound = forced == null ? null : forced.bound();
         long floor = forcedBound == null ? 0 : forcedBound;
         if (start != null) {
             CheckReport startReport = PlanChecker.requireValid(g, start, "the starting plan");
@@ -158,7 +155,7 @@ public final class CosmaSolver {
         }
         Long relaxedBound = forcedBound;
         if (options.decoupled() && options.objective() == CosmaObjective.TRAFFIC) {
-            Decoupled d = decoupled(g, setting, budget, options, start, limits, began, floor);
+            Decoupled d = decoupled(g, setting, budget, options, start, limits, began, forced);
             if (d.result() != null) {
                 return d.result();
             }
@@ -169,7 +166,7 @@ public final class CosmaSolver {
             limits = remaining(limits, began);
         }
         CosmaFormulation f = new CosmaFormulation(g, setting, budget, options.objective(), options.schedule(), true,
-                options.prune(), options.uses(Technique.FORCED));
+                options.prune(), forced);
         Model model = f.model();
         ModelSize pruned = ModelSize.of(model);
         ModelSize unpruned = options.prune() ? unprunedSize(g, setting, budget, options) : pruned;
@@ -329,16 +326,16 @@ public final class CosmaSolver {
      * M_R), which a half share for SCIP left too little time for (BENCHMARKS.md).
      */
     private static Decoupled decoupled(Graph g, TensorSetting setting, long budget, Options options, Plan start,
-                                       Limits limits, long began, long forcedBound) {
+                                       Limits limits, long began, ForcedTraffic forced) {
         CosmaFormulation relaxed = new CosmaFormulation(g, setting, budget, CosmaObjective.TRAFFIC, options.schedule(),
-                false, options.prune(), options.uses(Technique.FORCED));
+                false, options.prune(), forced);
         if (start != null) {
             relaxed.hint(start);
         }
         List<Backend> backends = options.backend() == Backend.CPSAT && limits.timeLimit() != null
                 ? List.of(Backend.SCIP, Backend.CPSAT) : List.of(options.backend());
         Allocator packer = options.packer() != null ? options.packer() : new PlacementCpSat(false);
-        long bound = forcedBound;
+        long bound = forced == null ? 0 : forced.bound();
         Plan bestPacked = null;
         for (int i = 0; i < backends.size(); i++) {
             Limits share = remaining(limits, began);

@@ -205,8 +205,7 @@ public final class ForcedTraffic {
         for (int i = 0; i < blockers.length; i++) {
             order[i] = blockers[i];
         }
-        Arrays.sort(order, (x, y) -> Long.compare((long) w.earliest(x) * (nop + 1) + w.ancestorCount(x),
-                (long) w.earliest(y) * (nop + 1) + w.ancestorCount(y)));
+        Arrays.sort(order, (x, y) -> Long.compare(precedenceKey(w, x, nop), precedenceKey(w, y, nop)));
         int producer = graph.producer(a);
         long size = graph.size(a);
         long[] value = new long[order.length];
@@ -389,8 +388,8 @@ public final class ForcedTraffic {
         Arrays.sort(order, (x, y) -> {
             int ox = x >= 0 ? x : ~x;
             int oy = y >= 0 ? y : ~y;
-            long kx = (long) windows.earliest(ox) * (nop + 1) + windows.ancestorCount(ox);
-            long ky = (long) windows.earliest(oy) * (nop + 1) + windows.ancestorCount(oy);
+            long kx = precedenceKey(windows, ox, nop);
+            long ky = precedenceKey(windows, oy, nop);
             return kx != ky ? Long.compare(kx, ky) : Integer.compare(x, y);
         });
         final int none = Integer.MIN_VALUE;
@@ -421,6 +420,14 @@ public final class ForcedTraffic {
             }
         }
         return best;
+    }
+
+    /**
+     * A key that grows along "precedes" ({@link OperatorWindows#precedes}): earliest timestep, then number of
+     * ancestors. Sorting by it lets one pass settle the chain values.
+     */
+    private static long precedenceKey(OperatorWindows windows, int operator, int operators) {
+        return (long) windows.earliest(operator) * (operators + 1) + windows.ancestorCount(operator);
     }
 
     /** Loads of the tensor that every plan makes besides the compulsory first load of a host tensor. */

@@ -78,6 +78,11 @@ public final class OperatorWindows {
         return new OperatorWindows(graph, earliest, latest, anc, prune);
     }
 
+    /** Windows of a fixed schedule, or of a free one when {@code schedule} is null. */
+    public static OperatorWindows of(Graph graph, Schedule schedule, boolean prune) {
+        return schedule != null ? fixed(graph, schedule, prune) : free(graph, prune);
+    }
+
     /**
      * Windows of a fixed schedule: each operator at its own timestep; {@code prune = false} still lets tensors
      * be resident at any timestep (the unreduced model).
