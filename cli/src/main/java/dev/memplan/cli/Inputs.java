@@ -1,6 +1,7 @@
 package dev.memplan.cli;
 
 import dev.memplan.datasets.Examples;
+import dev.memplan.datasets.GeneratedGraphs;
 import dev.memplan.datasets.zoo.Zoo;
 import dev.memplan.model.Graph;
 import dev.memplan.model.TensorSetting;
@@ -8,7 +9,8 @@ import dev.memplan.model.io.GraphFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Where commands get their inputs: a GRAPH argument is a file (memplan-graph/1 or COSMA DAG JSON) an example name or a zoo network name. */
+/** Where commands get their inputs: a GRAPH argument is a file (memplan-graph/1 or COSMA DAG JSON), an example name, a zoo network name or a generated graph
+ * ({@code gen:layered:N[:SEED]}, {@code gen:cells:N[:SEED]}). */
 final class Inputs {
 
     private Inputs() {
@@ -26,11 +28,19 @@ final class Inputs {
         if (Zoo.exists(argument)) {
             return Zoo.graph(argument);
         }
+        if (GeneratedGraphs.isGeneratedName(argument)) {
+            try {
+                return GeneratedGraphs.graph(argument);
+            } catch (IllegalArgumentException e) {
+                throw new UserException(e.getMessage());
+            }
+        }
         if (argument.contains("/") || argument.endsWith(".json")) {
             throw new UserException("no such file: " + argument);
         }
         throw new UserException("'" + argument + "' is neither a graph file nor the name of an example (examples: "
-                + String.join(", ", Examples.names()) + ") or of a zoo network (" + String.join(", ", Zoo.names()) + ")");
+                + String.join(", ", Examples.names()) + "), of a zoo network (" + String.join(", ", Zoo.names())
+                + ") or of a generated graph (gen:layered:N[:SEED], gen:cells:N[:SEED])");
     }
 
     static TensorSetting setting(String text) {
