@@ -4,6 +4,7 @@ import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Deadline;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Schedule;
@@ -66,7 +67,7 @@ final class SolveCommand implements Callable<Integer> {
         TensorSetting s = Inputs.setting(setting);
         Graph g = full.withSetting(s);
         Backend backend = solverOptions.backend();
-        Limits limits = solverOptions.limits();
+        Limits limits = solverOptions.commandLimits();
         BudgetChoice chosen = BudgetChoice.resolve(budget, g, s, backend, limits);
         CosmaObjective obj = switch (objective) {
             case "traffic" -> CosmaObjective.TRAFFIC;
@@ -82,7 +83,8 @@ final class SolveCommand implements Callable<Integer> {
         t.row("budget", chosen.describe());
         t.row("objective", obj.name().toLowerCase() + (fixed == null ? ", free schedule" : ", fixed schedule"));
         t.row("solver", r.backend() + ", " + solverOptions.describe());
-        t.row("model", r.pruned() == null ? "none built: the starting plan has no non-compulsory traffic"
+        t.row("model", r.pruned() == null ? (r.notes().isEmpty()
+                ? "none built: the starting plan meets the lower bound" : "none built (see the notes)")
                 : r.pruned() + (noPrune ? " (no pruning)" : r.unpruned() == null ? ""
                         : " (before pruning: " + r.unpruned() + ")"));
         t.row("status", r.status().name() + (r.startingPlanOnly() ? " (the starting plan; the solver found nothing better)" : ""));
@@ -96,16 +98,27 @@ final class SolveCommand implements Callable<Integer> {
             t.row("peak footprint", Long.toString(r.check().peakFootprint()));
             t.row("peak address", Long.toString(r.check().peakAddress()));
         }
+        for (String note : r.notes()) {
+            t.row("note", note);
+        }
         t.printWithoutHeader(out);
+        PrintWriter err = spec.commandLine().getErr();
         if (r.plan() == null) {
             out.println("no plan: " + (r.status().name().equals("INFEASIBLE") ? "proven infeasible"
                     : "none found within the limits"));
+            if (Deadline.interrupted() && this.out != null) {
+                err.println("memplan: interrupted: no plan; " + this.out + " left as it was");
+            }
             return Main.INVALID;
         }
         out.println("plan checked: VALID");
         if (this.out != null) {
             PlanJson.write(r.plan(), this.out);
             out.println("wrote " + this.out);
+            if (Deadline.interrupted()) {
+                err.println("memplan: interrupted: wrote the best checked plan so far (" + r.status()
+                        + (r.gap() == null ? "" : String.format(", gap %.2f%%", 100 * r.gap())) + ") to " + this.out);
+            }
         }
         return 0;
     }
