@@ -117,6 +117,14 @@ public final class CosmaSolver {
         if (options.schedule() != null) {
             options.schedule().validate(g);
         }
+        long unit = ByteUnit.of(g, options.start());
+        if (unit > 1) {
+            // Sizes counted in units of their gcd: the same optimum, smaller numbers for the back-ends (ByteUnit).
+            Plan start = options.start() == null ? null
+                    : ByteUnit.rescaled(options.start(), unit, true, budget / unit);
+            CosmaResult r = solve(ByteUnit.scaled(g, unit), setting, budget / unit, options.withStart(start), limits);
+            return ByteUnit.inBytes(r, g, unit, budget);
+        }
         long began = System.nanoTime();
         if (budget < Budgets.minimumFeasible(g)) {
             // With alignment A > 1 the busiest operator's own tensors need padding between them: below this no
