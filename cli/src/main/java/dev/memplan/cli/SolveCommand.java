@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.decomposition.DivideAndConquer;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
@@ -59,8 +60,12 @@ final class SolveCommand implements Callable<Integer> {
     @Mixin
     SolverOptions solverOptions;
 
+    @Mixin
+    DecomposeOptions decomposeOptions;
+
     @Override
     public Integer call() {
+        long began = System.nanoTime();
         PrintWriter out = spec.commandLine().getOut();
         Graph full = Inputs.graph(graph);
         TensorSetting s = Inputs.setting(setting);
@@ -75,6 +80,12 @@ final class SolveCommand implements Callable<Integer> {
         };
         Schedule fixed = schedule == null ? null : readSchedule(g, schedule);
         CosmaSolver.Options options = solverOptions.cosma(obj, fixed, !noPrune, null);
+        if (obj == CosmaObjective.TRAFFIC && fixed == null) {
+            DivideAndConquer.Options dnc = decomposeOptions.choose(g, options);
+            if (dnc != null) {
+                return divideAndConquer(full, s, chosen, dnc, limits, began);
+            }
+        }
         CosmaResult r = CosmaSolver.solve(full, s, chosen.bytes(), options, limits);
         Table t = new Table("", "");
         t.row("graph", g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
@@ -105,6 +116,28 @@ final class SolveCommand implements Callable<Integer> {
         out.println("plan checked: VALID");
         if (this.out != null) {
             PlanJson.write(r.plan(), this.out);
+            out.println("wrote " + this.out);
+        }
+        return 0;
+    }
+
+    private int divideAndConquer(Graph full, TensorSetting s, BudgetChoice chosen, DivideAndConquer.Options dnc,
+                                 Limits limits, long began) {
+        PrintWriter out = spec.commandLine().getOut();
+        Graph g = full.withSetting(s);
+        DncRun.Outcome o = DncRun.run(full, s, chosen.bytes(), dnc, limits, chosen.mp() == null ? null
+                : chosen.mp().schedule(), List.of(), began, spec.commandLine().getErr());
+        Table t = new Table("", "");
+        t.row("graph", g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
+                + s.fileName() + ")");
+        t.row("budget", chosen.describe());
+        t.row("objective", "traffic, free schedule, divide and conquer (" + decomposeOptions.describe(dnc) + ")");
+        t.row("solver", o.result().plan().solver().name() + ", " + solverOptions.describe());
+        DncRun.describe(t, o);
+        t.printWithoutHeader(out);
+        out.println("plan checked: VALID");
+        if (this.out != null) {
+            PlanJson.write(o.result().plan(), this.out);
             out.println("wrote " + this.out);
         }
         return 0;
