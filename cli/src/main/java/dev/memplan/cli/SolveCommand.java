@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.decomposition.DivideAndConquer;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
@@ -72,7 +73,8 @@ final class SolveCommand implements Callable<Integer> {
         Graph g = full.withSetting(s);
         Backend backend = solverOptions.backend();
         Limits limits = solverOptions.limits();
-        BudgetChoice chosen = BudgetChoice.resolve(budget, g, s, backend, limits);
+        MinimumPeakScheduler mpmf = new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, backend);
+        BudgetChoice chosen = BudgetChoice.resolve(budget, g, s, mpmf, limits);
         CosmaObjective obj = switch (objective) {
             case "traffic" -> CosmaObjective.TRAFFIC;
             case "peak" -> CosmaObjective.PEAK;
@@ -83,7 +85,7 @@ final class SolveCommand implements Callable<Integer> {
         if (obj == CosmaObjective.TRAFFIC && fixed == null) {
             DivideAndConquer.Options dnc = decomposeOptions.choose(g, options);
             if (dnc != null) {
-                return divideAndConquer(full, s, chosen, dnc, limits, began);
+                return divideAndConquer(full, s, chosen, dnc, limits, mpmf, began);
             }
         }
         CosmaResult r = CosmaSolver.solve(full, s, chosen.bytes(), options, limits);
@@ -122,11 +124,11 @@ final class SolveCommand implements Callable<Integer> {
     }
 
     private int divideAndConquer(Graph full, TensorSetting s, BudgetChoice chosen, DivideAndConquer.Options dnc,
-                                 Limits limits, long began) {
+                                 Limits limits, MinimumPeakScheduler mpmf, long began) {
         PrintWriter out = spec.commandLine().getOut();
         Graph g = full.withSetting(s);
-        DncRun.Outcome o = DncRun.run(full, s, chosen.bytes(), dnc, limits, chosen.mp() == null ? null
-                : chosen.mp().schedule(), List.of(), began, spec.commandLine().getErr());
+        DncRun.Outcome o = DncRun.run(full, s, chosen.bytes(), dnc, limits, mpmf, List.of(), began,
+                spec.commandLine().getErr());
         Table t = new Table("", "");
         t.row("graph", g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
                 + s.fileName() + ")");

@@ -16,7 +16,10 @@ import dev.memplan.model.SolveStatus;
 import dev.memplan.model.SolverInfo;
 import dev.memplan.model.TensorSetting;
 import java.time.Duration;
+import dev.memplan.model.Schedule;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
@@ -35,7 +38,8 @@ import java.util.function.Consumer;
  * passes the fixed-schedule optima FS(default), FS(MPMF) or the best scheme), and its lower bound is the forced
  * traffic of the whole graph with a free schedule ({@link ForcedTraffic}), computed beside the search.
  *
- * <p>Time: with a limit T, the parts share 35% of T in proportion to their size, the fixed-schedule step gets
+ * <p>Time: with a limit T, the parts share 35% of T (60% above {@link #WHOLE_GRAPH_LIMIT} operators) in
+ * proportion to their size, the fixed-schedule step gets
  * a quarter of what is left, the search the rest until a second before the end. Without a limit each part and
  * each step gets at most {@link #STEP_CAP}, and the search makes one pass.
  */
@@ -57,6 +61,8 @@ public final class DivideAndConquer {
     public static final Duration STEP_CAP = Duration.ofSeconds(60);
     /** The share of the time limit (from the start of this call) within which the parts are solved. */
     private static final double PARTS_SHARE = 0.35;
+    /** The same above {@link #WHOLE_GRAPH_LIMIT}, where no fixed-schedule step follows and the windows are many. */
+    private static final double LARGE_PARTS_SHARE = 0.6;
     /** Below this share a part gets its just-in-time plan instead of a program. */
     private static final Duration MIN_SOLVE = Duration.ofMillis(300);
     /** Time kept at the end for the last check and the report. */
@@ -127,10 +133,17 @@ public final class DivideAndConquer {
             startTraffic = startTraffic == null ? t : Math.min(startTraffic, t);
         }
 
-        // The parts, each solved alone with a free schedule (the paper's scheme).
+        if (best.plan() != null && (best.traffic() == 0 || best.meets(bound))) {
+            progress.accept("dnc: the starting plan meets the lower bound; nothing to divide");
+            return finish(g, options, best, waitFor(bound, clock), began, partition, null, null, null, startTraffic,
+                    0, 0);
+        }
+        // The parts, each solved alone with a free schedule (the paper's scheme), started from the best start's
+        // order restricted to the part when there is one.
+        int[] startPosition = best.plan() == null ? null : positions(g, best.plan());
         List<Plan> partPlans = new ArrayList<>();
         int left = g.operatorCount();
-        Duration partsEnd = clock.fraction(PARTS_SHARE);
+        Duration partsEnd = clock.fraction(g.operatorCount() <= WHOLE_GRAPH_LIMIT ? PARTS_SHARE : LARGE_PARTS_SHARE);
         for (int k = 0; k < partition.size(); k++) {
             int[] ops = partition.parts().get(k);
             SubGraph part = SubGraph.of(g, ops, g.name() + "/part" + k);
@@ -143,8 +156,11 @@ public final class DivideAndConquer {
                         k + 1, partition.size(), ops.length));
                 continue;
             }
+            Plan partStart = startPosition == null ? null
+                    : new JustInTimePlanner(inOrder(g, part, startPosition)).plan(part.graph(), setting, budget,
+                            Limits.DEFAULT);
             CosmaResult r = CosmaSolver.solve(part.graph(), setting, budget,
-                    options.cosma().withSchedule(null).withStart(null), limits.withTimeLimit(share));
+                    options.cosma().withSchedule(null).withStart(partStart), limits.withTimeLimit(share));
             if (r.plan() == null) {
                 throw new IllegalStateException("bug: part " + k + " has no plan (" + r.status()
                         + ") although its just-in-time plan exists");
@@ -210,11 +226,21 @@ public final class DivideAndConquer {
             }
         }
 
-        Long lower = waitFor(bound, clock);
+        return finish(g, options, best, waitFor(bound, clock), began, partition, spillAtCut, handover, polished,
+                startTraffic, tried, accepted);
+    }
+
+    private static DncResult finish(Graph g, Options options, Best best, Long lower, long began, Partition partition,
+                                    Long spillAtCut, Long handover, Long polished, Long startTraffic, int tried,
+                                    int accepted) {
         Plan plan = best.plan();
         CheckReport report = PlanChecker.requireValid(g, plan, "divide and conquer");
         long traffic = report.traffic().nonCompulsory();
-        SolveStatus status = lower != null && traffic <= lower ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE;
+        SolveStatus status = traffic == 0 || (lower != null && traffic <= lower) ? SolveStatus.OPTIMAL
+                : SolveStatus.FEASIBLE;
+        if (traffic == 0) {
+            lower = 0L;
+        }
         Double gap = lower == null ? null : traffic == 0 ? 0.0 : Math.max(0, traffic - lower) / (double) traffic;
         double seconds = (System.nanoTime() - began) / 1e9;
         Plan labelled = plan.withResult(report.traffic(),
@@ -222,6 +248,22 @@ public final class DivideAndConquer {
                         lower));
         return new DncResult(labelled, report, status, traffic, lower, gap, seconds, partition, spillAtCut, handover,
                 polished, startTraffic, tried, accepted, best.source());
+    }
+
+    /** The timestep of each operator in a plan. */
+    private static int[] positions(Graph g, Plan plan) {
+        int[] order = plan.schedule().resolve(g);
+        int[] position = new int[order.length];
+        for (int t = 0; t < order.length; t++) {
+            position[order[t]] = t;
+        }
+        return position;
+    }
+
+    /** The part's operators in the order of the given positions (a topological order of the part). */
+    private static Schedule inOrder(Graph g, SubGraph part, int[] position) {
+        return new Schedule(Arrays.stream(part.operators()).boxed().sorted(Comparator.comparingInt(o -> position[o]))
+                .map(o -> g.operator(o).name()).toList());
     }
 
     /**
@@ -232,7 +274,7 @@ public final class DivideAndConquer {
                                Clock clock, Limits limits) {
         Plan current = best.plan();
         int[] order = current.schedule().resolve(g);
-        int[] ops = java.util.Arrays.copyOfRange(order, a, b + 1);
+        int[] ops = Arrays.copyOfRange(order, a, b + 1);
         SubGraph sub = SubGraph.of(g, ops, g.name() + "/window" + a);
         Duration share = clock.step();
         CosmaResult r = CosmaSolver.solve(sub.graph(), setting, budget,
