@@ -30,11 +30,29 @@ public final class BreakNodes {
      * @throws IllegalArgumentException when maxPart < 1
      */
     public static Partition automatic(Graph g, int maxPart) {
+        int[] order = new int[g.operatorCount()];
+        for (int o = 0; o < order.length; o++) {
+            order[o] = o;
+        }
+        return automatic(g, maxPart, order);
+    }
+
+    /**
+     * The same over another topological order (e.g. a starting plan's), so that each part runs at consecutive
+     * timesteps of that plan.
+     *
+     * @param order operator indices in a topological order
+     */
+    public static Partition automatic(Graph g, int maxPart, int[] order) {
         if (maxPart < 1) {
             throw new IllegalArgumentException("the part size must be >= 1, got " + maxPart);
         }
         int n = g.operatorCount();
-        long[] crossing = crossingBytes(g);
+        int[] position = new int[n];
+        for (int t = 0; t < n; t++) {
+            position[order[t]] = t;
+        }
+        long[] crossing = crossingBytes(g, position);
         // best[i]: least (bytes, cuts) to split the first i operators; a cut ends a part at i.
         long[] bestBytes = new long[n + 1];
         int[] bestCuts = new int[n + 1];
@@ -61,7 +79,7 @@ public final class BreakNodes {
             int j = from[i];
             int[] part = new int[i - j];
             for (int k = 0; k < part.length; k++) {
-                part[k] = j + k;
+                part[k] = order[j + k];
             }
             parts.add(0, part);
         }
@@ -69,10 +87,10 @@ public final class BreakNodes {
     }
 
     /**
-     * The bytes crossing a cut of the default order before position i (index 1..n-1): produced tensors written
-     * before i and read at or after i.
+     * The bytes crossing a cut of an order before position i (index 1..n-1): produced tensors written before i
+     * and read at or after i.
      */
-    static long[] crossingBytes(Graph g) {
+    static long[] crossingBytes(Graph g, int[] position) {
         int n = g.operatorCount();
         long[] diff = new long[n + 1];
         for (int t = 0; t < g.tensorCount(); t++) {
@@ -80,12 +98,13 @@ public final class BreakNodes {
             if (p < 0) {
                 continue;
             }
-            int last = p;
+            int first = position[p];
+            int last = first;
             for (int c : g.consumers(t)) {
-                last = Math.max(last, c);
+                last = Math.max(last, position[c]);
             }
-            if (last > p) {
-                diff[p + 1] += g.size(t);
+            if (last > first) {
+                diff[first + 1] += g.size(t);
                 diff[last + 1] -= g.size(t);
             }
         }

@@ -55,15 +55,18 @@ public final class DivideAndConquer {
      * 212 operators) are proven optimal whole within seconds, the NAS networks (383 to 510) are not within minutes.
      */
     public static final int AUTO_THRESHOLD = 300;
-    /** Up to this many operators the whole graph's fixed-schedule program is built (NAS networks: about 1 s). */
-    public static final int WHOLE_GRAPH_LIMIT = 1_500;
+    /**
+     * Up to this many operators the whole graph's fixed-schedule program is built (NAS networks, 383-510 operators:
+     * 1-6 s; a 1,000-operator generated graph: over 30 s without proving anything, BENCHMARKS.md).
+     */
+    public static final int WHOLE_GRAPH_LIMIT = 600;
     /** Without a time limit, the most one part, one window or one fixed-schedule step may take. */
     public static final Duration STEP_CAP = Duration.ofSeconds(60);
     /** The share of the time limit (from the start of this call) within which the parts are solved. */
     private static final double PARTS_SHARE = 0.35;
     /** The same above {@link #WHOLE_GRAPH_LIMIT}, where no fixed-schedule step follows and the windows are many. */
     private static final double LARGE_PARTS_SHARE = 0.6;
-    /** Below this share a part gets its just-in-time plan instead of a program. */
+    /** Below this share a part keeps its starting plan instead of a program. */
     private static final Duration MIN_SOLVE = Duration.ofMillis(300);
     /** Time kept at the end for the last check and the report. */
     private static final Duration MARGIN = Duration.ofMillis(1500);
@@ -120,9 +123,6 @@ public final class DivideAndConquer {
         long began = System.nanoTime();
         Graph g = graph.withSetting(setting);
         Clock clock = new Clock(began, limits.timeLimit());
-        Partition partition = partition(g, options);
-        progress.accept(String.format(Locale.ROOT, "dnc: %d parts (largest %d operators), %d bytes cross the cuts",
-                partition.size(), partition.largestPart(), partition.totalCutBytes()));
         CompletableFuture<Long> bound = forcedBound(g, budget);
 
         Best best = new Best(g);
@@ -133,15 +133,23 @@ public final class DivideAndConquer {
             startTraffic = startTraffic == null ? t : Math.min(startTraffic, t);
         }
 
+        // Automatic break nodes cut the best start's order, so that each part is a stretch of consecutive timesteps
+        // of that plan and starts from it; given break nodes start from the part's just-in-time plan in that order.
+        Plan startPlan = best.plan();
+        Partition partition = options.breakNodes() != null || startPlan == null ? partition(g, options)
+                : BreakNodes.automatic(g, options.maxPart(), startPlan.schedule().resolve(g));
+        boolean contiguous = options.breakNodes() == null && startPlan != null;
+        progress.accept(String.format(Locale.ROOT, "dnc: %d parts (largest %d operators), %d bytes cross the cuts",
+                partition.size(), partition.largestPart(), partition.totalCutBytes()));
         if (best.plan() != null && (best.traffic() == 0 || best.meets(bound))) {
             progress.accept("dnc: the starting plan meets the lower bound; nothing to divide");
             return finish(g, options, best, waitFor(bound, clock), began, partition, null, null, null, startTraffic,
                     0, 0);
         }
-        // The parts, each solved alone with a free schedule (the paper's scheme), started from the best start's
-        // order restricted to the part when there is one.
-        int[] startPosition = best.plan() == null ? null : positions(g, best.plan());
+        // The parts, each solved alone with a free schedule (the paper's scheme).
+        int[] startPosition = startPlan == null ? null : positions(g, startPlan);
         List<Plan> partPlans = new ArrayList<>();
+        int at = 0;
         int left = g.operatorCount();
         Duration partsEnd = clock.fraction(g.operatorCount() <= WHOLE_GRAPH_LIMIT ? PARTS_SHARE : LARGE_PARTS_SHARE);
         for (int k = 0; k < partition.size(); k++) {
@@ -149,16 +157,19 @@ public final class DivideAndConquer {
             SubGraph part = SubGraph.of(g, ops, g.name() + "/part" + k);
             Duration share = clock.shareUntil(partsEnd, ops.length, left);
             left -= ops.length;
+            Plan partStart = contiguous ? PlanSplicer.restrict(g, startPlan, at, at + ops.length - 1, part) : null;
+            at += ops.length;
+            if (partStart == null) {
+                partStart = new JustInTimePlanner(startPosition == null ? null : inOrder(g, part, startPosition))
+                        .plan(part.graph(), setting, budget, Limits.DEFAULT);
+            }
             if (share.compareTo(MIN_SOLVE) < 0) {
-                // No time left for a program: the part's just-in-time plan (valid at every budget >= M_R).
-                partPlans.add(new JustInTimePlanner().plan(part.graph(), setting, budget, Limits.DEFAULT));
-                progress.accept(String.format(Locale.ROOT, "dnc: part %d/%d (%d operators) just in time (no time left)",
-                        k + 1, partition.size(), ops.length));
+                // No time left for a program: the part's starting plan as it is.
+                partPlans.add(partStart);
+                progress.accept(String.format(Locale.ROOT, "dnc: part %d/%d (%d operators): its starting plan (no "
+                        + "time left)", k + 1, partition.size(), ops.length));
                 continue;
             }
-            Plan partStart = startPosition == null ? null
-                    : new JustInTimePlanner(inOrder(g, part, startPosition)).plan(part.graph(), setting, budget,
-                            Limits.DEFAULT);
             CosmaResult r = CosmaSolver.solve(part.graph(), setting, budget,
                     options.cosma().withSchedule(null).withStart(partStart), limits.withTimeLimit(share));
             if (r.plan() == null) {
@@ -278,7 +289,8 @@ public final class DivideAndConquer {
         SubGraph sub = SubGraph.of(g, ops, g.name() + "/window" + a);
         Duration share = clock.step();
         CosmaResult r = CosmaSolver.solve(sub.graph(), setting, budget,
-                options.cosma().withSchedule(null).withStart(null), limits.withTimeLimit(share));
+                options.cosma().withSchedule(null).withStart(PlanSplicer.restrict(g, current, a, b, sub)),
+                limits.withTimeLimit(share));
         if (r.plan() == null) {
             return null;
         }

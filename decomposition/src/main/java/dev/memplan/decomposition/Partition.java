@@ -10,7 +10,7 @@ import java.util.List;
  * order, is a topological order of the graph. {@code cutBytes[k]} are the bytes of produced tensors that cross
  * the cut after part k (written before it, read after it): what the paper's spill-at-cut scheme spills there.
  *
- * @param parts operator indices of each part, in the graph's default order
+ * @param parts operator indices of each part, in a topological order (the default one, or a starting plan's)
  */
 public record Partition(List<int[]> parts, long[] cutBytes) {
 

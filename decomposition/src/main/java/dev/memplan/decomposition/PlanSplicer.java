@@ -91,6 +91,48 @@ final class PlanSplicer {
         return out;
     }
 
+    /**
+     * The plan's timesteps [a, b] as a plan of the window's sub-graph (whose operators are those the plan runs at
+     * a..b, in that order): segments clipped to the window and shifted, a tensor resident when the window begins
+     * loaded at its start (it is a host tensor of the window), each segment cut back to the tensor's last use in
+     * the window, segments without a use dropped. Null when the result does not pass the checker.
+     */
+    static Plan restrict(Graph g, Plan plan, int a, int b, SubGraph window) {
+        Graph w = window.graph();
+        int[] order = plan.schedule().resolve(g);
+        int[] position = new int[order.length];
+        for (int t = 0; t < order.length; t++) {
+            position[order[t]] = t;
+        }
+        Map<String, List<Segment>> segments = new LinkedHashMap<>();
+        for (int x = 0; x < w.tensorCount(); x++) {
+            String name = w.tensor(x).name();
+            int gx = g.tensorIndex(name);
+            int lastUse = w.isHost(x) ? -1 : position[g.producer(gx)];
+            for (int c : g.consumers(gx)) {
+                if (position[c] >= a && position[c] <= b) {
+                    lastUse = Math.max(lastUse, position[c]);
+                }
+            }
+            List<Segment> kept = new ArrayList<>();
+            for (Segment s : plan.segmentsOf(name)) {
+                int start = Math.max(s.start(), a);
+                int end = Math.min(s.end(), lastUse);
+                if (start > end) {
+                    continue;
+                }
+                Origin origin = s.start() < a ? Origin.LOADED : s.origin();
+                kept.add(new Segment(start - a, end - a, s.offset(), origin));
+            }
+            if (!kept.isEmpty()) {
+                segments.put(name, kept);
+            }
+        }
+        Plan restricted = withoutIdleLoads(w, new Plan(w.name(), plan.setting(), plan.budget(),
+                new dev.memplan.model.Schedule(plan.schedule().operators().subList(a, b + 1)), segments, null, null));
+        return dev.memplan.model.PlanChecker.check(w, restricted).valid() ? restricted : null;
+    }
+
     /** Drops loaded segments that contain no read of their tensor. */
     static Plan withoutIdleLoads(Graph g, Plan plan) {
         int[] order = plan.schedule().resolve(g);
