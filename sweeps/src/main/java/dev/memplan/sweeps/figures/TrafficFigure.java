@@ -39,11 +39,11 @@ import org.jfree.svg.SVGHints;
  *
  * <p>Marks: a cell that is not proven optimal carries its status letter above the bar ({@code F} feasible, with its
  * gap when known; {@code H} heuristic; {@code U} unknown, {@code I} infeasible and {@code E} error, which have no
- * bar). A cell with zero traffic has a bar of height zero at the foot of the axis and is labelled {@code 0}: a
- * logarithmic axis cannot reach zero, so on it the foot is the axis' lower end, one decade below the least
- * positive traffic of the panel, and the label is what says "zero".
+ * bar). A cell with zero traffic has no bar (its height would be zero) and is labelled {@code 0} at the foot of
+ * the axis: a logarithmic axis cannot reach zero, so there the foot is the axis' lower end, one decade below the
+ * least positive traffic of the panel, and the label is what says "zero".
  *
- * <p>In SVG every bar is a {@code rect} with the id {@code bar-P-B-S} (panel, budget and series indexes in the
+ * <p>In SVG every bar (a cell with positive traffic) is a {@code rect} with the id {@code bar-P-B-S} (panel, budget and series indexes in the
  * orders of {@link ResultCells}) and every mark a text with the id {@code mark-P-B-S}, for readers and tests.
  */
 public final class TrafficFigure implements FigureFile.Drawing {
@@ -204,16 +204,14 @@ public final class TrafficFigure implements FigureFile.Drawing {
             double foot = log ? dataArea.getMaxY() : rangeAxis.valueToJava2D(0, dataArea, RectangleEdge.LEFT);
             double top = foot;
             String mark = cell.mark();
-            if (cell.traffic() != null) {
-                if (cell.traffic() > 0) {
-                    top = rangeAxis.valueToJava2D(cell.traffic(), dataArea, RectangleEdge.LEFT);
-                } else {
-                    mark = mark.isEmpty() ? "0" : "0 " + mark;
-                }
+            if (cell.traffic() != null && cell.traffic() > 0) {
+                top = rangeAxis.valueToJava2D(cell.traffic(), dataArea, RectangleEdge.LEFT);
                 Paint paint = getSeriesPaint(row);
                 g2.setPaint(paint);
                 g2.setRenderingHint(SVGHints.KEY_ELEMENT_ID, "bar-" + id);
                 g2.fill(new Rectangle2D.Double(x, Math.min(top, foot), width, Math.abs(foot - top)));
+            } else if (cell.traffic() != null) {
+                mark = mark.isEmpty() ? "0" : "0 " + mark;
             }
             if (!mark.isEmpty()) {
                 g2.setPaint(Color.DARK_GRAY);

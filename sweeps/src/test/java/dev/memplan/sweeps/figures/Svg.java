@@ -62,6 +62,34 @@ final class Svg {
         return new double[] {num(e, "x"), num(e, "y"), num(e, "width"), num(e, "height")};
     }
 
+    /** The fill colour in an element's style ({@code fill:rgb(r,g,b)}), or null. */
+    static java.awt.Color fill(Element e) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("fill: ?rgb\\((\\d+),(\\d+),(\\d+)\\)")
+                .matcher(e.getAttribute("style"));
+        return m.find() ? new java.awt.Color(Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2)),
+                Integer.parseInt(m.group(3))) : null;
+    }
+
+    /**
+     * Where a text element's anchor lands on the page: its x and y mapped through the {@code matrix(a,b,c,d,e,f)}
+     * transform of the element or its parent group, if any.
+     */
+    static double[] textAnchor(Element e) {
+        Element text = e.getTagName().equals("text") ? e : (Element) e.getElementsByTagName("text").item(0);
+        double x = num(text, "x");
+        double y = num(text, "y");
+        String t = e.getAttribute("transform");
+        if (t.isEmpty()) {
+            return new double[] {x, y};
+        }
+        String[] m = t.substring(t.indexOf('(') + 1, t.indexOf(')')).split(",");
+        double[] v = new double[6];
+        for (int i = 0; i < 6; i++) {
+            v[i] = Double.parseDouble(m[i]);
+        }
+        return new double[] {v[0] * x + v[2] * y + v[4], v[1] * x + v[3] * y + v[5]};
+    }
+
     static double num(Element e, String attribute) {
         return Double.parseDouble(e.getAttribute(attribute));
     }
