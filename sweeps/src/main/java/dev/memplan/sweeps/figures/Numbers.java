@@ -8,8 +8,11 @@ final class Numbers {
     private Numbers() {
     }
 
-    /** Seconds as the paper's Table II prints them: one decimal, two below one second. */
+    /** Seconds as the paper's Table II prints them: one decimal, two below one second, {@code <0.01} below that. */
     static String seconds(double s) {
+        if (s < 0.005) {
+            return "<0.01";
+        }
         return String.format(Locale.ROOT, s < 1 ? "%.2f" : "%.1f", s);
     }
 

@@ -39,7 +39,7 @@ class ResultCellsTest {
         ResultCells byName = new ResultCells(rows, null, null, null);
         assertEquals(List.of(new ResultCells.Panel("resnet50", "activations"), new ResultCells.Panel("resnet50", "all"),
                 new ResultCells.Panel("vgg16", "activations"), new ResultCells.Panel("vgg16", "all")), byName.panels());
-        assertEquals(List.of("belady", "cosma", "greedy"), byName.series());
+        assertEquals(List.of("belady", "greedy", "cosma"), byName.series(), "by name, cosma last as in the paper");
         ResultCells chosen = new ResultCells(rows, List.of("all"), List.of("vgg16", "resnet50"), List.of("greedy", "cosma"));
         assertEquals(List.of(new ResultCells.Panel("vgg16", "all"), new ResultCells.Panel("resnet50", "all")),
                 chosen.panels());
