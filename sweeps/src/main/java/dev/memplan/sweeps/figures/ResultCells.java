@@ -47,11 +47,11 @@ public final class ResultCells {
      * @param gap relative gap, null when the planner gave none
      * @param seconds median wall time, null when no repeat recorded one
      */
-    public record Cell(ResultRow.Status status, Long traffic, Double gap, Double seconds, int repeats, String error) {
+    public record Cell(FinishedCase.Status status, Long traffic, Double gap, Double seconds, int repeats, String error) {
         /** The mark a figure or table puts on the cell: empty when OPTIMAL, else a letter and the gap when known. */
         public String mark() {
             String m = status.mark();
-            if (status == ResultRow.Status.FEASIBLE && gap != null) {
+            if (status == FinishedCase.Status.FEASIBLE && gap != null) {
                 m += " " + Numbers.percent(gap);
             }
             return m;
@@ -66,11 +66,11 @@ public final class ResultCells {
      *
      * @throws IllegalArgumentException when a filter names something the rows do not hold, or nothing is left
      */
-    public ResultCells(List<ResultRow> rows, List<String> settings, List<String> graphs, List<String> planners) {
-        List<ResultRow> kept = new ArrayList<>(rows);
-        kept = filter(kept, settings, ResultRow::setting, "setting");
-        kept = filter(kept, graphs, ResultRow::graph, "graph");
-        kept = filter(kept, planners, ResultRow::planner, "planner");
+    public ResultCells(List<FinishedCase> rows, List<String> settings, List<String> graphs, List<String> planners) {
+        List<FinishedCase> kept = new ArrayList<>(rows);
+        kept = filter(kept, settings, FinishedCase::setting, "setting");
+        kept = filter(kept, graphs, FinishedCase::graph, "graph");
+        kept = filter(kept, planners, FinishedCase::planner, "planner");
         Map<String, String> labels = seriesLabels(kept);
 
         Comparator<Panel> panelOrder = Comparator.comparing((Panel p) -> orderIn(graphs, p.graph()))
@@ -78,7 +78,7 @@ public final class ResultCells {
                 .thenComparing(p -> p.setting().equals("activations") ? 0 : 1)
                 .thenComparing(Panel::setting);
         panels = kept.stream().map(r -> new Panel(r.graph(), r.setting())).distinct().sorted(panelOrder).toList();
-        budgets = kept.stream().map(ResultRow::budget).distinct()
+        budgets = kept.stream().map(FinishedCase::budget).distinct()
                 .sorted(Comparator.comparingDouble(ResultCells::budgetRank).thenComparing(b -> b)).toList();
         Map<String, String> plannerOfLabel = new HashMap<>();
         kept.forEach(r -> plannerOfLabel.put(labels.get(seriesKey(r)), r.planner()));
@@ -86,8 +86,8 @@ public final class ResultCells {
         series.sort(Comparator.comparing((String s) -> orderIn(planners, plannerOfLabel.get(s)))
                 .thenComparing(s -> planners == null && plannerOfLabel.get(s).startsWith("cosma")));
 
-        Map<Key, List<ResultRow>> grouped = new LinkedHashMap<>();
-        for (ResultRow r : kept) {
+        Map<Key, List<FinishedCase>> grouped = new LinkedHashMap<>();
+        for (FinishedCase r : kept) {
             grouped.computeIfAbsent(new Key(new Panel(r.graph(), r.setting()), r.budget(), labels.get(seriesKey(r))),
                     k -> new ArrayList<>()).add(r);
         }
@@ -112,7 +112,7 @@ public final class ResultCells {
         return cells.get(new Key(panel, budget, seriesLabel));
     }
 
-    private static List<ResultRow> filter(List<ResultRow> rows, List<String> wanted, java.util.function.Function<ResultRow, String> field,
+    private static List<FinishedCase> filter(List<FinishedCase> rows, List<String> wanted, java.util.function.Function<FinishedCase, String> field,
             String what) {
         if (wanted == null || wanted.isEmpty()) {
             return rows;
@@ -136,20 +136,20 @@ public final class ResultCells {
         return i < 0 ? order.size() : i;
     }
 
-    private static String seriesKey(ResultRow r) {
+    private static String seriesKey(FinishedCase r) {
         return r.planner() + "\u0000" + r.solver() + "\u0000" + r.timeLimit();
     }
 
     /** The label of each (planner, solver, time limit): the planner, plus what tells its experiments apart. */
-    private static Map<String, String> seriesLabels(List<ResultRow> rows) {
+    private static Map<String, String> seriesLabels(List<FinishedCase> rows) {
         Map<String, Set<String>> solvers = new HashMap<>();
         Map<String, Set<Double>> limits = new HashMap<>();
-        for (ResultRow r : rows) {
+        for (FinishedCase r : rows) {
             solvers.computeIfAbsent(r.planner(), k -> new LinkedHashSet<>()).add(r.solver());
             limits.computeIfAbsent(r.planner(), k -> new LinkedHashSet<>()).add(r.timeLimit());
         }
         Map<String, String> labels = new HashMap<>();
-        for (ResultRow r : rows) {
+        for (FinishedCase r : rows) {
             StringBuilder label = new StringBuilder(r.planner());
             if (solvers.get(r.planner()).size() > 1) {
                 label.append(' ').append(r.solver().isEmpty() ? "(no solver)" : r.solver());
@@ -181,13 +181,13 @@ public final class ResultCells {
         }
     }
 
-    private static Cell collapse(List<ResultRow> repeats) {
-        ResultRow.Status status = ResultRow.Status.OPTIMAL;
+    private static Cell collapse(List<FinishedCase> repeats) {
+        FinishedCase.Status status = FinishedCase.Status.OPTIMAL;
         Long traffic = null;
         Double gap = null;
         String error = null;
         List<Double> seconds = new ArrayList<>();
-        for (ResultRow r : repeats) {
+        for (FinishedCase r : repeats) {
             if (r.status().compareTo(status) > 0) {
                 status = r.status();
             }

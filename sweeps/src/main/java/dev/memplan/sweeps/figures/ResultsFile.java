@@ -38,19 +38,19 @@ public final class ResultsFile {
     }
 
     /** Every row of the file, in file order (a database: ordered by graph, setting, budget, planner); never empty. */
-    public static List<ResultRow> read(Path file) {
+    public static List<FinishedCase> read(Path file) {
         if (!Files.isRegularFile(file)) {
             throw new UncheckedIOException("no such file: " + file, new java.io.FileNotFoundException(file.toString()));
         }
         boolean csv = file.getFileName().toString().toLowerCase(Locale.ROOT).endsWith(".csv");
-        List<ResultRow> rows = csv ? readCsv(file) : readDuckDb(file);
+        List<FinishedCase> rows = csv ? readCsv(file) : readDuckDb(file);
         if (rows.isEmpty()) {
             throw new FormatException(file.toString(), csv ? "line 2" : "table results", "no results (no case has finished)");
         }
         return rows;
     }
 
-    private static List<ResultRow> readCsv(Path file) {
+    private static List<FinishedCase> readCsv(Path file) {
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
@@ -75,7 +75,7 @@ public final class ResultsFile {
             throw new FormatException(file.toString(), "line 1", "missing column" + (missing.size() == 1 ? " " : "s ")
                     + String.join(", ", missing) + " (a results CSV has the columns of RESULTS-SCHEMA.md)");
         }
-        List<ResultRow> rows = new ArrayList<>();
+        List<FinishedCase> rows = new ArrayList<>();
         for (CsvRecord r : records.subList(1, records.size())) {
             if (r.fields().size() != header.size()) {
                 throw new FormatException(file.toString(), "line " + r.line(), r.fields().size() + " fields, the header has "
@@ -89,7 +89,7 @@ public final class ResultsFile {
         return rows;
     }
 
-    private static List<ResultRow> readDuckDb(Path file) {
+    private static List<FinishedCase> readDuckDb(Path file) {
         Properties p = new Properties();
         p.setProperty("duckdb.read_only", "true");
         String name = file.toString();
@@ -111,7 +111,7 @@ public final class ResultsFile {
                 throw new FormatException(name, "table results", "missing column" + (missing.size() == 1 ? " " : "s ")
                         + String.join(", ", missing));
             }
-            List<ResultRow> rows = new ArrayList<>();
+            List<FinishedCase> rows = new ArrayList<>();
             String select = "SELECT " + String.join(", ", COLUMNS.stream().map(col -> "CAST(\"" + col + "\" AS VARCHAR)").toList())
                     + " FROM results ORDER BY graph, setting, budget_bytes, planner, solver, time_limit, repeat";
             try (ResultSet rs = s.executeQuery(select)) {
@@ -128,6 +128,11 @@ public final class ResultsFile {
             return rows;
         } catch (SQLException e) {
             String message = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+            if (message.contains("Could not set lock")) {
+                // DuckDB: a process writing a database excludes every other process, readers included.
+                throw new FormatException(name, "file", "another process holds the database open (a running sweep?); "
+                        + "plot after it finishes, or from a CSV export");
+            }
             throw new FormatException(name, "file", "cannot read it as a DuckDB database (" + message
                     + "); give a .csv name for a CSV export");
         }
@@ -137,16 +142,16 @@ public final class ResultsFile {
         String get(String column);
     }
 
-    private static ResultRow row(Fields f, String file, String where) {
+    private static FinishedCase row(Fields f, String file, String where) {
         String statusText = required(f, "status", file, where);
-        ResultRow.Status status;
+        FinishedCase.Status status;
         try {
-            status = ResultRow.Status.valueOf(statusText.trim().toUpperCase(Locale.ROOT));
+            status = FinishedCase.Status.valueOf(statusText.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new FormatException(file, where + ", column status", "unknown status '" + statusText
                     + "' (expected OPTIMAL, FEASIBLE, HEURISTIC, UNKNOWN, INFEASIBLE or ERROR)");
         }
-        return new ResultRow(required(f, "graph", file, where), required(f, "setting", file, where),
+        return new FinishedCase(required(f, "graph", file, where), required(f, "setting", file, where),
                 required(f, "budget", file, where), longOrNull(f, "budget_bytes", file, where),
                 required(f, "planner", file, where), f.get("solver"), doubleOrNull(f, "time_limit", file, where),
                 intOrNull(f, "repeat", file, where), status, longOrNull(f, "traffic_non_compulsory", file, where),

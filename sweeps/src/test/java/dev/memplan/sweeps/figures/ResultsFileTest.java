@@ -25,16 +25,16 @@ class ResultsFileTest {
         Results.duckDb(db, rows);
         Path csv = dir.resolve("results.csv");
         Files.writeString(csv, Results.csv(rows));
-        List<ResultRow> fromDb = ResultsFile.read(db);
-        List<ResultRow> fromCsv = ResultsFile.read(csv);
+        List<FinishedCase> fromDb = ResultsFile.read(db);
+        List<FinishedCase> fromCsv = ResultsFile.read(csv);
         assertEquals(rows.size(), fromDb.size());
         assertEquals(new java.util.HashSet<>(fromCsv), new java.util.HashSet<>(fromDb));
-        ResultRow feasible = fromCsv.stream().filter(r -> r.status() == ResultRow.Status.FEASIBLE).findFirst().orElseThrow();
+        FinishedCase feasible = fromCsv.stream().filter(r -> r.status() == FinishedCase.Status.FEASIBLE).findFirst().orElseThrow();
         assertEquals(100L, feasible.trafficNonCompulsory());
         assertEquals(75L, feasible.bound());
         assertEquals(0.25, feasible.gap());
         assertEquals("cpsat", feasible.solver());
-        ResultRow unknown = fromCsv.stream().filter(r -> r.status() == ResultRow.Status.UNKNOWN).findFirst().orElseThrow();
+        FinishedCase unknown = fromCsv.stream().filter(r -> r.status() == FinishedCase.Status.UNKNOWN).findFirst().orElseThrow();
         assertNull(unknown.trafficNonCompulsory());
         assertNull(unknown.gap());
     }
@@ -44,9 +44,9 @@ class ResultsFileTest {
         List<Results.Row> rows = List.of(new Results.Row("a", "M_R", "cosma", "ERROR", null, null, 1.5));
         Path csv = dir.resolve("r.csv");
         Files.writeString(csv, Results.csv(rows).replace("solver crashed", "solver\ncrashed"));
-        ResultRow r = ResultsFile.read(csv).get(0);
+        FinishedCase r = ResultsFile.read(csv).get(0);
         assertEquals("solver\ncrashed, \"badly\"", r.error());
-        assertEquals(ResultRow.Status.ERROR, r.status());
+        assertEquals(FinishedCase.Status.ERROR, r.status());
         assertEquals(1.5, r.seconds());
     }
 

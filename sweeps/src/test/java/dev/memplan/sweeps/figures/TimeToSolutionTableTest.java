@@ -8,17 +8,17 @@ import org.junit.jupiter.api.Test;
 
 class TimeToSolutionTableTest {
     private static ResultCells cells() {
-        List<ResultRow> rows = List.of(
-                new ResultRow("pnasnet_5", "activations", "M_R", 10L, "cosma", "cpsat", 120.0, 0, ResultRow.Status.OPTIMAL,
+        List<FinishedCase> rows = List.of(
+                new FinishedCase("pnasnet_5", "activations", "M_R", 10L, "cosma", "cpsat", 120.0, 0, FinishedCase.Status.OPTIMAL,
                         0L, 0L, 0.0, 12.24, null),
-                new ResultRow("pnasnet_5", "activations", "M_P", 20L, "cosma", "cpsat", 120.0, 0, ResultRow.Status.FEASIBLE,
+                new FinishedCase("pnasnet_5", "activations", "M_P", 20L, "cosma", "cpsat", 120.0, 0, FinishedCase.Status.FEASIBLE,
                         40L, 30L, 0.25, 120.0, null),
-                new ResultRow("darts", "activations", "M_R", 10L, "cosma", "cpsat", 120.0, 0, ResultRow.Status.UNKNOWN,
+                new FinishedCase("darts", "activations", "M_R", 10L, "cosma", "cpsat", 120.0, 0, FinishedCase.Status.UNKNOWN,
                         null, null, null, 120.0, null),
-                new ResultRow("darts", "activations", "M_P", 10L, "cosma", "cpsat", 120.0, 0, ResultRow.Status.ERROR,
+                new FinishedCase("darts", "activations", "M_P", 10L, "cosma", "cpsat", 120.0, 0, FinishedCase.Status.ERROR,
                         null, null, null, null, "boom"),
-                new ResultRow("darts", "activations", "M_R", 10L, "default/belady/tflite", "", 120.0, 0,
-                        ResultRow.Status.HEURISTIC, 9L, null, null, 0.042, null));
+                new FinishedCase("darts", "activations", "M_R", 10L, "default/belady/tflite", "", 120.0, 0,
+                        FinishedCase.Status.HEURISTIC, 9L, null, null, 0.042, null));
         return new ResultCells(rows, null, null, null);
     }
 

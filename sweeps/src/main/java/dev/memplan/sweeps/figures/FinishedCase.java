@@ -3,14 +3,15 @@ package dev.memplan.sweeps.figures;
 import java.util.Objects;
 
 /**
- * One finished sweep case, as far as the figures need it: the columns of the {@code results} table
- * (RESULTS-SCHEMA.md) that name the case and say what it found. Null stands for SQL NULL (an empty CSV field).
+ * One finished sweep case as the figures read it: the columns of the {@code results} table (RESULTS-SCHEMA.md)
+ * that name the case and say what it found, whether they came from the database or a CSV export (the sweep
+ * engine's own row type carries every column). Null stands for SQL NULL (an empty CSV field).
  *
  * @param status {@code OPTIMAL}, {@code FEASIBLE}, {@code INFEASIBLE}, {@code UNKNOWN}, {@code HEURISTIC} or
  *     {@code ERROR}
  * @param trafficNonCompulsory the objective; null when the case found no plan
  */
-public record ResultRow(String graph, String setting, String budget, Long budgetBytes, String planner,
+public record FinishedCase(String graph, String setting, String budget, Long budgetBytes, String planner,
                         String solver, Double timeLimit, Integer repeat, Status status, Long trafficNonCompulsory,
                         Long bound, Double gap, Double seconds, String error) {
 
@@ -31,7 +32,7 @@ public record ResultRow(String graph, String setting, String budget, Long budget
         }
     }
 
-    public ResultRow {
+    public FinishedCase {
         Objects.requireNonNull(graph, "graph");
         Objects.requireNonNull(setting, "setting");
         Objects.requireNonNull(budget, "budget");
