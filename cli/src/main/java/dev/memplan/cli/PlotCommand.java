@@ -29,8 +29,8 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code memplan plot traffic|table|layout}: figures and tables from sweep results and from plans. */
 @Command(name = "plot", mixinStandardHelpOptions = true,
-        description = {"Figures (SVG or PNG, by the --out name) and tables from sweep results (the DuckDB database",
-            "of 'memplan sweep' or its CSV export) and from plans."},
+        description = {"Figures (SVG or PNG, by the --out name) and tables from sweep results",
+            "(the DuckDB database of 'memplan sweep' or its CSV export) and from plans."},
         subcommands = {PlotCommand.Traffic.class, PlotCommand.TableOfTimes.class, PlotCommand.Layout.class})
 final class PlotCommand implements Runnable {
     @Spec
@@ -43,14 +43,15 @@ final class PlotCommand implements Runnable {
 
     /** Options that choose which results a figure or table shows. */
     static final class Selection {
-        @Option(names = "--setting", paramLabel = "activations|all", split = ",", description = "only these tensor settings")
+        @Option(names = "--setting", paramLabel = "SETTING", split = ",",
+                description = "only these tensor settings (activations, all)")
         List<String> settings;
 
-        @Option(names = "--graphs", paramLabel = "G1,G2,...", split = ",",
+        @Option(names = "--graphs", paramLabel = "GRAPH", split = ",",
                 description = "only these networks, in this order (as named in the results)")
         List<String> graphs;
 
-        @Option(names = "--planners", paramLabel = "P1,P2,...", split = ",",
+        @Option(names = "--planners", paramLabel = "PLANNER", split = ",",
                 description = "only these planners, in this order (as named in the results)")
         List<String> planners;
 
@@ -65,10 +66,11 @@ final class PlotCommand implements Runnable {
     }
 
     @Command(name = "traffic", mixinStandardHelpOptions = true,
-            description = {"The COSMA paper's Fig. 3/4: non-compulsory traffic per planner (bars) per budget (groups)",
-                "per network and setting (panels). Cells not proven optimal are marked (F feasible with its gap,",
-                "H heuristic, U unknown, I infeasible, E error); zero traffic is a bar of height 0 labelled 0",
-                "(on --log, at the axis' foot, a decade below the least positive value)."})
+            description = {"The COSMA paper's Fig. 3/4: non-compulsory traffic per planner (bars)",
+                "per budget (groups) per network and setting (panels). Cells not proven",
+                "optimal are marked: F feasible (with its gap), H heuristic, U unknown,",
+                "I infeasible, E error. Zero traffic has no bar and is labelled 0 at the",
+                "axis' foot (with --log, a decade below the least positive value)."})
     static final class Traffic implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -104,9 +106,10 @@ final class PlotCommand implements Runnable {
     }
 
     @Command(name = "table", mixinStandardHelpOptions = true,
-            description = {"The COSMA paper's Table II: seconds to solution per network and setting (rows), planner",
-                "and budget (columns), marked when not proven optimal (F feasible with its gap, H heuristic, U unknown,",
-                "I infeasible, E error; - not run). Printed, or written with --out."})
+            description = {"The COSMA paper's Table II: seconds to solution per network and setting",
+                "(rows), planner and budget (columns), marked when not proven optimal:",
+                "F feasible (with its gap), H heuristic, U unknown, I infeasible, E error;",
+                "- not run. Printed, or written with --out."})
     static final class TableOfTimes implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -144,11 +147,12 @@ final class PlotCommand implements Runnable {
     }
 
     @Command(name = "layout", mixinStandardHelpOptions = true,
-            description = {"The memory layout of a plan (GRAPH PLAN) or of a placement (BUFFERS.csv with an offset",
-                "column, as 'memplan allocate --out' writes): address against time, a rectangle per segment or buffer,",
-                "loads (green left edge) and spills (red right edge) marked, the budget or capacity a dashed line.",
-                "The plan (placement) is checked first: an invalid one is not drawn; its violations are printed and",
-                "the exit code is 1."})
+            description = {"The memory layout of a plan (GRAPH PLAN) or of a placement (BUFFERS.csv",
+                "with an offset column, as 'memplan allocate --out' writes): address",
+                "against time, a rectangle per segment or buffer, loads (green left edge)",
+                "and spills (red right edge) marked, the budget or capacity a dashed line.",
+                "The plan (placement) is checked first: an invalid one is not drawn, its",
+                "violations are printed and the exit code is 1."})
     static final class Layout implements Callable<Integer> {
         @Spec
         CommandSpec spec;

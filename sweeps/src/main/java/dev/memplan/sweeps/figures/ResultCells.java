@@ -34,9 +34,9 @@ public final class ResultCells {
 
     /** A panel: one network in one tensor setting. */
     public record Panel(String graph, String setting) {
-        /** The panel's title, e.g. {@code resnet50 (activations)}. */
+        /** The panel's title, e.g. {@code resnet50 (activations)}; a graph file is named by its file name. */
         public String title() {
-            return graph + " (" + setting + ")";
+            return graph.substring(graph.lastIndexOf('/') + 1) + " (" + setting + ")";
         }
     }
 
