@@ -40,7 +40,8 @@ import org.jfree.svg.SVGHints;
  * offset + size)}: timestep t is the unit interval [t, t + 1). A tensor keeps one colour over all its segments. A
  * loaded segment carries a green stripe on its left edge; the segment after which a produced tensor is written to
  * host memory (its first segment, when a loaded segment follows: memory-model.md, "Traffic") carries a red stripe
- * on its right edge. A buffer {@code [lower, upper)} at {@code offset} is the rectangle {@code [lower, upper) x
+ * on its right edge. In a layout too dense for them (a box under 3 pixels wide or high has no outline, one under 6
+ * pixels wide no stripes) the title's totals still count every load and spill. A buffer {@code [lower, upper)} at {@code offset} is the rectangle {@code [lower, upper) x
  * [offset, offset + size)}. The y axis runs from 0 to 8% above the larger of budget and peak address.
  *
  * <p>Only checked layouts are drawn: {@link #ofPlan} and {@link #ofPlacement} refuse an invalid plan or placement
@@ -57,6 +58,8 @@ public final class LayoutFigure implements FigureFile.Drawing {
     static final Color LOAD = new Color(0x1B7837);
     static final Color SPILL = new Color(0xC51B7D);
     static final Color BUDGET = new Color(0xD62728);
+    /** Boxes narrower or lower than this (pixels) get no outline; narrower than twice this, no stripes. */
+    static final double MIN_DETAIL = 3;
     /** Headroom above the larger of budget and peak address. */
     static final double HEADROOM = 1.08;
 
@@ -241,10 +244,16 @@ public final class LayoutFigure implements FigureFile.Drawing {
                 g2.setPaint(b.fill());
                 g2.setRenderingHint(SVGHints.KEY_ELEMENT_ID, b.id());
                 g2.fill(r);
-                g2.setPaint(Color.DARK_GRAY);
-                g2.setStroke(outline);
-                g2.draw(r);
+                // Outlines and stripes on boxes a few pixels wide would paint over the colours (a dense layout).
+                if (x1 - x0 >= MIN_DETAIL && yBottomPx - yTopPx >= MIN_DETAIL) {
+                    g2.setPaint(Color.DARK_GRAY);
+                    g2.setStroke(outline);
+                    g2.draw(r);
+                }
                 double stripe = Math.min(4, (x1 - x0) / 3);
+                if (x1 - x0 < 2 * MIN_DETAIL) {
+                    continue;
+                }
                 if (b.loadId() != null) {
                     g2.setPaint(LOAD);
                     g2.setRenderingHint(SVGHints.KEY_ELEMENT_ID, b.loadId());
