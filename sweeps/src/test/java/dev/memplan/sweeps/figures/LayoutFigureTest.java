@@ -1,6 +1,7 @@
 package dev.memplan.sweeps.figures;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -157,5 +158,30 @@ class LayoutFigureTest {
                 () -> LayoutFigure.ofPlacement("x", new Placement(buffers, new long[] {0, 0, 2, 0, 8}), 16L));
         assertThrows(LayoutFigure.InvalidLayoutException.class,
                 () -> LayoutFigure.ofPlacement("x", new Placement(buffers, offsets), 11L));
+    }
+
+    @Test
+    void aDenseLayoutDrawsEverySegmentButNoStripesWhereTheyDoNotFit() {
+        // The just-in-time plan: every tensor resident only at the timesteps that use it, loaded for each use.
+        Graph graph = dev.memplan.datasets.GeneratedGraphs.graph("gen:layered:400");
+        Plan plan = new dev.memplan.model.JustInTimePlanner().plan(graph, dev.memplan.model.TensorSetting.ACTIVATIONS,
+                dev.memplan.model.Budgets.minimumRequired(graph), dev.memplan.model.Limits.DEFAULT);
+        assertTrue(plan.segments().values().stream().flatMap(List::stream).anyMatch(x -> x.origin() == Origin.LOADED));
+        LayoutFigure figure = LayoutFigure.ofPlan(graph, plan);
+        Svg svg = new Svg(FigureFile.svg(figure));
+        Map<String, Element> segments = svg.byIdPrefix("seg-");
+        assertEquals(plan.segmentCount(), segments.size());
+        double pixelsPerStep = figure.dataArea().getWidth() / 400;
+        assertTrue(pixelsPerStep < 2 * LayoutFigure.MIN_DETAIL, "dense: " + pixelsPerStep + " px per timestep");
+        Set<String> marked = new HashSet<>();
+        svg.byIdPrefix("load-").keySet().forEach(id -> marked.add(id.substring("load-".length())));
+        svg.byIdPrefix("spill-").keySet().forEach(id -> marked.add(id.substring("spill-".length())));
+        for (Map.Entry<String, Element> e : segments.entrySet()) {
+            double width = Svg.num(e.getValue(), "width");
+            if (width < 2 * LayoutFigure.MIN_DETAIL) {
+                assertFalse(marked.contains(e.getKey().substring("seg-".length())), e.getKey() + " is " + width
+                        + " px wide: no stripe");
+            }
+        }
     }
 }
