@@ -45,7 +45,7 @@ final class Results {
             return new Object[] {"k" + key, "spec", graph, setting, budget, budgetBytes, planner, solver, timeLimit, 1,
                 repeat, status, 64L, traffic, traffic == null ? null : traffic / 2, traffic == null ? null : traffic / 2,
                 bound, gap, seconds, null, null, 900L, 1000L, 1000L, 2000L, null, "host, 2 cores, Java 17", "0.1.0",
-                "2026-11-23 16:00:00", error};
+                "2026-11-23 16:32:34.072171", error};
         }
     }
 
@@ -68,14 +68,15 @@ final class Results {
         }
     }
 
-    /** CSV text as DuckDB's COPY writes it: quotes only where needed, NULL as an empty field. */
+    /** CSV text as DuckDB's COPY writes it (as memplan sweep export does): quotes where needed, NULL as an empty field. */
     static String csv(List<Row> rows) {
         StringBuilder sb = new StringBuilder(HEADER).append('\n');
         for (int i = 0; i < rows.size(); i++) {
             List<String> fields = new ArrayList<>();
             for (Object o : rows.get(i).values(i)) {
                 String f = o == null ? "" : o.toString();
-                if (f.contains(",") || f.contains("\"") || f.contains("\n")) {
+                // DuckDB quotes an empty string, so that it differs from NULL (an empty field).
+                if (f.isEmpty() && o != null || f.contains(",") || f.contains("\"") || f.contains("\n")) {
                     f = "\"" + f.replace("\"", "\"\"") + "\"";
                 }
                 fields.add(f);
