@@ -210,6 +210,10 @@ final class PlotCommand implements Runnable {
             Plan p = PlanJson.read(plan);
             if (setting != null) {
                 TensorSetting s = Inputs.setting(setting);
+                if (s != p.setting()) {
+                    o.println("note: the plan says setting '" + p.setting().fileName() + "'; drawing it as '"
+                            + s.fileName() + "'");
+                }
                 p = new Plan(p.graph(), s, p.budget(), p.schedule(), p.segments(), p.traffic(), p.solver());
             }
             if (!p.graph().equals(g.name())) {
