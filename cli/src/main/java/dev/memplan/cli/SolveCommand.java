@@ -3,6 +3,7 @@ package dev.memplan.cli;
 import dev.memplan.baselines.replacement.PackingFailedException;
 import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
+import dev.memplan.decomposition.DivideAndConquer;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
@@ -67,8 +68,12 @@ final class SolveCommand implements Callable<Integer> {
     @Mixin
     SolverOptions solverOptions;
 
+    @Mixin
+    DecomposeOptions decomposeOptions;
+
     @Override
     public Integer call() {
+        long began = System.nanoTime();
         PrintWriter out = spec.commandLine().getOut();
         Graph full = Inputs.graph(graph);
         TensorSetting s = Inputs.setting(setting);
@@ -86,6 +91,12 @@ final class SolveCommand implements Callable<Integer> {
         Plan start = fixed == null && obj == CosmaObjective.TRAFFIC
                 ? bestScheme(full, s, chosen, mpmf, limits) : null;
         CosmaSolver.Options options = solverOptions.cosma(obj, fixed, !noPrune, start);
+        if (obj == CosmaObjective.TRAFFIC && fixed == null) {
+            DivideAndConquer.Options dnc = decomposeOptions.choose(g, options);
+            if (dnc != null) {
+                return divideAndConquer(full, s, chosen, dnc, limits, mpmf, began);
+            }
+        }
         PrintWriter err = spec.commandLine().getErr();
         err.println("solving at budget " + chosen.bytes() + " (Ctrl-C stops and keeps the best checked plan so far) ...");
         err.flush();
@@ -96,7 +107,7 @@ final class SolveCommand implements Callable<Integer> {
         t.row("budget", chosen.describe());
         t.row("objective", obj.name().toLowerCase() + (fixed == null ? ", free schedule" : ", fixed schedule"));
         t.row("solver", r.backend() + ", " + solverOptions.describe());
-        t.row("model", r.pruned() == null ? (r.notes().isEmpty()
+        t.row("model", r.pruned() == null ? (r.plan() == null ? "none built" : r.notes().isEmpty()
                 ? "none built: the starting plan meets the lower bound" : "none built (see the notes)")
                 : r.pruned() + (noPrune ? " (no pruning)" : r.unpruned() == null ? ""
                         : " (before pruning: " + r.unpruned() + ")"));
@@ -165,6 +176,28 @@ final class SolveCommand implements Callable<Integer> {
             }
         }
         return best;
+    }
+
+    private int divideAndConquer(Graph full, TensorSetting s, BudgetChoice chosen, DivideAndConquer.Options dnc,
+                                 Limits limits, MinimumPeakScheduler mpmf, long began) {
+        PrintWriter out = spec.commandLine().getOut();
+        Graph g = full.withSetting(s);
+        DncRun.Outcome o = DncRun.run(full, s, chosen.bytes(), dnc, limits, mpmf, List.of(), began,
+                spec.commandLine().getErr());
+        Table t = new Table("", "");
+        t.row("graph", g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
+                + s.fileName() + ")");
+        t.row("budget", chosen.describe());
+        t.row("objective", "traffic, free schedule, divide and conquer (" + decomposeOptions.describe(dnc) + ")");
+        t.row("solver", o.result().plan().solver().name() + ", " + solverOptions.describe());
+        DncRun.describe(t, o);
+        t.printWithoutHeader(out);
+        out.println("plan checked: VALID");
+        if (this.out != null) {
+            PlanJson.write(o.result().plan(), this.out);
+            out.println("wrote " + this.out);
+        }
+        return 0;
     }
 
     private static Schedule readSchedule(Graph g, String argument) {

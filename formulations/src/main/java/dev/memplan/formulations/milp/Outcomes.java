@@ -49,7 +49,9 @@ final class Outcomes {
      */
     double limitSeconds() {
         Duration limit = limits.timeLimit();
-        given = limit == null ? Double.POSITIVE_INFINITY : Math.max(0.001, limit.toNanos() / 1e9);
+        // Not toNanos(): it overflows beyond 292 years (--time-limit 1e12).
+        given = limit == null ? Double.POSITIVE_INFINITY
+                : Math.max(0.001, limit.getSeconds() + limit.getNano() / 1e9);
         return given;
     }
 
