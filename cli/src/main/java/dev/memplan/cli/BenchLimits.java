@@ -54,6 +54,10 @@ final class BenchLimits implements Callable<Integer> {
             description = "JVM options of each child, as the launcher's default (default: ${DEFAULT-VALUE})")
     String javaOpts;
 
+    @Option(names = "--solve-args", paramLabel = "ARGS", defaultValue = "",
+            description = "more arguments for each solve, e.g. '--decompose none' or '--setting all' (default: none)")
+    String solveArgs;
+
     @Option(names = "--csv", defaultValue = "bench-limits.csv", description = "CSV output (default: ${DEFAULT-VALUE})")
     Path csv;
 
@@ -121,6 +125,11 @@ final class BenchLimits implements Callable<Integer> {
         }
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "solve", graph,
                 "--budget", budget, "--time-limit", Double.toString(limit), "--out", plan.toString()));
+        for (String arg : solveArgs.trim().split("\\s+")) {
+            if (!arg.isEmpty()) {
+                cmd.add(arg);
+            }
+        }
         long began = System.nanoTime();
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         CompletableFuture<String> stdout = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
