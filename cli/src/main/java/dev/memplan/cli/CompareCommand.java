@@ -7,6 +7,7 @@ import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.model.Budgets;
+import dev.memplan.formulations.milp.Solvers;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Deadline;
 import dev.memplan.model.Graph;
@@ -64,6 +65,8 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        // The solver libraries load while the graph and the budget are computed, not inside the first solve.
+        Solvers.preload();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Graph full = Inputs.graph(graph);

@@ -8,6 +8,7 @@ import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.milp.Backend;
+import dev.memplan.formulations.milp.Solvers;
 import dev.memplan.model.Deadline;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
@@ -73,6 +74,8 @@ final class SolveCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        // The solver libraries load while the graph and the budget are computed, not inside the first solve.
+        Solvers.preload();
         long began = System.nanoTime();
         PrintWriter out = spec.commandLine().getOut();
         Graph full = Inputs.graph(graph);
