@@ -95,7 +95,8 @@ final class SolveCommand implements Callable<Integer> {
         t.row("budget", chosen.describe());
         t.row("objective", obj.name().toLowerCase() + (fixed == null ? ", free schedule" : ", fixed schedule"));
         t.row("solver", r.backend() + ", " + solverOptions.describe());
-        t.row("model", r.pruned() == null ? "none built: the starting plan has no non-compulsory traffic"
+        t.row("model", r.pruned() == null ? (r.plan() == null ? "none built"
+                : "none built: the starting plan has no non-compulsory traffic")
                 : r.pruned() + (noPrune ? " (no pruning)" : r.unpruned() == null ? ""
                         : " (before pruning: " + r.unpruned() + ")"));
         t.row("status", r.status().name() + (r.startingPlanOnly() ? " (the starting plan; the solver found nothing better)" : ""));
