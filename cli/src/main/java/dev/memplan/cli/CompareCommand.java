@@ -3,6 +3,8 @@ package dev.memplan.cli;
 import dev.memplan.baselines.replacement.PackingFailedException;
 import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
+import dev.memplan.decomposition.DivideAndConquer;
+import dev.memplan.decomposition.DncResult;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
@@ -62,8 +64,12 @@ final class CompareCommand implements Callable<Integer> {
     @Mixin
     SolverOptions solverOptions;
 
+    @Mixin
+    DecomposeOptions decomposeOptions;
+
     @Override
     public Integer call() {
+        long began = System.nanoTime();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Graph full = Inputs.graph(graph);
@@ -107,7 +113,16 @@ final class CompareCommand implements Callable<Integer> {
             }
         }
         Row cosma = null;
-        if (!noCosma) {
+        DivideAndConquer.Options dnc = noCosma ? null
+                : decomposeOptions.choose(g, solverOptions.cosma(CosmaObjective.TRAFFIC, null, true, null));
+        if (dnc != null) {
+            err.println("running cosma, divide and conquer ...");
+            DncResult d = DncRun.run(full, s, chosen.bytes(), dnc, limits, mpmf, best == null ? List.of()
+                    : List.of(best), began, err).result();
+            cosma = new Row("cosma-dnc/" + solverOptions.backend().id(), d.status().name(), d.check(), d.seconds(),
+                    "bound " + DncRun.orDash(d.bound()) + (d.gap() == null ? ""
+                            : String.format(Locale.ROOT, ", gap %.2f%%", 100 * d.gap())) + ", from " + d.source());
+        } else if (!noCosma) {
             err.println("running cosma ...");
             CosmaSolver.Options options = solverOptions.cosma(CosmaObjective.TRAFFIC, null, true, best);
             CosmaResult c = CosmaSolver.solve(full, s, chosen.bytes(), options, limits);
