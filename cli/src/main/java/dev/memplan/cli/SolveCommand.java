@@ -8,6 +8,7 @@ import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Budgets;
 import dev.memplan.model.Deadline;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
@@ -158,6 +159,9 @@ final class SolveCommand implements Callable<Integer> {
         List<String> names = new ArrayList<>(List.of("default/belady/tflite"));
         if (chosen.mp() != null) {
             names.add("mpmf/belady/tflite");
+        }
+        if (chosen.bytes() < Budgets.minimumFeasible(full.withSetting(s))) {
+            return null; // no aligned plan exists: COSMA says INFEASIBLE (proven)
         }
         Duration needs = Duration.ofNanos(2 * SCHEME_NANOS_PER_OPERATOR * full.operatorCount());
         Plan best = null;
