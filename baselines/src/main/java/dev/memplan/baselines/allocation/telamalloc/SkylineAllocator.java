@@ -49,12 +49,13 @@ public final class SkylineAllocator implements Allocator {
     public Allocation allocate(BufferSet buffers, long capacity, Limits limits) {
         long start = System.nanoTime();
         TimeAxis axis = TimeAxis.of(buffers);
-        if (axis.fixedConflict(buffers, capacity) != null) {
-            return new Allocation(SolveStatus.UNKNOWN, null, seconds(start));
+        String conflict = axis.fixedConflict(buffers, capacity);
+        if (conflict != null) {
+            return new Allocation(SolveStatus.UNKNOWN, null, seconds(start), conflict);
         }
         Placement placement = new Packing(buffers, axis).run();
         if (placement.height() > capacity) {
-            return new Allocation(SolveStatus.UNKNOWN, null, seconds(start));
+            return Allocation.exceedsCapacity(placement.height(), capacity, seconds(start));
         }
         BufferChecker.requireValid(placement, capacity, name());
         return new Allocation(SolveStatus.HEURISTIC, placement, seconds(start));
