@@ -66,6 +66,7 @@ final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() {
+            Outputs.check(csv, "--csv", false);
             PrintWriter out = spec.commandLine().getOut();
             Table table = new Table("operators", "tensors", "segments", "max live", "median ms", "ns/segment", "valid");
             for (int size : sizes) {

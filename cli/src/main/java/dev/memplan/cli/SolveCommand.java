@@ -50,7 +50,8 @@ final class SolveCommand implements Callable<Integer> {
             description = "fix the schedule: the default order, or a file (a plan JSON, or one operator name per line)")
     String schedule;
 
-    @Option(names = "--out", paramLabel = "PLAN", description = "write the plan (memplan-plan/1)")
+    @Option(names = "--out", paramLabel = "PLAN",
+            description = "write the plan (memplan-plan/1); '-': to standard output (the report goes to standard error)")
     Path out;
 
     @Option(names = "--no-prune", description = "build the model without the lifetime windows (to measure what they buy)")
@@ -61,7 +62,8 @@ final class SolveCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
+        Outputs.check(this.out, "--out", true, graph, schedule);
+        PrintWriter out = Outputs.report(this.out, spec.commandLine());
         Graph full = Inputs.graph(graph);
         TensorSetting s = Inputs.setting(setting);
         Graph g = full.withSetting(s);
@@ -104,8 +106,10 @@ final class SolveCommand implements Callable<Integer> {
         }
         out.println("plan checked: VALID");
         if (this.out != null) {
-            PlanJson.write(r.plan(), this.out);
-            out.println("wrote " + this.out);
+            Outputs.write(this.out, PlanJson.toJson(r.plan()), spec.commandLine().getOut());
+            if (!Outputs.isStdout(this.out)) {
+                out.println("wrote " + this.out);
+            }
         }
         return 0;
     }
@@ -119,7 +123,7 @@ final class SolveCommand implements Callable<Integer> {
         try {
             text = Files.readString(file);
         } catch (IOException e) {
-            throw new UserException("cannot read schedule file " + file + ": " + e.getMessage());
+            throw new UserException("cannot read schedule file " + file + ": " + dev.memplan.model.io.AtomicFiles.reason(e));
         }
         Schedule schedule;
         if (text.stripLeading().startsWith("{")) {
