@@ -12,8 +12,11 @@ import java.util.regex.Pattern;
  * separately by {@link FormatException#where()}. Messages no rule knows are kept, minus that jargon.
  */
 final class JsonErrors {
-    /** A character as Jackson quotes it: {@code ('}' (code 125))} or {@code ((CTRL-CHAR, code 10))}. */
-    private static final String CHAR = "\\((?:'(.+?)' \\(code |\\(CTRL-CHAR, code )(\\d+)\\)\\)";
+    /**
+     * A character as Jackson quotes it: {@code ('}' (code 125))}, {@code ('é' (code 233 / 0xe9))} or
+     * {@code ((CTRL-CHAR, code 10))}.
+     */
+    private static final String CHAR = "\\((?:'(.+?)' \\(code |\\(CTRL-CHAR, code )(\\d+)(?: / 0x[0-9a-fA-F]+)?\\)\\)";
     /** Where Jackson saw a bracket open: {@code [Source: ...; line: 1, column: 6]}. */
     private static final Pattern OPENED = Pattern.compile("line: (\\d+)(?:, column: (\\d+))?");
 
@@ -60,7 +63,7 @@ final class JsonErrors {
                     m -> "invalid number: a JSON number cannot start with '+'"),
             new Rule("Unexpected character " + CHAR + " in numeric value: (.*?)(?:, for valid numeric value)?",
                     m -> "invalid number: unexpected " + character(m) + ", " + lowerFirst(m.group(3))),
-            new Rule("Unexpected character " + CHAR + ": expected a valid value.*",
+            new Rule("Unexpected character " + CHAR + ": expected a (?:valid )?value.*",
                     m -> "unexpected " + character(m) + ": expected a value (a string in double quotes, a number, "
                             + "an array, an object, true, false or null)"),
             new Rule("Unexpected close marker '(.)': expected '(.)' \\(for (Object|Array|root) starting at (.*)",
@@ -68,9 +71,9 @@ final class JsonErrors {
                             : ": " + container(m.group(3)) + opened(m.group(4)) + " must be closed with "
                                     + quote(m.group(2)) + " first")),
             new Rule("Invalid UTF-8 start byte (0x[0-9a-fA-F]+).*",
-                    m -> "not UTF-8 text: byte " + m.group(1) + " cannot start a character (save the file as UTF-8)"),
+                    m -> "not UTF-8 text: byte " + hexByte(m.group(1)) + " cannot start a character (save the file as UTF-8)"),
             new Rule("Invalid UTF-8 middle byte (0x[0-9a-fA-F]+).*",
-                    m -> "not UTF-8 text: a character is cut short before byte " + m.group(1)
+                    m -> "not UTF-8 text: a character is cut short before byte " + hexByte(m.group(1))
                             + " (save the file as UTF-8)"),
             new Rule("Document nesting depth \\((\\d+)\\) exceeds the maximum allowed \\((\\d+).*",
                     m -> "arrays and objects nested more than " + m.group(2) + " levels deep"),
@@ -105,6 +108,11 @@ final class JsonErrors {
                 .replaceAll("`[^`]*`", "")
                 .replaceAll("\\s+", " ").strip();
         return s.isEmpty() ? "invalid JSON" : s;
+    }
+
+    /** Jackson prints a byte as a sign-extended int ({@code 0xffffffc3}); the byte is {@code 0xc3}. */
+    private static String hexByte(String hex) {
+        return String.format(Locale.ROOT, "0x%02x", Long.parseLong(hex.substring(2), 16) & 0xFF);
     }
 
     private static String container(String jacksonName) {

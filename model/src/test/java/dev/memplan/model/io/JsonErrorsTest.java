@@ -27,6 +27,10 @@ class JsonErrorsTest {
                 "control character U+0009 inside a string must be escaped");
         assertFormatError(() -> GraphJson.read("{\"a\": +1}", F), F, "line 1, column 8",
                 "a JSON number cannot start with '+'");
+        assertFormatError(() -> GraphJson.read("[1, , 2]", F), F, "line 1, column 5",
+                "unexpected ',': expected a value");
+        assertFormatError(() -> GraphJson.read("{\u00e9: 1}", F), F, "line 1, column 2",
+                "unexpected '\u00e9': expected a field name in double quotes");
         assertFormatError(() -> GraphJson.read("// note\n{}", F), F, "line 1, column 1", "JSON has no comments");
         assertFormatError(() -> GraphJson.read("{\"a\": 1} x", F), F, "line 1, column 11", "unexpected 'x'");
         assertFormatError(() -> GraphJson.read("[".repeat(1100), F), F, "line 1, column 1002",
@@ -38,6 +42,9 @@ class JsonErrorsTest {
         byte[] latin1 = {'{', '"', 'a', '"', ':', '"', (byte) 0xE9, '"', '}'};
         assertFormatError(() -> JsonTree.parse(latin1, F), F, "line 1, column 9",
                 "not UTF-8 text: a character is cut short before byte 0x22");
+        byte[] twice = {'{', '"', 'a', '"', ':', '"', (byte) 0xC3, (byte) 0xC3, '"', '}'};
+        assertFormatError(() -> JsonTree.parse(twice, F), F, "line 1, column 9",
+                "not UTF-8 text: a character is cut short before byte 0xc3 (save the file as UTF-8)");
         byte[] stray = {'{', '"', 'a', '"', ':', '"', (byte) 0x80, '"', '}'};
         assertFormatError(() -> JsonTree.parse(stray, F), F, "line 1, column 8",
                 "not UTF-8 text: byte 0x80 cannot start a character");
