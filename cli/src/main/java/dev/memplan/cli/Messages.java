@@ -35,7 +35,10 @@ final class Messages {
         return out.append(shorten(word)).toString();
     }
 
-    /** Control and invisible formatting characters (bidirectional overrides) as escapes; others as they are. */
+    /**
+     * Control and invisible formatting characters (bidirectional overrides) and lone surrogates (a JSON
+     * {@code \ud800} escape, which no terminal can print) as escapes; others as they are.
+     */
     private static void escape(int c, StringBuilder sb) {
         switch (c) {
             case '\n' -> sb.append("\\n");
@@ -44,7 +47,7 @@ final class Messages {
             default -> {
                 int type = Character.getType(c);
                 if (Character.isISOControl(c) || type == Character.FORMAT || type == Character.LINE_SEPARATOR
-                        || type == Character.PARAGRAPH_SEPARATOR) {
+                        || type == Character.PARAGRAPH_SEPARATOR || type == Character.SURROGATE) {
                     sb.append(String.format(Locale.ROOT, "\\u%04x", c));
                 } else {
                     sb.appendCodePoint(c);
