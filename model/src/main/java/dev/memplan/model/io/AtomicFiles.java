@@ -30,7 +30,11 @@ public final class AtomicFiles {
 
     /** Writes UTF-8 text to {@code target} (see the class comment for links, pipes and devices). */
     public static void write(Path target, String text) {
-        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        write(target, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Writes bytes (an image, say) to {@code target} (see the class comment for links, pipes and devices). */
+    public static void write(Path target, byte[] bytes) {
         if (Files.isDirectory(target)) {
             throw failure("cannot write " + target + ": it is a folder");
         }
