@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(120)
 class FilesAndMessagesTest {
-    private static final String CSV = "id,lower,upper,size\nb1,0,3,4\nb2,3,9,4\nb3,0,9,4\nb4,9,21,4\nb5,0,21,4\n";
+    private static final String CSV = AllocateCommandTest.EXAMPLE;
 
     @TempDir
     Path dir;
@@ -69,6 +69,9 @@ class FilesAndMessagesTest {
         MainTest.Result a = MainTest.run("allocate", csv.toString(), "--out", "-");
         assertTrue(a.out().startsWith("id,lower,upper,size,offset\n"), a.out());
         assertTrue(a.err().contains("solved: height 12"), a.err());
+        MainTest.Result t = MainTest.run("compare", "fig1", "--budget", "48", "--no-cosma", "--csv", "-");
+        assertTrue(t.out().startsWith("planner,status,non-compulsory,"), t.out());
+        assertTrue(t.err().contains("every plan checked: VALID"), t.err());
         assertUserError(MainTest.run("bench", "checker", "--sizes", "10", "--csv", "-"),
                 "--csv -: standard output is not supported here; name a file");
     }
