@@ -56,8 +56,11 @@ class ReaderFuzzTest {
     @Test
     void graphFiles() throws IOException {
         Path plan = resource("fig1-48.plan.json");
-        fuzz("graph.json", GraphJson.toJson(Examples.graph("fig1")), SEED, true,
-                file -> new String[] {"check", file, plan.toString()});
+        Random pick = new Random(SEED);
+        // Every fourth graph also goes through the baselines (schedulers, replacement, TFLite's arena, M_R).
+        fuzz("graph.json", GraphJson.toJson(Examples.graph("fig1")), SEED, true, file -> pick.nextInt(4) == 0
+                ? new String[] {"compare", file, "--budget", "M_R", "--no-cosma", "--setting", "all"}
+                : new String[] {"check", file, plan.toString()});
     }
 
     @Test
