@@ -55,6 +55,9 @@ final class Outputs {
         if (dir == null) {
             return;
         }
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new UserException(option + " " + dir + " is a file, not a folder");
+        }
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {

@@ -115,6 +115,7 @@ class FilesAndMessagesTest {
         assertEquals(Main.USER_ERROR, plans.code(), plans.err());
         assertTrue(plans.err().startsWith("memplan: error: --plans " + file.resolve("sub") + ": cannot create the folder: "),
                 plans.err());
+        assertUserError(MainTest.run("zoo", "export", "resnet50", file.toString()), "DIR " + file + " is a file, not a folder");
         assertUserError(MainTest.run("solve", "fig1", "--budget", "48", "--out", dir.toString()),
                 "--out " + dir + ": cannot write: it is a folder");
     }
