@@ -107,7 +107,7 @@ class FilesAndMessagesTest {
         assertFalse(compare.out().contains("graph fig1"), "nothing ran: " + compare.out());
         assertUserError(MainTest.run("solve", "fig1", "--budget", "48", "--out", missing.toString()),
                 "--out " + missing + why);
-        for (String bench : List.of("compare", "cosma", "allocators", "formulations", "checker")) {
+        for (String bench : List.of("compare", "cosma", "allocators", "formulations", "checker", "dnc", "limits")) {
             assertUserError(MainTest.run("bench", bench, "--csv", missing.toString()), "--csv " + missing + why);
         }
         Path file = Files.writeString(dir.resolve("a-file"), "");
