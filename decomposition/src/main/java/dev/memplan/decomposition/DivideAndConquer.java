@@ -75,7 +75,8 @@ public final class DivideAndConquer {
      * @param cosma how each part and window is solved (its schedule and start are set here)
      * @param maxPart the most operators per part for automatic break nodes
      * @param breakNodes operators named by the user (null: automatic)
-     * @param handover hand the state over across cuts (off: the paper's spill-at-cut plan, to measure it)
+     * @param handover hand the state over across cuts and window edges (off: the paper's spill-at-cut plan, to
+     *     measure what the handover buys)
      * @param windows run the large neighbourhood search
      */
     public record Options(CosmaSolver.Options cosma, int maxPart, List<String> breakNodes, boolean handover,
@@ -295,7 +296,8 @@ public final class DivideAndConquer {
             return null;
         }
         long before = best.traffic();
-        Plan candidate = StateHandover.apply(g, PlanSplicer.splice(g, current, a, b, r.plan()));
+        Plan spliced = PlanSplicer.splice(g, current, a, b, r.plan());
+        Plan candidate = options.handover() ? StateHandover.apply(g, spliced) : spliced;
         best.offer(candidate, "windows");
         if (g.operatorCount() <= WHOLE_GRAPH_LIMIT && !clock.over()) {
             Plan p = fixedSchedule(g, setting, budget, options, candidate, clock.step(), limits);
