@@ -5,6 +5,7 @@ import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.decomposition.DivideAndConquer;
 import dev.memplan.decomposition.DncResult;
+import dev.memplan.decomposition.HardDeadline;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.model.Graph;
@@ -54,10 +55,14 @@ final class DncRun {
         }
         if (small) {
             fsDefault = fixed(full, s, budget, options, defaultScheme, limits, began, err, "FS(default)");
-            starts.add(fsDefault.plan());
+            if (fsDefault != null) {
+                starts.add(fsDefault.plan());
+            }
             if (mpmfScheme != null) {
                 fsMpmf = fixed(full, s, budget, options, mpmfScheme, limits, began, err, "FS(MPMF)");
-                starts.add(fsMpmf.plan());
+                if (fsMpmf != null) {
+                    starts.add(fsMpmf.plan());
+                }
             }
         }
         Plan bestScheme = mpmfScheme != null && mpmfScheme.traffic().nonCompulsory()
@@ -82,8 +87,15 @@ final class DncRun {
                                      Plan scheme, Limits limits, long began, PrintWriter err, String label) {
         err.println("dnc: starting plan " + label + " ...");
         err.flush();
-        CosmaResult r = CosmaSolver.solve(full, s, budget,
-                options.cosma().withSchedule(scheme.schedule()).withStart(scheme), remaining(limits, began, 8));
+        Limits share = remaining(limits, began, 8);
+        Duration wait = share.timeLimit() == null ? null
+                : share.timeLimit().plus(share.timeLimit().dividedBy(2)).plusMillis(500);
+        CosmaResult r = HardDeadline.call(wait, "dnc-" + label, () -> CosmaSolver.solve(full, s, budget,
+                options.cosma().withSchedule(scheme.schedule()).withStart(scheme), share));
+        if (r == null || r.plan() == null) {
+            err.println("dnc: " + label + " overran its time; left out");
+            return null;
+        }
         err.println(String.format(Locale.ROOT, "dnc: %s %s, traffic %d, %.1f s", label, r.status(), r.objective(),
                 r.seconds()));
         return r;

@@ -38,7 +38,8 @@ import java.util.function.Consumer;
  * passes the fixed-schedule optima FS(default), FS(MPMF) or the best scheme), and its lower bound is the forced
  * traffic of the whole graph with a free schedule ({@link ForcedTraffic}), computed beside the search.
  *
- * <p>Time: with a limit T, the parts share 35% of T (60% above {@link #WHOLE_GRAPH_LIMIT} operators) in
+ * <p>Time: every solve runs under a {@link HardDeadline} of its share and a half, so that one that overruns is
+ * abandoned (its part keeps its starting plan). With a limit T, the parts share 35% of T (60% above {@link #WHOLE_GRAPH_LIMIT} operators) in
  * proportion to their size, the fixed-schedule step gets
  * a quarter of what is left, the search the rest until a second before the end. Without a limit each part and
  * each step gets at most {@link #STEP_CAP}, and the search makes one pass.
@@ -171,11 +172,14 @@ public final class DivideAndConquer {
                         + "time left)", k + 1, partition.size(), ops.length));
                 continue;
             }
-            CosmaResult r = CosmaSolver.solve(part.graph(), setting, budget,
-                    options.cosma().withSchedule(null).withStart(partStart), limits.withTimeLimit(share));
-            if (r.plan() == null) {
-                throw new IllegalStateException("bug: part " + k + " has no plan (" + r.status()
-                        + ") although its just-in-time plan exists");
+            Plan partFrom = partStart;
+            CosmaResult r = HardDeadline.call(clock.hard(share), "dnc-part", () -> CosmaSolver.solve(part.graph(),
+                    setting, budget, options.cosma().withSchedule(null).withStart(partFrom), limits.withTimeLimit(share)));
+            if (r == null || r.plan() == null) {
+                partPlans.add(partStart);
+                progress.accept(String.format(Locale.ROOT, "dnc: part %d/%d (%d operators): its starting plan (the "
+                        + "solve overran its time)", k + 1, partition.size(), ops.length));
+                continue;
             }
             partPlans.add(r.plan());
             progress.accept(String.format(Locale.ROOT, "dnc: part %d/%d (%d operators) %s, traffic %d, %.1f s",
@@ -197,7 +201,7 @@ public final class DivideAndConquer {
                 + " with the state handed over");
         Long polished = null;
         if (options.handover() && g.operatorCount() <= WHOLE_GRAPH_LIMIT && !clock.over()) {
-            Plan p = fixedSchedule(g, setting, budget, options, current, clock.fractionOfRest(0.25), limits);
+            Plan p = fixedSchedule(g, setting, budget, options, current, clock.fractionOfRest(0.25), clock, limits);
             if (p != null) {
                 polished = best.offer(p, "parts, fixed-schedule optimum of their order");
                 progress.accept("dnc: fixed-schedule optimum of the stitched order, traffic " + polished);
@@ -289,10 +293,10 @@ public final class DivideAndConquer {
         int[] ops = Arrays.copyOfRange(order, a, b + 1);
         SubGraph sub = SubGraph.of(g, ops, g.name() + "/window" + a);
         Duration share = clock.step();
-        CosmaResult r = CosmaSolver.solve(sub.graph(), setting, budget,
-                options.cosma().withSchedule(null).withStart(PlanSplicer.restrict(g, current, a, b, sub)),
-                limits.withTimeLimit(share));
-        if (r.plan() == null) {
+        Plan from = PlanSplicer.restrict(g, current, a, b, sub);
+        CosmaResult r = HardDeadline.call(clock.hard(share), "dnc-window", () -> CosmaSolver.solve(sub.graph(),
+                setting, budget, options.cosma().withSchedule(null).withStart(from), limits.withTimeLimit(share)));
+        if (r == null || r.plan() == null) {
             return null;
         }
         long before = best.traffic();
@@ -300,7 +304,7 @@ public final class DivideAndConquer {
         Plan candidate = options.handover() ? StateHandover.apply(g, spliced) : spliced;
         best.offer(candidate, "windows");
         if (g.operatorCount() <= WHOLE_GRAPH_LIMIT && !clock.over()) {
-            Plan p = fixedSchedule(g, setting, budget, options, candidate, clock.step(), limits);
+            Plan p = fixedSchedule(g, setting, budget, options, candidate, clock.step(), clock, limits);
             if (p != null) {
                 best.offer(p, "windows");
             }
@@ -322,10 +326,10 @@ public final class DivideAndConquer {
 
     /** The fixed-schedule optimum of a plan's order, started from the plan; null when nothing better came out. */
     private static Plan fixedSchedule(Graph g, TensorSetting setting, long budget, Options options, Plan start,
-                                      Duration share, Limits limits) {
-        CosmaResult r = CosmaSolver.solve(g, setting, budget,
-                options.cosma().withSchedule(start.schedule()).withStart(start), limits.withTimeLimit(share));
-        return r.plan();
+                                      Duration share, Clock clock, Limits limits) {
+        CosmaResult r = HardDeadline.call(clock.hard(share), "dnc-fixed-schedule", () -> CosmaSolver.solve(g, setting,
+                budget, options.cosma().withSchedule(start.schedule()).withStart(start), limits.withTimeLimit(share)));
+        return r == null ? null : r.plan();
     }
 
     /** The forced traffic of the whole graph with a free schedule, computed on a daemon thread beside the search. */
@@ -443,6 +447,19 @@ public final class DivideAndConquer {
             Duration d = end.minus(elapsed());
             long ms = d.isNegative() ? 1 : Math.max(1, d.toMillis() * size / Math.max(1, leftOps));
             return Duration.ofMillis(ms);
+        }
+
+        /**
+         * How long to wait for a step given {@code share}: half as long again plus half a second, never past the
+         * end; null without a limit (wait for it).
+         */
+        Duration hard(Duration share) {
+            Duration d = left();
+            if (d == null) {
+                return null;
+            }
+            Duration grace = share.plus(share.dividedBy(2)).plusMillis(500);
+            return grace.compareTo(d) < 0 ? grace : d;
         }
 
         /** One search step: a tenth of the limit at most, never past the end. */
