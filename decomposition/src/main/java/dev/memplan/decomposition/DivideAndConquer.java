@@ -173,8 +173,15 @@ public final class DivideAndConquer {
                 continue;
             }
             Plan partFrom = partStart;
-            CosmaResult r = HardDeadline.call(clock.hard(share), "dnc-part", () -> CosmaSolver.solve(part.graph(),
-                    setting, budget, options.cosma().withSchedule(null).withStart(partFrom), limits.withTimeLimit(share)));
+            CosmaResult r;
+            try {
+                r = HardDeadline.call(clock.hard(share), "dnc-part", () -> CosmaSolver.solve(part.graph(), setting,
+                        budget, options.cosma().withSchedule(null).withStart(partFrom), limits.withTimeLimit(share)));
+            } catch (IllegalStateException e) {
+                progress.accept("dnc: part " + (k + 1) + " keeps its starting plan: " + e.getMessage()
+                        + " (part saved as " + saved(part.graph()) + ")");
+                r = null;
+            }
             if (r == null || r.plan() == null) {
                 partPlans.add(partStart);
                 progress.accept(String.format(Locale.ROOT, "dnc: part %d/%d (%d operators): its starting plan (the "
@@ -226,7 +233,7 @@ public final class DivideAndConquer {
                         continue;
                     }
                     tried++;
-                    Long value = window(g, setting, budget, options, best, a, b, clock, limits);
+                    Long value = window(g, setting, budget, options, best, a, b, clock, limits, progress);
                     if (value != null) {
                         accepted++;
                         improved = true;
@@ -287,15 +294,24 @@ public final class DivideAndConquer {
      * checked traffic falls; returns the new traffic, or null.
      */
     private static Long window(Graph g, TensorSetting setting, long budget, Options options, Best best, int a, int b,
-                               Clock clock, Limits limits) {
+                               Clock clock, Limits limits, Consumer<String> progress) {
         Plan current = best.plan();
         int[] order = current.schedule().resolve(g);
         int[] ops = Arrays.copyOfRange(order, a, b + 1);
         SubGraph sub = SubGraph.of(g, ops, g.name() + "/window" + a);
         Duration share = clock.step();
         Plan from = PlanSplicer.restrict(g, current, a, b, sub);
-        CosmaResult r = HardDeadline.call(clock.hard(share), "dnc-window", () -> CosmaSolver.solve(sub.graph(),
-                setting, budget, options.cosma().withSchedule(null).withStart(from), limits.withTimeLimit(share)));
+        CosmaResult r;
+        try {
+            r = HardDeadline.call(clock.hard(share), "dnc-window", () -> CosmaSolver.solve(sub.graph(), setting,
+                    budget, options.cosma().withSchedule(null).withStart(from), limits.withTimeLimit(share)));
+        } catch (IllegalStateException e) {
+            // A bug of the solver on this window (its own check failed): the window is skipped, the bug reported
+            // with the window's graph saved, so the search goes on from a plan that is still checked.
+            progress.accept("dnc: window " + a + ".." + b + " skipped: " + e.getMessage() + " (window saved as "
+                    + saved(sub.graph()) + ")");
+            return null;
+        }
         if (r == null || r.plan() == null) {
             return null;
         }
@@ -310,6 +326,17 @@ public final class DivideAndConquer {
             }
         }
         return best.traffic() < before ? best.traffic() : null;
+    }
+
+    /** Writes a graph to a temporary file for a bug report; its path, or why it could not be written. */
+    private static String saved(Graph graph) {
+        try {
+            java.nio.file.Path file = java.nio.file.Files.createTempFile("memplan-dnc-window-", ".json");
+            dev.memplan.model.io.GraphJson.write(graph, file);
+            return file.toString();
+        } catch (java.io.IOException | RuntimeException e) {
+            return "nowhere: " + e.getMessage();
+        }
     }
 
     /** Whether some loaded segment of the plan starts in [a, b]. */
