@@ -26,8 +26,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code memplan bench dnc}: divide and conquer (issue 13) on graphs x budgets with a free schedule: the
- * fixed-schedule optima it starts from (FS(default), FS(MPMF)), what each stage reaches (spill at cut, state
+ * {@code memplan bench dnc}: divide and conquer (issue 13) on graphs x budgets with a free schedule: the best
+ * starting plan's traffic, the fixed-schedule optima it starts from (FS(default), FS(MPMF)), what each stage reaches (spill at cut, state
  * handed over, fixed-schedule optimum of the stitched order), the final traffic against the best FS optimum, the
  * forced lower bound and gap, the wall time of the whole case (starts included) and the peak heap. The minimum-peak
  * order (for M_H, M_P and FS(MPMF)) is computed once per graph, outside the case's limit, like the paper's HMCOS
@@ -37,8 +37,6 @@ import picocli.CommandLine.Model.CommandSpec;
         description = {"Divide and conquer on graphs x budgets (free schedule): FS(default), FS(MPMF), each stage,",
             "final traffic, bound, gap, time, peak heap; CSV written as rows finish."})
 final class BenchDnc implements Callable<Integer> {
-    /** The minimum-peak beam for graphs above the whole-graph limit (4,096 takes minutes at 5,000 operators). */
-    private static final int LARGE_GRAPH_BEAM = 256;
 
     @Spec
     CommandSpec spec;
@@ -59,6 +57,12 @@ final class BenchDnc implements Callable<Integer> {
             description = "most operators per part (default: ${DEFAULT-VALUE})")
     int maxPart;
 
+    @Option(names = "--large-beam", paramLabel = "W", defaultValue = "256",
+            description = {"minimum-peak beam width (for M_P, M_H) on graphs above "
+                + DivideAndConquer.WHOLE_GRAPH_LIMIT + " operators; the default 4,096", "takes minutes at 5,000 "
+                + "operators (default: ${DEFAULT-VALUE})"})
+    int largeBeam;
+
     @Option(names = "--csv", defaultValue = "bench-dnc.csv", paramLabel = "OUT", description = "(default: ${DEFAULT-VALUE})")
     Path csv;
 
@@ -67,14 +71,15 @@ final class BenchDnc implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Outputs.check(csv, "--csv", false);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (maxPart < 1) {
-            throw new UserException("--max-part must be >= 1, got " + maxPart);
+        if (maxPart < 1 || largeBeam < 1) {
+            throw new UserException("--max-part and --large-beam must be >= 1, got " + maxPart + " and " + largeBeam);
         }
         Limits limits = solverOptions.limits();
         TensorSetting s = Inputs.setting(setting);
-        String[] header = {"graph", "operators", "budget", "bytes", "parts", "FS(default)", "FS(MPMF)", "spill at cut",
+        String[] header = {"graph", "operators", "budget", "bytes", "parts", "best start", "FS(default)", "FS(MPMF)", "spill at cut",
             "handover", "stitched order", "dnc", "vs best FS", "bound", "gap", "seconds", "peak heap MB", "plan from"};
         Table table = new Table(header);
         out.println(String.join("  ", header));
@@ -83,7 +88,7 @@ final class BenchDnc implements Callable<Integer> {
             Graph g = full.withSetting(s);
             // Above the whole-graph limit a narrower beam: M_P (hence M_H) is then a best-known value either way.
             MinimumPeakScheduler mpmf = new MinimumPeakScheduler(g.operatorCount() <= DivideAndConquer.WHOLE_GRAPH_LIMIT
-                    ? MinimumPeakScheduler.DEFAULT_BEAM : LARGE_GRAPH_BEAM, solverOptions.backend());
+                    ? MinimumPeakScheduler.DEFAULT_BEAM : largeBeam, solverOptions.backend());
             for (String b : budgets) {
                 err.println(name + " " + b + " ...");
                 err.flush();
@@ -103,7 +108,8 @@ final class BenchDnc implements Callable<Integer> {
                 PlanChecker.requireValid(g, r.plan(), "divide and conquer");
                 Long bestFs = min(o.fsDefault(), o.fsMpmf());
                 table.row(g.name(), Integer.toString(g.operatorCount()), chosen.name(), Long.toString(chosen.bytes()),
-                        Integer.toString(r.partition().size()), fs(o.fsDefault()), fs(o.fsMpmf()),
+                        Integer.toString(r.partition().size()), DncRun.orDash(r.start()), fs(o.fsDefault()),
+                        fs(o.fsMpmf()),
                         DncRun.orDash(r.spillAtCut()), DncRun.orDash(r.handover()), DncRun.orDash(r.polished()),
                         r.traffic() + " " + r.status(), bestFs == null ? "-" : CompareCommand.reduction(r.traffic(), bestFs),
                         r.bound() == null ? "-" : Long.toString(r.bound()),

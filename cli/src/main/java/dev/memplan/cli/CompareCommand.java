@@ -3,6 +3,8 @@ package dev.memplan.cli;
 import dev.memplan.baselines.replacement.PackingFailedException;
 import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
+import dev.memplan.decomposition.DivideAndConquer;
+import dev.memplan.decomposition.DncResult;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
@@ -57,17 +59,22 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--no-cosma", description = "run the schemes only")
     boolean noCosma;
 
-    @Option(names = "--csv", paramLabel = "OUT", description = "also write the table as CSV")
+    @Option(names = "--csv", paramLabel = "OUT", description = "also write the table as CSV ('-': to standard output, the report to standard error)")
     Path csv;
 
     @Mixin
     SolverOptions solverOptions;
 
+    @Mixin
+    DecomposeOptions decomposeOptions;
+
     @Override
     public Integer call() {
         // The solver libraries load while the graph and the budget are computed, not inside the first solve.
         Solvers.preload();
-        PrintWriter out = spec.commandLine().getOut();
+        long began = System.nanoTime();
+        Outputs.check(csv, "--csv", true, graph);
+        PrintWriter out = Outputs.report(csv, spec.commandLine());
         PrintWriter err = spec.commandLine().getErr();
         Graph full = Inputs.graph(graph);
         TensorSetting s = Inputs.setting(setting);
@@ -110,7 +117,16 @@ final class CompareCommand implements Callable<Integer> {
             }
         }
         Row cosma = null;
-        if (!noCosma) {
+        DivideAndConquer.Options dnc = noCosma ? null
+                : decomposeOptions.choose(g, solverOptions.cosma(CosmaObjective.TRAFFIC, null, true, null));
+        if (dnc != null) {
+            err.println("running cosma, divide and conquer ...");
+            DncResult d = DncRun.run(full, s, chosen.bytes(), dnc, limits, mpmf, best == null ? List.of()
+                    : List.of(best), began, err).result();
+            cosma = new Row("cosma-dnc/" + solverOptions.backend().id(), d.status().name(), d.check(), d.seconds(),
+                    "bound " + DncRun.orDash(d.bound()) + (d.gap() == null ? ""
+                            : String.format(Locale.ROOT, ", gap %.2f%%", 100 * d.gap())) + ", from " + d.source());
+        } else if (!noCosma) {
             err.println("running cosma ...");
             CosmaSolver.Options options = solverOptions.cosma(CosmaObjective.TRAFFIC, null, true, best);
             CosmaResult c = CosmaSolver.solve(full, s, chosen.bytes(), options, limits);
@@ -140,8 +156,10 @@ final class CompareCommand implements Callable<Integer> {
         notes.forEach(n -> out.println("note: " + n));
         out.println("every plan checked: VALID");
         if (csv != null) {
-            t.writeCsv(csv);
-            out.println("wrote " + csv);
+            Outputs.write(csv, t.csv(), spec.commandLine().getOut());
+            if (!Outputs.isStdout(csv)) {
+                out.println("wrote " + csv);
+            }
         }
         return 0;
     }

@@ -42,6 +42,13 @@ public final class CosmaSolver {
     private static final int SCIP_SHARE_DIVISOR = 4;
     /** Without a time limit, the most a sub-step (the start's order, the lift) may take. */
     private static final java.time.Duration SUB_STEP_CAP = java.time.Duration.ofSeconds(60);
+    /**
+     * Above this budget (in units of the sizes' gcd, {@link ByteUnit}) the double-precision back-ends misjudged
+     * the joint program in tests (HiGHS at 48 * 2^24 bytes, SCIP and CBC at 48 * 2^27, all with gcd 1).
+     */
+    private static final long DOUBLE_EXACT_UNITS = 1L << 24;
+    /** The warning about {@link #DOUBLE_EXACT_UNITS} is printed once per run. */
+    private static final java.util.concurrent.atomic.AtomicBoolean WARNED = new java.util.concurrent.atomic.AtomicBoolean();
     /** The back-end label of an INFEASIBLE proven by {@link Budgets#minimumFeasible} alone. */
     public static final String ALIGNMENT_PROOF = "none (proven by alignment: the busiest operator's tensors, each at a"
             + " multiple of the alignment, do not fit)";
@@ -141,6 +148,11 @@ public final class CosmaSolver {
             CosmaResult r = solve(ByteUnit.scaled(g, unit), setting, budget / unit, options.withStart(start), limits);
             notes.addAll(r.notes());
             return ByteUnit.inBytes(r, g, unit, budget);
+        }
+        if (options.backend() != Backend.CPSAT && budget > DOUBLE_EXACT_UNITS && WARNED.compareAndSet(false, true)) {
+            System.err.println("memplan: warning: the budget is " + budget + " units of the sizes' gcd, above 2^24: the"
+                    + " joint program's big-M rows may mislead " + options.backend().id() + ", which computes in"
+                    + " doubles with relative tolerances (a wrong OPTIMAL or INFEASIBLE); --solver cpsat is exact");
         }
         long began = System.nanoTime();
         if (budget < Budgets.minimumFeasible(g)) {
