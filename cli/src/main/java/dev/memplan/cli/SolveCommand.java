@@ -92,7 +92,8 @@ final class SolveCommand implements Callable<Integer> {
         Plan start = fixed == null && obj == CosmaObjective.TRAFFIC
                 ? bestScheme(full, s, chosen, mpmf, limits) : null;
         CosmaSolver.Options options = solverOptions.cosma(obj, fixed, !noPrune, start);
-        if (obj == CosmaObjective.TRAFFIC && fixed == null) {
+        // Below the least aligned budget no plan exists: COSMA proves INFEASIBLE at once, without the parts.
+        if (obj == CosmaObjective.TRAFFIC && fixed == null && chosen.bytes() >= Budgets.minimumFeasible(g)) {
             DivideAndConquer.Options dnc = decomposeOptions.choose(g, options);
             if (dnc != null) {
                 return divideAndConquer(full, s, chosen, dnc, limits, mpmf, began);
