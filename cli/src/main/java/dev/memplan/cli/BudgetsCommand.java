@@ -59,6 +59,13 @@ final class BudgetsCommand implements Callable<Integer> {
                             : "best known; lower bound " + mp.bound()) + ", " + mp.method());
         }
         t.print(out);
+        if (g.alignment() > 1) {
+            for (TensorSetting s : settings) {
+                Graph gs = g.withSetting(s);
+                out.println("least aligned budget (" + s.fileName() + "): " + Budgets.minimumFeasible(gs)
+                        + " (each operator's tensors at multiples of " + g.alignment() + "; below it no plan exists)");
+            }
+        }
         return 0;
     }
 }
