@@ -60,7 +60,8 @@ final class SolveCommand implements Callable<Integer> {
             description = "fix the schedule: the default order, or a file (a plan JSON, or one operator name per line)")
     String schedule;
 
-    @Option(names = "--out", paramLabel = "PLAN", description = "write the plan (memplan-plan/1)")
+    @Option(names = "--out", paramLabel = "PLAN",
+            description = "write the plan (memplan-plan/1); '-': to standard output (the report goes to standard error)")
     Path out;
 
     @Option(names = "--no-prune", description = "build the model without the lifetime windows (to measure what they buy)")
@@ -75,7 +76,8 @@ final class SolveCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         long began = System.nanoTime();
-        PrintWriter out = spec.commandLine().getOut();
+        Outputs.check(this.out, "--out", true, graph, schedule);
+        PrintWriter out = Outputs.report(this.out, spec.commandLine());
         Graph full = Inputs.graph(graph);
         TensorSetting s = Inputs.setting(setting);
         Graph g = full.withSetting(s);
@@ -138,8 +140,10 @@ final class SolveCommand implements Callable<Integer> {
         }
         out.println("plan checked: VALID");
         if (this.out != null) {
-            PlanJson.write(r.plan(), this.out);
-            out.println("wrote " + this.out);
+            Outputs.write(this.out, PlanJson.toJson(r.plan()), spec.commandLine().getOut());
+            if (!Outputs.isStdout(this.out)) {
+                out.println("wrote " + this.out);
+            }
             if (Deadline.interrupted()) {
                 err.println("memplan: interrupted: wrote the best checked plan so far (" + r.status()
                         + (r.gap() == null ? "" : String.format(", gap %.2f%%", 100 * r.gap())) + ") to " + this.out);
@@ -185,7 +189,7 @@ final class SolveCommand implements Callable<Integer> {
 
     private int divideAndConquer(Graph full, TensorSetting s, BudgetChoice chosen, DivideAndConquer.Options dnc,
                                  Limits limits, MinimumPeakScheduler mpmf, long began) {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = Outputs.report(this.out, spec.commandLine());
         Graph g = full.withSetting(s);
         DncRun.Outcome o = DncRun.run(full, s, chosen.bytes(), dnc, limits, mpmf, List.of(), began,
                 spec.commandLine().getErr());
@@ -199,8 +203,10 @@ final class SolveCommand implements Callable<Integer> {
         t.printWithoutHeader(out);
         out.println("plan checked: VALID");
         if (this.out != null) {
-            PlanJson.write(o.result().plan(), this.out);
-            out.println("wrote " + this.out);
+            Outputs.write(this.out, PlanJson.toJson(o.result().plan()), spec.commandLine().getOut());
+            if (!Outputs.isStdout(this.out)) {
+                out.println("wrote " + this.out);
+            }
         }
         return 0;
     }
@@ -214,7 +220,7 @@ final class SolveCommand implements Callable<Integer> {
         try {
             text = Files.readString(file);
         } catch (IOException e) {
-            throw new UserException("cannot read schedule file " + file + ": " + e.getMessage());
+            throw new UserException("cannot read schedule file " + file + ": " + dev.memplan.model.io.AtomicFiles.reason(e));
         }
         Schedule schedule;
         if (text.stripLeading().startsWith("{")) {
