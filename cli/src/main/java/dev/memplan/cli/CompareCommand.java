@@ -9,6 +9,7 @@ import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.model.Budgets;
+import dev.memplan.formulations.milp.Solvers;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Deadline;
 import dev.memplan.model.Graph;
@@ -69,6 +70,8 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        // The solver libraries load while the graph and the budget are computed, not inside the first solve.
+        Solvers.preload();
         long began = System.nanoTime();
         Outputs.check(csv, "--csv", true, graph);
         PrintWriter out = Outputs.report(csv, spec.commandLine());

@@ -8,6 +8,7 @@ import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.milp.Backend;
+import dev.memplan.formulations.milp.Solvers;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Deadline;
 import dev.memplan.model.Graph;
@@ -75,6 +76,8 @@ final class SolveCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        // The solver libraries load while the graph and the budget are computed, not inside the first solve.
+        Solvers.preload();
         long began = System.nanoTime();
         Outputs.check(this.out, "--out", true, graph, schedule);
         PrintWriter out = Outputs.report(this.out, spec.commandLine());
