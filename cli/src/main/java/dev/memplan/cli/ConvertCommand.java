@@ -5,6 +5,7 @@ import dev.memplan.model.io.GraphJson;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,12 +21,15 @@ final class ConvertCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "IN", description = "input graph")
     String in;
 
+    @Mixin
+    OnnxOptions onnx;
+
     @Parameters(index = "1", paramLabel = "OUT", description = "output memplan-graph/1 file (written whole or not at all)")
     Path out;
 
     @Override
     public Integer call() {
-        Graph g = Inputs.graph(in);
+        Graph g = Inputs.graph(in, onnx);
         GraphJson.write(g, out);
         spec.commandLine().getOut().println("wrote " + out + ": graph " + g.name() + ", " + g.operatorCount()
                 + " operators, " + g.tensorCount() + " tensors, " + g.outputs().size() + " outputs");

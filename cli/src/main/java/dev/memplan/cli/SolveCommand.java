@@ -32,8 +32,11 @@ final class SolveCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1 or COSMA DAG JSON), example name or zoo name")
+    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1, COSMA DAG JSON or .onnx), example name or zoo name")
     String graph;
+
+    @Mixin
+    OnnxOptions onnx;
 
     @Option(names = "--budget", required = true, paramLabel = "M_R|M_H|M_P|BYTES", description = "scratchpad budget")
     String budget;
@@ -62,7 +65,7 @@ final class SolveCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        Graph full = Inputs.graph(graph);
+        Graph full = Inputs.graph(graph, onnx);
         TensorSetting s = Inputs.setting(setting);
         Graph g = full.withSetting(s);
         Backend backend = solverOptions.backend();
