@@ -125,12 +125,17 @@ final class OnnxGraphBuilder {
     }
 
     private void inputs(OnnxModel.Graph g) {
-        Set<String> declared = new HashSet<>();
+        List<String> declared = declaredInputs(g);
+        for (String name : options.inputs().keySet()) {
+            if (!declared.contains(name)) {
+                throw new FormatException(model.file(), "--input " + name, "the model has no graph input of that "
+                        + "name; its inputs: " + String.join(", ", declared));
+            }
+        }
         for (ValueInfo in : g.inputs()) {
             if (env.containsKey(in.name())) {
                 continue; // IR < 4 lists initializers among the inputs
             }
-            declared.add(in.name());
             long[] given = options.inputs().get(in.name());
             long[] shape;
             if (given != null) {
@@ -168,12 +173,6 @@ final class OnnxGraphBuilder {
             }
             inputShapes.put(in.name(), shape);
             env.put(in.name(), new Act(in.name(), shape));
-        }
-        for (String name : options.inputs().keySet()) {
-            if (!declared.contains(name)) {
-                throw new FormatException(model.file(), "--input " + name, "the model has no graph input of that "
-                        + "name; its inputs: " + String.join(", ", declaredInputs(g)));
-            }
         }
     }
 

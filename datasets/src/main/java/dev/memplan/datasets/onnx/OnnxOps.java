@@ -28,6 +28,10 @@ final class OnnxOps {
         if (v instanceof Const c && c.known()) {
             return c;
         }
+        if (v instanceof Const) {
+            throw new IllegalArgumentException(n.label() + ": its " + what + " is a constant whose values memplan "
+                    + "does not read (stored as external data, or more than " + OnnxReader.VALUE_LIMIT + " elements)");
+        }
         throw new IllegalArgumentException(n.label() + ": its " + what + " must be a constant (computed from "
                 + "initializers and static shapes), but it depends on tensor data");
     }
