@@ -59,6 +59,21 @@ public final class OnnxWriter {
         return this;
     }
 
+    /** A 1-D FLOAT initializer with its values inline (raw_data). */
+    public OnnxWriter floats(String name, float... values) {
+        ByteBuffer b = ByteBuffer.allocate(4 * values.length).order(ByteOrder.LITTLE_ENDIAN);
+        for (float v : values) {
+            b.putFloat(v);
+        }
+        initializers.add(message(w -> {
+            w.writeInt64(1, values.length);
+            w.writeInt32(2, 1);
+            w.writeString(8, name);
+            w.writeByteArray(9, b.array());
+        }));
+        return this;
+    }
+
     /** A 1-D INT64 initializer. */
     public OnnxWriter ints(String name, long... values) {
         return ints(name, new long[] {values.length}, values);
