@@ -585,6 +585,17 @@ final class OnnxGraphBuilder {
         return p;
     }
 
+    /**
+     * Value {@code out} is now what operator {@code p} writes in place of {@code a}: the tensor takes the later
+     * name (nothing else reads {@code a}), so graph outputs keep the model's names.
+     */
+    private void fuse(Op p, Act a, String out) {
+        int i = p.outputs.indexOf(a.tensor());
+        p.outputs.set(i, out);
+        env.put(out, new Act(out, a.shape()));
+        resultOf.put(out, p);
+    }
+
     /** A unary function of {@code x} (an activation, or arithmetic with a scalar constant). */
     private void pointwise(Node n, Val x, List<Val> extra) {
         onlyFirstOutput(n);
@@ -598,8 +609,7 @@ final class OnnxGraphBuilder {
                 }
             }
             p.activated = true;
-            env.put(out, new Act(a.tensor(), a.shape()));
-            resultOf.put(out, p);
+            fuse(p, a, out);
             return;
         }
         List<Val> reads = new ArrayList<>(List.of(x));
@@ -655,9 +665,7 @@ final class OnnxGraphBuilder {
         }
         p.reads.add(data(bias));
         p.hasBias = true;
-        Act a = (Act) ins.get(actIndex);
-        env.put(n.outputs().get(0), new Act(a.tensor(), a.shape()));
-        resultOf.put(n.outputs().get(0), p);
+        fuse(p, (Act) ins.get(actIndex), n.outputs().get(0));
         return true;
     }
 
@@ -675,8 +683,7 @@ final class OnnxGraphBuilder {
                 p.reads.add(data(ins.get(2)));
                 p.hasBias = true;
             }
-            env.put(n.outputs().get(0), new Act(a.tensor(), a.shape()));
-            resultOf.put(n.outputs().get(0), p);
+            fuse(p, a, n.outputs().get(0));
             return;
         }
         // at inference a lone BatchNorm is a per-channel scale and shift; without fusion it reads all four vectors
