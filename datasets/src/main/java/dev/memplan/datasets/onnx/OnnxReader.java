@@ -226,20 +226,28 @@ final class OnnxReader {
         int rawStart = -1;
         int rawLength = 0;
         boolean external = false;
+        List<int[]> packedFields = new ArrayList<>();
         for (int tag = in.readTag(); tag != 0; tag = in.readTag()) {
             boolean packed = WireFormat.getTagWireType(tag) == WireFormat.WIRETYPE_LENGTH_DELIMITED;
             switch (WireFormat.getTagFieldNumber(tag)) {
                 case 1 -> readLongs(in, packed, dims);
                 case 2 -> type = in.readInt32();
-                case 4 -> readFloats(in, packed, floats);
-                case 5, 7, 11 -> readLongs(in, packed, ints);
+                case 4, 5, 7, 10, 11 -> {
+                    if (packed) { // weights: keep where they are, decode below only if the tensor is small
+                        int length = in.readRawVarint32();
+                        packedFields.add(new int[] {WireFormat.getTagFieldNumber(tag),
+                            in.getTotalBytesRead() + offsetOf(in), length});
+                        in.skipRawBytes(length);
+                    } else {
+                        readValue(in, WireFormat.getTagFieldNumber(tag), floats, ints, doubles);
+                    }
+                }
                 case 8 -> name = in.readString();
                 case 9 -> {
                     rawLength = in.readRawVarint32();
                     rawStart = in.getTotalBytesRead() + offsetOf(in);
                     in.skipRawBytes(rawLength);
                 }
-                case 10 -> readDoubles(in, packed, doubles);
                 case 14 -> external = in.readInt32() == 1;
                 default -> in.skipField(tag);
             }
@@ -252,6 +260,12 @@ final class OnnxReader {
         long[] longs = null;
         double[] reals = null;
         if (!external && elements <= VALUE_LIMIT) {
+            for (int[] f : packedFields) {
+                CodedInputStream p = stream(f[1], f[2]);
+                while (!p.isAtEnd()) {
+                    readValue(p, f[0], floats, ints, doubles);
+                }
+            }
             boolean floating = type == FLOAT || type == DOUBLE || type == FLOAT16;
             int n = (int) elements;
             if (rawStart >= 0) {
@@ -393,6 +407,18 @@ final class OnnxReader {
         return stream(start, length);
     }
 
+    /** One element of TensorProto's float_data (4), int32_data (5), int64_data (7), double_data (10) or uint64_data (11). */
+    private static void readValue(CodedInputStream in, int field, List<Float> floats, List<Long> ints,
+                                  List<Double> doubles) throws IOException {
+        switch (field) {
+            case 4 -> floats.add(in.readFloat());
+            case 10 -> doubles.add(in.readDouble());
+            case 11 -> ints.add(in.readUInt64());
+            case 5 -> ints.add((long) in.readInt32());
+            default -> ints.add(in.readInt64());
+        }
+    }
+
     private static void readLongs(CodedInputStream in, boolean packed, List<Long> into) throws IOException {
         if (!packed) {
             into.add(in.readInt64());
@@ -413,18 +439,6 @@ final class OnnxReader {
         int limit = in.pushLimit(in.readRawVarint32());
         while (in.getBytesUntilLimit() > 0) {
             into.add(in.readFloat());
-        }
-        in.popLimit(limit);
-    }
-
-    private static void readDoubles(CodedInputStream in, boolean packed, List<Double> into) throws IOException {
-        if (!packed) {
-            into.add(in.readDouble());
-            return;
-        }
-        int limit = in.pushLimit(in.readRawVarint32());
-        while (in.getBytesUntilLimit() > 0) {
-            into.add(in.readDouble());
         }
         in.popLimit(limit);
     }

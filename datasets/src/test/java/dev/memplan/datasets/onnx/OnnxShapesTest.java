@@ -160,6 +160,9 @@ class OnnxShapesTest {
         OnnxWriter axes = new OnnxWriter(18).input("x", 1, 2, 5, 7).ints("size", 20, 28)
                 .node("Resize", "y", in("x", "", "", "size"), attrInts("axes", 2, 3)).output("y");
         assertEquals(dims(1, 2, 20, 28), shape(axes, "y"));
+        OnnxWriter typed = new OnnxWriter(13).input("x", 1, 2, 5, 7).floatData("s", 1, 1, 2, 2).int64Data("p", 0, 0, 1, 1, 0, 0, 1, 1)
+                .node("Resize", "r", in("x", "", "s")).node("Pad", "y", in("r", "p")).output("y");
+        assertEquals(dims(1, 2, 12, 16), shape(typed, "y"), "values in float_data / int64_data (packed)");
         OnnxWriter upsample = new OnnxWriter(9).input("x", 1, 2, 5, 7).floats("s", 1, 1, 3, 3)
                 .node("Upsample", "y", in("x", "s")).output("y");
         assertEquals(dims(1, 2, 15, 21), shape(upsample, "y"));

@@ -74,6 +74,36 @@ public final class OnnxWriter {
         return this;
     }
 
+    /** A 1-D FLOAT initializer in float_data (packed), as some exporters write small constants. */
+    public OnnxWriter floatData(String name, float... values) {
+        initializers.add(message(w -> {
+            w.writeInt64(1, values.length);
+            w.writeInt32(2, 1);
+            w.writeByteArray(4, message(p -> {
+                for (float v : values) {
+                    p.writeFloatNoTag(v);
+                }
+            }));
+            w.writeString(8, name);
+        }));
+        return this;
+    }
+
+    /** A 1-D INT64 initializer in int64_data (packed). */
+    public OnnxWriter int64Data(String name, long... values) {
+        initializers.add(message(w -> {
+            w.writeInt64(1, values.length);
+            w.writeInt32(2, 7);
+            w.writeByteArray(7, message(p -> {
+                for (long v : values) {
+                    p.writeInt64NoTag(v);
+                }
+            }));
+            w.writeString(8, name);
+        }));
+        return this;
+    }
+
     /** A 1-D INT64 initializer. */
     public OnnxWriter ints(String name, long... values) {
         return ints(name, new long[] {values.length}, values);
