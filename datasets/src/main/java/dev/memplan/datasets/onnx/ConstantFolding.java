@@ -189,11 +189,7 @@ final class ConstantFolding {
         int r = data.rank();
         int axis = OnnxOps.axis(n, n.integer("axis", 0), r);
         long[] ds = data.shape();
-        long[] is = indices.shape();
-        long[] shape = new long[r - 1 + is.length];
-        System.arraycopy(ds, 0, shape, 0, axis);
-        System.arraycopy(is, 0, shape, axis, is.length);
-        System.arraycopy(ds, axis + 1, shape, axis + is.length, r - axis - 1);
+        long[] shape = OnnxOps.gather(n, ds, indices.shape());
         if (!data.known() || !OnnxOps.need(n, indices, "indices").known() || !small(shape)) {
             return new Const(shape, null, data.integral(), name);
         }

@@ -426,14 +426,7 @@ final class OnnxGraphBuilder {
             case "Slice" -> emit(n, "slice", List.of(x), ops.slice(n, x.shape()).shape());
             case "Gather" -> {
                 Val idx = ins.get(1);
-                int r = x.rank();
-                int axis = OnnxOps.axis(n, n.integer("axis", 0), r);
-                long[] ds = x.shape();
-                long[] is = idx.shape();
-                long[] out = new long[r - 1 + is.length];
-                System.arraycopy(ds, 0, out, 0, axis);
-                System.arraycopy(is, 0, out, axis, is.length);
-                System.arraycopy(ds, axis + 1, out, axis + is.length, r - axis - 1);
+                long[] out = OnnxOps.gather(n, x.shape(), idx.shape());
                 // constant indices are immediates of the operator, not a tensor it reads
                 emit(n, "gather", idx instanceof Const ? List.of(x) : List.of(x, idx), out);
             }

@@ -34,11 +34,6 @@ record OnnxModel(String file, long irVersion, long opset, Graph graph) {
             return a == null ? otherwise : a.i();
         }
 
-        float real(String key, float otherwise) {
-            Attribute a = attributes.get(key);
-            return a == null ? otherwise : a.f();
-        }
-
         long[] integers(String key) {
             Attribute a = attributes.get(key);
             return a == null ? null : a.ints();
@@ -73,10 +68,6 @@ record OnnxModel(String file, long irVersion, long opset, Graph graph) {
                 n *= d;
             }
             return n;
-        }
-
-        boolean hasValues() {
-            return longs != null || doubles != null;
         }
     }
 

@@ -449,6 +449,17 @@ final class OnnxOps {
         return shapes;
     }
 
+    /** Gather: data's axis replaced by the indices' shape. */
+    static long[] gather(Node n, long[] data, long[] indices) {
+        int r = data.length;
+        int axis = axis(n, n.integer("axis", 0), r);
+        long[] out = new long[r - 1 + indices.length];
+        System.arraycopy(data, 0, out, 0, axis);
+        System.arraycopy(indices, 0, out, axis, indices.length);
+        System.arraycopy(data, axis + 1, out, axis + indices.length, r - axis - 1);
+        return out;
+    }
+
     /** MatMul with NumPy semantics: a 1-D operand gains an axis that the result drops. */
     static long[] matmul(Node n, long[] a, long[] b) {
         long[] a2 = a.length == 1 ? new long[] {1, a[0]} : a;
