@@ -51,6 +51,8 @@ final class OnnxReader {
 
     private final String file;
     private final byte[] bytes;
+    /** Where each open stream starts in {@code bytes}: sub-messages are read in place, nothing is copied. */
+    private final Map<CodedInputStream, Integer> offsets = new java.util.IdentityHashMap<>();
 
     private OnnxReader(String file, byte[] bytes) {
         this.file = file;
@@ -384,9 +386,6 @@ final class OnnxReader {
             default -> 0;
         };
     }
-
-    // Sub-messages are read in place: a stream over the same array, so nothing (weights included) is copied.
-    private final Map<CodedInputStream, Integer> offsets = new java.util.IdentityHashMap<>();
 
     private CodedInputStream stream(int offset, int length) {
         CodedInputStream s = CodedInputStream.newInstance(bytes, offset, length);
