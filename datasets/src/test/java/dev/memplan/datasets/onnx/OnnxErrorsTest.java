@@ -147,6 +147,16 @@ class OnnxErrorsTest {
     }
 
     @Test
+    void fileOverTwoGigabytesIsRefusedBeforeReading(@TempDir Path dir) throws Exception {
+        Path big = dir.resolve("big.onnx");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(big.toFile(), "rw")) {
+            f.setLength((1L << 31) + 16); // sparse: no disk space used
+        }
+        FormatException e = assertThrows(FormatException.class, () -> OnnxImport.read(big, DEFAULTS));
+        assertTrue(e.problem().contains("over 2 GB") && e.problem().contains("external data"), e.getMessage());
+    }
+
+    @Test
     void missingFileIsAFormatErrorNotACrash(@TempDir Path dir) {
         FormatException e = assertThrows(FormatException.class,
                 () -> OnnxImport.read(dir.resolve("none.onnx"), DEFAULTS));
