@@ -42,6 +42,8 @@ final class OnnxGraphBuilder {
     private static final Set<String> ELEMENTWISE = Set.of("Add", "Sub", "Mul", "Div", "Pow", "Max", "Min", "Mean",
             "Sum", "Equal", "Less", "Greater", "LessOrEqual", "GreaterOrEqual", "And", "Or", "Xor", "Mod", "Where",
             "BitShift");
+    /** Arithmetic that is part of an activation function when its other operands are scalars. */
+    private static final Set<String> POINTWISE_ARITHMETIC = Set.of("Add", "Sub", "Mul", "Div", "Pow", "Max", "Min");
     /** Layout operators: the same bytes read in another shape. */
     private static final Set<String> VIEWS = Set.of("Reshape", "Flatten", "Squeeze", "Unsqueeze", "Transpose",
             "Identity", "Dropout", "Cast", "CastLike");
@@ -81,6 +83,9 @@ final class OnnxGraphBuilder {
     private final Map<String, Integer> uses = new HashMap<>();
     private final Set<String> graphOutputs = new HashSet<>();
     private final Set<String> operatorNames = new HashSet<>();
+    /** Values of pointwise regions fused into their root's producer: value -> root, value -> the region's exit. */
+    private final Map<String, String> regionRoot = new HashMap<>();
+    private final Map<String, String> regionExit = new HashMap<>();
 
     OnnxGraphBuilder(OnnxModel model, Options options, String graphName) {
         this.model = model;
@@ -111,6 +116,9 @@ final class OnnxGraphBuilder {
                     uses.merge(in, 1, Integer::sum);
                 }
             }
+        }
+        if (options.fusion() == Fusion.BN_ACTIVATIONS) {
+            findPointwiseRegions(g, order);
         }
         for (Node n : order) {
             try {
@@ -336,6 +344,9 @@ final class OnnxGraphBuilder {
     }
 
     private void compute(Node n, List<Val> ins) {
+        if (fuseIntoRegion(n, ins)) {
+            return;
+        }
         String op = n.opType();
         Val x = ins.isEmpty() ? null : ins.get(0);
         if (x == null && !op.equals("Concat")) {
@@ -576,6 +587,100 @@ final class OnnxGraphBuilder {
             return null;
         }
         return p;
+    }
+
+    /**
+     * Finds the activation functions that exporters write as several pointwise nodes (SiLU as x * Sigmoid(x),
+     * hard-swish as x * Clip(x + 3, 0, 6) / 6, GELU as x * 0.5 * (1 + Erf(x / sqrt 2))): a region is the set of
+     * pointwise nodes (activations, and arithmetic whose other operands are scalar constants or values of the same
+     * region) computed from one root value. When nothing outside the region reads the root or any value of it but
+     * one, the exit, the whole region is one activation fused into the root's producer, as the zoo fuses
+     * hard-swish and GELU. Linear in nodes and edges.
+     */
+    private void findPointwiseRegions(OnnxModel.Graph g, List<Node> order) {
+        Set<String> scalars = new HashSet<>();
+        g.initializers().values().stream().filter(t -> t.elements() <= 1).forEach(t -> scalars.add(t.name()));
+        Map<String, String> root = new HashMap<>();
+        Map<String, List<String>> members = new LinkedHashMap<>();
+        Map<String, Set<String>> outsideReaders = new HashMap<>();
+        for (Node n : order) {
+            String op = n.opType();
+            if (op.equals("Constant") && n.outputs().size() == 1) {
+                OnnxModel.Attribute v = n.attribute("value");
+                if (v == null || v.t() == null || v.t().elements() <= 1) {
+                    scalars.add(n.outputs().get(0));
+                }
+                continue;
+            }
+            String region = null;
+            boolean joins = (ACTIVATIONS.contains(op) || POINTWISE_ARITHMETIC.contains(op))
+                    && n.outputs().size() == 1;
+            for (String in : n.inputs()) {
+                if (!joins || in.isEmpty() || scalars.contains(in)) {
+                    continue;
+                }
+                String r = root.getOrDefault(in, in);
+                if (region == null) {
+                    region = r;
+                } else if (!region.equals(r)) {
+                    joins = false;
+                }
+            }
+            if (joins && region != null) {
+                String out = n.outputs().get(0);
+                root.put(out, region);
+                members.computeIfAbsent(region, k -> new ArrayList<>()).add(out);
+            }
+            String own = joins && region != null ? region : null;
+            for (String in : n.inputs()) {
+                String r = root.getOrDefault(in, in);
+                if (!in.isEmpty() && !r.equals(own)) { // a reader outside the region of 'in'
+                    outsideReaders.computeIfAbsent(r, k -> new HashSet<>()).add(in);
+                }
+            }
+        }
+        for (ValueInfo o : g.outputs()) {
+            String r = root.getOrDefault(o.name(), o.name());
+            outsideReaders.computeIfAbsent(r, k -> new HashSet<>()).add(o.name());
+        }
+        for (Map.Entry<String, List<String>> e : members.entrySet()) {
+            Set<String> exits = outsideReaders.getOrDefault(e.getKey(), Set.of());
+            if (exits.size() == 1 && !exits.contains(e.getKey())) {
+                String exit = exits.iterator().next();
+                for (String v : e.getValue()) {
+                    regionRoot.put(v, e.getKey());
+                    regionExit.put(v, exit);
+                }
+            }
+        }
+    }
+
+    /** A node of a fusable pointwise region: fused into the root's producer when that is a planned operator. */
+    private boolean fuseIntoRegion(Node n, List<Val> ins) {
+        String out = n.outputs().isEmpty() ? null : n.outputs().get(0);
+        String r = out == null ? null : regionRoot.get(out);
+        Op p = r == null ? null : resultOf.get(r);
+        if (p == null || p.outputs.size() != 1 || !(env.get(r) instanceof Act a)) {
+            return false;
+        }
+        long[] shape = new long[0];
+        for (Val v : ins) {
+            if (v != null) {
+                shape = Shapes.broadcast(n.label(), shape, v.shape());
+            }
+        }
+        if (!Arrays.equals(shape, a.shape())) {
+            return false;
+        }
+        p.activated = true;
+        if (out.equals(regionExit.get(out))) {
+            p.outputs.set(0, out);
+            env.put(out, new Act(out, shape));
+        } else {
+            env.put(out, new Act(p.outputs.get(0), shape));
+        }
+        resultOf.put(out, p);
+        return true;
     }
 
     /**

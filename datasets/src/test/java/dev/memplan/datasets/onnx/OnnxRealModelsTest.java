@@ -65,11 +65,11 @@ class OnnxRealModelsTest {
 
     @ParameterizedTest
     @CsvSource({
-        "ch_PP-OCRv3_det_infer.onnx, 640, 640, 158, 573904, 7372800, '1,1,640,640'",
-        "ch_PP-OCRv4_det_infer.onnx, 640, 640, 202, 1171400, 9830400, '1,1,640,640'",
-        "ch_PP-OCRv3_rec_infer.onnx, 48, 320, 173, 2633369, 737280, '1,40,6625'",
-        "ch_PP-OCRv4_rec_infer.onnx, 48, 320, 233, 2687541, 737280, '1,40,6625'",
-        "ch_ppocr_mobile_v2.0_cls_infer.onnx, 48, 192, 118, 127220, 115200, '1,2'"})
+        "ch_PP-OCRv3_det_infer.onnx, 640, 640, 118, 573904, 7372800, '1,1,640,640'",
+        "ch_PP-OCRv4_det_infer.onnx, 640, 640, 102, 1171400, 7372800, '1,1,640,640'",
+        "ch_PP-OCRv3_rec_infer.onnx, 48, 320, 105, 2633369, 530000, '1,40,6625'",
+        "ch_PP-OCRv4_rec_infer.onnx, 48, 320, 107, 2687541, 530000, '1,40,6625'",
+        "ch_ppocr_mobile_v2.0_cls_infer.onnx, 48, 192, 82, 127220, 77000, '1,2'"})
     void importsWithStaticShapes(String name, long h, long w, int operators, long parameters, long minimumRequired,
                                  String output) {
         Graph g = load(name, 1, 3, h, w);

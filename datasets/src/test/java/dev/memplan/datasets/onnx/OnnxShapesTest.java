@@ -243,12 +243,35 @@ class OnnxShapesTest {
     }
 
     @Test
+    void activationsWrittenAsSeveralNodesFuseIntoTheirProducer() {
+        // SiLU x * Sigmoid(x), hard-swish x * Clip(x + 3, 0, 6) / 6, GELU x * 0.5 * (1 + Erf(x / sqrt 2))
+        OnnxWriter w = new OnnxWriter(17).input("x", 1, 3, 4, 4).weight("w1", 3, 3, 1, 1).weight("w2", 3, 3, 1, 1)
+                .weight("w3", 3, 3, 1, 1).floats("three", 3).floats("zero", 0).floats("six", 6).floats("half", 0.5f)
+                .floats("one", 1).floats("sqrt2", 1.4142135f)
+                .node("Conv", "c1", in("x", "w1")).node("Sigmoid", "s", in("c1")).node("Mul", "silu", in("c1", "s"))
+                .node("Conv", "c2", in("silu", "w2")).node("Add", "p3", in("c2", "three"))
+                .node("Clip", "r6", in("p3", "zero", "six")).node("Mul", "m", in("c2", "r6"))
+                .node("Div", "hswish", in("m", "six"))
+                .node("Conv", "c3", in("hswish", "w3")).node("Div", "d", in("c3", "sqrt2")).node("Erf", "e", in("d"))
+                .node("Add", "e1", in("e", "one")).node("Mul", "xe", in("c3", "e1"))
+                .node("Mul", "gelu", in("xe", "half")).output("gelu");
+        Graph g = load(w);
+        assertEquals(List.of("conv2d", "conv2d", "conv2d"), g.operators().stream().map(o -> o.type()).toList());
+        assertEquals(List.of("silu"), g.operator(0).outputs(), "the fused tensor is named after the region's exit");
+        assertEquals(List.of("silu", "w2"), g.operator(1).inputs());
+        assertEquals(List.of("hswish", "w3"), g.operator(2).inputs());
+        assertEquals(List.of("gelu"), g.outputs());
+        assertEquals(7, g.tensorCount(), "x, three weights, three fused results");
+    }
+
+    @Test
     void activationStaysAnOperatorWhenItsInputHasAnotherReader() {
         OnnxWriter w = new OnnxWriter(17).input("x", 1, 3, 4, 4).weight("w", 3, 3, 1, 1)
                 .node("Conv", "c", in("x", "w")).node("Sigmoid", "s", in("c")).node("Mul", "y", in("c", "s"))
-                .output("y");
+                .node("Conv", "c2", in("c", "w")).node("Add", "z", in("y", "c2")).output("z");
         Graph g = load(w);
-        assertEquals(List.of("conv2d", "sigmoid", "mul"), g.operators().stream().map(o -> o.type()).toList());
+        assertEquals(List.of("conv2d", "sigmoid", "mul", "conv2d", "add"),
+                g.operators().stream().map(o -> o.type()).toList(), "c is read by a convolution too");
         // a BatchNorm after an activation cannot fold into the convolution: it is a scale-and-shift operator
         OnnxWriter late = new OnnxWriter(17).input("x", 1, 3, 4, 4).weight("w", 3, 3, 1, 1)
                 .weight("g", 3).weight("b", 3).weight("m", 3).weight("v", 3)
