@@ -43,7 +43,7 @@ final class BenchImport implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        Table t = new Table("model", "input", "file MB", "operators", "tensors", "M_R", "first s", "median s");
+        Table t = new Table("model", "input", "file MB", "operators", "tensors", "M_R all", "first s", "median s");
         for (String spec : models) {
             int at = spec.indexOf('@');
             Path file = Path.of(at < 0 ? spec : spec.substring(0, at));
