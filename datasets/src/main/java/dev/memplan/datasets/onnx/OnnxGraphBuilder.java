@@ -86,6 +86,8 @@ final class OnnxGraphBuilder {
     /** Values of pointwise regions fused into their root's producer: value -> root, value -> the region's exit. */
     private final Map<String, String> regionRoot = new HashMap<>();
     private final Map<String, String> regionExit = new HashMap<>();
+    /** Tensor renames by fusion (old -> new): a read of the old name, made before the rename, follows it. */
+    private final Map<String, String> renamed = new HashMap<>();
 
     OnnxGraphBuilder(OnnxModel model, Options options, String graphName) {
         this.model = model;
@@ -674,6 +676,7 @@ final class OnnxGraphBuilder {
         }
         p.activated = true;
         if (out.equals(regionExit.get(out))) {
+            renamed.put(p.outputs.get(0), out);
             p.outputs.set(0, out);
             env.put(out, new Act(out, shape));
         } else {
@@ -689,6 +692,7 @@ final class OnnxGraphBuilder {
      */
     private void fuse(Op p, Act a, String out) {
         int i = p.outputs.indexOf(a.tensor());
+        renamed.put(a.tensor(), out);
         p.outputs.set(i, out);
         env.put(out, new Act(out, a.shape()));
         resultOf.put(out, p);
@@ -789,8 +793,21 @@ final class OnnxGraphBuilder {
         emit(n, "batchnorm", reads, x.shape());
     }
 
+    private String finalName(String tensor) {
+        String t = tensor;
+        while (renamed.containsKey(t)) {
+            t = renamed.get(t);
+        }
+        return t;
+    }
+
     private Graph emit(OnnxModel.Graph g) {
         NetBuilder b = new NetBuilder(graphName, options.bytesPerElement());
+        for (Op o : planned) {
+            List<String> reads = o.reads.stream().map(this::finalName).distinct().toList();
+            o.reads.clear();
+            o.reads.addAll(reads);
+        }
         Set<String> read = new HashSet<>();
         planned.forEach(o -> read.addAll(o.reads));
         List<NetBuilder.Value> outputs = new ArrayList<>();
@@ -800,8 +817,8 @@ final class OnnxGraphBuilder {
                 throw new FormatException(model.file(), "output '" + o.name() + "'", "a constant (folded from "
                         + "initializers and shapes): nothing to plan");
             }
-            outputs.add(new NetBuilder.Value(a.tensor(), a.shape()));
-            read.add(a.tensor());
+            outputs.add(new NetBuilder.Value(finalName(a.tensor()), a.shape()));
+            read.add(finalName(a.tensor()));
         }
         try {
             Set<String> declared = new HashSet<>();
