@@ -88,6 +88,9 @@ final class OnnxGraphBuilder {
     private final Map<String, String> regionExit = new HashMap<>();
     /** Tensor renames by fusion (old -> new): a read of the old name, made before the rename, follows it. */
     private final Map<String, String> renamed = new HashMap<>();
+    /** Layer norms written out node by node: result value -> {x, scale or null, bias or null}; inner values. */
+    private final Map<String, String[]> layerNorms = new HashMap<>();
+    private final Set<String> layerNormInner = new HashSet<>();
 
     OnnxGraphBuilder(OnnxModel model, Options options, String graphName) {
         this.model = model;
@@ -118,6 +121,9 @@ final class OnnxGraphBuilder {
                     uses.merge(in, 1, Integer::sum);
                 }
             }
+        }
+        if (options.fusion() != Fusion.NONE) {
+            findLayerNorms(g, order);
         }
         if (options.fusion() == Fusion.BN_ACTIVATIONS) {
             findPointwiseRegions(g, order);
@@ -291,6 +297,20 @@ final class OnnxGraphBuilder {
             allConst &= v == null || v instanceof Const;
         }
         String out = n.outputs().isEmpty() ? null : n.outputs().get(0);
+        if (layerNormInner.contains(out)) {
+            return; // part of a layer norm planned as one operator at its last node
+        }
+        String[] norm = layerNorms.get(out);
+        if (norm != null) {
+            List<Val> reads = new ArrayList<>();
+            for (String v : norm) {
+                if (v != null) {
+                    reads.add(env.get(v));
+                }
+            }
+            emit(n, "layernorm", reads, env.get(norm[0]).shape());
+            return;
+        }
         switch (op) {
             case "Constant" -> env.put(out, constant(n));
             case "Shape" -> {
@@ -589,6 +609,89 @@ final class OnnxGraphBuilder {
             return null;
         }
         return p;
+    }
+
+    /**
+     * Finds layer normalisations written out node by node, as exporters do before opset 17 (Ba et al., "Layer
+     * Normalization", 2016): mean = ReduceMean(x), d = x - mean, y = d / Sqrt(ReduceMean(Pow(d, 2)) + eps),
+     * optionally y * scale + bias with constant scale and bias. When no value inside is read elsewhere, the
+     * whole chain is one {@code layernorm} operator reading x, scale and bias, as the zoo builds it.
+     */
+    private void findLayerNorms(OnnxModel.Graph g, List<Node> order) {
+        Map<String, Node> producer = new HashMap<>();
+        Map<String, List<Node>> readers = new HashMap<>();
+        for (Node n : order) {
+            n.outputs().forEach(o -> producer.put(o, n));
+            for (String in : n.inputs()) {
+                readers.computeIfAbsent(in, k -> new ArrayList<>()).add(n);
+            }
+        }
+        for (Node div : order) {
+            if (!div.opType().equals("Div") || div.inputs().size() != 2) {
+                continue;
+            }
+            Node sub = producer.get(div.inputs().get(0));
+            Node sqrt = producer.get(div.inputs().get(1));
+            if (!is(sub, "Sub") || !is(sqrt, "Sqrt")) {
+                continue;
+            }
+            String x = sub.inputs().get(0);
+            Node mean = producer.get(sub.inputs().get(1));
+            Node addEps = producer.get(sqrt.inputs().get(0));
+            Node variance = is(addEps, "Add") ? producer.get(addEps.inputs().get(0)) : null;
+            Node pow = is(variance, "ReduceMean") ? producer.get(variance.inputs().get(0)) : null;
+            if (!is(mean, "ReduceMean") || !mean.inputs().get(0).equals(x) || !is(pow, "Pow")
+                    || !pow.inputs().get(0).equals(sub.outputs().get(0))
+                    || !Arrays.equals(mean.integers("axes"), variance.integers("axes"))
+                    || !mean.inputs().subList(1, mean.inputs().size()).equals(
+                            variance.inputs().subList(1, variance.inputs().size()))) {
+                continue;
+            }
+            List<Node> inner = new ArrayList<>(List.of(mean, sub, pow, variance, addEps, sqrt));
+            String result = div.outputs().get(0);
+            String scale = null;
+            String bias = null;
+            Node mul = soleReader(readers, g, result);
+            if (is(mul, "Mul") && isConstant(g, producer, other(mul, result))) {
+                inner.add(div);
+                scale = other(mul, result);
+                result = mul.outputs().get(0);
+                Node add = soleReader(readers, g, result);
+                if (is(add, "Add") && isConstant(g, producer, other(add, result))) {
+                    inner.add(mul);
+                    bias = other(add, result);
+                    result = add.outputs().get(0);
+                }
+            }
+            Set<Node> pattern = new HashSet<>(inner);
+            pattern.add(producer.get(result));
+            boolean closed = true;
+            for (Node n : inner) {
+                String v = n.outputs().get(0);
+                closed &= !graphOutputs.contains(v) && readers.getOrDefault(v, List.of()).stream().allMatch(pattern::contains);
+            }
+            if (closed) {
+                inner.forEach(n -> layerNormInner.add(n.outputs().get(0)));
+                layerNorms.put(result, new String[] {x, scale, bias});
+            }
+        }
+    }
+
+    private static boolean is(Node n, String op) {
+        return n != null && n.opType().equals(op) && n.outputs().size() == 1;
+    }
+
+    private Node soleReader(Map<String, List<Node>> readers, OnnxModel.Graph g, String value) {
+        List<Node> r = readers.getOrDefault(value, List.of());
+        return r.size() == 1 && !graphOutputs.contains(value) ? r.get(0) : null;
+    }
+
+    private static String other(Node binary, String value) {
+        return binary.inputs().get(0).equals(value) ? binary.inputs().get(1) : binary.inputs().get(0);
+    }
+
+    private static boolean isConstant(OnnxModel.Graph g, Map<String, Node> producer, String value) {
+        return g.initializers().containsKey(value) || is(producer.get(value), "Constant");
     }
 
     /**

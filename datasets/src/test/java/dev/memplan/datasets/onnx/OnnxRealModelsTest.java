@@ -67,8 +67,8 @@ class OnnxRealModelsTest {
     @CsvSource({
         "ch_PP-OCRv3_det_infer.onnx, 640, 640, 118, 573904, 7372800, '1,1,640,640'",
         "ch_PP-OCRv4_det_infer.onnx, 640, 640, 102, 1171400, 7372800, '1,1,640,640'",
-        "ch_PP-OCRv3_rec_infer.onnx, 48, 320, 105, 2633369, 530000, '1,40,6625'",
-        "ch_PP-OCRv4_rec_infer.onnx, 48, 320, 107, 2687541, 530000, '1,40,6625'",
+        "ch_PP-OCRv3_rec_infer.onnx, 48, 320, 85, 2633369, 530000, '1,40,6625'",
+        "ch_PP-OCRv4_rec_infer.onnx, 48, 320, 77, 2687541, 530000, '1,40,6625'",
         "ch_ppocr_mobile_v2.0_cls_infer.onnx, 48, 192, 82, 127220, 77000, '1,2'"})
     void importsWithStaticShapes(String name, long h, long w, int operators, long parameters, long minimumRequired,
                                  String output) {

@@ -17,6 +17,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A pre-norm transformer encoder block (ViT's) as torch exports it at opset 20: MatMul + Add(bias) for every
@@ -29,15 +31,21 @@ class OnnxTransformerBlockTest {
     private static final long HEADS = 4;
     private static final long SEQ = 10;
 
-    private static byte[] exported() {
-        OnnxWriter w = new OnnxWriter(20).input("x", "batch", "seq", D);
+    /**
+     * At opset 20 with LayerNormalization and Gelu nodes; at opset 13 (before both existed) with the layer norms
+     * written out (ReduceMean, Sub, Pow, ReduceMean, Add eps, Sqrt, Div, Mul scale, Add bias) and GELU as
+     * x * 0.5 * (1 + Erf(x / sqrt 2)), as torch exports them.
+     */
+    private static byte[] exported(long opset) {
+        OnnxWriter w = new OnnxWriter(opset).input("x", "batch", "seq", D);
+        w.floats("two", 2).floats("eps", 1e-6f).floats("sqrt2", 1.4142135f).floats("one", 1).floats("half", 0.5f);
         w.weight("ln1.weight", D).weight("ln1.bias", D).weight("ln2.weight", D).weight("ln2.bias", D);
         for (String p : new String[] {"q", "k", "v", "out"}) {
             w.weight(p + ".weight", D, D).weight(p + ".bias", D);
         }
         w.weight("fc1.weight", D, 4 * D).weight("fc1.bias", 4 * D).weight("fc2.weight", 4 * D, D).weight("fc2.bias", D);
         w.ints("heads", 0, 0, HEADS, -1).ints("merged", 0, 0, D).floats("scale", (float) Math.sqrt(D / HEADS));
-        w.node("LayerNormalization", "n1", in("x", "ln1.weight", "ln1.bias"), attrInt("axis", -1));
+        layerNorm(w, opset, "n1", "x", "ln1");
         for (String p : new String[] {"q", "k", "v"}) {
             w.node("MatMul", p + "m", in("n1", p + ".weight")).node("Add", p + "b", in(p + "m", p + ".bias"))
                     .node("Reshape", p + "r", in(p + "b", "heads"));
@@ -52,12 +60,31 @@ class OnnxTransformerBlockTest {
                 .node("Reshape", "cm", in("ct", "merged"))
                 .node("MatMul", "om", in("cm", "out.weight")).node("Add", "ob", in("om", "out.bias"))
                 .node("Add", "r1", in("x", "ob"))
-                .node("LayerNormalization", "n2", in("r1", "ln2.weight", "ln2.bias"), attrInt("axis", -1))
-                .node("MatMul", "f1", in("n2", "fc1.weight")).node("Add", "f1b", in("f1", "fc1.bias"))
-                .node("Gelu", "g", in("f1b"))
-                .node("MatMul", "f2", in("g", "fc2.weight")).node("Add", "f2b", in("f2", "fc2.bias"))
+                ;
+        layerNorm(w, opset, "n2", "r1", "ln2");
+        w.node("MatMul", "f1", in("n2", "fc1.weight")).node("Add", "f1b", in("f1", "fc1.bias"));
+        if (opset >= 20) {
+            w.node("Gelu", "g", in("f1b"));
+        } else {
+            w.node("Div", "gd", in("f1b", "sqrt2")).node("Erf", "ge", in("gd")).node("Add", "g1", in("ge", "one"))
+                    .node("Mul", "gx", in("f1b", "g1")).node("Mul", "g", in("gx", "half"));
+        }
+        w.node("MatMul", "f2", in("g", "fc2.weight")).node("Add", "f2b", in("f2", "fc2.bias"))
                 .node("Add", "y", in("r1", "f2b")).output("y");
         return w.bytes();
+    }
+
+    private static void layerNorm(OnnxWriter w, long opset, String out, String x, String p) {
+        if (opset >= 17) {
+            w.node("LayerNormalization", out, in(x, p + ".weight", p + ".bias"), attrInt("axis", -1));
+            return;
+        }
+        w.node("ReduceMean", out + ".mean", in(x), attrInts("axes", -1))
+                .node("Sub", out + ".d", in(x, out + ".mean")).node("Pow", out + ".sq", in(out + ".d", "two"))
+                .node("ReduceMean", out + ".var", in(out + ".sq"), attrInts("axes", -1))
+                .node("Add", out + ".ve", in(out + ".var", "eps")).node("Sqrt", out + ".sd", in(out + ".ve"))
+                .node("Div", out + ".n", in(out + ".d", out + ".sd"))
+                .node("Mul", out + ".s", in(out + ".n", p + ".weight")).node("Add", out, in(out + ".s", p + ".bias"));
     }
 
     /** The same block with the zoo's builder (its Attention layout, batch first). */
@@ -85,9 +112,11 @@ class OnnxTransformerBlockTest {
                 Collectors.counting())));
     }
 
-    @Test
-    void exportedBlockIsTheZoosBlock() {
-        Graph onnx = OnnxImport.read("block.onnx", exported(), OnnxImport.Options.defaults().withInput("x", 1, SEQ, D));
+    @ParameterizedTest
+    @ValueSource(longs = {13, 20})
+    void exportedBlockIsTheZoosBlock(long opset) {
+        Graph onnx = OnnxImport.read("block.onnx", exported(opset),
+                OnnxImport.Options.defaults().withInput("x", 1, SEQ, D));
         Graph zoo = zoo();
         List<String> types = onnx.operators().stream().map(Operator::type).toList();
         assertEquals(zoo.operators().stream().map(Operator::type).toList(), types);
@@ -101,5 +130,18 @@ class OnnxTransformerBlockTest {
                 onnx.tensors().stream().mapToLong(Tensor::size).sum());
         // the biases folded into the linear layers are the model's own initializers
         assertEquals(List.of("n1", "q.weight", "q.bias"), onnx.operator(1).inputs());
+        assertEquals(List.of("x", "ln1.weight", "ln1.bias"), onnx.operator(0).inputs());
+    }
+
+    @Test
+    void writtenOutLayerNormStaysApartWhenAnInnerValueIsReadElsewhere() {
+        OnnxWriter w = new OnnxWriter(13).input("x", 2, D).floats("two", 2).floats("eps", 1e-6f)
+                .weight("ln.weight", D).weight("ln.bias", D);
+        layerNorm(w, 13, "n", "x", "ln");
+        w.node("Softmax", "other", in("n.mean")).output("n").output("other");
+        Graph g = OnnxImport.read("ln.onnx", w.bytes(), OnnxImport.Options.defaults());
+        assertEquals(0, g.operators().stream().filter(o -> o.type().equals("layernorm")).count());
+        assertEquals(List.of("reducemean", "sub", "pow", "reducemean", "div", "mul", "add", "softmax"),
+                g.operators().stream().map(Operator::type).toList());
     }
 }
