@@ -76,29 +76,27 @@ public final class OnnxWriter {
 
     /** A 1-D FLOAT initializer in float_data (packed), as some exporters write small constants. */
     public OnnxWriter floatData(String name, float... values) {
-        initializers.add(message(w -> {
-            w.writeInt64(1, values.length);
-            w.writeInt32(2, 1);
-            w.writeByteArray(4, message(p -> {
-                for (float v : values) {
-                    p.writeFloatNoTag(v);
-                }
-            }));
-            w.writeString(8, name);
-        }));
-        return this;
+        return packed(name, values.length, 1, 4, p -> {
+            for (float v : values) {
+                p.writeFloatNoTag(v);
+            }
+        });
     }
 
     /** A 1-D INT64 initializer in int64_data (packed). */
     public OnnxWriter int64Data(String name, long... values) {
+        return packed(name, values.length, 7, 7, p -> {
+            for (long v : values) {
+                p.writeInt64NoTag(v);
+            }
+        });
+    }
+
+    private OnnxWriter packed(String name, int length, int type, int field, Body values) {
         initializers.add(message(w -> {
-            w.writeInt64(1, values.length);
-            w.writeInt32(2, 7);
-            w.writeByteArray(7, message(p -> {
-                for (long v : values) {
-                    p.writeInt64NoTag(v);
-                }
-            }));
+            w.writeInt64(1, length);
+            w.writeInt32(2, type);
+            w.writeByteArray(field, message(values));
             w.writeString(8, name);
         }));
         return this;
