@@ -66,6 +66,7 @@ final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() {
+            Outputs.check(csv, "--csv", false);
             PrintWriter out = spec.commandLine().getOut();
             if (repeats < 1) {
                 throw new UserException("--repeats must be >= 1 (a median needs a run), got " + repeats);

@@ -58,6 +58,7 @@ final class BenchLimits implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        Outputs.check(csv, "--csv", false);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         for (double limit : limits) {

@@ -61,7 +61,7 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--no-cosma", description = "run the schemes only")
     boolean noCosma;
 
-    @Option(names = "--csv", paramLabel = "OUT", description = "also write the table as CSV")
+    @Option(names = "--csv", paramLabel = "OUT", description = "also write the table as CSV ('-': to standard output, the report to standard error)")
     Path csv;
 
     @Mixin
@@ -73,7 +73,8 @@ final class CompareCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         long began = System.nanoTime();
-        PrintWriter out = spec.commandLine().getOut();
+        Outputs.check(csv, "--csv", true, graph);
+        PrintWriter out = Outputs.report(csv, spec.commandLine());
         PrintWriter err = spec.commandLine().getErr();
         Graph full = Inputs.graph(graph, onnx);
         TensorSetting s = Inputs.setting(setting);
@@ -155,8 +156,10 @@ final class CompareCommand implements Callable<Integer> {
         notes.forEach(n -> out.println("note: " + n));
         out.println("every plan checked: VALID");
         if (csv != null) {
-            t.writeCsv(csv);
-            out.println("wrote " + csv);
+            Outputs.write(csv, t.csv(), spec.commandLine().getOut());
+            if (!Outputs.isStdout(csv)) {
+                out.println("wrote " + csv);
+            }
         }
         return 0;
     }

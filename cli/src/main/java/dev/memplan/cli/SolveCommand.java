@@ -8,6 +8,7 @@ import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Budgets;
 import dev.memplan.model.Deadline;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
@@ -62,7 +63,8 @@ final class SolveCommand implements Callable<Integer> {
             description = "fix the schedule: the default order, or a file (a plan JSON, or one operator name per line)")
     String schedule;
 
-    @Option(names = "--out", paramLabel = "PLAN", description = "write the plan (memplan-plan/1)")
+    @Option(names = "--out", paramLabel = "PLAN",
+            description = "write the plan (memplan-plan/1); '-': to standard output (the report goes to standard error)")
     Path out;
 
     @Option(names = "--no-prune", description = "build the model without the lifetime windows (to measure what they buy)")
@@ -77,7 +79,8 @@ final class SolveCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         long began = System.nanoTime();
-        PrintWriter out = spec.commandLine().getOut();
+        Outputs.check(this.out, "--out", true, graph, schedule);
+        PrintWriter out = Outputs.report(this.out, spec.commandLine());
         Graph full = Inputs.graph(graph, onnx);
         TensorSetting s = Inputs.setting(setting);
         Graph g = full.withSetting(s);
@@ -139,8 +142,10 @@ final class SolveCommand implements Callable<Integer> {
         }
         out.println("plan checked: VALID");
         if (this.out != null) {
-            PlanJson.write(r.plan(), this.out);
-            out.println("wrote " + this.out);
+            Outputs.write(this.out, PlanJson.toJson(r.plan()), spec.commandLine().getOut());
+            if (!Outputs.isStdout(this.out)) {
+                out.println("wrote " + this.out);
+            }
             if (Deadline.interrupted()) {
                 err.println("memplan: interrupted: wrote the best checked plan so far (" + r.status()
                         + (r.gap() == null ? "" : String.format(", gap %.2f%%", 100 * r.gap())) + ") to " + this.out);
@@ -161,6 +166,9 @@ final class SolveCommand implements Callable<Integer> {
         List<String> names = new ArrayList<>(List.of("default/belady/tflite"));
         if (chosen.mp() != null) {
             names.add("mpmf/belady/tflite");
+        }
+        if (chosen.bytes() < Budgets.minimumFeasible(full.withSetting(s))) {
+            return null; // no aligned plan exists: COSMA says INFEASIBLE (proven)
         }
         Duration needs = Duration.ofNanos(2 * SCHEME_NANOS_PER_OPERATOR * full.operatorCount());
         Plan best = null;
@@ -183,7 +191,7 @@ final class SolveCommand implements Callable<Integer> {
 
     private int divideAndConquer(Graph full, TensorSetting s, BudgetChoice chosen, DivideAndConquer.Options dnc,
                                  Limits limits, MinimumPeakScheduler mpmf, long began) {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = Outputs.report(this.out, spec.commandLine());
         Graph g = full.withSetting(s);
         DncRun.Outcome o = DncRun.run(full, s, chosen.bytes(), dnc, limits, mpmf, List.of(), began,
                 spec.commandLine().getErr());
@@ -197,8 +205,10 @@ final class SolveCommand implements Callable<Integer> {
         t.printWithoutHeader(out);
         out.println("plan checked: VALID");
         if (this.out != null) {
-            PlanJson.write(o.result().plan(), this.out);
-            out.println("wrote " + this.out);
+            Outputs.write(this.out, PlanJson.toJson(o.result().plan()), spec.commandLine().getOut());
+            if (!Outputs.isStdout(this.out)) {
+                out.println("wrote " + this.out);
+            }
         }
         return 0;
     }
@@ -212,7 +222,7 @@ final class SolveCommand implements Callable<Integer> {
         try {
             text = Files.readString(file);
         } catch (IOException e) {
-            throw new UserException("cannot read schedule file " + file + ": " + e.getMessage());
+            throw new UserException("cannot read schedule file " + file + ": " + dev.memplan.model.io.AtomicFiles.reason(e));
         }
         Schedule schedule;
         if (text.stripLeading().startsWith("{")) {
