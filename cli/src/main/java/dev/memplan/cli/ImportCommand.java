@@ -35,7 +35,8 @@ final class ImportCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "MODEL.onnx", description = "the ONNX model")
     Path model;
 
-    @Option(names = "--out", paramLabel = "GRAPH.json", description = "write the graph (memplan-graph/1, whole or not at all)")
+    @Option(names = "--out", paramLabel = "GRAPH.json",
+            description = "write the graph (memplan-graph/1, whole or not at all; '-': standard output, the table then goes to stderr)")
     Path out;
 
     @Mixin
@@ -43,7 +44,8 @@ final class ImportCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter w = spec.commandLine().getOut();
+        Outputs.check(out, "--out", true, model.toString());
+        PrintWriter w = Outputs.report(out, spec.commandLine());
         if (!Files.isRegularFile(model)) {
             throw new UserException("no such file: " + model);
         }
@@ -76,7 +78,7 @@ final class ImportCommand implements Callable<Integer> {
         t.row("import time", String.format("%.2f s", seconds));
         t.print(w);
         if (out != null) {
-            GraphJson.write(g, out);
+            Outputs.write(out, GraphJson.toJson(g), spec.commandLine().getOut());
             w.println("wrote " + out);
         }
         return 0;
