@@ -43,8 +43,11 @@ final class SolveCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1 or COSMA DAG JSON), example name or zoo name")
+    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1, COSMA DAG JSON or .onnx), example name or zoo name")
     String graph;
+
+    @Mixin
+    OnnxOptions onnx;
 
     @Option(names = "--budget", required = true, paramLabel = "M_R|M_H|M_P|BYTES", description = "scratchpad budget")
     String budget;
@@ -81,7 +84,7 @@ final class SolveCommand implements Callable<Integer> {
         long began = System.nanoTime();
         Outputs.check(this.out, "--out", true, graph, schedule);
         PrintWriter out = Outputs.report(this.out, spec.commandLine());
-        Graph full = Inputs.graph(graph);
+        Graph full = Inputs.graph(graph, onnx);
         TensorSetting s = Inputs.setting(setting);
         Graph g = full.withSetting(s);
         Backend backend = solverOptions.backend();
