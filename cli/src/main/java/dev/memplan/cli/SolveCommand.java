@@ -163,6 +163,11 @@ final class SolveCommand implements Callable<Integer> {
         if (chosen.mp() != null) {
             names.add("mpmf/belady/tflite");
         }
+        if (chosen.bytes() < dev.memplan.model.Budgets.minimumFeasible(full.withSetting(s))) {
+            // With alignment the busiest operator can need more than M_R: no scheme runs below that (an internal
+            // error before), and COSMA proves the budget infeasible on its own.
+            return null;
+        }
         Duration needs = Duration.ofNanos(2 * SCHEME_NANOS_PER_OPERATOR * full.operatorCount());
         Plan best = null;
         for (Scheme scheme : Inputs.schemes(names, mpmf)) {
