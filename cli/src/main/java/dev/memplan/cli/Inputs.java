@@ -2,6 +2,7 @@ package dev.memplan.cli;
 
 import dev.memplan.datasets.Examples;
 import dev.memplan.datasets.GeneratedGraphs;
+import dev.memplan.datasets.onnx.OnnxImport;
 import dev.memplan.datasets.zoo.Zoo;
 import dev.memplan.model.Graph;
 import dev.memplan.model.TensorSetting;
@@ -9,7 +10,7 @@ import dev.memplan.model.io.GraphFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Where commands get their inputs: a GRAPH argument is a file (memplan-graph/1 or COSMA DAG JSON), an example name, a zoo network name or a generated graph
+/** Where commands get their inputs: a GRAPH argument is a file (memplan-graph/1, COSMA DAG JSON or an ONNX model), an example name, a zoo network name or a generated graph
  * ({@code gen:layered:N[:SEED]}, {@code gen:cells:N[:SEED]}). */
 final class Inputs {
     /** Longer time limits are taken as this (about 146 years), so that a deadline in nanoseconds fits a long. */
@@ -20,12 +21,27 @@ final class Inputs {
 
     /** Reads a graph from a file, or an example or zoo network by name (a file of that name wins). */
     static Graph graph(String argument) {
+        return graph(argument, null);
+    }
+
+    /** As {@link #graph(String)}; an {@code .onnx} file is imported with {@code onnx}'s options (null: defaults). */
+    static Graph graph(String argument, OnnxOptions onnx) {
         if (argument.isEmpty()) {
             throw new UserException("GRAPH is empty: name a graph file, an example, a zoo network or a generated graph");
         }
         Path file = file(argument);
         if (file != null && Files.isDirectory(file)) {
             throw new UserException(argument + " is a folder, not a graph file");
+        }
+        if (OnnxImport.isOnnxFile(argument)) {
+            if (file == null || !Files.isRegularFile(file)) {
+                throw new UserException("no such file: " + argument);
+            }
+            return OnnxImport.read(file, onnx == null ? OnnxImport.Options.defaults() : onnx.options());
+        }
+        if (onnx != null && onnx.given()) {
+            throw new UserException("--input, --fuse, --bytes-per-element and --opaque apply to an .onnx GRAPH, not to "
+                    + argument);
         }
         if (file != null && Files.exists(file)) {
             // Any existing file: a regular file, a named pipe, /dev/stdin or /dev/null (reported as empty).

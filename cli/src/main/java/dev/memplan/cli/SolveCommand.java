@@ -8,6 +8,8 @@ import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.milp.Backend;
+import dev.memplan.formulations.milp.Solvers;
+import dev.memplan.model.Budgets;
 import dev.memplan.model.Deadline;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
@@ -41,8 +43,11 @@ final class SolveCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1 or COSMA DAG JSON), example name or zoo name")
+    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1, COSMA DAG JSON or .onnx), example name or zoo name")
     String graph;
+
+    @Mixin
+    OnnxOptions onnx;
 
     @Option(names = "--budget", required = true, paramLabel = "M_R|M_H|M_P|BYTES", description = "scratchpad budget")
     String budget;
@@ -74,10 +79,12 @@ final class SolveCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        // The solver libraries load while the graph and the budget are computed, not inside the first solve.
+        Solvers.preload();
         long began = System.nanoTime();
         Outputs.check(this.out, "--out", true, graph, schedule);
         PrintWriter out = Outputs.report(this.out, spec.commandLine());
-        Graph full = Inputs.graph(graph);
+        Graph full = Inputs.graph(graph, onnx);
         TensorSetting s = Inputs.setting(setting);
         Graph g = full.withSetting(s);
         Backend backend = solverOptions.backend();
@@ -93,7 +100,8 @@ final class SolveCommand implements Callable<Integer> {
         Plan start = fixed == null && obj == CosmaObjective.TRAFFIC
                 ? bestScheme(full, s, chosen, mpmf, limits) : null;
         CosmaSolver.Options options = solverOptions.cosma(obj, fixed, !noPrune, start);
-        if (obj == CosmaObjective.TRAFFIC && fixed == null) {
+        // Below the least aligned budget no plan exists: COSMA proves INFEASIBLE at once, without the parts.
+        if (obj == CosmaObjective.TRAFFIC && fixed == null && chosen.bytes() >= Budgets.minimumFeasible(g)) {
             DivideAndConquer.Options dnc = decomposeOptions.choose(g, options);
             if (dnc != null) {
                 return divideAndConquer(full, s, chosen, dnc, limits, mpmf, began);
@@ -163,10 +171,8 @@ final class SolveCommand implements Callable<Integer> {
         if (chosen.mp() != null) {
             names.add("mpmf/belady/tflite");
         }
-        if (chosen.bytes() < dev.memplan.model.Budgets.minimumFeasible(full.withSetting(s))) {
-            // With alignment the busiest operator can need more than M_R: no scheme runs below that (an internal
-            // error before), and COSMA proves the budget infeasible on its own.
-            return null;
+        if (chosen.bytes() < Budgets.minimumFeasible(full.withSetting(s))) {
+            return null; // no aligned plan exists: COSMA says INFEASIBLE (proven)
         }
         Duration needs = Duration.ofNanos(2 * SCHEME_NANOS_PER_OPERATOR * full.operatorCount());
         Plan best = null;
