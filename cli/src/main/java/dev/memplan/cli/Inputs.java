@@ -1,13 +1,9 @@
 package dev.memplan.cli;
 
-import dev.memplan.datasets.Examples;
-import dev.memplan.datasets.GeneratedGraphs;
 import dev.memplan.datasets.zoo.Zoo;
 import dev.memplan.model.Graph;
 import dev.memplan.model.TensorSetting;
-import dev.memplan.model.io.GraphFiles;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.memplan.sweeps.GraphSources;
 
 /** Where commands get their inputs: a GRAPH argument is a file (memplan-graph/1 or COSMA DAG JSON), an example name, a zoo network name or a generated graph
  * ({@code gen:layered:N[:SEED]}, {@code gen:cells:N[:SEED]}). */
@@ -16,31 +12,9 @@ final class Inputs {
     private Inputs() {
     }
 
-    /** Reads a graph from a file, or an example or zoo network by name (a file of that name wins). */
+    /** Reads a graph from a file, or an example, zoo network or generated graph by name (a file of that name wins). */
     static Graph graph(String argument) {
-        Path file = Path.of(argument);
-        if (Files.isRegularFile(file)) {
-            return GraphFiles.read(file);
-        }
-        if (Examples.exists(argument)) {
-            return Examples.graph(argument);
-        }
-        if (Zoo.exists(argument)) {
-            return Zoo.graph(argument);
-        }
-        if (GeneratedGraphs.isGeneratedName(argument)) {
-            try {
-                return GeneratedGraphs.graph(argument);
-            } catch (IllegalArgumentException e) {
-                throw new UserException(e.getMessage());
-            }
-        }
-        if (argument.contains("/") || argument.endsWith(".json")) {
-            throw new UserException("no such file: " + argument);
-        }
-        throw new UserException("'" + argument + "' is neither a graph file nor the name of an example (examples: "
-                + String.join(", ", Examples.names()) + "), of a zoo network (" + String.join(", ", Zoo.names())
-                + ") or of a generated graph (gen:layered:N[:SEED], gen:cells:N[:SEED])");
+        return GraphSources.graph(argument);
     }
 
     static TensorSetting setting(String text) {

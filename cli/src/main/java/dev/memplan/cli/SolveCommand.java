@@ -1,5 +1,7 @@
 package dev.memplan.cli;
 
+import dev.memplan.sweeps.BudgetChoice;
+
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;

@@ -1,0 +1,59 @@
+package dev.memplan.sweeps;
+
+import dev.memplan.datasets.Examples;
+import dev.memplan.datasets.GeneratedGraphs;
+import dev.memplan.datasets.zoo.Zoo;
+import dev.memplan.model.Graph;
+import dev.memplan.model.io.GraphFiles;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Graphs by what a user writes: a file (memplan-graph/1 or COSMA DAG JSON), the name of an example, of a zoo
+ * network, or of a generated graph ({@code gen:layered:N[:SEED]}, {@code gen:cells:N[:SEED]}). A file of that
+ * name wins. Every command and every sweep reads its graphs here.
+ */
+public final class GraphSources {
+
+    private GraphSources() {
+    }
+
+    /** Whether the text names an example, a zoo network or a well-formed generated graph (not a file). */
+    public static boolean isName(String text) {
+        if (Examples.exists(text) || Zoo.exists(text)) {
+            return true;
+        }
+        return text.matches("gen:(layered|cells):\\d{1,9}(:-?\\d{1,18})?");
+    }
+
+    /**
+     * The graph of that file or name.
+     *
+     * @throws SweepException naming what exists when the text is neither
+     */
+    public static Graph graph(String argument) {
+        Path file = Path.of(argument);
+        if (Files.isRegularFile(file)) {
+            return GraphFiles.read(file);
+        }
+        if (Examples.exists(argument)) {
+            return Examples.graph(argument);
+        }
+        if (Zoo.exists(argument)) {
+            return Zoo.graph(argument);
+        }
+        if (GeneratedGraphs.isGeneratedName(argument)) {
+            try {
+                return GeneratedGraphs.graph(argument);
+            } catch (IllegalArgumentException e) {
+                throw new SweepException(e.getMessage());
+            }
+        }
+        if (argument.contains("/") || argument.endsWith(".json")) {
+            throw new SweepException("no such file: " + argument);
+        }
+        throw new SweepException("'" + argument + "' is neither a graph file nor the name of an example (examples: "
+                + String.join(", ", Examples.names()) + "), of a zoo network (" + String.join(", ", Zoo.names())
+                + ") or of a generated graph (gen:layered:N[:SEED], gen:cells:N[:SEED])");
+    }
+}
