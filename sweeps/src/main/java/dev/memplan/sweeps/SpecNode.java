@@ -24,6 +24,7 @@ final class SpecNode {
     private final String scalar;
     private final List<SpecNode> list;
     private final Map<String, SpecNode> map;
+    private final Map<String, SpecNode> keys = new LinkedHashMap<>();
 
     private SpecNode(String file, JsonLocation at, String scalar, List<SpecNode> list, Map<String, SpecNode> map) {
         this.file = file;
@@ -49,7 +50,7 @@ final class SpecNode {
             return root;
         } catch (JsonProcessingException e) {
             throw new SweepException(where(file, e.getLocation()) + ": not valid " + (factory instanceof YAMLFactory
-                    ? "YAML" : "JSON") + ": " + e.getOriginalMessage());
+                    ? "YAML" : "JSON") + ": " + e.getOriginalMessage().replaceAll("\\s+", " ").trim());
         } catch (IOException e) {
             throw new SweepException(file + ": cannot read: " + e.getMessage(), e);
         }
@@ -67,6 +68,7 @@ final class SpecNode {
         }
         if (t == JsonToken.START_OBJECT) {
             Map<String, SpecNode> fields = new LinkedHashMap<>();
+            SpecNode node = new SpecNode(file, at, null, null, fields);
             while (p.nextToken() != JsonToken.END_OBJECT) {
                 String key = p.currentName();
                 JsonLocation keyAt = p.currentTokenLocation();
@@ -75,8 +77,9 @@ final class SpecNode {
                     throw new SweepException(where(file, keyAt) + ": '" + key + "' appears twice");
                 }
                 fields.put(key, read(p, file));
+                node.keys.put(key, new SpecNode(file, keyAt, key, null, null));
             }
-            return new SpecNode(file, at, null, null, fields);
+            return node;
         }
         if (t == JsonToken.VALUE_NULL) {
             throw new SweepException(where(file, at) + ": a value is missing");
@@ -111,6 +114,11 @@ final class SpecNode {
             throw error(what + " must be a map of keys to values");
         }
         return map;
+    }
+
+    /** Where a map's key is written (for complaints about the key itself). */
+    SpecNode key(String name) {
+        return keys.get(name);
     }
 
     /** A scalar's text, or an error naming what was expected. */

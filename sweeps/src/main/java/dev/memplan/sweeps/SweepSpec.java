@@ -97,7 +97,7 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
         Map<String, SpecNode> top = root.fields("a sweep spec");
         for (Map.Entry<String, SpecNode> e : top.entrySet()) {
             if (!KEYS.contains(e.getKey())) {
-                throw e.getValue().error("unknown key '" + e.getKey() + "'; a spec has " + String.join(", ",
+                throw root.key(e.getKey()).error("unknown key '" + e.getKey() + "'; a spec has " + String.join(", ",
                         KEYS.stream().sorted().toList()));
             }
         }
@@ -329,7 +329,7 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
         Map<String, SpecNode> f = n.fields("a planner");
         for (Map.Entry<String, SpecNode> e : f.entrySet()) {
             if (!COSMA_KEYS.contains(e.getKey())) {
-                throw e.getValue().error("unknown COSMA option '" + e.getKey() + "'; options: schedule, encoding, "
+                throw n.key(e.getKey()).error("unknown COSMA option '" + e.getKey() + "'; options: schedule, encoding, "
                         + "without, start");
             }
         }
@@ -400,7 +400,7 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
             Map<String, List<Pattern>> fields = new LinkedHashMap<>();
             for (Map.Entry<String, SpecNode> e : n.fields("a filter").entrySet()) {
                 if (!FILTER_KEYS.contains(e.getKey())) {
-                    throw e.getValue().error("a filter matches graph, setting, budget, planner or solver, not '"
+                    throw n.key(e.getKey()).error("a filter matches graph, setting, budget, planner or solver, not '"
                             + e.getKey() + "'");
                 }
                 List<Pattern> patterns = new ArrayList<>();
