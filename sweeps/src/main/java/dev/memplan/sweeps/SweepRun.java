@@ -26,7 +26,7 @@ public final class SweepRun {
     }
 
     /**
-     * @param plans folder for the plan files (created when needed)
+     * @param plans folder for the plan files (created when needed); null: plans are checked but not written
      * @param listener also told of each new row (after it is stored); may be null
      */
     public static Summary run(SweepSpec spec, ResultsDb db, Path plans, SweepEngine engine, SweepEngine.Options options,
@@ -40,7 +40,9 @@ public final class SweepRun {
                 + (options.master() == null ? "" : ", master " + options.master()) + ")");
         progress.flush();
         try {
-            Files.createDirectories(plans);
+            if (plans != null) {
+                Files.createDirectories(plans);
+            }
         } catch (IOException e) {
             throw new SweepException("cannot create the plans folder " + plans + ": " + e.getMessage(), e);
         }
@@ -48,7 +50,7 @@ public final class SweepRun {
         int[] counts = new int[2];
         engine.run(todo, spec.hash(), options, outcome -> {
             ResultRow row = outcome.row().withSpecHash(spec.hash());
-            if (outcome.planText() != null) {
+            if (outcome.planText() != null && plans != null) {
                 Path file = plans.resolve(fileName(row) + "." + outcome.planExtension());
                 AtomicFiles.write(file, outcome.planText());
                 row = row.withPlanPath(file.toString());
