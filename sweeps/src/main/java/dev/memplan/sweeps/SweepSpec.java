@@ -56,16 +56,7 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
 
     /** A spec shipped with memplan ({@link #builtinNames()}), its relative paths against the working folder. */
     public static SweepSpec builtin(String name) {
-        try (InputStream in = SweepSpec.class.getResourceAsStream(BUILTIN + name + ".yaml")) {
-            if (in == null) {
-                throw new SweepException("no built-in spec named '" + name + "'; built-in specs: "
-                        + String.join(", ", builtinNames()));
-            }
-            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), "builtin:" + name + ".yaml",
-                    Path.of("").toAbsolutePath());
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot read the built-in spec " + name, e);
-        }
+        return parse(builtinText(name), "builtin:" + name + ".yaml", Path.of("").toAbsolutePath());
     }
 
     /** The text of a built-in spec, to copy and edit. */
