@@ -118,6 +118,10 @@ class SweepCommandTest {
         assertTrue(bad.err().startsWith("memplan: error: " + spec + ":2:19: unknown scheme"), bad.err());
         MainTest.Result noDb = MainTest.run("sweep", "export", dir.resolve("none.duckdb").toString(), "--csv", "x.csv");
         assertEquals(Main.USER_ERROR, noDb.code());
+        MainTest.Result noSpark = MainTest.run("sweep", "--builtin", "three-networks", "--engine", "spark",
+                "--db", dir.resolve("s.duckdb").toString());
+        assertEquals(Main.USER_ERROR, noSpark.code());
+        assertTrue(noSpark.err().contains("no sweep engine 'spark' on the classpath"), noSpark.err());
         MainTest.Result builtin = MainTest.run("sweep", "--builtin", "bench-compare", "--print-spec");
         assertTrue(builtin.out().contains("planners: [paper, cosma]"), builtin.out());
     }

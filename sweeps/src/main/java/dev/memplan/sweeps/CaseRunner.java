@@ -35,11 +35,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 
 /**
@@ -58,7 +59,14 @@ public final class CaseRunner {
     private static final String MACHINE = machine();
     private static final String VERSION = version();
 
-    private final ConcurrentHashMap<String, CompletableFuture<GraphContext>> contexts = new ConcurrentHashMap<>();
+    /**
+     * Graph contexts kept: a sweep's cases come graph by graph (spec order), so a few suffice, and the heap stays
+     * bounded when a sweep walks through many large graphs.
+     */
+    private static final int KEPT_CONTEXTS = 8;
+
+    /** Most recently used last; guarded by itself. */
+    private final Map<String, CompletableFuture<GraphContext>> contexts = new LinkedHashMap<>(16, 0.75f, true);
 
     /** The runner of this JVM (its graph cache is shared by every engine in it). */
     public static CaseRunner shared() {
@@ -181,7 +189,14 @@ public final class CaseRunner {
     private GraphContext context(String source, TensorSetting setting, Limits limits) {
         String key = source + "\u0001" + setting.fileName();
         CompletableFuture<GraphContext> mine = new CompletableFuture<>();
-        CompletableFuture<GraphContext> f = contexts.putIfAbsent(key, mine);
+        CompletableFuture<GraphContext> f;
+        synchronized (contexts) {
+            f = contexts.putIfAbsent(key, mine);
+            if (f == null && contexts.size() > KEPT_CONTEXTS) {
+                // The least recently used context goes; a case still using it holds its own reference.
+                contexts.remove(contexts.keySet().iterator().next());
+            }
+        }
         if (f == null) {
             try {
                 Graph full = GraphSources.graph(source);
@@ -190,7 +205,9 @@ public final class CaseRunner {
                 mine.complete(new GraphContext(full, g, setting, Budgets.minimumRequired(g), mpmf,
                         mpmf.schedule(g, limits)));
             } catch (RuntimeException | Error e) {
-                contexts.remove(key, mine);
+                synchronized (contexts) {
+                    contexts.remove(key, mine);
+                }
                 mine.completeExceptionally(e);
             }
             f = mine;
