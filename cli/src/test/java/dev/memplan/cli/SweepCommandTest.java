@@ -55,27 +55,18 @@ class SweepCommandTest {
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
                 System.getProperty("java.class.path"), Main.class.getName(), "sweep", spec.toString(), "--db",
                 db.toString(), "--jobs", "2");
-        Process child = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        Pattern done = Pattern.compile("^\\[(\\d+)/120\\]");
+        // Twice: kill -9 a running sweep after a few more cases, with others in flight (no shutdown hook runs,
+        // the database is never closed), then start it again.
         int seen = 0;
-        List<String> lines = new ArrayList<>();
-        try (BufferedReader err = new BufferedReader(new InputStreamReader(child.getErrorStream(), StandardCharsets.UTF_8))) {
-            for (String line; seen < 10 && (line = err.readLine()) != null; ) {
-                lines.add(line);
-                Matcher m = done.matcher(line);
-                if (m.find()) {
-                    seen = Integer.parseInt(m.group(1));
-                }
-            }
-            // kill -9 with cases in flight: no shutdown hook, no close of the database.
-            child.toHandle().destroyForcibly();
-            assertTrue(child.waitFor(30, TimeUnit.SECONDS));
+        for (int round = 1; round <= 2; round++) {
+            seen = killAfter(command, seen + 5);
+            List<ResultRow> afterKill = rows(db);
+            assertTrue(afterKill.size() >= seen && afterKill.size() < 120, afterKill.size() + " rows after kill " + round
+                    + ", " + seen + " reported");
+            assertEquals(afterKill.size(), afterKill.stream().map(ResultRow::caseKey).distinct().count());
+            seen = afterKill.size();
         }
-        assertTrue(seen >= 10, "the child never got going: " + lines);
         List<ResultRow> afterKill = rows(db);
-        assertTrue(afterKill.size() >= seen && afterKill.size() < 120, afterKill.size() + " rows after the kill, "
-                + seen + " reported");
-
         MainTest.Result resumed = MainTest.run("sweep", spec.toString(), "--db", db.toString(), "--jobs", "2");
         assertEquals(0, resumed.code(), resumed.err());
         assertTrue(resumed.err().contains(afterKill.size() + " already in the database, " + (120 - afterKill.size())
@@ -89,6 +80,27 @@ class SweepCommandTest {
         assertEquals(0, uninterrupted.code(), uninterrupted.err());
         assertEquals(outcomes(rows(clean)), outcomes(all));
         assertTrue(all.stream().allMatch(r -> r.error() == null), all.toString());
+    }
+
+    /** Starts the command, waits until its progress reports {@code count} cases done, kills it with -9. */
+    private static int killAfter(List<String> command, int count) throws IOException, InterruptedException {
+        Process child = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Pattern done = Pattern.compile("^\\[(\\d+)/120\\]");
+        int seen = 0;
+        List<String> lines = new ArrayList<>();
+        try (BufferedReader err = new BufferedReader(new InputStreamReader(child.getErrorStream(), StandardCharsets.UTF_8))) {
+            for (String line; seen < count && (line = err.readLine()) != null; ) {
+                lines.add(line);
+                Matcher m = done.matcher(line);
+                if (m.find()) {
+                    seen = Integer.parseInt(m.group(1));
+                }
+            }
+            child.toHandle().destroyForcibly();
+            assertTrue(child.waitFor(30, TimeUnit.SECONDS));
+        }
+        assertTrue(seen >= count, "the child stopped early: " + lines);
+        return seen;
     }
 
     @Test
