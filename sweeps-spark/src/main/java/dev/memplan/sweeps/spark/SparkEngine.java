@@ -67,9 +67,10 @@ public final class SparkEngine implements SweepEngine {
                     sink.accept(o);
                     received++;
                 } else if (job.isCompleted() && arrived.isEmpty()) {
-                    job.value().get().get();
-                    throw new IllegalStateException("Spark finished the job with " + received + " of " + cases.size()
-                            + " outcomes");
+                    String why = job.value().get().isFailure() ? job.value().get().failed().get().getMessage()
+                            : "it returned " + received + " outcomes";
+                    throw new SweepException("the Spark job ended after " + received + " of " + cases.size()
+                            + " cases (their rows are stored; run the sweep again to resume): " + why);
                 }
             }
         } catch (InterruptedException e) {
