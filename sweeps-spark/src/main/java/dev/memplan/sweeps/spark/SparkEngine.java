@@ -16,6 +16,7 @@ import org.apache.spark.SimpleFutureAction;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 import scala.collection.Iterator;
 import scala.jdk.javaapi.CollectionConverters;
 import scala.runtime.AbstractFunction0;
@@ -27,8 +28,8 @@ import scala.runtime.BoxedUnit;
  * Sweeps on Apache Spark: each case is one task (one partition), run by {@link CaseRunner} on an executor; each
  * task's outcome comes back to the driver as the task finishes ({@code SparkContext.submitJob} with a result
  * handler) and goes to the same sink as the local pool's, so the driver writes the plan files and the DuckDB rows,
- * and a re-run skips finished cases in the same way. Workers need the memplan jars (spark-submit {@code --jars})
- * and, for graph files, the same paths.
+ * and a re-run skips finished cases in the same way. Workers need the memplan jars (spark-submit {@code --jars});
+ * graph and buffer files travel with the job ({@link ShippedFiles}).
  */
 public final class SparkEngine implements SweepEngine {
 
@@ -53,7 +54,9 @@ public final class SparkEngine implements SweepEngine {
         conf.setIfMissing("spark.task.maxFailures", "1");
         try (JavaSparkContext sc = new JavaSparkContext(conf)) {
             sc.setLogLevel("WARN");
-            JavaRDD<CaseOutcome> outcomes = sc.parallelize(cases, cases.size()).map(c -> CaseRunner.shared().run(c, specHash));
+            Broadcast<ShippedFiles> files = sc.broadcast(ShippedFiles.of(cases));
+            JavaRDD<CaseOutcome> outcomes = sc.parallelize(cases, cases.size())
+                    .map(c -> CaseRunner.shared().run(files.value().local(c), specHash));
             BlockingQueue<CaseOutcome> arrived = new LinkedBlockingQueue<>();
             List<Object> partitions = new ArrayList<>();
             for (int i = 0; i < cases.size(); i++) {

@@ -13,8 +13,12 @@ import dev.memplan.sweeps.ResultsDb;
 import dev.memplan.sweeps.SweepEngine;
 import dev.memplan.sweeps.SweepRun;
 import dev.memplan.sweeps.SweepSpec;
+import dev.memplan.sweeps.CaseRunner;
+import dev.memplan.sweeps.SweepCase;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -24,6 +28,41 @@ import org.junit.jupiter.api.io.TempDir;
 class SparkEngineTest {
     @TempDir
     Path dir;
+
+    /** A memplan-graph/1 file: three operators in a line, with a parameter. */
+    private static final String CHAIN = """
+            {"format": "memplan-graph/1", "name": "chain3",
+             "tensors": [{"name": "x", "size": 8, "kind": "activation"}, {"name": "w", "size": 4, "kind": "parameter"},
+                         {"name": "a", "size": 16, "kind": "activation"}, {"name": "b", "size": 8, "kind": "activation"},
+                         {"name": "y", "size": 4, "kind": "activation"}],
+             "operators": [{"name": "o1", "inputs": ["x", "w"], "outputs": ["a"]},
+                           {"name": "o2", "inputs": ["a"], "outputs": ["b"]},
+                           {"name": "o3", "inputs": ["b", "a"], "outputs": ["y"]}],
+             "outputs": ["y"]}
+            """;
+
+    @Test
+    void filesTravelWithTheJobToWorkersWithoutThePath() throws IOException {
+        Path file = dir.resolve("sub/chain.json");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, CHAIN);
+        SweepSpec spec = SweepSpec.parse("graphs: [sub/chain.json]\nsettings: [all]\nbudgets: [M_R]\n"
+                + "planners: [cosma]\n", "f.yaml", dir);
+        SweepCase c = spec.cases().get(0);
+        ResultRow here = CaseRunner.shared().run(c, "h").row();
+        ShippedFiles shipped = ShippedFiles.of(spec.cases());
+        assertEquals(c, shipped.local(c));
+        Files.delete(file);
+        // A worker without the folder: the case reads the shipped copy, which has the file's name, and gives the
+        // same row.
+        SweepCase there = shipped.local(c);
+        assertTrue(there.source().endsWith("chain.json") && !there.source().equals(c.source()), there.source());
+        assertEquals(CHAIN, Files.readString(Path.of(there.source())));
+        assertEquals(c.key(), there.key());
+        ResultRow row = CaseRunner.shared().run(there, "h").row();
+        assertEquals("OPTIMAL", row.status(), row.toString());
+        assertEquals(comparable(here), comparable(row));
+    }
 
     private SweepRun.Summary run(SweepSpec spec, String name, SweepEngine engine, SweepEngine.Options options) {
         try (ResultsDb db = ResultsDb.open(dir.resolve(name + ".duckdb"))) {
@@ -46,9 +85,10 @@ class SparkEngineTest {
     }
 
     @Test
-    void sparkLocalModeGivesTheLocalPoolsRows() {
+    void sparkLocalModeGivesTheLocalPoolsRows() throws IOException {
+        Files.writeString(dir.resolve("chain.json"), CHAIN);
         SweepSpec spec = SweepSpec.parse("""
-                graphs: [fig1, diamond, "gen:layered:8:2"]
+                graphs: [fig1, chain.json, "gen:layered:8:2"]
                 settings: [activations, all]
                 budgets: [M_R, M_P]
                 planners: [paper, cosma]
@@ -62,7 +102,8 @@ class SparkEngineTest {
         assertEquals(rows("local").stream().map(SparkEngineTest::comparable).toList(),
                 fromSpark.stream().map(SparkEngineTest::comparable).toList());
         for (ResultRow r : fromSpark) {
-            assertTrue(PlanChecker.check(GraphSources.graph(r.graph()).withSetting(TensorSetting.fromFileName(r.setting())),
+            String graph = r.graph().endsWith(".json") ? dir.resolve(r.graph()).toString() : r.graph();
+            assertTrue(PlanChecker.check(GraphSources.graph(graph).withSetting(TensorSetting.fromFileName(r.setting())),
                     PlanJson.read(Path.of(r.planPath()))).valid(), r.planPath());
         }
         // Resumable the same way: nothing left to run.
