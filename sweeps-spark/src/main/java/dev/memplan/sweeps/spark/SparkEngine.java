@@ -69,8 +69,10 @@ public final class SparkEngine implements SweepEngine {
                 if (o != null) {
                     sink.accept(o);
                     received++;
-                } else if (job.isCompleted() && arrived.isEmpty()) {
-                    String why = job.value().get().isFailure() ? job.value().get().failed().get().getMessage()
+                } else if ((job.isCompleted() || sc.sc().isStopped()) && arrived.isEmpty()) {
+                    // A cluster that drops the application stops the context; the job may never complete then.
+                    String why = !job.isCompleted() ? "Spark stopped (see its log above: e.g. no executor could start)"
+                            : job.value().get().isFailure() ? job.value().get().failed().get().getMessage()
                             : "it returned " + received + " outcomes";
                     throw new SweepException("the Spark job ended after " + received + " of " + cases.size()
                             + " cases (their rows are stored; run the sweep again to resume): " + why);
