@@ -64,6 +64,9 @@ final class BenchCosma implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Outputs.check(csv, "--csv", false);
+        Outputs.check(markdown, "--markdown", false);
+        Outputs.checkFolder(plans, "--plans");
         PrintWriter out = spec.commandLine().getOut();
         List<String> nets = Inputs.zooNetworks(networks != null ? networks : Zoo.names());
         settings.forEach(Inputs::setting);

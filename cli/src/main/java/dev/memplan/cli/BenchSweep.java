@@ -50,7 +50,7 @@ final class BenchSweep {
     static String solverAxes(SolverOptions o) {
         o.limits();
         o.techniquesOff();
-        return "solvers: [" + o.backend().id() + "]\ntime_limits: [" + (o.timeLimit == null ? "none" : o.timeLimit)
+        return "solvers: [" + o.backend().id() + "]\ntime_limits: [" + (o.timeLimit == null ? "none" : java.math.BigDecimal.valueOf(o.timeLimit).toPlainString())
                 + "]\nthreads: [" + o.threads + "]\n";
     }
 

@@ -48,7 +48,8 @@ final class CheckCommand implements Callable<Integer> {
             }
         }
         if (!p.graph().equals(g.name())) {
-            out.println("note: the plan is for graph '" + p.graph() + "', checking it against '" + g.name() + "'");
+            out.println(Messages.clean("note: the plan is for graph '" + p.graph() + "', checking it against '"
+                    + g.name() + "'"));
         }
         CheckReport report = PlanChecker.check(g, p);
         Graph inSetting = g.withSetting(p.setting());
@@ -58,7 +59,7 @@ final class CheckCommand implements Callable<Integer> {
             out.println("INVALID: " + report.violations().size() + " violation"
                     + (report.violations().size() == 1 ? "" : "s"));
             for (Violation v : report.violations()) {
-                out.println("  " + v);
+                out.println("  " + Messages.clean(v.toString()));
             }
         }
         Table t = new Table("figure", "value");

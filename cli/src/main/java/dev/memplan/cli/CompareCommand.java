@@ -5,10 +5,14 @@ import dev.memplan.sweeps.BudgetChoice;
 import dev.memplan.baselines.replacement.PackingFailedException;
 import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
+import dev.memplan.decomposition.DivideAndConquer;
+import dev.memplan.decomposition.DncResult;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.model.Budgets;
 import dev.memplan.model.CheckReport;
+import dev.memplan.model.Deadline;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Plan;
@@ -56,28 +60,44 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--no-cosma", description = "run the schemes only")
     boolean noCosma;
 
-    @Option(names = "--csv", paramLabel = "OUT", description = "also write the table as CSV")
+    @Option(names = "--csv", paramLabel = "OUT", description = "also write the table as CSV ('-': to standard output, the report to standard error)")
     Path csv;
 
     @Mixin
     SolverOptions solverOptions;
 
+    @Mixin
+    DecomposeOptions decomposeOptions;
+
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
+        long began = System.nanoTime();
+        Outputs.check(csv, "--csv", true, graph);
+        PrintWriter out = Outputs.report(csv, spec.commandLine());
         PrintWriter err = spec.commandLine().getErr();
         Graph full = Inputs.graph(graph);
         TensorSetting s = Inputs.setting(setting);
         Graph g = full.withSetting(s);
-        Limits limits = solverOptions.limits();
+        Limits limits = solverOptions.commandLimits();
         MinimumPeakScheduler mpmf = new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, solverOptions.backend());
         List<Scheme> planners = Inputs.schemes(schemes, mpmf);
         BudgetChoice chosen = BudgetChoice.resolve(budget, g, s, mpmf, limits);
         out.println("graph " + g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
                 + s.fileName() + "), budget " + chosen.describe());
+        long feasible = Budgets.minimumFeasible(g);
+        if (chosen.bytes() < feasible) {
+            out.println("no plan: proven infeasible (alignment " + g.alignment() + ": the busiest operator's tensors,"
+                    + " each at a multiple of it, need " + feasible + " bytes)");
+            return Main.INVALID;
+        }
         List<Row> rows = new ArrayList<>();
         Plan best = null;
+        List<String> notes = new ArrayList<>();
         for (Scheme scheme : planners) {
+            if (limits.expired()) {
+                notes.add(scheme.name() + " skipped: " + (Deadline.interrupted() ? "interrupted" : "no time left within the limit"));
+                continue;
+            }
             err.println("running " + scheme.name() + " ...");
             Plan p;
             try {
@@ -96,10 +116,20 @@ final class CompareCommand implements Callable<Integer> {
             }
         }
         Row cosma = null;
-        if (!noCosma) {
+        DivideAndConquer.Options dnc = noCosma ? null
+                : decomposeOptions.choose(g, solverOptions.cosma(CosmaObjective.TRAFFIC, null, true, null));
+        if (dnc != null) {
+            err.println("running cosma, divide and conquer ...");
+            DncResult d = DncRun.run(full, s, chosen.bytes(), dnc, limits, mpmf, best == null ? List.of()
+                    : List.of(best), began, err).result();
+            cosma = new Row("cosma-dnc/" + solverOptions.backend().id(), d.status().name(), d.check(), d.seconds(),
+                    "bound " + DncRun.orDash(d.bound()) + (d.gap() == null ? ""
+                            : String.format(Locale.ROOT, ", gap %.2f%%", 100 * d.gap())) + ", from " + d.source());
+        } else if (!noCosma) {
             err.println("running cosma ...");
             CosmaSolver.Options options = solverOptions.cosma(CosmaObjective.TRAFFIC, null, true, best);
             CosmaResult c = CosmaSolver.solve(full, s, chosen.bytes(), options, limits);
+            c.notes().forEach(n -> notes.add("cosma: " + n));
             if (c.plan() != null) {
                 String note = (c.startingPlanOnly() ? "starting plan (best scheme), " : "")
                         + "bound " + c.bound() + (c.gap() == null ? "" : String.format(Locale.ROOT, ", gap %.2f%%", 100 * c.gap()));
@@ -122,10 +152,13 @@ final class CompareCommand implements Callable<Integer> {
                     Long.toString(r.report.peakAddress()), String.format(Locale.ROOT, "%.2f", r.seconds), r.note);
         }
         t.print(out);
+        notes.forEach(n -> out.println("note: " + n));
         out.println("every plan checked: VALID");
         if (csv != null) {
-            t.writeCsv(csv);
-            out.println("wrote " + csv);
+            Outputs.write(csv, t.csv(), spec.commandLine().getOut());
+            if (!Outputs.isStdout(csv)) {
+                out.println("wrote " + csv);
+            }
         }
         return 0;
     }

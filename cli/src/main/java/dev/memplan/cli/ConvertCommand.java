@@ -20,14 +20,15 @@ final class ConvertCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "IN", description = "input graph")
     String in;
 
-    @Parameters(index = "1", paramLabel = "OUT", description = "output memplan-graph/1 file (written whole or not at all)")
+    @Parameters(index = "1", paramLabel = "OUT", description = "output memplan-graph/1 file (written whole or not at all); '-': standard output")
     Path out;
 
     @Override
     public Integer call() {
+        Outputs.check(out, "OUT", true, in);
         Graph g = Inputs.graph(in);
-        GraphJson.write(g, out);
-        spec.commandLine().getOut().println("wrote " + out + ": graph " + g.name() + ", " + g.operatorCount()
+        Outputs.write(out, GraphJson.toJson(g), spec.commandLine().getOut());
+        Outputs.report(out, spec.commandLine()).println("wrote " + out + ": graph " + g.name() + ", " + g.operatorCount()
                 + " operators, " + g.tensorCount() + " tensors, " + g.outputs().size() + " outputs");
         return 0;
     }

@@ -8,6 +8,8 @@ import dev.memplan.sweeps.GraphSources;
 /** Where commands get their inputs: a GRAPH argument is a file (memplan-graph/1 or COSMA DAG JSON), an example name, a zoo network name or a generated graph
  * ({@code gen:layered:N[:SEED]}, {@code gen:cells:N[:SEED]}). */
 final class Inputs {
+    /** Longer time limits are taken as this (about 146 years), so that a deadline in nanoseconds fits a long. */
+    private static final double MAX_SECONDS = Long.MAX_VALUE / 1e9 / 2;
 
     private Inputs() {
     }
@@ -15,6 +17,20 @@ final class Inputs {
     /** Reads a graph from a file, or an example, zoo network or generated graph by name (a file of that name wins). */
     static Graph graph(String argument) {
         return GraphSources.graph(argument);
+    }
+
+    /**
+     * A time limit given as {@code option} in seconds: null stays null (no limit); NaN, infinities, zero and
+     * negative values are refused, since "NaN seconds" would silently mean "no time at all".
+     */
+    static java.time.Duration timeLimit(Double seconds, String option) {
+        if (seconds == null) {
+            return null;
+        }
+        if (!Double.isFinite(seconds) || seconds <= 0) {
+            throw new UserException(option + " must be a positive number of seconds, got " + seconds);
+        }
+        return java.time.Duration.ofNanos(Math.max(1, Math.round(Math.min(seconds, MAX_SECONDS) * 1e9)));
     }
 
     static TensorSetting setting(String text) {

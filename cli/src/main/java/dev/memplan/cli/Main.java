@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.model.Deadline;
 import dev.memplan.model.InvalidGraphException;
 import dev.memplan.model.io.FormatException;
 import dev.memplan.sweeps.SweepException;
@@ -21,7 +22,7 @@ import picocli.CommandLine.Command;
         description = "Plans how a DNN uses an accelerator's scratchpad: operator schedule, tensor addresses and "
                 + "off-chip spills, solved exactly and checked against the memory model.",
         subcommands = {SolveCommand.class, CompareCommand.class, AllocateCommand.class, CheckCommand.class, BudgetsCommand.class, ConvertCommand.class, ZooCommand.class,
-            BenchCommand.class, SweepCommand.class,
+            BenchCommand.class, PlotCommand.class, SweepCommand.class,
             CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     static final int INVALID = 1;
@@ -32,17 +33,34 @@ public final class Main implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+        Interrupts.install();
+        // The command started with the JVM: its start-up counts against --time-limit.
+        long uptime = java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime();
+        int code = run(System.nanoTime() - uptime * 1_000_000, new PrintWriter(System.out, true),
+                new PrintWriter(System.err, true), args);
+        System.exit(Deadline.interrupted() && code != USER_ERROR && code != INTERNAL_ERROR ? Interrupts.EXIT_CODE : code);
     }
+
+    /** When the running command started ({@link System#nanoTime()}): where its --time-limit is counted from. */
+    private static volatile long started = System.nanoTime();
 
     /** Runs the command with the given streams; returns the exit code. */
     static int run(PrintWriter out, PrintWriter err, String... args) {
+        return run(System.nanoTime(), out, err, args);
+    }
+
+    static long started() {
+        return started;
+    }
+
+    private static int run(long startedAt, PrintWriter out, PrintWriter err, String... args) {
+        started = startedAt;
         CommandLine cl = new CommandLine(new Main());
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (isUserMistake(e)) {
-                commandLine.getErr().println("memplan: error: " + e.getMessage());
+                commandLine.getErr().println("memplan: error: " + Messages.clean(e.getMessage()));
                 return USER_ERROR;
             }
             commandLine.getErr().println("memplan: internal error (a bug in memplan; please report it):");
@@ -51,11 +69,20 @@ public final class Main implements Runnable {
         });
         cl.setParameterExceptionHandler((e, a) -> {
             CommandLine c = e.getCommandLine();
-            c.getErr().println("memplan: error: " + e.getMessage());
+            c.getErr().println("memplan: error: " + Messages.clean(e.getMessage()));
             c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help'.");
             return USER_ERROR;
         });
-        int code = cl.execute(args);
+        int code;
+        try {
+            code = cl.execute(args);
+        } catch (OutOfMemoryError e) {
+            // Writers go through temporary files, so whatever was being written is not left half-done.
+            err.println("memplan: error: out of memory (the heap is " + (Runtime.getRuntime().maxMemory() >> 20)
+                    + " MB; set a larger one with MEMPLAN_JAVA_OPTS=-Xmx8g). Nothing was half-written. This is a "
+                    + "bug: memplan should have skipped the work that did not fit; please report it");
+            code = INTERNAL_ERROR;
+        }
         out.flush();
         err.flush();
         return code;

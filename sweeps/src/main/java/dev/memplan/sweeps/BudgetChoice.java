@@ -4,10 +4,12 @@ import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.baselines.scheduling.ScheduleResult;
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.model.Budgets;
+import dev.memplan.model.ByteRange;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorSetting;
+import java.time.Duration;
 import java.util.regex.Pattern;
 
 /**
@@ -19,6 +21,8 @@ import java.util.regex.Pattern;
  * @param mp the minimum-peak order, null when the budget did not need it
  */
 public record BudgetChoice(String name, long bytes, long mr, ScheduleResult mp) {
+    /** M_P (and so M_H and fractions) may take 1/n of the time left: the budget is only a case's first step. */
+    private static final int BUDGET_SHARE = 4;
     private static final Pattern FRACTION = Pattern.compile("(0|1)?\\.\\d+|[01]\\.");
 
     /** Whether the text is a budget this class understands (M_R, M_H, M_P, a fraction, bytes). */
@@ -55,7 +59,8 @@ public record BudgetChoice(String name, long bytes, long mr, ScheduleResult mp) 
         }
         boolean fraction = FRACTION.matcher(argument).matches();
         if (upper.equals("M_P") || upper.equals("MP") || upper.equals("M_H") || upper.equals("MH") || fraction) {
-            ScheduleResult mp = scheduler.schedule(g, limits);
+            Duration left = limits.timeLimit();
+            ScheduleResult mp = scheduler.schedule(g, left == null ? limits : limits.withTimeLimit(left.dividedBy(BUDGET_SHARE)));
             if (fraction) {
                 double f = Double.parseDouble(argument);
                 if (f > 1.0) {
@@ -73,6 +78,9 @@ public record BudgetChoice(String name, long bytes, long mr, ScheduleResult mp) 
         } catch (NumberFormatException e) {
             throw new SweepException("a budget is M_R, M_H, M_P, a fraction between M_R and M_P such as 0.25, or a "
                     + "number of bytes; got '" + argument + "'");
+        }
+        if (ByteRange.problem(bytes, "the budget") != null) {
+            throw new SweepException(ByteRange.problem(bytes, "the budget"));
         }
         if (bytes < mr) {
             throw new SweepException("budget " + bytes + " is below M_R = " + mr + " for graph '" + g.name()

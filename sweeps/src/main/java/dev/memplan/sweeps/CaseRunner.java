@@ -226,8 +226,10 @@ public final class CaseRunner {
     }
 
     private static Limits limits(SweepCase c) {
-        Duration limit = c.timeLimit() == null ? null : Duration.ofMillis(Math.round(c.timeLimit() * 1000));
-        return new Limits(limit, c.threads(), 0.0, 0L);
+        // Capped at about 31 years, so that a deadline in nanoseconds fits a long.
+        Duration limit = c.timeLimit() == null ? null : Duration.ofMillis(Math.round(Math.min(c.timeLimit(), 1e9) * 1000));
+        // One clock for the case's steps (M_P, the starting schemes, the solve): the limit bounds the whole case.
+        return new Limits(limit, c.threads(), 0.0, 0L).startingNow();
     }
 
     private static double seconds(long began) {

@@ -32,8 +32,15 @@ public final class GraphSources {
      * @throws SweepException naming what exists when the text is neither
      */
     public static Graph graph(String argument) {
-        Path file = Path.of(argument);
-        if (Files.isRegularFile(file)) {
+        if (argument.isEmpty()) {
+            throw new SweepException("GRAPH is empty: name a graph file, an example, a zoo network or a generated graph");
+        }
+        Path file = file(argument);
+        if (file != null && Files.isDirectory(file)) {
+            throw new SweepException(argument + " is a folder, not a graph file");
+        }
+        if (file != null && Files.exists(file)) {
+            // Any existing file: a regular file, a named pipe, /dev/stdin or /dev/null (reported as empty).
             return GraphFiles.read(file);
         }
         if (Examples.exists(argument)) {
@@ -55,5 +62,14 @@ public final class GraphSources {
         throw new SweepException("'" + argument + "' is neither a graph file nor the name of an example (examples: "
                 + String.join(", ", Examples.names()) + "), of a zoo network (" + String.join(", ", Zoo.names())
                 + ") or of a generated graph (gen:layered:N[:SEED], gen:cells:N[:SEED])");
+    }
+
+    /** The path an argument names, or null when it cannot name one (a NUL character). */
+    private static Path file(String argument) {
+        try {
+            return Path.of(argument);
+        } catch (java.nio.file.InvalidPathException e) {
+            return null;
+        }
     }
 }

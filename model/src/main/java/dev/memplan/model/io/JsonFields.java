@@ -1,6 +1,7 @@
 package dev.memplan.model.io;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.memplan.model.ByteRange;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -90,6 +91,15 @@ final class JsonFields {
         return value.textValue();
     }
 
+    /** A string that is not empty (names: an empty one would be shown as nothing in every message). */
+    String name(String key, String what) {
+        String value = string(key, what);
+        if (value.isEmpty()) {
+            throw error(key, key + " must be " + what + ", found an empty string");
+        }
+        return value;
+    }
+
     /** A string, or null when absent. */
     String optionalString(String key, String what) {
         return has(key) ? string(key, what) : null;
@@ -97,6 +107,16 @@ final class JsonFields {
 
     long longValue(String key, String what) {
         return asLong(required(key, what), path(key), key + " must be " + what);
+    }
+
+    /** An integer byte count (budget, offset) at most {@link ByteRange#MAX}, or a FormatException at the key. */
+    long bytes(String key, String what) {
+        long value = longValue(key, what);
+        String problem = ByteRange.problem(value, key);
+        if (problem != null) {
+            throw error(key, problem);
+        }
+        return value;
     }
 
     int intValue(String key, String what) {

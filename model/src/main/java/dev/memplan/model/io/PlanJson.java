@@ -111,13 +111,13 @@ public final class PlanJson {
         JsonFields root = JsonFields.of(file, tree, "$", "a " + FORMAT + " document");
         root.requireFormat(FORMAT);
         root.rejectUnknown(ROOT_FIELDS);
-        String graph = root.string("graph", "the graph's name");
+        String graph = root.name("graph", "the graph's name");
         String settingText = root.string("setting", "activations or all");
         TensorSetting setting = TensorSetting.fromFileName(settingText);
         if (setting == null) {
             throw root.error("setting", "unknown tensor setting '" + settingText + "'; expected activations or all");
         }
-        long budget = root.longValue("budget", "an integer number of bytes");
+        long budget = root.bytes("budget", "an integer number of bytes");
         Schedule schedule = new Schedule(root.strings("schedule", "the list of operator names in run order",
                 "an operator name"));
 
@@ -150,7 +150,7 @@ public final class PlanJson {
         s.rejectUnknown(SEGMENT_FIELDS);
         int start = s.intValue("start", "a timestep (an integer)");
         int end = s.intValue("end", "a timestep (an integer)");
-        long offset = s.longValue("offset", "an integer address in bytes");
+        long offset = s.bytes("offset", "an integer address in bytes");
         String originText = s.string("origin", "created or loaded");
         Origin origin = Origin.fromFileName(originText);
         if (origin == null) {

@@ -87,7 +87,7 @@ final class GapPacking {
         for (int j : neighbours) {
             long gapEnd = offsets[j];
             long start = alignUp(gapStart, b.alignment());
-            if (start + b.size() <= gapEnd) {
+            if (dev.memplan.model.ByteRange.add(start, b.size()) <= gapEnd) {
                 if (fit == Fit.FIRST) {
                     return start;
                 }
@@ -97,7 +97,7 @@ final class GapPacking {
                     bestLength = gapEnd - gapStart;
                 }
             }
-            gapStart = Math.max(gapStart, offsets[j] + set.get(j).size());
+            gapStart = Math.max(gapStart, dev.memplan.model.ByteRange.add(offsets[j], set.get(j).size()));
         }
         return best >= 0 ? best : alignUp(gapStart, b.alignment());
     }
@@ -145,12 +145,13 @@ final class GapPacking {
      */
     static Allocation allocate(BufferSet set, long capacity, Function<BufferSet, Placement> packer,
                                String maker, long startNanos) {
-        if (fixedOffsetConflict(set) != null) {
-            return new Allocation(SolveStatus.UNKNOWN, null, seconds(startNanos));
+        String conflict = fixedOffsetConflict(set);
+        if (conflict != null) {
+            return new Allocation(SolveStatus.UNKNOWN, null, seconds(startNanos), conflict);
         }
         Placement placement = packer.apply(set);
         if (placement.height() > capacity) {
-            return new Allocation(SolveStatus.UNKNOWN, null, seconds(startNanos));
+            return Allocation.exceedsCapacity(placement.height(), capacity, seconds(startNanos));
         }
         BufferChecker.requireValid(placement, capacity, maker);
         return new Allocation(SolveStatus.HEURISTIC, placement, seconds(startNanos));
