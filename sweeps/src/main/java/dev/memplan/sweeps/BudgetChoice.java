@@ -59,8 +59,7 @@ public record BudgetChoice(String name, long bytes, long mr, ScheduleResult mp) 
         }
         boolean fraction = FRACTION.matcher(argument).matches();
         if (upper.equals("M_P") || upper.equals("MP") || upper.equals("M_H") || upper.equals("MH") || fraction) {
-            Duration left = limits.timeLimit();
-            ScheduleResult mp = scheduler.schedule(g, left == null ? limits : limits.withTimeLimit(left.dividedBy(BUDGET_SHARE)));
+            ScheduleResult mp = minimumPeak(scheduler, g, limits);
             if (fraction) {
                 double f = Double.parseDouble(argument);
                 if (f > 1.0) {
@@ -87,6 +86,15 @@ public record BudgetChoice(String name, long bytes, long mr, ScheduleResult mp) 
                     + "' (setting " + setting.fileName() + "): no plan exists below M_R");
         }
         return new BudgetChoice(Long.toString(bytes), bytes, mr, null);
+    }
+
+    /**
+     * The minimum-peak order (M_P) with a quarter of the time left: the budget is only the first step of a command
+     * or a case. The scheduler remembers it, so later calls for the same graph return it at once.
+     */
+    public static ScheduleResult minimumPeak(MinimumPeakScheduler scheduler, Graph g, Limits limits) {
+        Duration left = limits.timeLimit();
+        return scheduler.schedule(g, left == null ? limits : limits.withTimeLimit(left.dividedBy(BUDGET_SHARE)));
     }
 
     /** "bytes (name; M_R = ..., M_P = ...)", with M_P's lower bound when it is not proven. */

@@ -203,7 +203,7 @@ public final class CaseRunner {
                 Graph g = full.withSetting(setting);
                 MinimumPeakScheduler mpmf = new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, Backend.CPSAT);
                 mine.complete(new GraphContext(full, g, setting, Budgets.minimumRequired(g), mpmf,
-                        mpmf.schedule(g, limits)));
+                        BudgetChoice.minimumPeak(mpmf, g, limits)));
             } catch (RuntimeException | Error e) {
                 synchronized (contexts) {
                     contexts.remove(key, mine);
