@@ -65,6 +65,14 @@ public final class CaseRunner {
      */
     private static final int KEPT_CONTEXTS = 8;
 
+    /**
+     * M_P is part of a case's definition (its budget), so it must not depend on the case's time limit or the
+     * machine's load: it is computed once per graph and setting with these limits, not the case's (the beam search
+     * is deterministic; only graphs of at most 120 operators whose beam was truncated try the minimum-peak program,
+     * for at most this long).
+     */
+    private static final Limits M_P_LIMITS = new Limits(Duration.ofSeconds(60), 1, 0.0, 0L);
+
     /** Most recently used last; guarded by itself. */
     private final Map<String, CompletableFuture<GraphContext>> contexts = new LinkedHashMap<>(16, 0.75f, true);
 
@@ -203,7 +211,7 @@ public final class CaseRunner {
                 Graph g = full.withSetting(setting);
                 MinimumPeakScheduler mpmf = new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, Backend.CPSAT);
                 mine.complete(new GraphContext(full, g, setting, Budgets.minimumRequired(g), mpmf,
-                        BudgetChoice.minimumPeak(mpmf, g, limits)));
+                        mpmf.schedule(g, M_P_LIMITS)));
             } catch (RuntimeException | Error e) {
                 synchronized (contexts) {
                     contexts.remove(key, mine);
