@@ -1,11 +1,14 @@
 package dev.memplan.cli;
 
+import dev.memplan.datasets.onnx.OnnxImport;
 import dev.memplan.datasets.zoo.Zoo;
 import dev.memplan.model.Graph;
 import dev.memplan.model.TensorSetting;
 import dev.memplan.sweeps.GraphSources;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
-/** Where commands get their inputs: a GRAPH argument is a file (memplan-graph/1 or COSMA DAG JSON), an example name, a zoo network name or a generated graph
+/** Where commands get their inputs: a GRAPH argument is a file (memplan-graph/1, COSMA DAG JSON or an ONNX model), an example name, a zoo network name or a generated graph
  * ({@code gen:layered:N[:SEED]}, {@code gen:cells:N[:SEED]}). */
 final class Inputs {
     /** Longer time limits are taken as this (about 146 years), so that a deadline in nanoseconds fits a long. */
@@ -16,6 +19,18 @@ final class Inputs {
 
     /** Reads a graph from a file, or an example, zoo network or generated graph by name (a file of that name wins). */
     static Graph graph(String argument) {
+        return graph(argument, null);
+    }
+
+    /** As {@link #graph(String)}; an {@code .onnx} file is imported with {@code onnx}'s options (null: defaults). */
+    static Graph graph(String argument, OnnxOptions onnx) {
+        if (onnx != null && onnx.given() && !OnnxImport.isOnnxFile(argument)) {
+            throw new UserException("--input, --fuse, --bytes-per-element and --opaque apply to an .onnx GRAPH, not to "
+                    + argument);
+        }
+        if (onnx != null && OnnxImport.isOnnxFile(argument) && Files.isRegularFile(Path.of(argument))) {
+            return OnnxImport.read(Path.of(argument), onnx.options());
+        }
         return GraphSources.graph(argument);
     }
 

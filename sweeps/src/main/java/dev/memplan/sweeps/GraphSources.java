@@ -2,6 +2,7 @@ package dev.memplan.sweeps;
 
 import dev.memplan.datasets.Examples;
 import dev.memplan.datasets.GeneratedGraphs;
+import dev.memplan.datasets.onnx.OnnxImport;
 import dev.memplan.datasets.zoo.Zoo;
 import dev.memplan.model.Graph;
 import dev.memplan.model.io.GraphFiles;
@@ -9,7 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Graphs by what a user writes: a file (memplan-graph/1 or COSMA DAG JSON), the name of an example, of a zoo
+ * Graphs by what a user writes: a file (memplan-graph/1, COSMA DAG JSON, or an ONNX model imported with the
+ * default options), the name of an example, of a zoo
  * network, or of a generated graph ({@code gen:layered:N[:SEED]}, {@code gen:cells:N[:SEED]}). A file of that
  * name wins. Every command and every sweep reads its graphs here.
  */
@@ -38,6 +40,12 @@ public final class GraphSources {
         Path file = file(argument);
         if (file != null && Files.isDirectory(file)) {
             throw new SweepException(argument + " is a folder, not a graph file");
+        }
+        if (OnnxImport.isOnnxFile(argument)) {
+            if (file == null || !Files.isRegularFile(file)) {
+                throw new SweepException("no such file: " + argument);
+            }
+            return OnnxImport.read(file, OnnxImport.Options.defaults());
         }
         if (file != null && Files.exists(file)) {
             // Any existing file: a regular file, a named pipe, /dev/stdin or /dev/null (reported as empty).
