@@ -14,6 +14,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -62,9 +63,9 @@ class ImportCommandTest {
         MainTest.Result fromOnnx = MainTest.run("budgets", model.toString(), "--setting", "activations", "--input",
                 "x=1,3,320,320");
         assertEquals(0, fromOnnx.code(), fromOnnx.err());
-        assertEquals(fromJson.out().replaceAll("\\(\\d+\\.\\d+ s\\)", ""),
-                fromOnnx.out().replaceAll("\\(\\d+\\.\\d+ s\\)", ""),
-                "the written graph and the .onnx GRAPH are the same graph (times aside)");
+        // the graph line and M_R: M_P's method and value depend on the time its search gets on a loaded machine
+        assertEquals(graphLineAndMr(fromJson.out()), graphLineAndMr(fromOnnx.out()),
+                "the written graph and the .onnx GRAPH are the same graph");
     }
 
     @Test
@@ -102,6 +103,11 @@ class ImportCommandTest {
         Path out = dir.resolve("never.json");
         MainTest.run("import", model.toString(), "--out", out.toString());
         assertFalse(Files.exists(out), "nothing written on an error");
+    }
+
+    private static List<String> graphLineAndMr(String budgets) {
+        List<String> lines = budgets.lines().toList();
+        return List.of(lines.get(0), lines.get(2).split("\\s+")[0], lines.get(2).split("\\s+")[1]);
     }
 
     private static void assertOneLineError(MainTest.Result r, String text) {
