@@ -1,12 +1,10 @@
 package dev.memplan.cli;
 
-import dev.memplan.datasets.Examples;
-import dev.memplan.datasets.GeneratedGraphs;
 import dev.memplan.datasets.onnx.OnnxImport;
 import dev.memplan.datasets.zoo.Zoo;
 import dev.memplan.model.Graph;
 import dev.memplan.model.TensorSetting;
-import dev.memplan.model.io.GraphFiles;
+import dev.memplan.sweeps.GraphSources;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -19,62 +17,21 @@ final class Inputs {
     private Inputs() {
     }
 
-    /** Reads a graph from a file, or an example or zoo network by name (a file of that name wins). */
+    /** Reads a graph from a file, or an example, zoo network or generated graph by name (a file of that name wins). */
     static Graph graph(String argument) {
         return graph(argument, null);
     }
 
     /** As {@link #graph(String)}; an {@code .onnx} file is imported with {@code onnx}'s options (null: defaults). */
     static Graph graph(String argument, OnnxOptions onnx) {
-        if (argument.isEmpty()) {
-            throw new UserException("GRAPH is empty: name a graph file, an example, a zoo network or a generated graph");
-        }
-        Path file = file(argument);
-        if (file != null && Files.isDirectory(file)) {
-            throw new UserException(argument + " is a folder, not a graph file");
-        }
-        if (OnnxImport.isOnnxFile(argument)) {
-            if (file == null || !Files.isRegularFile(file)) {
-                throw new UserException("no such file: " + argument);
-            }
-            return OnnxImport.read(file, onnx == null ? OnnxImport.Options.defaults() : onnx.options());
-        }
-        if (onnx != null && onnx.given()) {
+        if (onnx != null && onnx.given() && !OnnxImport.isOnnxFile(argument)) {
             throw new UserException("--input, --fuse, --bytes-per-element and --opaque apply to an .onnx GRAPH, not to "
                     + argument);
         }
-        if (file != null && Files.exists(file)) {
-            // Any existing file: a regular file, a named pipe, /dev/stdin or /dev/null (reported as empty).
-            return GraphFiles.read(file);
+        if (onnx != null && OnnxImport.isOnnxFile(argument) && Files.isRegularFile(Path.of(argument))) {
+            return OnnxImport.read(Path.of(argument), onnx.options());
         }
-        if (Examples.exists(argument)) {
-            return Examples.graph(argument);
-        }
-        if (Zoo.exists(argument)) {
-            return Zoo.graph(argument);
-        }
-        if (GeneratedGraphs.isGeneratedName(argument)) {
-            try {
-                return GeneratedGraphs.graph(argument);
-            } catch (IllegalArgumentException e) {
-                throw new UserException(e.getMessage());
-            }
-        }
-        if (argument.contains("/") || argument.endsWith(".json")) {
-            throw new UserException("no such file: " + argument);
-        }
-        throw new UserException("'" + argument + "' is neither a graph file nor the name of an example (examples: "
-                + String.join(", ", Examples.names()) + "), of a zoo network (" + String.join(", ", Zoo.names())
-                + ") or of a generated graph (gen:layered:N[:SEED], gen:cells:N[:SEED])");
-    }
-
-    /** The path an argument names, or null when it cannot name one (a NUL character). */
-    private static Path file(String argument) {
-        try {
-            return Path.of(argument);
-        } catch (java.nio.file.InvalidPathException e) {
-            return null;
-        }
+        return GraphSources.graph(argument);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.sweeps.BudgetChoice;
 import dev.memplan.baselines.replacement.PackingFailedException;
 import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;

@@ -101,7 +101,7 @@ class WrongAnswersTest {
         assertTrue(tflite.err().contains("line 2, column 'size': size is " + BIG), tflite.err());
         MainTest.Result budget = MainTest.run("solve", "fig1", "--budget", "9007199254740993");
         assertEquals(Main.USER_ERROR, budget.code());
-        assertTrue(budget.err().contains("--budget is 9007199254740993, above 2^53"), budget.err());
+        assertTrue(budget.err().contains("budget is 9007199254740993, above 2^53"), budget.err());
     }
 
     @Test
