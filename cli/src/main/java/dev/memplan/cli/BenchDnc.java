@@ -71,6 +71,7 @@ final class BenchDnc implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Outputs.check(csv, "--csv", false);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (maxPart < 1 || largeBeam < 1) {
