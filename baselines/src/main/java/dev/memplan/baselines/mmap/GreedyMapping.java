@@ -12,7 +12,8 @@ import java.util.List;
 
 /**
  * A greedy policy in the style of XLA's memory-space assignment (the baseline of the MMap-MuZero paper): alias
- * groups are taken in decreasing benefit per byte (the whole group's benefit over its bytes), and each buffer of a
+ * groups are taken in decreasing benefit per byte (the whole group's benefit over its bytes; in buckets, see
+ * {@link #BUCKETS_PER_OCTAVE}), then in time order, and each buffer of a
  * group gets its fast-memory allocation as the game would give it (Appendix A): a copy that starts as late as
  * the free copy steps allow, at the lowest free offset. An input whose tensor already sits in fast memory keeps
  * it there (NoCopy) unless the gap until its use is long: it is evicted and prefetched again when keeping it would
@@ -78,7 +79,14 @@ public final class GreedyMapping implements MappingPlanner {
         return d.end() - d.start() + 1;
     }
 
-    /** The first buffer of every alias group, by decreasing benefit per byte, then by time. */
+    /**
+     * Benefit per byte is compared in steps of an eighth of an octave (9%): values that differ by less, e.g. by
+     * a cost model's rounding, count as equal and keep their time order, as XLA's assignment does for equal
+     * priorities.
+     */
+    static final int BUCKETS_PER_OCTAVE = 8;
+
+    /** The first buffer of every alias group, by decreasing benefit per byte (in buckets), then by time. */
     static List<Integer> groupsByBenefitPerByte(MmapInstance in) {
         List<Integer> keys = new ArrayList<>();
         List<Double> density = new ArrayList<>();
@@ -92,7 +100,7 @@ public final class GreedyMapping implements MappingPlanner {
                     bytes += in.buffer(j).size();
                 }
                 keys.add(i);
-                density.add(benefit / (double) bytes);
+                density.add(Math.floor(Math.log(benefit / (double) bytes + 1e-12) / Math.log(2) * BUCKETS_PER_OCTAVE));
             }
         }
         Integer[] order = new Integer[keys.size()];
