@@ -4,6 +4,7 @@ import com.google.ortools.sat.BoolVar;
 import com.google.ortools.sat.CpModel;
 import com.google.ortools.sat.CpSolver;
 import com.google.ortools.sat.CpSolverStatus;
+import com.google.ortools.sat.CumulativeConstraint;
 import com.google.ortools.sat.IntVar;
 import com.google.ortools.sat.IntervalVar;
 import com.google.ortools.sat.LinearExpr;
@@ -40,7 +41,7 @@ import java.util.List;
  * <li>NoCopy: one earlier buffer j of the same tensor is placed with {@code s_j <= s - 1 <= e_j} (an output:
  *     {@code s_j <= time});
  * <li>capacity and overlap: rectangles {@code [s, e + 1) x [o, o + size)}, present with the placed literal, under
- *     NoOverlap2D, {@code 0 <= o <= capacity - size};
+ *     NoOverlap2D, {@code 0 <= o <= capacity - size}, and the redundant cumulative of the sizes over time;
  * <li>aliasing: members of a group share the placed literal and the offset (Eq. 4).
  * </ul>
  * A start mapping (e.g. the greedy policy's) becomes CP-SAT's hint and the fallback: the result is never worse than
@@ -81,6 +82,7 @@ public final class MmapCpSat implements MappingPlanner {
         SatParameters.Builder params = solver.getParameters();
         params.setLogSearchProgress(false);
         params.setNumWorkers(limits.threads());
+        params.setLinearizationLevel(2);
         params.setRandomSeed((int) Math.floorMod(limits.seed(), (long) Integer.MAX_VALUE));
         if (deadline != Long.MAX_VALUE) {
             double left = (deadline - System.nanoTime()) / 1e9;
@@ -260,9 +262,13 @@ public final class MmapCpSat implements MappingPlanner {
             }
         }
 
-        /** Capacity and overlap: the placed rectangles [s, e + 1) x [o, o + size) are disjoint. */
+        /**
+         * Capacity and overlap: the placed rectangles [s, e + 1) x [o, o + size) are disjoint. The sizes live at one
+         * time fit the capacity (a cumulative over the time sides), redundant but it gives CP-SAT's LP a bound.
+         */
         private void noOverlap() {
             NoOverlap2dConstraint rects = cp.addNoOverlap2D();
+            CumulativeConstraint load = cp.addCumulative(in.capacity());
             for (int i = 0; i < in.size(); i++) {
                 MmapBuffer b = in.buffer(i);
                 if (b.size() > in.capacity()) {
@@ -275,6 +281,7 @@ public final class MmapCpSat implements MappingPlanner {
                         placed[i], "t" + i);
                 IntervalVar address = cp.newOptionalFixedSizeIntervalVar(offset[i], b.size(), placed[i], "a" + i);
                 rects.addRectangle(time, address);
+                load.addDemand(time, b.size());
             }
         }
 
