@@ -69,9 +69,10 @@ final class BenchMmap implements Callable<Integer> {
         run.simulations = simulations;
         Table table = MmapCommand.table();
         for (String input : inputs) {
+            long start = System.nanoTime();
             MmapInstance in = MmapCommand.instance(input, null);
             err.println("mmap bench: " + MmapCommand.describe(in));
-            MmapCommand.compare(in, List.of("greedy", "random", "mcts", "exact"), run, err, table);
+            MmapCommand.compare(in, List.of("greedy", "random", "mcts", "exact"), run, start, err, table);
             table.writeCsv(csv);
         }
         table.print(out);

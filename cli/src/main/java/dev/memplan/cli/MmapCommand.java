@@ -123,6 +123,14 @@ final class MmapCommand implements Runnable {
                 description = "MCTS simulations per move, at most (default: ${DEFAULT-VALUE})")
         int simulations;
 
+        /**
+         * The time a planner may take when the command started at {@code startNanos}: the limit less the time
+         * spent so far and a margin for checking and writing (5%, at most 1 s), so the whole command keeps it.
+         */
+        double left(long startNanos) {
+            return timeLimit - (System.nanoTime() - startNanos) / 1e9 - Math.min(1.0, 0.05 * timeLimit);
+        }
+
         Limits limits(double seconds) {
             if (timeLimit <= 0) {
                 throw new UserException("--time-limit must be positive, got " + timeLimit);
@@ -155,11 +163,12 @@ final class MmapCommand implements Runnable {
 
         @Override
         public Integer call() {
+            long start = System.nanoTime();
             PrintWriter o = spec.commandLine().getOut();
             MmapInstance in = instance(input, run.capacity);
             MappingPlanner p = planner(planner, run.simulations);
             spec.commandLine().getErr().println("mmap: " + p.name() + " on " + in.name() + " ...");
-            MappingResult r = p.plan(in, run.limits(run.timeLimit));
+            MappingResult r = p.plan(in, run.limits(Math.max(0.001, run.left(start))));
             o.println("instance  " + describe(in));
             o.println("planner   " + r.planner());
             o.println("status    " + r.status());
@@ -207,10 +216,11 @@ final class MmapCommand implements Runnable {
 
         @Override
         public Integer call() {
+            long start = System.nanoTime();
             MmapInstance in = instance(input, run.capacity);
             spec.commandLine().getOut().println(describe(in));
             Table table = table();
-            compare(in, planners, run, spec.commandLine().getErr(), table);
+            compare(in, planners, run, start, spec.commandLine().getErr(), table);
             table.print(spec.commandLine().getOut());
             if (csv != null) {
                 table.writeCsv(csv);
@@ -224,12 +234,12 @@ final class MmapCommand implements Runnable {
     }
 
     /**
-     * Runs the planners on one instance within the run's time limit: the fast players (greedy, random) first, then
+     * Runs the planners on one instance within the run's time limit from {@code startNanos}: the fast players (greedy, random) first, then
      * MCTS with a third of the time left and the exact program with the rest. Adds one row per planner, each reward
      * against the best bound of the run (the exact program's, or the benefit of every buffer that fits).
      */
-    static List<MappingResult> compare(MmapInstance in, List<String> names, Run run, PrintWriter err, Table table) {
-        long deadline = System.nanoTime() + Math.round(run.timeLimit * 1e9);
+    static List<MappingResult> compare(MmapInstance in, List<String> names, Run run, long startNanos, PrintWriter err,
+            Table table) {
         List<String> order = new ArrayList<>();
         names.stream().filter(n -> !n.equals("mcts") && !n.equals("exact")).forEach(order::add);
         names.stream().filter(n -> n.equals("mcts") || n.equals("exact")).forEach(order::add);
@@ -237,7 +247,7 @@ final class MmapCommand implements Runnable {
         long bound = in.benefitBound();
         for (String name : order) {
             MappingPlanner p = planner(name, run.simulations);
-            double left = (deadline - System.nanoTime()) / 1e9;
+            double left = run.left(startNanos);
             double share = name.equals("mcts") && order.contains("exact") ? left / 3 : left;
             err.println("mmap: " + p.name() + " on " + in.name() + " (" + String.format(Locale.ROOT, "%.1f", share)
                     + " s) ...");

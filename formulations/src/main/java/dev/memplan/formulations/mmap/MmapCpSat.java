@@ -26,6 +26,9 @@ import dev.memplan.model.mmap.MmapInstance;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The exact two-level memory mapping program in OR-Tools CP-SAT: over all mappings (not only those the game's
@@ -75,6 +78,7 @@ public final class MmapCpSat implements MappingPlanner {
         Mapping hint = start == null ? null : start.plan(in, limits).mapping();
         long trivial = in.benefitBound();
         Program p = new Program(in);
+        double built = (System.nanoTime() - t0) / 1e9;
         if (hint != null) {
             p.hint(hint);
         }
@@ -82,6 +86,7 @@ public final class MmapCpSat implements MappingPlanner {
         SatParameters.Builder params = solver.getParameters();
         params.setLogSearchProgress(false);
         params.setNumWorkers(limits.threads());
+        // Level 2 linearises the cumulative and NoOverlap2D: it proves ResNet-50 optimal where level 1 stalls.
         params.setLinearizationLevel(2);
         params.setRandomSeed((int) Math.floorMod(limits.seed(), (long) Integer.MAX_VALUE));
         if (deadline != Long.MAX_VALUE) {
@@ -91,7 +96,7 @@ public final class MmapCpSat implements MappingPlanner {
             }
             params.setMaxTimeInSeconds(left);
         }
-        CpSolverStatus status = solver.solve(p.cp);
+        CpSolverStatus status = solveBy(solver, p.cp, deadline);
         if (status == CpSolverStatus.MODEL_INVALID) {
             throw new IllegalStateException("bug: CP-SAT rejected the mapping model: " + p.cp.validate());
         }
@@ -99,10 +104,11 @@ public final class MmapCpSat implements MappingPlanner {
             throw new IllegalStateException("bug: CP-SAT calls the mapping problem infeasible, but dropping every"
                     + " buffer is a valid mapping");
         }
-        long bound = Math.min(trivial, (long) Math.floor(solver.bestObjectiveBound() + 1e-6));
         if (status != CpSolverStatus.OPTIMAL && status != CpSolverStatus.FEASIBLE) {
-            return fallback(in, hint, bound, t0, "CP-SAT found no mapping in time");
+            // Without a solution CP-SAT's objective bound means nothing; the trivial bound still holds.
+            return fallback(in, hint, trivial, t0, "CP-SAT found no mapping in time");
         }
+        long bound = Math.min(trivial, (long) Math.floor(solver.bestObjectiveBound() + 1e-6));
         Mapping found = p.mapping(solver);
         long reward = found.reward(in);
         if (hint != null && hint.reward(in) > reward) {
@@ -111,7 +117,29 @@ public final class MmapCpSat implements MappingPlanner {
         }
         boolean proven = status == CpSolverStatus.OPTIMAL || reward >= bound;
         return MappingResult.checked(NAME, in, found, proven ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE,
-                proven ? reward : bound, t0, "CP-SAT " + status.name().toLowerCase(java.util.Locale.ROOT));
+                proven ? reward : bound, t0, "CP-SAT " + status.name().toLowerCase(java.util.Locale.ROOT)
+                + String.format(java.util.Locale.ROOT, " (start and model built in %.1f s)", built));
+    }
+
+    /**
+     * Solves, stopping CP-SAT at the deadline from a watchdog too: its own time limit does not cover presolve on
+     * large models under load, and the command's time limit is a promise.
+     */
+    private static CpSolverStatus solveBy(CpSolver solver, CpModel model, long deadline) {
+        if (deadline == Long.MAX_VALUE) {
+            return solver.solve(model);
+        }
+        ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "mmap-cpsat-watchdog");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            watchdog.schedule(solver::stopSearch, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            return solver.solve(model);
+        } finally {
+            watchdog.shutdownNow();
+        }
     }
 
     private static MappingResult fallback(MmapInstance in, Mapping hint, long bound, long t0, String why) {
@@ -302,17 +330,16 @@ public final class MmapCpSat implements MappingPlanner {
             }
             for (int i = 0; i < in.size(); i++) {
                 Decision d = m.decisions().get(i);
+                MmapBuffer b = in.buffer(i);
                 cp.addHint(placed[i], d.placed() ? 1 : 0);
                 cp.addHint(copy[i], d.action() == Action.COPY ? 1 : 0);
                 cp.addHint(noCopy[i], d.action() == Action.NOCOPY ? 1 : 0);
-                MmapBuffer b = in.buffer(i);
                 cp.addHint(copyBusy[i], d.action() == Action.COPY && (b.output() ? d.end() > b.time()
                         : d.start() < b.time()) ? 1 : 0);
-                if (d.placed()) {
-                    hintVar(start[i], d.start());
-                    hintVar(end[i], d.end());
-                    hintVar(offset[i], d.offset());
-                }
+                // A complete hint (dropped buffers at their use time, offset 0) lets CP-SAT's first dive follow it.
+                hintVar(start[i], d.placed() ? d.start() : b.time());
+                hintVar(end[i], d.placed() ? d.end() : b.time());
+                hintVar(offset[i], d.placed() ? d.offset() : 0);
                 boolean chosen = false;
                 for (int k = 0; k < sources[i].length; k++) {
                     Decision s = m.decisions().get(sources[i][k]);
