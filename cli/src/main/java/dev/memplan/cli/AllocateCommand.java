@@ -4,6 +4,7 @@ import dev.memplan.baselines.allocation.Allocators;
 import dev.memplan.model.Allocation;
 import dev.memplan.model.BufferChecker;
 import dev.memplan.model.BufferSet;
+import dev.memplan.model.ByteRange;
 import dev.memplan.model.Limits;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.io.MiniMallocCsv;
@@ -71,6 +72,9 @@ final class AllocateCommand implements Callable<Integer> {
         }
         if (cap != null && cap <= 0) {
             throw new UserException("--capacity must be positive, got " + cap);
+        }
+        if (cap != null && ByteRange.problem(cap, "--capacity") != null) {
+            throw new UserException(ByteRange.problem(cap, "--capacity"));
         }
         if (timeLimit != null && timeLimit <= 0) {
             throw new UserException("--time-limit must be positive, got " + timeLimit);

@@ -4,6 +4,7 @@ import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.baselines.scheduling.ScheduleResult;
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.model.Budgets;
+import dev.memplan.model.ByteRange;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.SolveStatus;
@@ -42,6 +43,9 @@ record BudgetChoice(String name, long bytes, long mr, ScheduleResult mp) {
             bytes = Long.parseLong(argument.replace("_", ""));
         } catch (NumberFormatException e) {
             throw new UserException("--budget must be M_R, M_H, M_P or a number of bytes, got '" + argument + "'");
+        }
+        if (ByteRange.problem(bytes, "--budget") != null) {
+            throw new UserException(ByteRange.problem(bytes, "--budget"));
         }
         if (bytes < mr) {
             throw new UserException("budget " + bytes + " is below M_R = " + mr + " for graph '" + g.name()

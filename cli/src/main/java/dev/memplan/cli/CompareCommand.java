@@ -6,6 +6,7 @@ import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.model.Budgets;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
@@ -73,6 +74,12 @@ final class CompareCommand implements Callable<Integer> {
         BudgetChoice chosen = BudgetChoice.resolve(budget, g, s, mpmf, limits);
         out.println("graph " + g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
                 + s.fileName() + "), budget " + chosen.describe());
+        long feasible = Budgets.minimumFeasible(g);
+        if (chosen.bytes() < feasible) {
+            out.println("no plan: proven infeasible (alignment " + g.alignment() + ": the busiest operator's tensors,"
+                    + " each at a multiple of it, need " + feasible + " bytes)");
+            return Main.INVALID;
+        }
         List<Row> rows = new ArrayList<>();
         Plan best = null;
         for (Scheme scheme : planners) {

@@ -1,5 +1,7 @@
 package dev.memplan.cli;
 
+import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
+import dev.memplan.decomposition.DivideAndConquer;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
@@ -59,15 +61,20 @@ final class SolveCommand implements Callable<Integer> {
     @Mixin
     SolverOptions solverOptions;
 
+    @Mixin
+    DecomposeOptions decomposeOptions;
+
     @Override
     public Integer call() {
+        long began = System.nanoTime();
         PrintWriter out = spec.commandLine().getOut();
         Graph full = Inputs.graph(graph);
         TensorSetting s = Inputs.setting(setting);
         Graph g = full.withSetting(s);
         Backend backend = solverOptions.backend();
         Limits limits = solverOptions.limits();
-        BudgetChoice chosen = BudgetChoice.resolve(budget, g, s, backend, limits);
+        MinimumPeakScheduler mpmf = new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, backend);
+        BudgetChoice chosen = BudgetChoice.resolve(budget, g, s, mpmf, limits);
         CosmaObjective obj = switch (objective) {
             case "traffic" -> CosmaObjective.TRAFFIC;
             case "peak" -> CosmaObjective.PEAK;
@@ -75,6 +82,12 @@ final class SolveCommand implements Callable<Integer> {
         };
         Schedule fixed = schedule == null ? null : readSchedule(g, schedule);
         CosmaSolver.Options options = solverOptions.cosma(obj, fixed, !noPrune, null);
+        if (obj == CosmaObjective.TRAFFIC && fixed == null) {
+            DivideAndConquer.Options dnc = decomposeOptions.choose(g, options);
+            if (dnc != null) {
+                return divideAndConquer(full, s, chosen, dnc, limits, mpmf, began);
+            }
+        }
         CosmaResult r = CosmaSolver.solve(full, s, chosen.bytes(), options, limits);
         Table t = new Table("", "");
         t.row("graph", g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
@@ -82,7 +95,8 @@ final class SolveCommand implements Callable<Integer> {
         t.row("budget", chosen.describe());
         t.row("objective", obj.name().toLowerCase() + (fixed == null ? ", free schedule" : ", fixed schedule"));
         t.row("solver", r.backend() + ", " + solverOptions.describe());
-        t.row("model", r.pruned() == null ? "none built: the starting plan has no non-compulsory traffic"
+        t.row("model", r.pruned() == null ? (r.plan() == null ? "none built"
+                : "none built: the starting plan has no non-compulsory traffic")
                 : r.pruned() + (noPrune ? " (no pruning)" : r.unpruned() == null ? ""
                         : " (before pruning: " + r.unpruned() + ")"));
         t.row("status", r.status().name() + (r.startingPlanOnly() ? " (the starting plan; the solver found nothing better)" : ""));
@@ -105,6 +119,28 @@ final class SolveCommand implements Callable<Integer> {
         out.println("plan checked: VALID");
         if (this.out != null) {
             PlanJson.write(r.plan(), this.out);
+            out.println("wrote " + this.out);
+        }
+        return 0;
+    }
+
+    private int divideAndConquer(Graph full, TensorSetting s, BudgetChoice chosen, DivideAndConquer.Options dnc,
+                                 Limits limits, MinimumPeakScheduler mpmf, long began) {
+        PrintWriter out = spec.commandLine().getOut();
+        Graph g = full.withSetting(s);
+        DncRun.Outcome o = DncRun.run(full, s, chosen.bytes(), dnc, limits, mpmf, List.of(), began,
+                spec.commandLine().getErr());
+        Table t = new Table("", "");
+        t.row("graph", g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
+                + s.fileName() + ")");
+        t.row("budget", chosen.describe());
+        t.row("objective", "traffic, free schedule, divide and conquer (" + decomposeOptions.describe(dnc) + ")");
+        t.row("solver", o.result().plan().solver().name() + ", " + solverOptions.describe());
+        DncRun.describe(t, o);
+        t.printWithoutHeader(out);
+        out.println("plan checked: VALID");
+        if (this.out != null) {
+            PlanJson.write(o.result().plan(), this.out);
             out.println("wrote " + this.out);
         }
         return 0;

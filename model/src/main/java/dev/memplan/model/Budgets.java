@@ -36,7 +36,8 @@ public final class Budgets {
             for (int[] group : new int[][] {graph.inputs(o), graph.outputs(o)}) {
                 for (int t : group) {
                     long r = roundUp(graph.size(t), a);
-                    rounded += r;
+                    // Padding can take the total past 2^53 (never past 2^63 unless saturated): no budget is that big.
+                    rounded = ByteRange.add(rounded, r);
                     mostWaste = Math.max(mostWaste, r - graph.size(t));
                 }
             }
@@ -50,7 +51,10 @@ public final class Budgets {
         return Math.floorDiv(value + alignment - 1, alignment) * alignment;
     }
 
-    /** Total size of the distinct tensors an operator reads and writes. */
+    /**
+     * Total size of the distinct tensors an operator reads and writes. At most the sum of the graph's sizes, which
+     * {@link Graph} keeps within {@link ByteRange#MAX}: no overflow.
+     */
     public static long operatorFootprint(Graph graph, int operator) {
         long sum = 0;
         for (int t : graph.inputs(operator)) {
@@ -68,22 +72,21 @@ public final class Budgets {
      */
     public static long footprint(Graph graph, Schedule schedule) {
         Lifetimes lifetimes = Lifetimes.of(graph, schedule);
-        int nt = graph.tensorCount();
-        int[] starts = new int[nt];
-        int[] ends = new int[nt];
-        long[] sizes = new long[nt];
-        for (int t = 0; t < nt; t++) {
-            if (lifetimes.first(t) >= 0) {
-                starts[t] = lifetimes.first(t);
-                ends[t] = lifetimes.last(t);
-                sizes[t] = graph.size(t);
-            }
+        int[] used = java.util.stream.IntStream.range(0, graph.tensorCount()).filter(t -> lifetimes.first(t) >= 0)
+                .toArray();
+        int[] starts = new int[used.length];
+        int[] ends = new int[used.length];
+        long[] sizes = new long[used.length];
+        for (int i = 0; i < used.length; i++) {
+            starts[i] = lifetimes.first(used[i]);
+            ends[i] = lifetimes.last(used[i]);
+            sizes[i] = graph.size(used[i]);
         }
         return Timeline.peak(graph.operatorCount(), starts, ends, sizes);
     }
 
-    /** M_H = floor((M_R + M_P) / 2). */
+    /** M_H = floor((M_R + M_P) / 2), without overflow for any two non-negative values. */
     public static long halfway(long minimumRequired, long minimumPeak) {
-        return Math.floorDiv(minimumRequired + minimumPeak, 2);
+        return minimumRequired / 2 + minimumPeak / 2 + (minimumRequired % 2 + minimumPeak % 2) / 2;
     }
 }

@@ -30,9 +30,11 @@ public final class BufferChecker {
             upper[i] = b.upper();
             offset[i] = o;
             size[i] = b.size();
-            if (o < 0 || o + b.size() > capacity) {
+            // Saturating (ByteRange): an offset near 2^63 must not wrap around below the capacity.
+            if (o < 0 || ByteRange.add(o, b.size()) > capacity) {
                 violations.add(new Violation(Rule.BUDGET, List.of(b.id()), null, "buffer '" + b.id() + "' at ["
-                        + o + ", " + (o + b.size()) + ") lies outside [0, " + capacity + ")"));
+                        + o + ", " + (o < 0 ? o + b.size() : ByteRange.add(o, b.size())) + ") lies outside [0, "
+                        + capacity + ")"));
             }
             if (o % b.alignment() != 0) {
                 violations.add(new Violation(Rule.ALIGNMENT, List.of(b.id()), null, "buffer '" + b.id()
@@ -48,7 +50,7 @@ public final class BufferChecker {
             violations.add(new Violation(Rule.ADDRESS_OVERLAP, List.of(set.get(a).id(), set.get(b).id()),
                     t > Integer.MAX_VALUE ? null : (int) t, "buffers '" + set.get(a).id() + "' and '" + set.get(b).id()
                     + "' are both live at " + t + " and share addresses [" + Math.max(offset[a], offset[b]) + ", "
-                    + Math.min(offset[a] + size[a], offset[b] + size[b]) + ")"));
+                    + Math.min(ByteRange.add(offset[a], size[a]), ByteRange.add(offset[b], size[b])) + ")"));
         });
         return violations;
     }

@@ -43,7 +43,8 @@ public final class Graph {
      *
      * @throws InvalidGraphException naming the culprit: a duplicate name, a size &lt;= 0, an unknown
      *     tensor, a tensor with two producers, a produced parameter, an operator with no output, a cycle,
-     *     a default order that is not topological, a bad alignment or graph output
+     *     a default order that is not topological, a bad alignment or graph output, a size, alignment or
+     *     total of sizes above {@link ByteRange#MAX}
      */
     public Graph(String name, long alignment, List<Tensor> tensors, List<Operator> operators, List<String> outputs) {
         this.name = name == null || name.isEmpty() ? "graph" : name;
@@ -53,6 +54,9 @@ public final class Graph {
         this.outputs = List.copyOf(outputs);
         if (alignment < 1) {
             throw new InvalidGraphException("alignment", "alignment must be >= 1, got " + alignment);
+        }
+        if (ByteRange.problem(alignment, "alignment") != null) {
+            throw new InvalidGraphException("alignment", ByteRange.problem(alignment, "alignment"));
         }
         int nt = this.tensors.size();
         int no = this.operators.size();
@@ -81,6 +85,7 @@ public final class Graph {
     }
 
     private void indexTensors() {
+        long total = 0;
         for (int i = 0; i < tensors.size(); i++) {
             Tensor t = tensors.get(i);
             String where = "tensors[" + i + "]";
@@ -95,6 +100,14 @@ public final class Graph {
             if (t.size() <= 0) {
                 throw new InvalidGraphException(where + ".size",
                         "tensor '" + t.name() + "' has size " + t.size() + "; sizes must be positive");
+            }
+            // ByteRange: each size and the running total at most 2^53, so no sum of sizes can overflow.
+            total += Math.min(t.size(), ByteRange.MAX + 1);
+            if (total > ByteRange.MAX) {
+                throw new InvalidGraphException(where + ".size", t.size() > ByteRange.MAX
+                        ? ByteRange.problem(t.size(), "the size of tensor '" + t.name() + "'")
+                        : "the tensor sizes up to '" + t.name() + "' sum to " + total + ", above 2^53 = "
+                        + ByteRange.MAX + ", the largest total memplan supports");
             }
         }
     }

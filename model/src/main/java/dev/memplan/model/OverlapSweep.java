@@ -49,7 +49,7 @@ public final class OverlapSweep {
                 }
             }
             long lo = offset[x];
-            long hi = offset[x] + size[x];
+            long hi = ByteRange.add(offset[x], size[x]);
             boolean hitsTree = false;
             Long from = disjoint.floorKey(lo);
             Iterator<Map.Entry<Long, Integer>> it =
@@ -60,13 +60,13 @@ public final class OverlapSweep {
                     break;
                 }
                 int y = e.getValue();
-                if (e.getKey() + size[y] > lo) {
+                if (ByteRange.add(e.getKey(), size[y]) > lo) {
                     sink.overlap(y, x);
                     hitsTree = true;
                 }
             }
             for (int y : conflicted) {
-                if (offset[y] < hi && lo < offset[y] + size[y]) {
+                if (offset[y] < hi && lo < ByteRange.add(offset[y], size[y])) {
                     sink.overlap(y, x);
                 }
             }

@@ -24,11 +24,11 @@ public record Placement(BufferSet buffers, long[] offsets) {
         return offsets.clone();
     }
 
-    /** Height: max over buffers of offset + size (0 when empty). */
+    /** Height: max over buffers of offset + size (0 when empty), saturating at Long.MAX_VALUE ({@link ByteRange}). */
     public long height() {
         long h = 0;
         for (int i = 0; i < offsets.length; i++) {
-            h = Math.max(h, offsets[i] + buffers.get(i).size());
+            h = Math.max(h, ByteRange.add(offsets[i], buffers.get(i).size()));
         }
         return h;
     }

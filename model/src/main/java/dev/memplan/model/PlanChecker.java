@@ -172,9 +172,11 @@ public final class PlanChecker {
                     continue;
                 }
                 sane.add(s);
-                if (s.offset() + size > plan.budget()) {
+                // offset >= 0 and size > 0 here: the saturating sum cannot wrap below the budget (ByteRange).
+                long top = ByteRange.add(s.offset(), size);
+                if (top > plan.budget()) {
                     add(Rule.BUDGET, List.of(name), s.start(), "tensor '" + name + "' at timestep " + s.start()
-                            + " occupies [" + s.offset() + ", " + (s.offset() + size) + "), beyond the budget "
+                            + " occupies [" + s.offset() + ", " + top + "), beyond the budget "
                             + plan.budget());
                 }
                 if (s.offset() % graph.alignment() != 0) {
@@ -276,22 +278,23 @@ public final class PlanChecker {
         private void countTraffic(int tensor, List<Segment> segments) {
             long size = graph.size(tensor);
             long loaded = segments.stream().filter(s -> s.origin() == Origin.LOADED).count();
-            loads += loaded * size;
+            // Saturating sums (ByteRange): a plan file may repeat a segment of a huge tensor any number of times.
+            loads = ByteRange.add(loads, ByteRange.times(loaded, size));
             boolean used = graph.consumers(tensor).length > 0;
             if (graph.isHost(tensor)) {
                 if (used) {
-                    compulsory += size;
-                    nonCompulsory += Math.max(0, loaded - 1) * size;
+                    compulsory = ByteRange.add(compulsory, size);
+                    nonCompulsory = ByteRange.add(nonCompulsory, ByteRange.times(Math.max(0, loaded - 1), size));
                 } else {
-                    nonCompulsory += loaded * size;
+                    nonCompulsory = ByteRange.add(nonCompulsory, ByteRange.times(loaded, size));
                 }
             } else {
-                nonCompulsory += loaded * size;
+                nonCompulsory = ByteRange.add(nonCompulsory, ByteRange.times(loaded, size));
                 if (graph.isGraphOutput(tensor)) {
-                    compulsory += size;
+                    compulsory = ByteRange.add(compulsory, size);
                 } else if (loaded > 0) {
-                    spills += size;
-                    nonCompulsory += size;
+                    spills = ByteRange.add(spills, size);
+                    nonCompulsory = ByteRange.add(nonCompulsory, size);
                 }
             }
         }
@@ -312,14 +315,15 @@ public final class PlanChecker {
             }
             long peak = 0;
             for (int i = 0; i < m; i++) {
-                peak = Math.max(peak, offset[i] + size[i]);
+                peak = Math.max(peak, ByteRange.add(offset[i], size[i]));
             }
             OverlapSweep.findOverlaps(lower, upper, offset, size, (a, b) -> {
                 String na = names.get(a);
                 String nb = names.get(b);
                 int t = (int) Math.max(lower[a], lower[b]);
                 add(Rule.ADDRESS_OVERLAP, List.of(na, nb), t, "tensors '" + na + "' [" + offset[a] + ", "
-                        + (offset[a] + size[a]) + ") and '" + nb + "' [" + offset[b] + ", " + (offset[b] + size[b])
+                        + ByteRange.add(offset[a], size[a]) + ") and '" + nb + "' [" + offset[b] + ", "
+                        + ByteRange.add(offset[b], size[b])
                         + ") share addresses at timestep " + t);
             });
             return peak;

@@ -136,6 +136,45 @@ class SchemesTest {
         assertTrue(e.getMessage().contains("SCHEDULER/POLICY/ALLOCATOR"), e.getMessage());
     }
 
+    /**
+     * memory-model.md rule 5 in every scheme: with alignment 2, 3 and 8 and sizes that are not multiples of it,
+     * every scheme (tflite, firstfit, MiniMalloc after bytes-only replacement) and the just-in-time plan give
+     * checked plans with aligned offsets from the least aligned budget up, and COSMA, when it proves its
+     * optimum, pays no more than any of them.
+     */
+    @Test
+    void everySchemeAndCosmaHonourAlignment() {
+        CosmaSolver.Options cosma = new CosmaSolver.Options(CosmaObjective.TRAFFIC, null, Backend.CPSAT, true, null,
+                true, new dev.memplan.baselines.allocation.minimalloc.MiniMallocAllocator());
+        Limits limits = Limits.DEFAULT.withTimeLimit(Duration.ofSeconds(20));
+        for (long seed = 0; seed < 6; seed++) {
+            Graph raw = RandomGraphs.layered(seed, 7, 2, 3, 13, seed % 2 == 0);
+            long alignment = List.of(2L, 3L, 8L).get((int) (seed % 3));
+            Graph g = new Graph(raw.name(), alignment, raw.tensors(), raw.operators(), raw.outputs());
+            long from = Budgets.minimumFeasible(g);
+            for (long b : List.of(from, from + 5, from + 19)) {
+                String where = "seed " + seed + ", alignment " + alignment + ", budget " + b;
+                CosmaResult c = CosmaSolver.solve(g, TensorSetting.ALL, b, cosma, limits);
+                List<Plan> plans = new java.util.ArrayList<>();
+                plans.add(new dev.memplan.model.JustInTimePlanner().plan(g, TensorSetting.ALL, b, Limits.DEFAULT));
+                for (String scheme : Schemes.all()) {
+                    Plan p = planOrNull(scheme, g, TensorSetting.ALL, b);
+                    if (p != null) {
+                        plans.add(p);
+                    }
+                }
+                for (Plan p : plans) {
+                    CheckReport r = PlanChecker.check(g, p);
+                    assertTrue(r.valid(), where + " " + p.solver().name() + ": " + r.violations());
+                    if (c.status() == SolveStatus.OPTIMAL) {
+                        assertTrue(c.objective() <= r.traffic().nonCompulsory(), where + " " + p.solver().name());
+                    }
+                }
+                assertTrue(c.plan() != null && PlanChecker.check(g, c.plan()).valid(), where);
+            }
+        }
+    }
+
     @Test
     void trafficNeverExceedsTheJustInTimePlansOnTheExamples() {
         // Loading everything just in time is the worst a sane scheme does: each use loads, each output spills.

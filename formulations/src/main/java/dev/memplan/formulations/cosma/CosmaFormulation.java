@@ -26,8 +26,10 @@ import java.util.Map;
  *       C_{a,t} is the operator's "runs at t" variable; with a fixed schedule it is the constant of eq. 16.
  *   <li>P_{a,t}: preserved (resident, in the same segment as at t-1); R_{a,t}: loaded (a loaded segment starts);
  *       S_{a,t}: spilled (written out; charged once unless a graph output).
- *   <li>L_{a,t}: base address; V_{a,t} of eq. 11 equals P_{a,t} (eq. 11's last three rows force it given eq. 2),
- *       so P is used directly. u_{a,b,t}, d_{a,b,t}: order of two resident tensors' addresses (eq. 10).
+ *   <li>L_{a,t}: base address, as A * K_{a,t} with an integer K (A the graph's alignment, memory-model.md rule 5:
+ *       every address a multiple of A by construction; K = L when A = 1); V_{a,t} of eq. 11 equals P_{a,t}
+ *       (eq. 11's last three rows force it given eq. 2), so P is used directly. u_{a,b,t}, d_{a,b,t}: order of
+ *       two resident tensors' addresses (eq. 10).
  * </ul>
  * Added to the paper, as memory-model.md requires: exactly one operator per timestep; host tensors are never
  * created and always have a host copy (eq. 4 does not apply to them); no residency after the last use;
@@ -39,6 +41,8 @@ public final class CosmaFormulation {
     private final Graph graph;
     private final TensorSetting setting;
     private final long budget;
+    /** The graph's alignment A: every address is A * (the value of its address variable). */
+    private final long align;
     private final CosmaObjective objective;
     private final boolean addresses;
     private final OperatorWindows windows;
@@ -85,6 +89,7 @@ public final class CosmaFormulation {
         this.graph = graph;
         this.setting = setting;
         this.budget = budget;
+        this.align = graph.alignment();
         this.objective = objective;
         this.addresses = addresses;
         this.fixedSchedule = fixedSchedule;
@@ -151,7 +156,7 @@ public final class CosmaFormulation {
             boolean read = graph.consumers(a).length > 0;
             for (int t = windows.tensorFirst(a); t <= windows.tensorLast(a); t++) {
                 if (addresses) {
-                    address[a][t] = model.integer("L_" + name + "_" + t, 0, budget - graph.size(a));
+                    address[a][t] = model.integer("L_" + name + "_" + t, 0, highestSlot(a));
                 }
                 if (!read) {
                     continue;
@@ -168,6 +173,21 @@ public final class CosmaFormulation {
                 }
             }
         }
+    }
+
+    /** The largest K with A * K + Size(a) <= M_B (eq. 9 on the aligned addresses); -1 when the tensor never fits. */
+    private long highestSlot(int a) {
+        return Math.floorDiv(budget - graph.size(a), align);
+    }
+
+    /** Size(a) rounded up to the alignment: what a tensor below another one takes, since the other is aligned. */
+    private long paddedSize(int a) {
+        return Math.floorDiv(graph.size(a) + align - 1, align) * align;
+    }
+
+    /** L_{a,t} = A * K_{a,t}. */
+    private LinearExpr addressOf(int a, int t) {
+        return LinearExpr.term(align, address[a][t]);
     }
 
     /** C of an operator at t: its variable, a constant with a fixed schedule, or nothing outside its window. */
@@ -469,8 +489,11 @@ public final class CosmaFormulation {
     }
 
     /**
-     * Eq. 10 with a per-pair big-M = M_B (the largest L_a + Size(a) - L_b can be): two tensors resident at t
-     * are ordered one above the other. Pairs only where both can be resident together.
+     * Eq. 10: two tensors resident at t are ordered one above the other. Below an aligned tensor, a tensor takes
+     * its size rounded up to the alignment (the next multiple of A above its end is the lowest address the other
+     * can have), which keeps the program exact and tightens it. Per-pair big-M = the largest L_a + padded(a) -
+     * L_b can be, A * highestSlot(a) + padded(a) (= M_B when A = 1). Pairs only where both can be resident
+     * together.
      */
     private void residentTensorsDoNotOverlap() {
         for (int t = 0; t < n; t++) {
@@ -494,21 +517,26 @@ public final class CosmaFormulation {
                     model.lessOrEqual("eq10_one_" + tag, LinearExpr.term(1, up).add(down), 1);
                     LinearExpr both = resident(a, t).add(resident(b, t));
                     model.greaterOrEqual("eq10_both_" + tag, LinearExpr.term(1, up).add(down).add(scaled(both, -1)), -1);
-                    // d = 1: a below b.  L_a + s_a - L_b <= M (1 - d)
-                    model.lessOrEqual("eq10_down_" + tag, LinearExpr.term(1, address[a][t])
-                            .add(-1, address[b][t]).add(budget, down), budget - graph.size(a));
-                    // u = 1: a above b.  L_b + s_b - L_a <= M (1 - u)
-                    model.lessOrEqual("eq10_up_" + tag, LinearExpr.term(1, address[b][t])
-                            .add(-1, address[a][t]).add(budget, up), budget - graph.size(b));
+                    // d = 1: a below b.  L_a + padded(a) - L_b <= M_a (1 - d)
+                    long bigA = align * highestSlot(a) + paddedSize(a);
+                    model.lessOrEqual("eq10_down_" + tag, addressOf(a, t).add(scaled(addressOf(b, t), -1))
+                            .add(bigA, down), bigA - paddedSize(a));
+                    // u = 1: a above b.  L_b + padded(b) - L_a <= M_b (1 - u)
+                    long bigB = align * highestSlot(b) + paddedSize(b);
+                    model.lessOrEqual("eq10_up_" + tag, addressOf(b, t).add(scaled(addressOf(a, t), -1))
+                            .add(bigB, up), bigB - paddedSize(b));
                 }
             }
         }
     }
 
-    /** Eq. 11 with V = P: a preserved tensor keeps its address (big-M = M_B - Size(a)). */
+    /**
+     * Eq. 11 with V = P: a preserved tensor keeps its address, stated on K = L / A (big-M = the largest K,
+     * (M_B - Size(a)) / A rounded down).
+     */
     private void addressKeptWhilePreserved() {
         for (int a = 0; a < graph.tensorCount(); a++) {
-            long bigM = budget - graph.size(a);
+            long bigM = highestSlot(a);
             for (int t = 1; t < n; t++) {
                 if (preserve[a][t] == null || address[a][t - 1] == null || bigM == 0) {
                     continue;
@@ -624,7 +652,7 @@ public final class CosmaFormulation {
                 boolean isLoaded = t < n && load[a][t] != null && result.value(load[a][t]) > 0.5;
                 boolean isKept = t < n && preserve[a][t] != null && result.value(preserve[a][t]) > 0.5;
                 if (start >= 0 && !isKept) {
-                    long offset = addresses ? Math.round(result.value(address[a][start])) : 0;
+                    long offset = addresses ? align * Math.round(result.value(address[a][start])) : 0;
                     list.add(new Segment(start, t - 1, offset, origin));
                     start = -1;
                 }
@@ -696,7 +724,7 @@ public final class CosmaFormulation {
                     model.hint(spill[a][t], reloaded && t == firstEnd + 1 ? 1 : 0);
                 }
                 if (address[a][t] != null) {
-                    model.hint(address[a][t], state[a][t] != none ? offset[a][t] : 0);
+                    model.hint(address[a][t], state[a][t] != none ? offset[a][t] / align : 0);
                 }
             }
         }

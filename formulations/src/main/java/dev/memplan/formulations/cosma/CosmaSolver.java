@@ -36,6 +36,9 @@ public final class CosmaSolver {
     private static final int SCIP_SHARE_DIVISOR = 4;
     /** Without a time limit, the most a sub-step (the start's order, the lift) may take. */
     private static final java.time.Duration SUB_STEP_CAP = java.time.Duration.ofSeconds(60);
+    /** The back-end label of an INFEASIBLE proven by {@link Budgets#minimumFeasible} alone. */
+    public static final String ALIGNMENT_PROOF = "none (proven by alignment: the busiest operator's tensors, each at a"
+            + " multiple of the alignment, do not fit)";
 
     /**
      * @param schedule null for a free schedule
@@ -114,7 +117,21 @@ public final class CosmaSolver {
         if (options.schedule() != null) {
             options.schedule().validate(g);
         }
+        long unit = ByteUnit.of(g, options.start());
+        if (unit > 1) {
+            // Sizes counted in units of their gcd: the same optimum, smaller numbers for the back-ends (ByteUnit).
+            Plan start = options.start() == null ? null
+                    : ByteUnit.rescaled(options.start(), unit, true, budget / unit);
+            CosmaResult r = solve(ByteUnit.scaled(g, unit), setting, budget / unit, options.withStart(start), limits);
+            return ByteUnit.inBytes(r, g, unit, budget);
+        }
         long began = System.nanoTime();
+        if (budget < Budgets.minimumFeasible(g)) {
+            // With alignment A > 1 the busiest operator's own tensors need padding between them: below this no
+            // placement of one timestep exists, in any schedule (memory-model.md, "Budgets"). Proven, no model.
+            return new CosmaResult(SolveStatus.INFEASIBLE, null, null, null, null, null,
+                    (System.nanoTime() - began) / 1e9, ALIGNMENT_PROOF, null, null, false);
+        }
         Plan start = startingPlan(g, setting, budget, options);
         // Computed once: its bound is the floor of every step, its round trips the inequalities of every program.
         ForcedTraffic forced = options.objective() == CosmaObjective.TRAFFIC && options.uses(Technique.FORCED)

@@ -43,7 +43,8 @@ final class Outcomes {
     /** The time limit in seconds, or infinity. */
     double limitSeconds() {
         Duration limit = limits.timeLimit();
-        return limit == null ? Double.POSITIVE_INFINITY : limit.toNanos() / 1e9;
+        // Not toNanos(): it overflows beyond 292 years (--time-limit 1e12).
+        return limit == null ? Double.POSITIVE_INFINITY : limit.getSeconds() + limit.getNano() / 1e9;
     }
 
     /** The time limit in whole milliseconds (at least 1), or 0 for none; saturates for huge limits. */

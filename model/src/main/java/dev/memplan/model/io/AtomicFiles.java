@@ -16,12 +16,17 @@ public final class AtomicFiles {
 
     /** Writes UTF-8 text to a temporary file in the target's directory, then moves it over the target. */
     public static void write(Path target, String text) {
+        write(target, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Writes bytes (an image, say) to a temporary file in the target's directory, then moves it over the target. */
+    public static void write(Path target, byte[] bytes) {
         Path absolute = target.toAbsolutePath();
         Path dir = absolute.getParent();
         Path tmp = null;
         try {
             tmp = Files.createTempFile(dir, "." + absolute.getFileName() + ".", ".tmp");
-            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            Files.write(tmp, bytes);
             readableByAll(tmp);
             try {
                 Files.move(tmp, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

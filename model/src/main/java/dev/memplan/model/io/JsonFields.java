@@ -1,6 +1,7 @@
 package dev.memplan.model.io;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.memplan.model.ByteRange;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -97,6 +98,16 @@ final class JsonFields {
 
     long longValue(String key, String what) {
         return asLong(required(key, what), path(key), key + " must be " + what);
+    }
+
+    /** An integer byte count (budget, offset) at most {@link ByteRange#MAX}, or a FormatException at the key. */
+    long bytes(String key, String what) {
+        long value = longValue(key, what);
+        String problem = ByteRange.problem(value, key);
+        if (problem != null) {
+            throw error(key, problem);
+        }
+        return value;
     }
 
     int intValue(String key, String what) {

@@ -2,6 +2,7 @@ package dev.memplan.model.io;
 
 import dev.memplan.model.Buffer;
 import dev.memplan.model.BufferSet;
+import dev.memplan.model.ByteRange;
 import dev.memplan.model.Placement;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -244,6 +245,7 @@ public final class MiniMallocCsv {
         List<Long> offsets = new ArrayList<>();
         List<Integer> lineOf = new ArrayList<>();
         Map<String, Integer> idLine = new HashMap<>();
+        long total = 0;
         int blank = -1;
         for (int i = 1; i < lines.length; i++) {
             int line = i + 1;
@@ -282,23 +284,33 @@ public final class MiniMallocCsv {
                         : "upper " + upper + " must be greater than " + row.name(Column.LOWER) + " " + lower
                                 + " (the live range [lower, upper) is half-open)");
             }
-            long size = row.integer(Column.SIZE);
+            long size = row.bytes(Column.SIZE, "size");
             if (size <= 0) {
                 throw row.error(Column.SIZE, "size must be positive, found " + size);
             }
-            long alignment = index.containsKey(Column.ALIGNMENT) ? row.integer(Column.ALIGNMENT) : 1;
+            long alignment = index.containsKey(Column.ALIGNMENT) ? row.bytes(Column.ALIGNMENT, "alignment") : 1;
             if (alignment < 1) {
                 throw row.error(Column.ALIGNMENT, "alignment must be >= 1, found " + alignment);
             }
+            // ByteRange: sizes and alignments sum to at most 2^53, so no packing height can overflow.
+            total += size + alignment;
+            if (total > ByteRange.MAX) {
+                throw row.error(Column.SIZE, "the sizes and alignments up to this buffer sum to " + total
+                        + ", above 2^53 = " + ByteRange.MAX + ", the largest total memplan supports");
+            }
             Long offset = null;
             if (index.containsKey(Column.OFFSET) && !row.text(Column.OFFSET).isBlank()) {
-                offset = row.integer(Column.OFFSET);
+                offset = row.bytes(Column.OFFSET, "offset");
             }
             buffers.add(new Buffer(id, lower, upper, size, alignment, null));
             offsets.add(offset);
             lineOf.add(line);
         }
-        return new Parsed(file, buffers, capacityFromFileName(file),
+        Long capacity = capacityFromFileName(file);
+        if (capacity != null && capacity > ByteRange.MAX) {
+            throw new FormatException(file, "file name", ByteRange.problem(capacity, "the capacity"));
+        }
+        return new Parsed(file, buffers, capacity,
                 index.containsKey(Column.OFFSET) ? names[index.get(Column.OFFSET)] : null, offsets, lineOf);
     }
 
@@ -342,6 +354,16 @@ public final class MiniMallocCsv {
                         ? "'" + value + "' does not fit a 64-bit integer"
                         : "'" + abbreviate(value) + "' is not an integer");
             }
+        }
+
+        /** An integer byte count (size, alignment, offset) at most {@link ByteRange#MAX}. */
+        long bytes(Column column, String what) {
+            long value = integer(column);
+            String problem = ByteRange.problem(value, what);
+            if (problem != null) {
+                throw error(column, problem);
+            }
+            return value;
         }
 
         FormatException error(Column column, String problem) {

@@ -117,7 +117,7 @@ public final class PlanJson {
         if (setting == null) {
             throw root.error("setting", "unknown tensor setting '" + settingText + "'; expected activations or all");
         }
-        long budget = root.longValue("budget", "an integer number of bytes");
+        long budget = root.bytes("budget", "an integer number of bytes");
         Schedule schedule = new Schedule(root.strings("schedule", "the list of operator names in run order",
                 "an operator name"));
 
@@ -150,7 +150,7 @@ public final class PlanJson {
         s.rejectUnknown(SEGMENT_FIELDS);
         int start = s.intValue("start", "a timestep (an integer)");
         int end = s.intValue("end", "a timestep (an integer)");
-        long offset = s.longValue("offset", "an integer address in bytes");
+        long offset = s.bytes("offset", "an integer address in bytes");
         String originText = s.string("origin", "created or loaded");
         Origin origin = Origin.fromFileName(originText);
         if (origin == null) {

@@ -87,7 +87,7 @@ final class GapPacking {
         for (int j : neighbours) {
             long gapEnd = offsets[j];
             long start = alignUp(gapStart, b.alignment());
-            if (start + b.size() <= gapEnd) {
+            if (dev.memplan.model.ByteRange.add(start, b.size()) <= gapEnd) {
                 if (fit == Fit.FIRST) {
                     return start;
                 }
@@ -97,7 +97,7 @@ final class GapPacking {
                     bestLength = gapEnd - gapStart;
                 }
             }
-            gapStart = Math.max(gapStart, offsets[j] + set.get(j).size());
+            gapStart = Math.max(gapStart, dev.memplan.model.ByteRange.add(offsets[j], set.get(j).size()));
         }
         return best >= 0 ? best : alignUp(gapStart, b.alignment());
     }

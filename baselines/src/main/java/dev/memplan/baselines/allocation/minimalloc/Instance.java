@@ -2,6 +2,7 @@ package dev.memplan.baselines.allocation.minimalloc;
 
 import dev.memplan.model.Buffer;
 import dev.memplan.model.BufferSet;
+import dev.memplan.model.ByteRange;
 import java.util.Arrays;
 
 /**
@@ -12,6 +13,11 @@ import java.util.Arrays;
 final class Instance {
     /** Beyond this, sums of offsets and sizes could overflow a long. */
     static final long MAX_ROOM = 1L << 61;
+    /**
+     * The sizes and alignments sum to MAX_ROOM or more: {@link #room} and {@link #maxLive} are saturated, and only
+     * capacities below MAX_ROOM can be decided (every section total that fits such a capacity is exact).
+     */
+    final boolean huge;
 
     final int n;
     final long[] size;
@@ -51,10 +57,7 @@ final class Instance {
             lower[i] = b.lower();
             upper[i] = b.upper();
             fixed[i] = b.fixedOffset() == null ? -1 : b.fixedOffset();
-            sizeSum += b.size() + b.alignment();
-            if (b.size() >= MAX_ROOM || b.alignment() >= MAX_ROOM || sizeSum >= MAX_ROOM) {
-                throw new IllegalArgumentException("the buffers' sizes and alignments must sum to less than 2^61");
-            }
+            sizeSum = ByteRange.add(sizeSum, ByteRange.add(b.size(), b.alignment()));
             if (b.fixedOffset() != null) {
                 long f = b.fixedOffset();
                 if (f < 0 || f >= MAX_ROOM) {
@@ -67,13 +70,14 @@ final class Instance {
                     fixedTop = Math.max(fixedTop, f + b.size());
                 }
             } else {
-                roomSum += b.size() + b.alignment() - 1;
+                roomSum = ByteRange.add(roomSum, ByteRange.add(b.size(), b.alignment() - 1));
             }
         }
         sweep = new Sweep(lower, upper);
         maxLive = sweep.maxLiveBytes(size);
         maxFixedTop = fixedTop;
-        room = fixedTop + roomSum;
+        huge = sizeSum >= MAX_ROOM;
+        room = Math.min(MAX_ROOM, ByteRange.add(fixedTop, roomSum));
         if (problem == null) {
             problem = fixedCollision(set);
         }

@@ -41,6 +41,13 @@ public final class MiniMallocAllocator implements Allocator {
     /** Node limit of a capacity probe in the first bisection pass of {@link #minimize}, at least. */
     private static final long MIN_PROBE_NODES = 4096;
 
+    /**
+     * Beyond 2^61 the search's sums could overflow. memplan's readers keep sizes and alignments within 2^53 in
+     * total (ByteRange), so only a caller of this class with its own buffers meets this.
+     */
+    private static final String TOO_LARGE = "MiniMalloc needs the buffers' sizes and alignments to sum to less than"
+            + " 2^61, or a capacity below 2^61";
+
     private final MiniMallocOptions options;
 
     /** With every technique on ({@link MiniMallocOptions#DEFAULT}). */
@@ -72,6 +79,9 @@ public final class MiniMallocAllocator implements Allocator {
         long deadline = deadline(start, limits);
         Instance instance = new Instance(buffers);
         Race.Verdict verdict = quickVerdict(instance, capacity);
+        if (verdict == null && instance.huge && capacity >= Instance.MAX_ROOM) {
+            throw new IllegalArgumentException(TOO_LARGE);
+        }
         long[] offsets = null;
         if (verdict == null) {
             Race.Result result = Race.decide(instance, options, Math.min(capacity, instance.room), deadline,
@@ -104,6 +114,9 @@ public final class MiniMallocAllocator implements Allocator {
         long start = System.nanoTime();
         long deadline = deadline(start, limits);
         Instance instance = new Instance(buffers);
+        if (instance.huge) {
+            throw new IllegalArgumentException(TOO_LARGE);
+        }
         if (instance.hopeless != null) {
             return new Allocation(SolveStatus.INFEASIBLE, null, (System.nanoTime() - start) / 1e9);
         }

@@ -126,7 +126,7 @@ final class Sweep {
         for (int s = 0; s < sectionCount; s++) {
             long total = 0;
             for (int m = memberStart[s]; m < memberStart[s + 1]; m++) {
-                total += size[members[m]];
+                total = dev.memplan.model.ByteRange.add(total, size[members[m]]);
             }
             best = Math.max(best, total);
         }

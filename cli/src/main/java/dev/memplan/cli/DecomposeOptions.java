@@ -1,0 +1,84 @@
+package dev.memplan.cli;
+
+import dev.memplan.decomposition.DivideAndConquer;
+import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.model.Graph;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/** The divide-and-conquer options of solve and compare (issue 13). */
+final class DecomposeOptions {
+    @Option(names = "--decompose", paramLabel = "auto|none|FILE", defaultValue = "auto",
+            description = {"divide and conquer: 'auto' splits graphs above " + DivideAndConquer.AUTO_THRESHOLD
+                + " operators at automatic break nodes,", "'none' solves the whole graph, FILE names break nodes (one "
+                + "operator a line, # comments) (default: ${DEFAULT-VALUE})"})
+    String decompose;
+
+    @Option(names = "--max-part", paramLabel = "N", defaultValue = "" + DivideAndConquer.DEFAULT_MAX_PART,
+            description = "most operators per part with automatic break nodes (default: ${DEFAULT-VALUE})")
+    int maxPart;
+
+    @Option(names = "--break-nodes", paramLabel = "OP1,...", split = ",",
+            description = "break nodes by name (implies divide and conquer): part k is break node k with its "
+                    + "ancestors not in an earlier part")
+    List<String> breakNodes;
+
+    /**
+     * The divide-and-conquer options for this graph, or null to solve it whole.
+     *
+     * @throws UserException for a bad part size, an unreadable file or an unknown break node
+     */
+    DivideAndConquer.Options choose(Graph g, CosmaSolver.Options cosma) {
+        if (maxPart < 1) {
+            throw new UserException("--max-part must be >= 1, got " + maxPart);
+        }
+        DivideAndConquer.Options options = DivideAndConquer.Options.of(cosma).withMaxPart(maxPart);
+        List<String> names = breakNodes;
+        if (names == null && !decompose.equals("auto") && !decompose.equals("none")) {
+            names = readBreakNodes(Path.of(decompose));
+        }
+        if (names != null) {
+            for (String name : names) {
+                if (g.operatorIndex(name.strip()) < 0) {
+                    throw new UserException((breakNodes != null ? "--break-nodes" : decompose) + ": break node '"
+                            + name.strip() + "' is not an operator of graph '" + g.name() + "'");
+                }
+            }
+            return options.withBreakNodes(names.stream().map(String::strip).toList());
+        }
+        if (decompose.equals("none") || (decompose.equals("auto") && g.operatorCount() <= DivideAndConquer.AUTO_THRESHOLD)) {
+            return null;
+        }
+        return options;
+    }
+
+    String describe(DivideAndConquer.Options options) {
+        return options.breakNodes() != null ? options.breakNodes().size() + " break nodes given"
+                : "automatic break nodes, parts of at most " + options.maxPart() + " operators";
+    }
+
+    private static List<String> readBreakNodes(Path file) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file);
+        } catch (IOException e) {
+            throw new UserException("--decompose: cannot read break-node file " + file + " (" + e.getMessage()
+                    + "); use auto, none or a file with one operator name a line");
+        }
+        List<String> names = new ArrayList<>();
+        for (String line : lines) {
+            String s = line.strip();
+            if (!s.isEmpty() && !s.startsWith("#")) {
+                names.add(s);
+            }
+        }
+        if (names.isEmpty()) {
+            throw new UserException(file + ": no break node (one operator name a line)");
+        }
+        return names;
+    }
+}

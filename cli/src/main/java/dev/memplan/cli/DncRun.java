@@ -1,0 +1,134 @@
+package dev.memplan.cli;
+
+import dev.memplan.baselines.replacement.Scheme;
+import dev.memplan.baselines.replacement.Schemes;
+import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
+import dev.memplan.decomposition.DivideAndConquer;
+import dev.memplan.decomposition.DncResult;
+import dev.memplan.formulations.cosma.CosmaResult;
+import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Plan;
+import dev.memplan.model.TensorSetting;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One divide-and-conquer run as the commands make it: the starting plans first (the schemes default/belady/tflite
+ * and, with a minimum-peak scheduler, mpmf/belady/tflite; then, when the graph is small enough for the whole
+ * graph's fixed-schedule program, the fixed-schedule optima FS(default) and FS(MPMF) started from them, each
+ * within a fifth of the time left), then {@link DivideAndConquer} with what is left
+ * of the limit counted from {@code began}, so the limit bounds the whole command.
+ */
+final class DncRun {
+
+    /** The result, with the traffic of the fixed-schedule optima it started from (null: not computed). */
+    record Outcome(DncResult result, CosmaResult fsDefault, CosmaResult fsMpmf, Plan scheme, double seconds) {
+    }
+
+    private DncRun() {
+    }
+
+    /**
+     * @param mpmf the minimum-peak order when known (null: FS(MPMF) is skipped)
+     * @param began System.nanoTime() when the command started
+     */
+    static Outcome run(Graph full, TensorSetting s, long budget, DivideAndConquer.Options options, Limits limits,
+                       MinimumPeakScheduler mpmf, List<Plan> extraStarts, long began, PrintWriter err) {
+        Graph g = full.withSetting(s);
+        List<Plan> starts = new ArrayList<>(extraStarts);
+        CosmaResult fsDefault = null;
+        CosmaResult fsMpmf = null;
+        boolean small = g.operatorCount() <= DivideAndConquer.WHOLE_GRAPH_LIMIT;
+        // The schemes' plans: cheap, and far better starts for the fixed-schedule programs than just in time.
+        Plan defaultScheme = scheme("default/belady/tflite", null, full, s, budget, limits, err);
+        Plan mpmfScheme = small && mpmf != null ? scheme("mpmf/belady/tflite", mpmf, full, s, budget, limits, err) : null;
+        starts.add(defaultScheme);
+        if (mpmfScheme != null) {
+            starts.add(mpmfScheme);
+        }
+        if (small) {
+            fsDefault = fixed(full, s, budget, options, defaultScheme, limits, began, err, "FS(default)");
+            starts.add(fsDefault.plan());
+            if (mpmfScheme != null) {
+                fsMpmf = fixed(full, s, budget, options, mpmfScheme, limits, began, err, "FS(MPMF)");
+                starts.add(fsMpmf.plan());
+            }
+        }
+        Plan bestScheme = mpmfScheme != null && mpmfScheme.traffic().nonCompulsory()
+                < defaultScheme.traffic().nonCompulsory() ? mpmfScheme : defaultScheme;
+        DncResult r = DivideAndConquer.solve(full, s, budget, options, remaining(limits, began, 1), starts, line -> {
+            err.println(line);
+            err.flush();
+        });
+        return new Outcome(r, fsDefault, fsMpmf, bestScheme, (System.nanoTime() - began) / 1e9);
+    }
+
+    private static Plan scheme(String name, MinimumPeakScheduler mpmf, Graph full, TensorSetting s, long budget,
+                               Limits limits, PrintWriter err) {
+        Scheme sc = mpmf == null ? Schemes.byName(name) : Schemes.byNames(List.of(name), mpmf).get(0);
+        Plan p = sc.plan(full, s, budget, limits);
+        err.println("dnc: scheme " + name + ", traffic " + p.traffic().nonCompulsory());
+        err.flush();
+        return p;
+    }
+
+    private static CosmaResult fixed(Graph full, TensorSetting s, long budget, DivideAndConquer.Options options,
+                                     Plan scheme, Limits limits, long began, PrintWriter err, String label) {
+        err.println("dnc: starting plan " + label + " ...");
+        err.flush();
+        CosmaResult r = CosmaSolver.solve(full, s, budget,
+                options.cosma().withSchedule(scheme.schedule()).withStart(scheme), remaining(limits, began, 5));
+        err.println(String.format(Locale.ROOT, "dnc: %s %s, traffic %d, %.1f s", label, r.status(), r.objective(),
+                r.seconds()));
+        return r;
+    }
+
+    /** 1/n of the time left since {@code began} (the limits unchanged without a time limit). */
+    static Limits remaining(Limits limits, long began, int n) {
+        if (limits.timeLimit() == null) {
+            return limits;
+        }
+        Duration left = limits.timeLimit().minusNanos(System.nanoTime() - began);
+        return limits.withTimeLimit(left.isNegative() ? Duration.ofMillis(1) : left.dividedBy(n));
+    }
+
+    static String orDash(Long value) {
+        return value == null ? "-" : Long.toString(value);
+    }
+
+    /** The rows solve prints for a divide-and-conquer result. */
+    static void describe(Table t, Outcome o) {
+        DncResult r = o.result();
+        t.row("status", r.status().name());
+        t.row("non-compulsory traffic", Long.toString(r.traffic()));
+        t.row("bound", r.bound() == null ? "- (the forced bound was not computed in time)"
+                : r.bound() + " (forced traffic of the whole graph, free schedule)");
+        t.row("gap", r.gap() == null ? "-" : String.format(Locale.ROOT, "%.2f%%", 100 * r.gap()));
+        t.row("time", String.format(Locale.ROOT, "%.2f s (divide and conquer %.2f s after the starting plans)",
+                o.seconds(), r.seconds()));
+        t.row("parts", r.partition().size() + " (largest " + r.partition().largestPart() + " operators; "
+                + r.partition().totalCutBytes() + " bytes cross the cuts)");
+        t.row("stages", r.spillAtCut() == null ? "none: a starting plan meets the lower bound"
+                : "spill at cut " + r.spillAtCut() + ", state handed over " + orDash(r.handover())
+                + ", fixed-schedule optimum of the stitched order " + orDash(r.polished())
+                + ", windows " + r.windowsAccepted() + " of " + r.windowsTried() + " improved");
+        if (o.fsDefault() != null) {
+            t.row("FS(default)", o.fsDefault().objective() + " (" + o.fsDefault().status() + ")");
+        }
+        if (o.fsMpmf() != null) {
+            t.row("FS(MPMF)", o.fsMpmf().objective() + " (" + o.fsMpmf().status() + ")");
+        }
+        if (o.scheme() != null) {
+            t.row("best scheme", o.scheme().traffic().nonCompulsory() + " (" + o.scheme().solver().name() + ")");
+        }
+        t.row("plan from", r.source());
+        t.row("compulsory traffic", Long.toString(r.check().traffic().compulsory()));
+        t.row("peak footprint", Long.toString(r.check().peakFootprint()));
+        t.row("peak address", Long.toString(r.check().peakAddress()));
+    }
+}

@@ -1,0 +1,257 @@
+package dev.memplan.cli;
+
+import dev.memplan.model.Graph;
+import dev.memplan.model.Plan;
+import dev.memplan.model.Placement;
+import dev.memplan.model.TensorSetting;
+import dev.memplan.model.Violation;
+import dev.memplan.model.io.AtomicFiles;
+import dev.memplan.model.io.MiniMallocCsv;
+import dev.memplan.model.io.PlanJson;
+import dev.memplan.sweeps.figures.FigureFile;
+import dev.memplan.sweeps.figures.LayoutFigure;
+import dev.memplan.sweeps.figures.ResultCells;
+import dev.memplan.sweeps.figures.ResultsFile;
+import dev.memplan.sweeps.figures.TimeToSolutionTable;
+import dev.memplan.sweeps.figures.TrafficFigure;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code memplan plot traffic|table|layout}: figures and tables from sweep results and from plans. */
+@Command(name = "plot", mixinStandardHelpOptions = true,
+        description = {"Figures (SVG or PNG, by the --out name) and tables from sweep results",
+            "(the DuckDB database of 'memplan sweep' or its CSV export) and from plans."},
+        subcommands = {PlotCommand.Traffic.class, PlotCommand.TableOfTimes.class, PlotCommand.Layout.class})
+final class PlotCommand implements Runnable {
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** Options that choose which results a figure or table shows. */
+    static final class Selection {
+        @Option(names = "--setting", paramLabel = "SETTING", split = ",",
+                description = "only these tensor settings (activations, all)")
+        List<String> settings;
+
+        @Option(names = "--graphs", paramLabel = "GRAPH", split = ",",
+                description = "only these networks, in this order (as named in the results)")
+        List<String> graphs;
+
+        @Option(names = "--planners", paramLabel = "PLANNER", split = ",",
+                description = "only these planners, in this order (as named in the results)")
+        List<String> planners;
+
+        ResultCells cells(Path results) {
+            requireFile(results);
+            try {
+                return new ResultCells(ResultsFile.read(results), settings, graphs, planners);
+            } catch (IllegalArgumentException e) {
+                throw new UserException(results + ": " + e.getMessage());
+            }
+        }
+    }
+
+    @Command(name = "traffic", mixinStandardHelpOptions = true,
+            description = {"The COSMA paper's Fig. 3/4: non-compulsory traffic per planner (bars)",
+                "per budget (groups) per network and setting (panels). Cells not proven",
+                "optimal are marked: F feasible (with its gap), H heuristic, U unknown,",
+                "I infeasible, E error. Zero traffic has no bar and is labelled 0 at the",
+                "axis' foot (with --log, a decade below the least positive value)."})
+    static final class Traffic implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "DB|CSV", description = "sweep results: a DuckDB file, or a .csv export")
+        Path results;
+
+        @Option(names = "--out", paramLabel = "FILE.svg|FILE.png",
+                description = "the figure (default: beside the results, NAME-traffic.svg)")
+        Path out;
+
+        @Option(names = "--log", description = "logarithmic traffic axes")
+        boolean log;
+
+        @Option(names = "--title", paramLabel = "TEXT", description = "the figure's title")
+        String title;
+
+        @Mixin
+        Selection selection;
+
+        @Override
+        public Integer call() {
+            Path file = out != null ? out : sibling(results, "-traffic.svg");
+            imageFormat(file);
+            ResultCells cells = selection.cells(results);
+            TrafficFigure figure = new TrafficFigure(cells, log, title != null ? title
+                    : "Non-compulsory off-chip traffic (bytes" + (log ? ", log scale" : "") + ")");
+            FigureFile.write(figure, file);
+            spec.commandLine().getOut().println("wrote " + file + " (" + cells.panels().size() + " panels x "
+                    + cells.budgets().size() + " budgets x " + cells.series().size() + " planners)");
+            return 0;
+        }
+    }
+
+    @Command(name = "table", mixinStandardHelpOptions = true,
+            description = {"The COSMA paper's Table II: seconds to solution per network and setting",
+                "(rows), planner and budget (columns), marked when not proven optimal:",
+                "F feasible (with its gap), H heuristic, U unknown, I infeasible, E error;",
+                "- not run. Printed, or written with --out."})
+    static final class TableOfTimes implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "DB|CSV", description = "sweep results: a DuckDB file, or a .csv export")
+        Path results;
+
+        @Option(names = "--format", paramLabel = "markdown|latex", defaultValue = "markdown",
+                description = "output format (default: ${DEFAULT-VALUE})")
+        String format;
+
+        @Option(names = "--out", paramLabel = "FILE", description = "write the table to FILE instead of printing it")
+        Path out;
+
+        @Mixin
+        Selection selection;
+
+        @Override
+        public Integer call() {
+            TimeToSolutionTable.Format f = switch (format.toLowerCase(Locale.ROOT)) {
+                case "markdown", "md" -> TimeToSolutionTable.Format.MARKDOWN;
+                case "latex", "tex" -> TimeToSolutionTable.Format.LATEX;
+                default -> throw new UserException("unknown --format '" + format + "': use markdown or latex");
+            };
+            String text = TimeToSolutionTable.render(selection.cells(results), f);
+            PrintWriter o = spec.commandLine().getOut();
+            if (out == null) {
+                o.print(text);
+            } else {
+                AtomicFiles.write(out, text);
+                o.println("wrote " + out);
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "layout", mixinStandardHelpOptions = true,
+            description = {"The memory layout of a plan (GRAPH PLAN) or of a placement (BUFFERS.csv",
+                "with an offset column, as 'memplan allocate --out' writes): address",
+                "against time, a rectangle per segment or buffer, loads (green left edge)",
+                "and spills (red right edge) marked, the budget or capacity a dashed line.",
+                "The plan (placement) is checked first: an invalid one is not drawn, its",
+                "violations are printed and the exit code is 1."})
+    static final class Layout implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "GRAPH|BUFFERS.csv",
+                description = "graph (file, example, zoo or generated name), or a placement CSV")
+        String first;
+
+        @Parameters(index = "1", arity = "0..1", paramLabel = "PLAN", description = "plan file (memplan-plan/1)")
+        Path plan;
+
+        @Option(names = "--setting", paramLabel = "activations|all",
+                description = "tensor setting to read the plan in (default: the plan's own)")
+        String setting;
+
+        @Option(names = "--capacity", paramLabel = "BYTES",
+                description = "placement only: the capacity (default: the number in the name X.<capacity>.csv)")
+        Long capacity;
+
+        @Option(names = "--out", paramLabel = "FILE.svg|FILE.png",
+                description = "the figure (default: beside the plan or CSV, NAME-layout.svg)")
+        Path out;
+
+        @Override
+        public Integer call() {
+            PrintWriter o = spec.commandLine().getOut();
+            boolean placement = plan == null;
+            if (placement && !first.toLowerCase(Locale.ROOT).endsWith(".csv")) {
+                throw new UserException("give GRAPH PLAN for a plan, or a BUFFERS.csv placement; got only '" + first + "'");
+            }
+            if (!placement && capacity != null) {
+                throw new UserException("--capacity is for placements (BUFFERS.csv); a plan carries its budget");
+            }
+            Path source = placement ? Path.of(first) : plan;
+            Path file = out != null ? out : sibling(source, "-layout.svg");
+            imageFormat(file);
+            requireFile(source);
+            LayoutFigure figure;
+            try {
+                figure = placement ? placementFigure(source) : planFigure(o);
+            } catch (LayoutFigure.InvalidLayoutException e) {
+                o.println("INVALID: " + e.getMessage());
+                for (Violation v : e.violations()) {
+                    o.println("  " + v);
+                }
+                return Main.INVALID;
+            }
+            FigureFile.write(figure, file);
+            o.println("wrote " + file);
+            return 0;
+        }
+
+        private LayoutFigure planFigure(PrintWriter o) {
+            Graph g = Inputs.graph(first);
+            Plan p = PlanJson.read(plan);
+            if (setting != null) {
+                TensorSetting s = Inputs.setting(setting);
+                if (s != p.setting()) {
+                    o.println("note: the plan says setting '" + p.setting().fileName() + "'; drawing it as '"
+                            + s.fileName() + "'");
+                }
+                p = new Plan(p.graph(), s, p.budget(), p.schedule(), p.segments(), p.traffic(), p.solver());
+            }
+            if (!p.graph().equals(g.name())) {
+                o.println("note: the plan is for graph '" + p.graph() + "', drawing it against '" + g.name() + "'");
+            }
+            return LayoutFigure.ofPlan(g, p);
+        }
+
+        private LayoutFigure placementFigure(Path csv) {
+            Placement placement = MiniMallocCsv.readPlacement(csv);
+            Long cap = capacity != null ? capacity : MiniMallocCsv.capacityFromFileName(csv.getFileName().toString());
+            if (cap != null && cap <= 0) {
+                throw new UserException("--capacity must be positive, got " + cap);
+            }
+            return LayoutFigure.ofPlacement(csv.getFileName().toString(), placement, cap);
+        }
+    }
+
+    private static void requireFile(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new UserException("no such file: " + file);
+        }
+    }
+
+    private static void imageFormat(Path file) {
+        try {
+            FigureFile.formatOf(file);
+        } catch (IllegalArgumentException e) {
+            throw new UserException(e.getMessage());
+        }
+    }
+
+    /** NAME + suffix beside the file, NAME being the file name without its last extension. */
+    private static Path sibling(Path file, String suffix) {
+        String name = file.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        String stem = dot > 0 ? name.substring(0, dot) : name;
+        Path parent = file.toAbsolutePath().getParent();
+        return parent.resolve(stem + suffix);
+    }
+}

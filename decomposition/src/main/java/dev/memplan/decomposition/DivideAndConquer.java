@@ -1,0 +1,456 @@
+package dev.memplan.decomposition;
+
+import dev.memplan.formulations.cosma.CosmaResult;
+import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.formulations.cosma.ForcedTraffic;
+import dev.memplan.formulations.cosma.OperatorWindows;
+import dev.memplan.model.CheckReport;
+import dev.memplan.model.Graph;
+import dev.memplan.model.JustInTimePlanner;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Origin;
+import dev.memplan.model.Plan;
+import dev.memplan.model.PlanChecker;
+import dev.memplan.model.Segment;
+import dev.memplan.model.SolveStatus;
+import dev.memplan.model.SolverInfo;
+import dev.memplan.model.TensorSetting;
+import java.time.Duration;
+import dev.memplan.model.Schedule;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * COSMA's divide and conquer (section IV-C, Table II "COSMA DnC") with three additions: break nodes chosen
+ * automatically ({@link BreakNodes#automatic}), the on-chip state handed over across the cuts instead of
+ * spilled ({@link StateHandover}, then, on graphs small enough, the fixed-schedule optimum of the stitched
+ * order), and anytime improvement: a large neighbourhood search that re-solves windows of neighbouring parts
+ * with a free schedule (everything outside the window fixed) and keeps a window's plan only when the checked
+ * traffic of the whole plan falls. The result is never worse than the best starting plan given (the caller
+ * passes the fixed-schedule optima FS(default), FS(MPMF) or the best scheme), and its lower bound is the forced
+ * traffic of the whole graph with a free schedule ({@link ForcedTraffic}), computed beside the search.
+ *
+ * <p>Time: with a limit T, the parts share 35% of T (60% above {@link #WHOLE_GRAPH_LIMIT} operators) in
+ * proportion to their size, the fixed-schedule step gets
+ * a quarter of what is left, the search the rest until a second before the end. Without a limit each part and
+ * each step gets at most {@link #STEP_CAP}, and the search makes one pass.
+ */
+public final class DivideAndConquer {
+    /**
+     * Default part size (operators), measured on NASNet at M_R with a 60 s limit (BENCHMARKS.md, "Divide and
+     * conquer"): parts of at most 60 operators took 3-27 s each on the free-schedule program, parts of 30 took
+     * 0.5-5 s, which leaves time for the windows.
+     */
+    public static final int DEFAULT_MAX_PART = 30;
+    /**
+     * Above this many operators {@code --decompose auto} splits the graph: the ten human-designed networks (47 to
+     * 212 operators) are proven optimal whole within seconds, the NAS networks (383 to 510) are not within minutes.
+     */
+    public static final int AUTO_THRESHOLD = 300;
+    /**
+     * Up to this many operators the whole graph's fixed-schedule program is built (NAS networks, 383-510 operators:
+     * 1-6 s; a 1,000-operator generated graph: over 30 s without proving anything, BENCHMARKS.md).
+     */
+    public static final int WHOLE_GRAPH_LIMIT = 600;
+    /** Without a time limit, the most one part, one window or one fixed-schedule step may take. */
+    public static final Duration STEP_CAP = Duration.ofSeconds(60);
+    /** The share of the time limit (from the start of this call) within which the parts are solved. */
+    private static final double PARTS_SHARE = 0.35;
+    /** The same above {@link #WHOLE_GRAPH_LIMIT}, where no fixed-schedule step follows and the windows are many. */
+    private static final double LARGE_PARTS_SHARE = 0.6;
+    /** Below this share a part keeps its starting plan instead of a program. */
+    private static final Duration MIN_SOLVE = Duration.ofMillis(300);
+    /** Time kept at the end for the last check and the report. */
+    private static final Duration MARGIN = Duration.ofMillis(1500);
+
+    /**
+     * @param cosma how each part and window is solved (its schedule and start are set here)
+     * @param maxPart the most operators per part for automatic break nodes
+     * @param breakNodes operators named by the user (null: automatic)
+     * @param handover hand the state over across cuts (off: the paper's spill-at-cut plan, to measure it)
+     * @param windows run the large neighbourhood search
+     */
+    public record Options(CosmaSolver.Options cosma, int maxPart, List<String> breakNodes, boolean handover,
+                          boolean windows) {
+
+        public static Options of(CosmaSolver.Options cosma) {
+            return new Options(cosma, DEFAULT_MAX_PART, null, true, true);
+        }
+
+        public Options withMaxPart(int value) {
+            return new Options(cosma, value, breakNodes, handover, windows);
+        }
+
+        public Options withBreakNodes(List<String> value) {
+            return new Options(cosma, maxPart, value, handover, windows);
+        }
+
+        public Options withHandover(boolean value) {
+            return new Options(cosma, maxPart, breakNodes, value, windows);
+        }
+
+        public Options withWindows(boolean value) {
+            return new Options(cosma, maxPart, breakNodes, handover, value);
+        }
+    }
+
+    private DivideAndConquer() {
+    }
+
+    /** The partition the options ask for. */
+    public static Partition partition(Graph g, Options options) {
+        return options.breakNodes() != null ? BreakNodes.given(g, options.breakNodes())
+                : BreakNodes.automatic(g, options.maxPart());
+    }
+
+    /**
+     * Divide and conquer on a graph in its tensor setting at a budget.
+     *
+     * @param starts checked plans to start from (may be empty): the result is never worse than the best
+     * @param progress receives one line per stage (stderr in the CLI)
+     * @throws IllegalArgumentException when the budget is below M_R or a break node is unknown
+     */
+    public static DncResult solve(Graph graph, TensorSetting setting, long budget, Options options, Limits limits,
+                                  List<Plan> starts, Consumer<String> progress) {
+        long began = System.nanoTime();
+        Graph g = graph.withSetting(setting);
+        Clock clock = new Clock(began, limits.timeLimit());
+        CompletableFuture<Long> bound = forcedBound(g, budget);
+
+        Best best = new Best(g);
+        Long startTraffic = null;
+        for (Plan s : starts) {
+            best.offer(s, "start (" + (s.solver() == null ? "given" : s.solver().name()) + ")");
+            long t = PlanChecker.requireValid(g, s, "a starting plan").traffic().nonCompulsory();
+            startTraffic = startTraffic == null ? t : Math.min(startTraffic, t);
+        }
+
+        // Automatic break nodes cut the best start's order, so that each part is a stretch of consecutive timesteps
+        // of that plan and starts from it; given break nodes start from the part's just-in-time plan in that order.
+        Plan startPlan = best.plan();
+        Partition partition = options.breakNodes() != null || startPlan == null ? partition(g, options)
+                : BreakNodes.automatic(g, options.maxPart(), startPlan.schedule().resolve(g));
+        boolean contiguous = options.breakNodes() == null && startPlan != null;
+        progress.accept(String.format(Locale.ROOT, "dnc: %d parts (largest %d operators), %d bytes cross the cuts",
+                partition.size(), partition.largestPart(), partition.totalCutBytes()));
+        if (best.plan() != null && (best.traffic() == 0 || best.meets(bound))) {
+            progress.accept("dnc: the starting plan meets the lower bound; nothing to divide");
+            return finish(g, options, best, waitFor(bound, clock), began, partition, null, null, null, startTraffic,
+                    0, 0);
+        }
+        // The parts, each solved alone with a free schedule (the paper's scheme).
+        int[] startPosition = startPlan == null ? null : positions(g, startPlan);
+        List<Plan> partPlans = new ArrayList<>();
+        int at = 0;
+        int left = g.operatorCount();
+        Duration partsEnd = clock.fraction(g.operatorCount() <= WHOLE_GRAPH_LIMIT ? PARTS_SHARE : LARGE_PARTS_SHARE);
+        for (int k = 0; k < partition.size(); k++) {
+            int[] ops = partition.parts().get(k);
+            SubGraph part = SubGraph.of(g, ops, g.name() + "/part" + k);
+            Duration share = clock.shareUntil(partsEnd, ops.length, left);
+            left -= ops.length;
+            Plan partStart = contiguous ? PlanSplicer.restrict(g, startPlan, at, at + ops.length - 1, part) : null;
+            at += ops.length;
+            if (partStart == null) {
+                partStart = new JustInTimePlanner(startPosition == null ? null : inOrder(g, part, startPosition))
+                        .plan(part.graph(), setting, budget, Limits.DEFAULT);
+            }
+            if (share.compareTo(MIN_SOLVE) < 0) {
+                // No time left for a program: the part's starting plan as it is.
+                partPlans.add(partStart);
+                progress.accept(String.format(Locale.ROOT, "dnc: part %d/%d (%d operators): its starting plan (no "
+                        + "time left)", k + 1, partition.size(), ops.length));
+                continue;
+            }
+            CosmaResult r = CosmaSolver.solve(part.graph(), setting, budget,
+                    options.cosma().withSchedule(null).withStart(partStart), limits.withTimeLimit(share));
+            if (r.plan() == null) {
+                throw new IllegalStateException("bug: part " + k + " has no plan (" + r.status()
+                        + ") although its just-in-time plan exists");
+            }
+            partPlans.add(r.plan());
+            progress.accept(String.format(Locale.ROOT, "dnc: part %d/%d (%d operators) %s, traffic %d, %.1f s",
+                    k + 1, partition.size(), ops.length, r.status(), r.objective(), r.seconds()));
+        }
+        Plan stitched = PlanSplicer.concatenate(g, setting, budget, partPlans);
+        long spillAtCut = PlanChecker.requireValid(g, stitched, "divide and conquer (spill at cut)").traffic()
+                .nonCompulsory();
+        best.offer(stitched, "parts, spill at cut");
+        long handover = spillAtCut;
+        Plan current = stitched;
+        if (options.handover()) {
+            current = StateHandover.apply(g, stitched);
+            handover = PlanChecker.requireValid(g, current, "divide and conquer (state handover)").traffic()
+                    .nonCompulsory();
+            best.offer(current, "parts, state handed over");
+        }
+        progress.accept("dnc: stitched, traffic " + spillAtCut + " spilling at the cuts, " + handover
+                + " with the state handed over");
+        Long polished = null;
+        if (options.handover() && g.operatorCount() <= WHOLE_GRAPH_LIMIT && !clock.over()) {
+            Plan p = fixedSchedule(g, setting, budget, options, current, clock.fractionOfRest(0.25), limits);
+            if (p != null) {
+                polished = best.offer(p, "parts, fixed-schedule optimum of their order");
+                progress.accept("dnc: fixed-schedule optimum of the stitched order, traffic " + polished);
+            }
+        }
+
+        int tried = 0;
+        int accepted = 0;
+        if (options.windows() && partition.size() > 1) {
+            int width = Math.min(g.operatorCount(), Math.max(2, options.maxPart()));
+            int stride = Math.max(1, width / 2);
+            boolean improved = true;
+            while (improved && !clock.over() && !best.meets(bound)) {
+                improved = false;
+                for (int a = 0; a < g.operatorCount() - 1 && !clock.over() && !best.meets(bound); a += stride) {
+                    int b = Math.min(g.operatorCount() - 1, a + width - 1);
+                    if (!loadsWithin(best.plan(), a, b)) {
+                        // No load starts in the window: its operators pay nothing a new order could save.
+                        if (b == g.operatorCount() - 1) {
+                            break;
+                        }
+                        continue;
+                    }
+                    tried++;
+                    Long value = window(g, setting, budget, options, best, a, b, clock, limits);
+                    if (value != null) {
+                        accepted++;
+                        improved = true;
+                        progress.accept("dnc: window " + a + ".." + b + " improved the plan to " + value);
+                    }
+                    if (b == g.operatorCount() - 1) {
+                        break;
+                    }
+                }
+                if (limits.timeLimit() == null) {
+                    break;
+                }
+            }
+        }
+
+        return finish(g, options, best, waitFor(bound, clock), began, partition, spillAtCut, handover, polished,
+                startTraffic, tried, accepted);
+    }
+
+    private static DncResult finish(Graph g, Options options, Best best, Long lower, long began, Partition partition,
+                                    Long spillAtCut, Long handover, Long polished, Long startTraffic, int tried,
+                                    int accepted) {
+        Plan plan = best.plan();
+        CheckReport report = PlanChecker.requireValid(g, plan, "divide and conquer");
+        long traffic = report.traffic().nonCompulsory();
+        SolveStatus status = traffic == 0 || (lower != null && traffic <= lower) ? SolveStatus.OPTIMAL
+                : SolveStatus.FEASIBLE;
+        if (traffic == 0) {
+            lower = 0L;
+        }
+        Double gap = lower == null ? null : traffic == 0 ? 0.0 : Math.max(0, traffic - lower) / (double) traffic;
+        double seconds = (System.nanoTime() - began) / 1e9;
+        Plan labelled = plan.withResult(report.traffic(),
+                new SolverInfo("dnc/" + options.cosma().backend().id() + " (" + best.source() + ")", status, seconds,
+                        lower));
+        return new DncResult(labelled, report, status, traffic, lower, gap, seconds, partition, spillAtCut, handover,
+                polished, startTraffic, tried, accepted, best.source());
+    }
+
+    /** The timestep of each operator in a plan. */
+    private static int[] positions(Graph g, Plan plan) {
+        int[] order = plan.schedule().resolve(g);
+        int[] position = new int[order.length];
+        for (int t = 0; t < order.length; t++) {
+            position[order[t]] = t;
+        }
+        return position;
+    }
+
+    /** The part's operators in the order of the given positions (a topological order of the part). */
+    private static Schedule inOrder(Graph g, SubGraph part, int[] position) {
+        return new Schedule(Arrays.stream(part.operators()).boxed().sorted(Comparator.comparingInt(o -> position[o]))
+                .map(o -> g.operator(o).name()).toList());
+    }
+
+    /**
+     * Re-solves timesteps [a, b] of the best plan with a free schedule and keeps the result when the whole plan's
+     * checked traffic falls; returns the new traffic, or null.
+     */
+    private static Long window(Graph g, TensorSetting setting, long budget, Options options, Best best, int a, int b,
+                               Clock clock, Limits limits) {
+        Plan current = best.plan();
+        int[] order = current.schedule().resolve(g);
+        int[] ops = Arrays.copyOfRange(order, a, b + 1);
+        SubGraph sub = SubGraph.of(g, ops, g.name() + "/window" + a);
+        Duration share = clock.step();
+        CosmaResult r = CosmaSolver.solve(sub.graph(), setting, budget,
+                options.cosma().withSchedule(null).withStart(PlanSplicer.restrict(g, current, a, b, sub)),
+                limits.withTimeLimit(share));
+        if (r.plan() == null) {
+            return null;
+        }
+        long before = best.traffic();
+        Plan candidate = StateHandover.apply(g, PlanSplicer.splice(g, current, a, b, r.plan()));
+        best.offer(candidate, "windows");
+        if (g.operatorCount() <= WHOLE_GRAPH_LIMIT && !clock.over()) {
+            Plan p = fixedSchedule(g, setting, budget, options, candidate, clock.step(), limits);
+            if (p != null) {
+                best.offer(p, "windows");
+            }
+        }
+        return best.traffic() < before ? best.traffic() : null;
+    }
+
+    /** Whether some loaded segment of the plan starts in [a, b]. */
+    private static boolean loadsWithin(Plan plan, int a, int b) {
+        for (List<Segment> list : plan.segments().values()) {
+            for (Segment s : list) {
+                if (s.origin() == Origin.LOADED && a <= s.start() && s.start() <= b) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The fixed-schedule optimum of a plan's order, started from the plan; null when nothing better came out. */
+    private static Plan fixedSchedule(Graph g, TensorSetting setting, long budget, Options options, Plan start,
+                                      Duration share, Limits limits) {
+        CosmaResult r = CosmaSolver.solve(g, setting, budget,
+                options.cosma().withSchedule(start.schedule()).withStart(start), limits.withTimeLimit(share));
+        return r.plan();
+    }
+
+    /** The forced traffic of the whole graph with a free schedule, computed on a daemon thread beside the search. */
+    private static CompletableFuture<Long> forcedBound(Graph g, long budget) {
+        CompletableFuture<Long> f = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                f.complete(ForcedTraffic.of(g, OperatorWindows.free(g, true), budget).bound());
+            } catch (RuntimeException | OutOfMemoryError e) {
+                f.complete(null);
+            }
+        }, "dnc-forced-bound");
+        t.setDaemon(true);
+        t.start();
+        return f;
+    }
+
+    private static Long waitFor(CompletableFuture<Long> bound, Clock clock) {
+        try {
+            Duration left = clock.left();
+            return left == null ? bound.get() : bound.get(Math.max(1, left.toMillis()), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /** The best checked plan so far and where it came from. */
+    private static final class Best {
+        private final Graph g;
+        private Plan plan;
+        private long traffic = Long.MAX_VALUE;
+        private String source;
+
+        Best(Graph g) {
+            this.g = g;
+        }
+
+        /** Checks the plan, keeps it when it is strictly better; returns its traffic. */
+        Long offer(Plan candidate, String from) {
+            long t = PlanChecker.requireValid(g, candidate, "divide and conquer (" + from + ")").traffic()
+                    .nonCompulsory();
+            if (t < traffic) {
+                traffic = t;
+                plan = candidate;
+                source = from;
+            }
+            return t;
+        }
+
+        long traffic() {
+            return traffic;
+        }
+
+        boolean meets(CompletableFuture<Long> bound) {
+            Long b = bound.getNow(null);
+            return b != null && traffic <= b;
+        }
+
+        Plan plan() {
+            return plan;
+        }
+
+        String source() {
+            return source;
+        }
+    }
+
+    /** Deadlines measured from the start of the run. */
+    private static final class Clock {
+        private final long began;
+        private final Duration limit;
+
+        Clock(long began, Duration limit) {
+            this.began = began;
+            this.limit = limit;
+        }
+
+        private Duration elapsed() {
+            return Duration.ofNanos(System.nanoTime() - began);
+        }
+
+        /** Time left before the end minus the margin; null without a limit. */
+        Duration left() {
+            if (limit == null) {
+                return null;
+            }
+            Duration d = limit.minus(MARGIN).minus(elapsed());
+            return d.isNegative() ? Duration.ZERO : d;
+        }
+
+        boolean over() {
+            Duration d = left();
+            return d != null && d.isZero();
+        }
+
+        /** The moment (from the start) at the fraction of the limit; null without a limit. */
+        Duration fraction(double f) {
+            return limit == null ? null : Duration.ofMillis(Math.round(limit.toMillis() * f));
+        }
+
+        /** A fraction of the time left (or the step cap without a limit). */
+        Duration fractionOfRest(double f) {
+            Duration d = left();
+            return d == null ? STEP_CAP : Duration.ofMillis(Math.max(1, Math.round(d.toMillis() * f)));
+        }
+
+        /** What a part of {@code size} of {@code left} operators may take until {@code end}. */
+        Duration shareUntil(Duration end, int size, int leftOps) {
+            if (end == null) {
+                return STEP_CAP;
+            }
+            Duration d = end.minus(elapsed());
+            long ms = d.isNegative() ? 1 : Math.max(1, d.toMillis() * size / Math.max(1, leftOps));
+            return Duration.ofMillis(ms);
+        }
+
+        /** One search step: a tenth of the limit at most, never past the end. */
+        Duration step() {
+            Duration d = left();
+            if (d == null) {
+                return STEP_CAP;
+            }
+            Duration tenth = limit.dividedBy(10);
+            return Duration.ofMillis(Math.max(1, Math.min(d.toMillis(), tenth.toMillis())));
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package dev.memplan.decomposition;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.datasets.zoo.Zoo;
+import dev.memplan.formulations.BruteForceAccess;
+import dev.memplan.formulations.cosma.CosmaResult;
+import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Budgets;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.PlanChecker;
+import dev.memplan.model.Schedule;
+import dev.memplan.model.SolveStatus;
+import dev.memplan.model.TensorSetting;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class DivideAndConquerTest {
+    private static final CosmaSolver.Options COSMA = CosmaSolver.Options.traffic(Backend.CPSAT).withDecoupled(true, null);
+    private static final TensorSetting ACT = TensorSetting.ACTIVATIONS;
+
+    private static DncResult dnc(Graph g, long budget, DivideAndConquer.Options options) {
+        return DivideAndConquer.solve(g, ACT, budget, options, Limits.DEFAULT, List.of(), line -> { });
+    }
+
+    /** Every stage valid and never below the brute-force optimum; handover never worse than spill at cut. */
+    @Test
+    void stitchedPlansAreValidNeverBelowTheOptimumAndHandoverNeverCostsMore() {
+        Random random = new Random(13);
+        for (int i = 0; i < 12; i++) {
+            Graph g = BruteForceAccess.randomTinyGraph(random, 6, false).withSetting(ACT);
+            long mr = Budgets.minimumRequired(g);
+            long mp = BruteForceAccess.minPeak(g);
+            for (long budget : new long[] {mr, Budgets.halfway(mr, mp), mp}) {
+                long optimum = BruteForceAccess.minTraffic(g, ACT, budget, null);
+                for (int maxPart : new int[] {2, 3}) {
+                    DncResult r = dnc(g, budget, DivideAndConquer.Options.of(COSMA).withMaxPart(maxPart));
+                    assertTrue(PlanChecker.check(g, r.plan()).valid());
+                    assertTrue(r.traffic() >= optimum, "below the optimum: " + r.traffic() + " < " + optimum);
+                    assertTrue(r.handover() <= r.spillAtCut(), "handover " + r.handover() + " > spill at cut "
+                            + r.spillAtCut());
+                    assertTrue(r.traffic() <= r.handover());
+                    if (r.bound() != null) {
+                        assertTrue(r.bound() <= optimum);
+                    }
+                    if (r.status() == SolveStatus.OPTIMAL) {
+                        assertEquals(optimum, r.traffic());
+                    }
+                }
+            }
+        }
+    }
+
+    /** A chain cut in the middle with room to spare: spilling at the cut pays a round trip, handing over nothing. */
+    @Test
+    void handingTheStateOverSavesTheRoundTripAtACut() {
+        Graph g = Graph.builder("chain")
+                .activation("x", 2).activation("a", 4).activation("b", 4).activation("c", 4).activation("d", 4)
+                .operator("oa", List.of("x"), List.of("a"))
+                .operator("ob", List.of("a"), List.of("b"))
+                .operator("oc", List.of("b"), List.of("c"))
+                .operator("od", List.of("c"), List.of("d"))
+                .output("d").build();
+        DivideAndConquer.Options options = DivideAndConquer.Options.of(COSMA).withBreakNodes(List.of("ob"))
+                .withWindows(false);
+        DncResult r = dnc(g, 100, options);
+        assertEquals(2, r.partition().size());
+        assertEquals(8, r.spillAtCut(), "b is spilled and loaded again at the cut");
+        assertEquals(0, r.handover());
+        assertEquals(0, r.traffic());
+        DncResult paper = dnc(g, 100, options.withHandover(false));
+        assertEquals(8, paper.traffic());
+    }
+
+    /** One part: the plan of the monolithic pipeline, the same traffic. */
+    @Test
+    void onePartGivesTheMonolithicAnswer() {
+        Random random = new Random(7);
+        for (int i = 0; i < 6; i++) {
+            Graph g = BruteForceAccess.randomTinyGraph(random, 6, false).withSetting(ACT);
+            long budget = Budgets.halfway(Budgets.minimumRequired(g), BruteForceAccess.minPeak(g));
+            CosmaResult whole = CosmaSolver.solve(g, ACT, budget, COSMA, Limits.DEFAULT);
+            DncResult r = dnc(g, budget, DivideAndConquer.Options.of(COSMA).withMaxPart(g.operatorCount()));
+            assertEquals(1, r.partition().size());
+            assertEquals(whole.objective().longValue(), r.spillAtCut());
+            assertEquals(whole.objective().longValue(), r.traffic());
+        }
+    }
+
+    /**
+     * A human-designed network split on purpose (it is below the auto threshold): valid, never below the
+     * monolithic optimum, never above the fixed-schedule optimum it starts from.
+     */
+    @Test
+    void aSmallZooNetworkSplitIsNeverWorseThanItsStartNorBelowTheOptimum() {
+        Graph g = Zoo.graph("resnet50").withSetting(ACT);
+        long budget = Budgets.minimumRequired(g);
+        Limits limits = Limits.DEFAULT.withTimeLimit(Duration.ofSeconds(20));
+        CosmaResult whole = CosmaSolver.solve(g, ACT, budget, COSMA, limits);
+        CosmaResult fs = CosmaSolver.solve(g, ACT, budget, COSMA.withSchedule(Schedule.defaultOrder(g)), limits);
+        DncResult r = DivideAndConquer.solve(g, ACT, budget, DivideAndConquer.Options.of(COSMA).withMaxPart(20),
+                limits, List.of(fs.plan()), line -> { });
+        assertTrue(r.partition().size() > 1);
+        assertTrue(PlanChecker.check(g, r.plan()).valid());
+        assertTrue(r.traffic() <= fs.objective());
+        if (whole.status() == SolveStatus.OPTIMAL) {
+            assertTrue(r.traffic() >= whole.objective());
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package dev.memplan.sweeps.figures;
+
+import java.util.Objects;
+
+/**
+ * One finished sweep case as the figures read it: the columns of the {@code results} table (RESULTS-SCHEMA.md)
+ * that name the case and say what it found, whether they came from the database or a CSV export (the sweep
+ * engine's own row type carries every column). Null stands for SQL NULL (an empty CSV field).
+ *
+ * @param status {@code OPTIMAL}, {@code FEASIBLE}, {@code INFEASIBLE}, {@code UNKNOWN}, {@code HEURISTIC} or
+ *     {@code ERROR}
+ * @param trafficNonCompulsory the objective; null when the case found no plan
+ */
+public record FinishedCase(String graph, String setting, String budget, Long budgetBytes, String planner,
+                        String solver, Double timeLimit, Integer repeat, Status status, Long trafficNonCompulsory,
+                        Long bound, Double gap, Double seconds, String error) {
+
+    /** What a case claims; the model's statuses plus {@code ERROR} for a case that failed. */
+    public enum Status {
+        OPTIMAL, FEASIBLE, HEURISTIC, UNKNOWN, INFEASIBLE, ERROR;
+
+        /** The mark a figure or table puts on a cell with this status (empty for OPTIMAL). */
+        String mark() {
+            return switch (this) {
+                case OPTIMAL -> "";
+                case FEASIBLE -> "F";
+                case HEURISTIC -> "H";
+                case UNKNOWN -> "U";
+                case INFEASIBLE -> "I";
+                case ERROR -> "E";
+            };
+        }
+    }
+
+    public FinishedCase {
+        Objects.requireNonNull(graph, "graph");
+        Objects.requireNonNull(setting, "setting");
+        Objects.requireNonNull(budget, "budget");
+        Objects.requireNonNull(planner, "planner");
+        Objects.requireNonNull(status, "status");
+        solver = solver == null ? "" : solver;
+    }
+
+    /** Whether the case produced a plan (a traffic figure). */
+    public boolean hasPlan() {
+        return trafficNonCompulsory != null;
+    }
+}

@@ -1,0 +1,40 @@
+package dev.memplan.sweeps.figures;
+
+import java.util.Locale;
+
+/** How figures and tables print numbers: fixed, locale-independent formats. */
+final class Numbers {
+
+    private Numbers() {
+    }
+
+    /** Seconds as the paper's Table II prints them: one decimal, two below one second, {@code <0.01} below that. */
+    static String seconds(double s) {
+        if (s < 0.005) {
+            return "<0.01";
+        }
+        return String.format(Locale.ROOT, s < 1 ? "%.2f" : "%.1f", s);
+    }
+
+    /** A time limit: whole seconds without decimals ({@code 120}), else as given ({@code 0.5}). */
+    static String limit(double s) {
+        return s == Math.rint(s) ? String.format(Locale.ROOT, "%.0f", s) : Double.toString(s);
+    }
+
+    /** A gap in (0, 1] as a percentage with one decimal. */
+    static String percent(double gap) {
+        return String.format(Locale.ROOT, "%.1f%%", 100 * gap);
+    }
+
+    /** Bytes in decimal units (B, kB, MB, GB, TB) with up to three significant digits, as axis ticks read best. */
+    static String bytes(double b) {
+        String[] units = {"B", "kB", "MB", "GB", "TB"};
+        int u = 0;
+        while (Math.abs(b) >= 1000 && u < units.length - 1) {
+            b /= 1000;
+            u++;
+        }
+        String number = new java.math.BigDecimal(b).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString();
+        return number + " " + units[u];
+    }
+}
