@@ -39,7 +39,7 @@ final class BenchMmap implements Callable<Integer> {
     @Option(names = "--seed", defaultValue = "1", description = "seed of the generated programs and the players (default: ${DEFAULT-VALUE})")
     long seed;
 
-    @Option(names = "--simulations", paramLabel = "N", defaultValue = "32", description = "MCTS simulations per move (default: ${DEFAULT-VALUE})")
+    @Option(names = "--simulations", paramLabel = "N", defaultValue = "128", description = "MCTS simulations per move (default: ${DEFAULT-VALUE})")
     int simulations;
 
     @Option(names = "--csv", defaultValue = "bench-mmap.csv", paramLabel = "OUT", description = "(default: ${DEFAULT-VALUE})")

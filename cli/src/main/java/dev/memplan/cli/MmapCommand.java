@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.baselines.mmap.BestMapping;
 import dev.memplan.baselines.mmap.GreedyMapping;
 import dev.memplan.baselines.mmap.MctsPlay;
 import dev.memplan.baselines.mmap.RandomPlay;
@@ -87,7 +88,7 @@ final class MmapCommand implements Runnable {
 
     static MappingPlanner planner(String name, int simulations) {
         return switch (name) {
-            case "exact" -> new MmapCpSat(new GreedyMapping());
+            case "exact" -> new MmapCpSat(new BestMapping(List.of(new GreedyMapping(), new MctsPlay(simulations, 16, 1.0))));
             case "greedy" -> new GreedyMapping();
             case "mcts" -> new MctsPlay(simulations, 16, 1.0);
             case "random" -> new RandomPlay();
@@ -119,7 +120,7 @@ final class MmapCommand implements Runnable {
         @Option(names = "--seed", defaultValue = "1", description = "seed of random play and MCTS (default: ${DEFAULT-VALUE})")
         long seed;
 
-        @Option(names = "--simulations", paramLabel = "N", defaultValue = "32",
+        @Option(names = "--simulations", paramLabel = "N", defaultValue = "128",
                 description = "MCTS simulations per move, at most (default: ${DEFAULT-VALUE})")
         int simulations;
 
@@ -152,7 +153,7 @@ final class MmapCommand implements Runnable {
         String input;
 
         @Option(names = "--planner", defaultValue = "exact", paramLabel = "exact|greedy|mcts|random",
-                description = "exact (CP-SAT from the greedy start), greedy (XLA-style), mcts, random (default: ${DEFAULT-VALUE})")
+                description = "exact (CP-SAT from the best of greedy and mcts), greedy (XLA-style), mcts, random (default: ${DEFAULT-VALUE})")
         String planner;
 
         @Option(names = "--out", paramLabel = "FILE", description = "write the mapping (memplan-mmap-mapping/1)")

@@ -29,6 +29,9 @@ public final class MctsPlay implements MappingPlanner {
 
     private static final double EXPLORE_ROLLOUT = 0.2;
 
+    /** On the zoo 128 beat 32 simulations on three networks of four, at a few seconds per network. */
+    public static final int DEFAULT_SIMULATIONS = 128;
+
     private final int simulations;
     private final int rolloutDepth;
     private final double exploration;
@@ -47,9 +50,9 @@ public final class MctsPlay implements MappingPlanner {
         this.exploration = exploration;
     }
 
-    /** 32 simulations per move, rollouts of 16 moves, exploration 1.0. */
+    /** 128 simulations per move, rollouts of 16 moves, exploration 1.0. */
     public MctsPlay() {
-        this(32, 16, 1.0);
+        this(DEFAULT_SIMULATIONS, 16, 1.0);
     }
 
     @Override
@@ -70,7 +73,7 @@ public final class MctsPlay implements MappingPlanner {
                 game.dropBackup();
                 continue;
             }
-            if (legalCount(options) == 1) {
+            if (MmapGame.legalCount(options) == 1) {
                 game.play(defaultMove(options, rnd, 0));
                 continue;
             }
@@ -210,13 +213,5 @@ public final class MctsPlay implements MappingPlanner {
             }
         }
         throw new IllegalStateException("bug: no legal option");
-    }
-
-    private static int legalCount(Decision[] options) {
-        int legal = 0;
-        for (Decision d : options) {
-            legal += d == null ? 0 : 1;
-        }
-        return legal;
     }
 }

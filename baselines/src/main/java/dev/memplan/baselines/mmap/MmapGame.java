@@ -71,7 +71,16 @@ final class MmapGame {
     }
 
     static boolean infeasible(Decision[] options) {
-        return Arrays.stream(options).allMatch(d -> d == null);
+        return legalCount(options) == 0;
+    }
+
+    /** The number of legal options. */
+    static int legalCount(Decision[] options) {
+        int legal = 0;
+        for (Decision d : options) {
+            legal += d == null ? 0 : 1;
+        }
+        return legal;
     }
 
     /** Plays a legal option of {@link #options()}. */

@@ -41,11 +41,7 @@ public final class RandomPlay implements MappingPlanner {
 
     /** A legal option chosen uniformly. */
     static Decision pick(Decision[] options, Random rnd) {
-        int legal = 0;
-        for (Decision d : options) {
-            legal += d == null ? 0 : 1;
-        }
-        int k = rnd.nextInt(legal);
+        int k = rnd.nextInt(MmapGame.legalCount(options));
         for (Decision d : options) {
             if (d != null && k-- == 0) {
                 return d;
