@@ -235,9 +235,10 @@ final class MmapCommand implements Runnable {
     }
 
     /**
-     * Runs the planners on one instance within the run's time limit from {@code startNanos}: the fast players (greedy, random) first, then
-     * MCTS with a third of the time left and the exact program with the rest. Adds one row per planner, each reward
-     * against the best bound of the run (the exact program's, or the benefit of every buffer that fits).
+     * Runs the planners on one instance within the run's time limit from {@code startNanos}: the fast players
+     * (greedy, random) first, then MCTS with a third of the time left and the exact program with the rest,
+     * starting from the best mapping found so far. Adds one row per planner, each reward against the best bound of
+     * the run (the exact program's, or the benefit of every buffer that fits).
      */
     static List<MappingResult> compare(MmapInstance in, List<String> names, Run run, long startNanos, PrintWriter err,
             Table table) {
@@ -247,7 +248,9 @@ final class MmapCommand implements Runnable {
         List<MappingResult> results = new ArrayList<>();
         long bound = in.benefitBound();
         for (String name : order) {
-            MappingPlanner p = planner(name, run.simulations);
+            // The exact program starts from the best mapping the players of this run found.
+            MappingPlanner p = name.equals("exact") && !results.isEmpty()
+                    ? new MmapCpSat(bestOf(results)) : planner(name, run.simulations);
             double left = run.left(startNanos);
             double share = name.equals("mcts") && order.contains("exact") ? left / 3 : left;
             err.println("mmap: " + p.name() + " on " + in.name() + " (" + String.format(Locale.ROOT, "%.1f", share)
@@ -265,6 +268,23 @@ final class MmapCommand implements Runnable {
                     String.format(Locale.ROOT, "%.2f", r.seconds()), r.note());
         }
         return results;
+    }
+
+    /** A planner that returns the best of these (checked) results' mappings. */
+    private static MappingPlanner bestOf(List<MappingResult> results) {
+        MappingResult best = results.stream().filter(r -> r.mapping() != null)
+                .max(java.util.Comparator.comparingLong(MappingResult::reward)).orElseThrow();
+        return new MappingPlanner() {
+            @Override
+            public String name() {
+                return best.planner();
+            }
+
+            @Override
+            public MappingResult plan(MmapInstance instance, Limits limits) {
+                return best;
+            }
+        };
     }
 
     @Command(name = "export", mixinStandardHelpOptions = true,
