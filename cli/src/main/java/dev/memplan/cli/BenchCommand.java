@@ -26,7 +26,7 @@ import picocli.CommandLine.Model.CommandSpec;
 /** {@code memplan bench ...}: reproducible benchmarks that print a table and write it as CSV. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Runs a benchmark; prints a table and writes a CSV.",
         subcommands = {BenchCommand.Checker.class, BenchFormulations.class, BenchCompare.class, BenchAllocators.class,
-            BenchCosma.class, BenchDnc.class, BenchMmap.class})
+            BenchCosma.class, BenchDnc.class, BenchLimits.class, BenchMmap.class})
 final class BenchCommand implements Runnable {
     @Spec
     CommandSpec spec;
@@ -67,6 +67,18 @@ final class BenchCommand implements Runnable {
         @Override
         public Integer call() {
             PrintWriter out = spec.commandLine().getOut();
+            if (repeats < 1) {
+                throw new UserException("--repeats must be >= 1 (a median needs a run), got " + repeats);
+            }
+            if (window < 1) {
+                throw new UserException("--window must be >= 1 (operators read tensors of the last WINDOW), got "
+                        + window);
+            }
+            for (int size : sizes) {
+                if (size < 1) {
+                    throw new UserException("--sizes must be operator counts >= 1, got " + size);
+                }
+            }
             Table table = new Table("operators", "tensors", "segments", "max live", "median ms", "ns/segment", "valid");
             for (int size : sizes) {
                 Graph g = RandomGraphs.layered(seed, size, 3, window, 4096, true);

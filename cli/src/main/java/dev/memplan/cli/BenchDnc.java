@@ -26,8 +26,8 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * {@code memplan bench dnc}: divide and conquer (issue 13) on graphs x budgets with a free schedule: the
- * fixed-schedule optima it starts from (FS(default), FS(MPMF)), what each stage reaches (spill at cut, state
+ * {@code memplan bench dnc}: divide and conquer (issue 13) on graphs x budgets with a free schedule: the best
+ * starting plan's traffic, the fixed-schedule optima it starts from (FS(default), FS(MPMF)), what each stage reaches (spill at cut, state
  * handed over, fixed-schedule optimum of the stitched order), the final traffic against the best FS optimum, the
  * forced lower bound and gap, the wall time of the whole case (starts included) and the peak heap. The minimum-peak
  * order (for M_H, M_P and FS(MPMF)) is computed once per graph, outside the case's limit, like the paper's HMCOS
@@ -74,7 +74,7 @@ final class BenchDnc implements Callable<Integer> {
         }
         Limits limits = solverOptions.limits();
         TensorSetting s = Inputs.setting(setting);
-        String[] header = {"graph", "operators", "budget", "bytes", "parts", "FS(default)", "FS(MPMF)", "spill at cut",
+        String[] header = {"graph", "operators", "budget", "bytes", "parts", "best start", "FS(default)", "FS(MPMF)", "spill at cut",
             "handover", "stitched order", "dnc", "vs best FS", "bound", "gap", "seconds", "peak heap MB", "plan from"};
         Table table = new Table(header);
         out.println(String.join("  ", header));
@@ -103,7 +103,8 @@ final class BenchDnc implements Callable<Integer> {
                 PlanChecker.requireValid(g, r.plan(), "divide and conquer");
                 Long bestFs = min(o.fsDefault(), o.fsMpmf());
                 table.row(g.name(), Integer.toString(g.operatorCount()), chosen.name(), Long.toString(chosen.bytes()),
-                        Integer.toString(r.partition().size()), fs(o.fsDefault()), fs(o.fsMpmf()),
+                        Integer.toString(r.partition().size()), DncRun.orDash(r.start()), fs(o.fsDefault()),
+                        fs(o.fsMpmf()),
                         DncRun.orDash(r.spillAtCut()), DncRun.orDash(r.handover()), DncRun.orDash(r.polished()),
                         r.traffic() + " " + r.status(), bestFs == null ? "-" : CompareCommand.reduction(r.traffic(), bestFs),
                         r.bound() == null ? "-" : Long.toString(r.bound()),

@@ -9,12 +9,15 @@ import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorSetting;
+import java.time.Duration;
 
 /**
  * A --budget argument resolved to bytes: M_R, M_H, M_P (the minimum-peak order of {@link MinimumPeakScheduler}: exact
  * when it proves it, else the best known with its lower bound) or a number; below M_R is an error.
  */
 record BudgetChoice(String name, long bytes, long mr, ScheduleResult mp) {
+    /** M_P (and so M_H) may take 1/n of the time left. */
+    private static final int BUDGET_SHARE = 4;
 
     static BudgetChoice resolve(String argument, Graph g, TensorSetting setting, Backend backend, Limits limits) {
         return resolve(argument, g, setting, new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, backend),
@@ -33,7 +36,9 @@ record BudgetChoice(String name, long bytes, long mr, ScheduleResult mp) {
             return new BudgetChoice("M_R", mr, mr, null);
         }
         if (upper.equals("M_P") || upper.equals("MP") || upper.equals("M_H") || upper.equals("MH")) {
-            ScheduleResult mp = scheduler.schedule(g, limits);
+            // M_P gets a share of the time: the budget is only the first step of the command.
+            Duration left = limits.timeLimit();
+            ScheduleResult mp = scheduler.schedule(g, left == null ? limits : limits.withTimeLimit(left.dividedBy(BUDGET_SHARE)));
             boolean half = upper.contains("H");
             long bytes = half ? Budgets.halfway(mr, mp.peak()) : mp.peak();
             return new BudgetChoice(half ? "M_H" : "M_P", bytes, mr, mp);

@@ -3,11 +3,14 @@ package dev.memplan.cli;
 import dev.memplan.baselines.replacement.PackingFailedException;
 import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
+import dev.memplan.decomposition.DivideAndConquer;
+import dev.memplan.decomposition.DncResult;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.CheckReport;
+import dev.memplan.model.Deadline;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Plan;
@@ -61,14 +64,18 @@ final class CompareCommand implements Callable<Integer> {
     @Mixin
     SolverOptions solverOptions;
 
+    @Mixin
+    DecomposeOptions decomposeOptions;
+
     @Override
     public Integer call() {
+        long began = System.nanoTime();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Graph full = Inputs.graph(graph);
         TensorSetting s = Inputs.setting(setting);
         Graph g = full.withSetting(s);
-        Limits limits = solverOptions.limits();
+        Limits limits = solverOptions.commandLimits();
         MinimumPeakScheduler mpmf = new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, solverOptions.backend());
         List<Scheme> planners = Inputs.schemes(schemes, mpmf);
         BudgetChoice chosen = BudgetChoice.resolve(budget, g, s, mpmf, limits);
@@ -82,7 +89,12 @@ final class CompareCommand implements Callable<Integer> {
         }
         List<Row> rows = new ArrayList<>();
         Plan best = null;
+        List<String> notes = new ArrayList<>();
         for (Scheme scheme : planners) {
+            if (limits.expired()) {
+                notes.add(scheme.name() + " skipped: " + (Deadline.interrupted() ? "interrupted" : "no time left within the limit"));
+                continue;
+            }
             err.println("running " + scheme.name() + " ...");
             Plan p;
             try {
@@ -101,10 +113,20 @@ final class CompareCommand implements Callable<Integer> {
             }
         }
         Row cosma = null;
-        if (!noCosma) {
+        DivideAndConquer.Options dnc = noCosma ? null
+                : decomposeOptions.choose(g, solverOptions.cosma(CosmaObjective.TRAFFIC, null, true, null));
+        if (dnc != null) {
+            err.println("running cosma, divide and conquer ...");
+            DncResult d = DncRun.run(full, s, chosen.bytes(), dnc, limits, mpmf, best == null ? List.of()
+                    : List.of(best), began, err).result();
+            cosma = new Row("cosma-dnc/" + solverOptions.backend().id(), d.status().name(), d.check(), d.seconds(),
+                    "bound " + DncRun.orDash(d.bound()) + (d.gap() == null ? ""
+                            : String.format(Locale.ROOT, ", gap %.2f%%", 100 * d.gap())) + ", from " + d.source());
+        } else if (!noCosma) {
             err.println("running cosma ...");
             CosmaSolver.Options options = solverOptions.cosma(CosmaObjective.TRAFFIC, null, true, best);
             CosmaResult c = CosmaSolver.solve(full, s, chosen.bytes(), options, limits);
+            c.notes().forEach(n -> notes.add("cosma: " + n));
             if (c.plan() != null) {
                 String note = (c.startingPlanOnly() ? "starting plan (best scheme), " : "")
                         + "bound " + c.bound() + (c.gap() == null ? "" : String.format(Locale.ROOT, ", gap %.2f%%", 100 * c.gap()));
@@ -127,6 +149,7 @@ final class CompareCommand implements Callable<Integer> {
                     Long.toString(r.report.peakAddress()), String.format(Locale.ROOT, "%.2f", r.seconds), r.note);
         }
         t.print(out);
+        notes.forEach(n -> out.println("note: " + n));
         out.println("every plan checked: VALID");
         if (csv != null) {
             t.writeCsv(csv);

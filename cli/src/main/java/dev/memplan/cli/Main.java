@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.model.Deadline;
 import dev.memplan.model.InvalidGraphException;
 import dev.memplan.model.io.FormatException;
 import java.io.IOException;
@@ -31,11 +32,28 @@ public final class Main implements Runnable {
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(run(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args));
+        Interrupts.install();
+        // The command started with the JVM: its start-up counts against --time-limit.
+        long uptime = java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime();
+        int code = run(System.nanoTime() - uptime * 1_000_000, new PrintWriter(System.out, true),
+                new PrintWriter(System.err, true), args);
+        System.exit(Deadline.interrupted() && code != USER_ERROR && code != INTERNAL_ERROR ? Interrupts.EXIT_CODE : code);
     }
+
+    /** When the running command started ({@link System#nanoTime()}): where its --time-limit is counted from. */
+    private static volatile long started = System.nanoTime();
 
     /** Runs the command with the given streams; returns the exit code. */
     static int run(PrintWriter out, PrintWriter err, String... args) {
+        return run(System.nanoTime(), out, err, args);
+    }
+
+    static long started() {
+        return started;
+    }
+
+    private static int run(long startedAt, PrintWriter out, PrintWriter err, String... args) {
+        started = startedAt;
         CommandLine cl = new CommandLine(new Main());
         cl.setOut(out);
         cl.setErr(err);
@@ -54,7 +72,16 @@ public final class Main implements Runnable {
             c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help'.");
             return USER_ERROR;
         });
-        int code = cl.execute(args);
+        int code;
+        try {
+            code = cl.execute(args);
+        } catch (OutOfMemoryError e) {
+            // Writers go through temporary files, so whatever was being written is not left half-done.
+            err.println("memplan: error: out of memory (the heap is " + (Runtime.getRuntime().maxMemory() >> 20)
+                    + " MB; set a larger one with MEMPLAN_JAVA_OPTS=-Xmx8g). Nothing was half-written. This is a "
+                    + "bug: memplan should have skipped the work that did not fit; please report it");
+            code = INTERNAL_ERROR;
+        }
         out.flush();
         err.flush();
         return code;

@@ -1,13 +1,17 @@
 package dev.memplan.cli;
 
+import dev.memplan.baselines.replacement.PackingFailedException;
+import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.decomposition.DivideAndConquer;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Deadline;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
+import dev.memplan.model.Plan;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.TensorSetting;
 import dev.memplan.model.io.PlanJson;
@@ -15,6 +19,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -31,6 +36,8 @@ import picocli.CommandLine.Model.CommandSpec;
             "--schedule FILE) or the least peak footprint without spills (eq. 13-15), checks it and prints",
             "status, traffic, bound, gap, time and model size. Exit code 1 when no plan was found."})
 final class SolveCommand implements Callable<Integer> {
+    /** What a Belady scheme takes per operator (about 2 s on 20,000 operators on the bench machine under load). */
+    private static final long SCHEME_NANOS_PER_OPERATOR = 100_000;
     @Spec
     CommandSpec spec;
 
@@ -72,7 +79,7 @@ final class SolveCommand implements Callable<Integer> {
         TensorSetting s = Inputs.setting(setting);
         Graph g = full.withSetting(s);
         Backend backend = solverOptions.backend();
-        Limits limits = solverOptions.limits();
+        Limits limits = solverOptions.commandLimits();
         MinimumPeakScheduler mpmf = new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, backend);
         BudgetChoice chosen = BudgetChoice.resolve(budget, g, s, mpmf, limits);
         CosmaObjective obj = switch (objective) {
@@ -81,13 +88,18 @@ final class SolveCommand implements Callable<Integer> {
             default -> throw new UserException("unknown objective '" + objective + "': use 'traffic' or 'peak'");
         };
         Schedule fixed = schedule == null ? null : readSchedule(g, schedule);
-        CosmaSolver.Options options = solverOptions.cosma(obj, fixed, !noPrune, null);
+        Plan start = fixed == null && obj == CosmaObjective.TRAFFIC
+                ? bestScheme(full, s, chosen, mpmf, limits) : null;
+        CosmaSolver.Options options = solverOptions.cosma(obj, fixed, !noPrune, start);
         if (obj == CosmaObjective.TRAFFIC && fixed == null) {
             DivideAndConquer.Options dnc = decomposeOptions.choose(g, options);
             if (dnc != null) {
                 return divideAndConquer(full, s, chosen, dnc, limits, mpmf, began);
             }
         }
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("solving at budget " + chosen.bytes() + " (Ctrl-C stops and keeps the best checked plan so far) ...");
+        err.flush();
         CosmaResult r = CosmaSolver.solve(full, s, chosen.bytes(), options, limits);
         Table t = new Table("", "");
         t.row("graph", g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
@@ -95,8 +107,8 @@ final class SolveCommand implements Callable<Integer> {
         t.row("budget", chosen.describe());
         t.row("objective", obj.name().toLowerCase() + (fixed == null ? ", free schedule" : ", fixed schedule"));
         t.row("solver", r.backend() + ", " + solverOptions.describe());
-        t.row("model", r.pruned() == null ? (r.plan() == null ? "none built"
-                : "none built: the starting plan has no non-compulsory traffic")
+        t.row("model", r.pruned() == null ? (r.plan() == null ? "none built" : r.notes().isEmpty()
+                ? "none built: the starting plan meets the lower bound" : "none built (see the notes)")
                 : r.pruned() + (noPrune ? " (no pruning)" : r.unpruned() == null ? ""
                         : " (before pruning: " + r.unpruned() + ")"));
         t.row("status", r.status().name() + (r.startingPlanOnly() ? " (the starting plan; the solver found nothing better)" : ""));
@@ -110,18 +122,60 @@ final class SolveCommand implements Callable<Integer> {
             t.row("peak footprint", Long.toString(r.check().peakFootprint()));
             t.row("peak address", Long.toString(r.check().peakAddress()));
         }
+        for (String note : r.notes()) {
+            t.row("note", note);
+        }
         t.printWithoutHeader(out);
         if (r.plan() == null) {
             out.println("no plan: " + (r.status().name().equals("INFEASIBLE") ? "proven infeasible"
                     : "none found within the limits"));
+            if (Deadline.interrupted() && this.out != null) {
+                err.println("memplan: interrupted: no plan; " + this.out + " left as it was");
+            }
             return Main.INVALID;
         }
         out.println("plan checked: VALID");
         if (this.out != null) {
             PlanJson.write(r.plan(), this.out);
             out.println("wrote " + this.out);
+            if (Deadline.interrupted()) {
+                err.println("memplan: interrupted: wrote the best checked plan so far (" + r.status()
+                        + (r.gap() == null ? "" : String.format(", gap %.2f%%", 100 * r.gap())) + ") to " + this.out);
+            }
         }
         return 0;
+    }
+
+    /**
+     * The starting plan: the best of the Belady schemes whose order is known (the default order, and the
+     * minimum-peak order when the budget computed it), each run only while the time left allows it (about 0.1 ms
+     * per operator, twice over). A scheme spills far less than the just-in-time plan (a 20,000-operator graph:
+     * 0.65 MB against 111 MB), so a tight limit that leaves no time for a program still returns a good plan. Null
+     * when none ran or packed: COSMA then starts from the just-in-time plan.
+     */
+    private static Plan bestScheme(Graph full, TensorSetting s, BudgetChoice chosen, MinimumPeakScheduler mpmf,
+                                   Limits limits) {
+        List<String> names = new ArrayList<>(List.of("default/belady/tflite"));
+        if (chosen.mp() != null) {
+            names.add("mpmf/belady/tflite");
+        }
+        Duration needs = Duration.ofNanos(2 * SCHEME_NANOS_PER_OPERATOR * full.operatorCount());
+        Plan best = null;
+        for (Scheme scheme : Inputs.schemes(names, mpmf)) {
+            Duration left = limits.timeLimit();
+            if (left != null && left.compareTo(needs) < 0) {
+                break;
+            }
+            try {
+                Plan p = scheme.plan(full, s, chosen.bytes(), limits);
+                if (best == null || p.traffic().nonCompulsory() < best.traffic().nonCompulsory()) {
+                    best = p;
+                }
+            } catch (PackingFailedException e) {
+                // The arena allocator found no packing at this budget: this scheme has no plan to offer.
+            }
+        }
+        return best;
     }
 
     private int divideAndConquer(Graph full, TensorSetting s, BudgetChoice chosen, DivideAndConquer.Options dnc,

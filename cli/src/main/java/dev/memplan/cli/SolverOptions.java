@@ -5,6 +5,7 @@ import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Deadline;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Plan;
 import dev.memplan.model.Schedule;
@@ -24,7 +25,12 @@ final class SolverOptions {
             description = "back-end (default: ${DEFAULT-VALUE})")
     String solver;
 
-    @Option(names = "--time-limit", paramLabel = "SECONDS", description = "wall-time limit per solve (default: none)")
+    /** The most kept back from the limit to check and write the result. */
+    private static final Duration WRITE_MARGIN = Duration.ofSeconds(1);
+
+    @Option(names = "--time-limit", paramLabel = "SECONDS",
+            description = {"wall-time limit: of the whole command for solve and compare (JVM start, budget, every step,",
+                "checking and writing; the best checked plan so far when it is reached), per solve for bench (default: none)"})
     Double timeLimit;
 
     @Option(names = "--encoding", paramLabel = "decoupled|joint", defaultValue = "decoupled",
@@ -60,6 +66,24 @@ final class SolverOptions {
         }
         Duration limit = timeLimit == null ? null : Duration.ofMillis(Math.round(timeLimit * 1000));
         return new Limits(limit, threads, 0.0, 0L);
+    }
+
+    /**
+     * The limits of a command whose --time-limit bounds its whole wall time (solve, compare): one {@link Deadline}
+     * from the command's start (the JVM's, so its start-up counts) to the limit, less a margin to check and write the result (a
+     * tenth of the limit, at most {@link #WRITE_MARGIN}); every step reads what is left of it.
+     */
+    Limits commandLimits() {
+        Limits limits = limits();
+        if (timeLimit == null) {
+            return limits;
+        }
+        Duration limit = limits.timeLimit();
+        Duration margin = limit.dividedBy(10).compareTo(WRITE_MARGIN) < 0 ? limit.dividedBy(10) : WRITE_MARGIN;
+        Duration sinceStart = Duration.ofNanos(System.nanoTime() - Main.started());
+        Duration left = limit.minus(margin).minus(sinceStart);
+        Deadline deadline = Deadline.after(left.isNegative() ? Duration.ZERO : left);
+        return new Limits(limit, limits.threads(), limits.relativeGap(), limits.seed(), deadline);
     }
 
     String describe() {

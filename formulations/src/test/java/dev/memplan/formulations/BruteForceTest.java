@@ -246,6 +246,46 @@ class BruteForceTest {
         }
     }
 
+    /**
+     * Alignment 3 with sizes that are not multiples of it, free and fixed schedules: from the least aligned budget
+     * up, a plan exists, every offset is a multiple of 3, the fixed schedule never beats the free one, more budget
+     * never costs more, and alignment 1 is never dearer. Below the least aligned budget no plan exists.
+     */
+    @Test
+    void alignedOptimaForFreeAndFixedSchedules() {
+        for (int seed = 0; seed < 4; seed++) {
+            Graph g1 = randomTinyGraph(new Random(200 + seed), 4, seed % 2 == 1);
+            Graph g3 = new Graph(g1.name(), 3, g1.tensors(), g1.operators(), g1.outputs());
+            Schedule order = Schedule.defaultOrder(g3);
+            long from = Budgets.minimumFeasible(g3);
+            if (from > Budgets.minimumRequired(g3)) {
+                assertNull(BruteForce.minTraffic(g3, ALL, from - 1, null), "seed " + seed);
+                assertNull(BruteForce.minTraffic(g3, ALL, from - 1, order), "seed " + seed);
+            }
+            long previous = Long.MAX_VALUE;
+            for (long b = from; b <= from + 4; b++) {
+                String where = "seed " + seed + " B " + b;
+                BruteForce.Optimum free = BruteForce.minTraffic(g3, ALL, b, null);
+                BruteForce.Optimum fixed = BruteForce.minTraffic(g3, ALL, b, order);
+                assertNotNull(free, where);
+                assertNotNull(fixed, where);
+                assertTrue(free.traffic() <= fixed.traffic(), where);
+                assertTrue(free.traffic() <= previous, where);
+                assertTrue(BruteForce.minTraffic(g1, ALL, b, order).traffic() <= fixed.traffic(), where);
+                for (BruteForce.Optimum o : List.of(free, fixed)) {
+                    o.plan().segments().values().forEach(list -> list.forEach(s -> assertEquals(0, s.offset() % 3)));
+                }
+                previous = free.traffic();
+            }
+        }
+        // x(1) -> A -> y(1) at alignment 2: M_R = 2, but y cannot start at 1; at 3, x at 0 and y at 2.
+        Graph pair = Graph.builder("pair").alignment(2).activation("x", 1).activation("y", 1)
+                .operator("A", List.of("x"), List.of("y")).output("y").build();
+        assertNull(BruteForce.minTraffic(pair, ALL, 2, null));
+        assertOptimum(0, pair, 3, null);
+        assertOptimum(0, pair, 3, Schedule.defaultOrder(pair));
+    }
+
     /** Asserts the optimum (the oracle itself asserts that its plan is valid and has this traffic). */
     private static BruteForce.Optimum assertOptimum(long expected, Graph g, long budget, Schedule schedule) {
         BruteForce.Optimum o = BruteForce.minTraffic(g, ALL, budget, schedule);

@@ -4,9 +4,15 @@ import java.time.Duration;
 
 /**
  * What a Planner or Allocator may spend: wall time (null for none), threads, the relative gap at which an
- * optimiser may stop, and the random seed, so that a run can be repeated.
+ * optimiser may stop, the random seed (so that a run can be repeated), and the {@link Deadline} of the whole
+ * command.
+ *
+ * <p>{@link #timeLimit()} is what is left: the given limit, capped by the time to the deadline. Every step that
+ * reads it when it starts (a solver call, a packing, a scheduler) therefore stays within the command's limit
+ * without knowing about it. {@link #startingNow()} turns the relative limit into the deadline, so that the steps
+ * of one planner share one clock.
  */
-public record Limits(Duration timeLimit, int threads, double relativeGap, long seed) {
+public record Limits(Duration timeLimit, int threads, double relativeGap, long seed, Deadline deadline) {
 
     public static final Limits DEFAULT = new Limits(null, 1, 0.0, 0L);
 
@@ -20,9 +26,37 @@ public record Limits(Duration timeLimit, int threads, double relativeGap, long s
         if (timeLimit != null && timeLimit.isNegative()) {
             throw new IllegalArgumentException("time limit must not be negative, got " + timeLimit);
         }
+        deadline = deadline == null ? Deadline.NONE : deadline;
     }
 
+    /** Without a deadline beyond the time limit. */
+    public Limits(Duration timeLimit, int threads, double relativeGap, long seed) {
+        this(timeLimit, threads, relativeGap, seed, Deadline.NONE);
+    }
+
+    /** The time left: the given limit capped by the deadline (zero once it passed); null when neither is set. */
+    @Override
+    public Duration timeLimit() {
+        Duration left = deadline.remaining();
+        if (left == null) {
+            return timeLimit;
+        }
+        return timeLimit == null || left.compareTo(timeLimit) < 0 ? left : timeLimit;
+    }
+
+    /** True once the deadline has passed (or the run was interrupted). */
+    public boolean expired() {
+        return deadline.expired() || (timeLimit != null && timeLimit.isZero());
+    }
+
+    /** Another time limit, the same deadline. */
     public Limits withTimeLimit(Duration value) {
-        return new Limits(value, threads, relativeGap, seed);
+        return new Limits(value, threads, relativeGap, seed, deadline);
+    }
+
+    /** The time limit, from now on, as (the earlier of it and) the deadline. */
+    public Limits startingNow() {
+        Duration limit = timeLimit();
+        return limit == null ? this : new Limits(limit, threads, relativeGap, seed, deadline.earlier(Deadline.after(limit)));
     }
 }

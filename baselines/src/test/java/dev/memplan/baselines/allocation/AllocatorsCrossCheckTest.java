@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memplan.datasets.MiniMallocSuite;
 import dev.memplan.datasets.RandomBuffers;
 import dev.memplan.model.Allocation;
+import dev.memplan.model.BruteForcePacking;
 import dev.memplan.model.Buffer;
 import dev.memplan.model.BufferChecker;
 import dev.memplan.model.BufferSet;
@@ -89,6 +90,46 @@ class AllocatorsCrossCheckTest {
                 }
                 if (!EXACT.contains(name) && !name.equals("telamalloc")) {
                     assertTrue(Allocators.minimize(name, set, LIMITS).placement().height() >= minimum, name);
+                }
+            }
+        }
+    }
+
+    /**
+     * Alignment 2, 3 or 4 with sizes 1..5 that are mostly not multiples of it: every exact allocator's minimum
+     * height equals the brute force's ({@link BruteForcePacking}, every aligned offset tried), no allocator packs
+     * below it, every exact one packs at it and TelaMalloc never calls it infeasible (issue 12).
+     */
+    @Test
+    void exactAllocatorsEqualTheBruteForceWithAlignmentAndUnalignedSizes() {
+        java.util.Random random = new java.util.Random(12);
+        for (int round = 0; round < 12; round++) {
+            long alignment = 2 + round % 3;
+            List<Buffer> buffers = new java.util.ArrayList<>();
+            int count = 3 + random.nextInt(3);
+            for (int i = 0; i < count; i++) {
+                int lower = random.nextInt(5);
+                buffers.add(new Buffer("b" + i, lower, lower + 1 + random.nextInt(3), 1 + random.nextInt(5),
+                        random.nextInt(3) == 0 ? 1 : alignment, null));
+            }
+            BufferSet set = new BufferSet(buffers);
+            long minimum = BruteForcePacking.minimumCapacity(set);
+            for (String name : EXACT) {
+                Allocation min = Allocators.minimize(name, set, LIMITS);
+                assertEquals(SolveStatus.OPTIMAL, min.status(), name + " round " + round);
+                assertEquals(minimum, min.placement().height(), name + " round " + round + ": " + set);
+            }
+            for (String name : Allocators.NAMES) {
+                assertTrue(!Allocators.byName(name).allocate(set, minimum - 1, LIMITS).solved(), name);
+                Allocation at = Allocators.byName(name).allocate(set, minimum, LIMITS);
+                // TelaMalloc's search is incomplete by design (UNKNOWN allowed) but must never claim a proof.
+                if (name.equals("telamalloc")) {
+                    assertNotEquals(SolveStatus.INFEASIBLE, at.status(), name + " round " + round);
+                } else if (!Allocators.heuristic(name)) {
+                    assertTrue(at.solved(), name + " failed at the minimum " + minimum + ", round " + round);
+                }
+                if (at.solved()) {
+                    assertTrue(BufferChecker.check(at.placement(), minimum).isEmpty(), name);
                 }
             }
         }

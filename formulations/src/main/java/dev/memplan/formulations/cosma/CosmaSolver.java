@@ -1,6 +1,8 @@
 package dev.memplan.formulations.cosma;
 
 import dev.memplan.formulations.milp.Backend;
+import dev.memplan.formulations.milp.BuildAbandonedException;
+import dev.memplan.formulations.milp.BuildGuard;
 import dev.memplan.formulations.milp.MilpSolver;
 import dev.memplan.formulations.milp.Model;
 import dev.memplan.formulations.milp.Solvers;
@@ -11,6 +13,7 @@ import dev.memplan.model.Allocator;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.PlanBuffers;
 import dev.memplan.model.CheckReport;
+import dev.memplan.model.Deadline;
 import dev.memplan.model.Graph;
 import dev.memplan.model.JustInTimePlanner;
 import dev.memplan.model.Limits;
@@ -20,7 +23,10 @@ import dev.memplan.model.Schedule;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.SolverInfo;
 import dev.memplan.model.TensorSetting;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.Set;
 
@@ -36,6 +42,13 @@ public final class CosmaSolver {
     private static final int SCIP_SHARE_DIVISOR = 4;
     /** Without a time limit, the most a sub-step (the start's order, the lift) may take. */
     private static final java.time.Duration SUB_STEP_CAP = java.time.Duration.ofSeconds(60);
+    /**
+     * Above this budget (in units of the sizes' gcd, {@link ByteUnit}) the double-precision back-ends misjudged
+     * the joint program in tests (HiGHS at 48 * 2^24 bytes, SCIP and CBC at 48 * 2^27, all with gcd 1).
+     */
+    private static final long DOUBLE_EXACT_UNITS = 1L << 24;
+    /** The warning about {@link #DOUBLE_EXACT_UNITS} is printed once per run. */
+    private static final java.util.concurrent.atomic.AtomicBoolean WARNED = new java.util.concurrent.atomic.AtomicBoolean();
     /** The back-end label of an INFEASIBLE proven by {@link Budgets#minimumFeasible} alone. */
     public static final String ALIGNMENT_PROOF = "none (proven by alignment: the busiest operator's tensors, each at a"
             + " multiple of the alignment, do not fit)";
@@ -108,7 +121,17 @@ public final class CosmaSolver {
      * @throws IllegalArgumentException when the budget is below M_R (the message states M_R)
      */
     public static CosmaResult solve(Graph graph, TensorSetting setting, long budget, Options options, Limits limits) {
+        List<String> notes = new ArrayList<>();
+        // One clock for every step: the limit becomes a deadline that each step, build and solver call reads.
+        CosmaResult r = steps(graph, setting, budget, options, limits.startingNow(), notes);
+        return r.withNotes(notes);
+    }
+
+    /** {@link #solve} with the limits already on the deadline; what is skipped is added to {@code notes}. */
+    private static CosmaResult steps(Graph graph, TensorSetting setting, long budget, Options options, Limits limits,
+                                     List<String> notes) {
         Graph g = graph.withSetting(setting);
+        Checked checked = new Checked(g);
         long mr = Budgets.minimumRequired(g);
         if (budget < mr) {
             throw new IllegalArgumentException("budget " + budget + " is below M_R = " + mr
@@ -125,6 +148,11 @@ public final class CosmaSolver {
             CosmaResult r = solve(ByteUnit.scaled(g, unit), setting, budget / unit, options.withStart(start), limits);
             return ByteUnit.inBytes(r, g, unit, budget);
         }
+        if (options.backend() != Backend.CPSAT && budget > DOUBLE_EXACT_UNITS && WARNED.compareAndSet(false, true)) {
+            System.err.println("memplan: warning: the budget is " + budget + " units of the sizes' gcd, above 2^24: the"
+                    + " joint program's big-M rows may mislead " + options.backend().id() + ", which computes in"
+                    + " doubles with relative tolerances (a wrong OPTIMAL or INFEASIBLE); --solver cpsat is exact");
+        }
         long began = System.nanoTime();
         if (budget < Budgets.minimumFeasible(g)) {
             // With alignment A > 1 the busiest operator's own tensors need padding between them: below this no
@@ -134,12 +162,16 @@ public final class CosmaSolver {
         }
         Plan start = startingPlan(g, setting, budget, options);
         // Computed once: its bound is the floor of every step, its round trips the inequalities of every program.
-        ForcedTraffic forced = options.objective() == CosmaObjective.TRAFFIC && options.uses(Technique.FORCED)
+        boolean wantForced = options.objective() == CosmaObjective.TRAFFIC && options.uses(Technique.FORCED);
+        if (wantForced && limits.expired()) {
+            notes.add("forced-traffic bound skipped: " + why(limits));
+        }
+        ForcedTraffic forced = wantForced && !limits.expired()
                 ? ForcedTraffic.of(g, OperatorWindows.of(g, options.schedule(), options.prune()), budget) : null;
         Long forcedBound = forced == null ? null : forced.bound();
         long floor = forcedBound == null ? 0 : forcedBound;
         if (start != null) {
-            CheckReport startReport = PlanChecker.requireValid(g, start, "the starting plan");
+            CheckReport startReport = checked.report(start, "the starting plan");
             long startTraffic = startReport.traffic().nonCompulsory();
             if (options.objective() == CosmaObjective.TRAFFIC && startTraffic <= floor) {
                 // Every plan pays the forced traffic (and traffic is never negative): a starting plan that pays no
@@ -151,42 +183,44 @@ public final class CosmaSolver {
         }
         boolean steps = options.objective() == CosmaObjective.TRAFFIC && options.decoupled();
         if (steps && options.uses(Technique.START_ORDER) && options.schedule() == null && start != null) {
-            Sub polished = polished(graph, setting, budget, options, start, remaining(limits, began));
+            Sub polished = polished(graph, setting, budget, options, start, limits, notes);
             if (polished != null) {
                 CosmaResult proven = provenByFloor(g, polished, floor, began);
                 if (proven != null) {
                     return proven;
                 }
-                start = better(g, start, polished.plan());
+                start = checked.better(start, polished.plan());
             }
         }
         if (steps && options.uses(Technique.LIFT) && setting == TensorSetting.ALL && ParameterLift.reserved(g) > 0) {
-            Sub lifted = lifted(graph, g, budget, options, remaining(limits, began));
+            Sub lifted = lifted(graph, g, budget, options, limits, notes);
             if (lifted != null) {
                 CosmaResult proven = provenByFloor(g, lifted, floor, began);
                 if (proven != null) {
                     return proven;
                 }
-                start = better(g, start, lifted.plan());
+                start = checked.better(start, lifted.plan());
             }
         }
         Long relaxedBound = forcedBound;
         if (options.decoupled() && options.objective() == CosmaObjective.TRAFFIC) {
-            Decoupled d = decoupled(g, setting, budget, options, start, limits, began, forced);
+            Decoupled d = decoupled(g, setting, budget, options, start, limits, began, forced, notes, checked);
             if (d.result() != null) {
                 return d.result();
             }
             relaxedBound = d.bound();
             if (d.packed() != null) {
-                start = better(g, start, d.packed());
+                start = checked.better(start, d.packed());
             }
-            limits = remaining(limits, began);
         }
-        CosmaFormulation f = new CosmaFormulation(g, setting, budget, options.objective(), options.schedule(), true,
-                options.prune(), forced);
+        CosmaFormulation f = build(g, setting, budget, options, options.schedule(), true, forced, limits,
+                options.schedule() == null ? "the joint program" : "the fixed-schedule program", notes);
+        if (f == null) {
+            return bestSoFar(checked, start, options, relaxedBound, began);
+        }
         Model model = f.model();
         ModelSize pruned = ModelSize.of(model);
-        ModelSize unpruned = options.prune() ? unprunedSize(g, setting, budget, options) : pruned;
+        ModelSize unpruned = options.prune() ? unprunedSize(g, setting, budget, options, limits) : pruned;
         if (start != null) {
             f.hint(start);
         }
@@ -219,7 +253,7 @@ public final class CosmaSolver {
                 bound = value;
             } else if (start != null) {
                 // A back-end that ignores hints may stop on something worse than the plan it was given.
-                CheckReport startReport = PlanChecker.requireValid(g, start, "the starting plan");
+                CheckReport startReport = checked.report(start, "the starting plan");
                 long startValue = options.objective() == CosmaObjective.TRAFFIC
                         ? startReport.traffic().nonCompulsory() : startReport.peakFootprint();
                 if (startValue < value) {
@@ -230,7 +264,7 @@ public final class CosmaSolver {
             return finish(plan, report, status, value, bound, seconds, backend, pruned, unpruned, false);
         }
         if (start != null && result.status() != SolveStatus.INFEASIBLE) {
-            CheckReport report = PlanChecker.requireValid(g, start, "the starting plan");
+            CheckReport report = checked.report(start, "the starting plan");
             long value = options.objective() == CosmaObjective.TRAFFIC ? report.traffic().nonCompulsory()
                     : report.peakFootprint();
             SolveStatus status = bound != null && value <= bound ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE;
@@ -296,14 +330,19 @@ public final class CosmaSolver {
      * that plan); otherwise it is a better start. Null when nothing was found.
      */
     private static Sub polished(Graph graph, TensorSetting setting, long budget, Options options, Plan start,
-                                     Limits limits) {
+                                Limits limits, List<String> notes) {
+        if (limits.expired()) {
+            notes.add("the starting plan's order: skipped: " + why(limits));
+            return null;
+        }
         Limits share = share(limits, 4);
         // The lift comes after this step at the top level; inside it, it would only take time from this program.
         Set<Technique> off = EnumSet.of(Technique.LIFT);
         off.addAll(options.without());
         CosmaResult r = solve(graph, setting, budget,
                 options.withSchedule(start.schedule()).withStart(start).without(off), share);
-        if (r.plan() == null) {
+        r.notes().forEach(note -> notes.add("on the starting plan's order: " + note));
+        if (r.plan() == null || r.startingPlanOnly()) {
             return null;
         }
         return new Sub(r.plan(), r.backend() + " (on the starting plan's order)", r.pruned());
@@ -314,14 +353,20 @@ public final class CosmaSolver {
      * most without a limit), lifted to a plan with parameters ({@link ParameterLift}); null when that budget is
      * below what the activations need or no plan was found.
      */
-    private static Sub lifted(Graph graph, Graph g, long budget, Options options, Limits limits) {
+    private static Sub lifted(Graph graph, Graph g, long budget, Options options, Limits limits,
+                              List<String> notes) {
         Graph activations = graph.withSetting(TensorSetting.ACTIVATIONS);
         long actBudget = ParameterLift.activationBudget(g, budget);
         if (actBudget < Budgets.minimumFeasible(activations)) {
             return null;
         }
+        if (limits.expired()) {
+            notes.add("the lift: skipped: " + why(limits));
+            return null;
+        }
         Limits share = share(limits, 2);
         CosmaResult r = solve(activations, TensorSetting.ACTIVATIONS, actBudget, options.withStart(null), share);
+        r.notes().forEach(note -> notes.add("activations for the lift: " + note));
         if (r.plan() == null) {
             return null;
         }
@@ -343,19 +388,28 @@ public final class CosmaSolver {
      * M_R), which a half share for SCIP left too little time for (BENCHMARKS.md).
      */
     private static Decoupled decoupled(Graph g, TensorSetting setting, long budget, Options options, Plan start,
-                                       Limits limits, long began, ForcedTraffic forced) {
-        CosmaFormulation relaxed = new CosmaFormulation(g, setting, budget, CosmaObjective.TRAFFIC, options.schedule(),
-                false, options.prune(), forced);
+                                       Limits limits, long began, ForcedTraffic forced, List<String> notes,
+                                       Checked checked) {
+        long floor = forced == null ? 0 : forced.bound();
+        CosmaFormulation relaxed = build(g, setting, budget, options, options.schedule(), false, forced, limits,
+                "the program without addresses", notes);
+        if (relaxed == null) {
+            return new Decoupled(null, forced == null ? null : floor, null);
+        }
         if (start != null) {
             relaxed.hint(start);
         }
         List<Backend> backends = options.backend() == Backend.CPSAT && limits.timeLimit() != null
                 ? List.of(Backend.SCIP, Backend.CPSAT) : List.of(options.backend());
         Allocator packer = options.packer() != null ? options.packer() : new PlacementCpSat(false);
-        long bound = forced == null ? 0 : forced.bound();
+        long bound = floor;
         Plan bestPacked = null;
         for (int i = 0; i < backends.size(); i++) {
-            Limits share = remaining(limits, began);
+            if (limits.expired()) {
+                notes.add("the program without addresses on " + backends.get(i).id() + " skipped: " + why(limits));
+                break;
+            }
+            Limits share = limits;
             if (share.timeLimit() != null && i < backends.size() - 1) {
                 share = share.withTimeLimit(share.timeLimit().dividedBy(SCIP_SHARE_DIVISOR));
             }
@@ -372,7 +426,7 @@ public final class CosmaSolver {
                 continue;
             }
             Plan residency = relaxed.plan(r);
-            Allocation packing = packer.allocate(PlanBuffers.toBufferSet(g, residency), budget, remaining(limits, began));
+            Allocation packing = packer.allocate(PlanBuffers.toBufferSet(g, residency), budget, limits);
             if (packing.solved()) {
                 Plan plan = PlanBuffers.withPlacement(residency, packing.placement());
                 CheckReport report = PlanChecker.requireValid(g, plan, "COSMA decoupled (" + packer.name() + ")");
@@ -387,7 +441,7 @@ public final class CosmaSolver {
                             r.backend() + " + " + packer.name() + " (decoupled)", ModelSize.of(relaxed.model()), null,
                             false), value, plan);
                 }
-                bestPacked = better(g, bestPacked, plan);
+                bestPacked = checked.better(bestPacked, plan);
                 relaxed.hint(bestPacked);
             }
             if (r.status() == SolveStatus.OPTIMAL) {
@@ -398,33 +452,108 @@ public final class CosmaSolver {
         return new Decoupled(null, bound, bestPacked);
     }
 
-    /** The plan with less non-compulsory traffic (the first when equal or when the other is null). */
-    private static Plan better(Graph g, Plan a, Plan b) {
-        if (a == null) {
-            return b;
+    /**
+     * The checker's reports of one solve's plans, kept by plan: a plan is checked once however often it is compared
+     * (about a second each on 20,000 operators).
+     */
+    private static final class Checked {
+        private final Graph g;
+        private final Map<Plan, CheckReport> reports = new IdentityHashMap<>();
+
+        Checked(Graph g) {
+            this.g = g;
         }
-        long ta = PlanChecker.check(g, a).traffic().nonCompulsory();
-        long tb = PlanChecker.check(g, b).traffic().nonCompulsory();
-        return tb < ta ? b : a;
+
+        /** The report of a plan that must be valid ({@code who} made it). */
+        CheckReport report(Plan plan, String who) {
+            CheckReport report = reports.get(plan);
+            if (report == null) {
+                report = PlanChecker.requireValid(g, plan, who);
+                reports.put(plan, report);
+            }
+            return report;
+        }
+
+        /** The plan with less non-compulsory traffic (the first when equal or when the other is null). */
+        Plan better(Plan a, Plan b) {
+            if (a == null) {
+                return b;
+            }
+            long ta = report(a, "a plan").traffic().nonCompulsory();
+            long tb = report(b, "a plan").traffic().nonCompulsory();
+            return tb < ta ? b : a;
+        }
     }
 
-    /** The limits with the time already spent since {@code began} taken off. */
-    private static Limits remaining(Limits limits, long began) {
-        if (limits.timeLimit() == null) {
-            return limits;
-        }
-        java.time.Duration left = limits.timeLimit().minusNanos(System.nanoTime() - began);
-        return limits.withTimeLimit(left.isNegative() ? java.time.Duration.ZERO : left);
+    /** Why a step is skipped once the limits have expired. */
+    private static String why(Limits limits) {
+        return Deadline.interrupted() ? "interrupted" : "no time left within the limit";
     }
 
-    private static ModelSize unprunedSize(Graph g, TensorSetting setting, long budget, Options options) {
+    /**
+     * Builds a program unless its {@link ModelEstimate} says it will not fit in the heap or cannot be built in half
+     * the time left; abandons the build when the deadline passes meanwhile. Null, with a note saying what was
+     * skipped and why, when it is not built.
+     */
+    private static CosmaFormulation build(Graph g, TensorSetting setting, long budget, Options options,
+                                          Schedule schedule, boolean addresses, ForcedTraffic forced, Limits limits,
+                                          String what, List<String> notes) {
+        if (limits.expired()) {
+            notes.add(what + " skipped: " + why(limits));
+            return null;
+        }
+        OperatorWindows windows = OperatorWindows.of(g, schedule, options.prune());
+        ModelEstimate estimate = ModelEstimate.of(g, windows, schedule == null, addresses);
+        String whyNot = estimate.whyNot(ModelEstimate.freeHeap(), limits.timeLimit());
+        if (whyNot != null && estimate.bytes() <= Runtime.getRuntime().maxMemory()) {
+            // What looks used may be garbage from the steps before: collect it once before giving up.
+            System.gc();
+            whyNot = estimate.whyNot(ModelEstimate.freeHeap(), limits.timeLimit());
+        }
+        if (whyNot != null) {
+            notes.add(what + " skipped (" + estimate + "): " + whyNot);
+            return null;
+        }
+        try (BuildGuard guard = BuildGuard.until(limits.deadline(), estimate.variables() + estimate.constraints())) {
+            return new CosmaFormulation(g, setting, budget, options.objective(), schedule, addresses, options.prune(),
+                    forced);
+        } catch (BuildAbandonedException e) {
+            notes.add(what + " (" + estimate + "): " + e.getMessage().replaceFirst("^building model '[^']*' was ", ""));
+            return null;
+        } catch (OutOfMemoryError e) {
+            // The estimate was short; the partial model is unreachable now, so the run can go on without it.
+            notes.add(what + " abandoned while building (" + estimate + "): out of memory");
+            return null;
+        }
+    }
+
+    /** The best checked plan so far (the start) with the best bound so far, when no program could run. */
+    private static CosmaResult bestSoFar(Checked checked, Plan start, Options options, Long bound, long began) {
+        double seconds = (System.nanoTime() - began) / 1e9;
+        if (start == null) {
+            return new CosmaResult(SolveStatus.UNKNOWN, null, null, null, bound, null, seconds,
+                    options.backend().id(), null, null, false);
+        }
+        CheckReport report = checked.report(start, "the starting plan");
+        long value = options.objective() == CosmaObjective.TRAFFIC ? report.traffic().nonCompulsory()
+                : report.peakFootprint();
+        SolveStatus status = bound != null && value <= bound ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE;
+        return finish(start, report, status, value, bound, seconds, options.backend().id(), null, null, true);
+    }
+
+    private static ModelSize unprunedSize(Graph g, TensorSetting setting, long budget, Options options,
+                                          Limits limits) {
         long n = g.operatorCount();
         long a = g.tensorCount();
         long estimate = n * n + 4 * a * n + a * a * n;
-        if (estimate > UNPRUNED_COUNT_LIMIT) {
+        if (estimate > UNPRUNED_COUNT_LIMIT || limits.expired()) {
             return null;
         }
-        return ModelSize.of(new CosmaFormulation(g, setting, budget, options.objective(), options.schedule(), true,
-                false).model());
+        try (BuildGuard guard = BuildGuard.until(limits.deadline())) {
+            return ModelSize.of(new CosmaFormulation(g, setting, budget, options.objective(), options.schedule(), true,
+                    false).model());
+        } catch (BuildAbandonedException e) {
+            return null;
+        }
     }
 }

@@ -50,7 +50,12 @@ public final class CpSatBackend implements MilpSolver {
                     ? cp.newBoolVar("x" + v.index())
                     : cp.newIntVar(lower, upper, "x" + v.index());
         }
+        int translated = 0;
         for (Constraint c : model.constraints()) {
+            if (++translated % BuildGuard.EVERY == 0 && lim.expired()) {
+                // The command's time is up (or Ctrl-C) before the solver's copy of a large model is complete.
+                return out.without(SolveStatus.UNKNOWN, null);
+            }
             long constant = (long) c.expr().constant();
             long lower = c.lower() == Double.NEGATIVE_INFINITY ? Long.MIN_VALUE : (long) c.lower() - constant;
             long upper = c.upper() == Double.POSITIVE_INFINITY ? Long.MAX_VALUE : (long) c.upper() - constant;
@@ -84,7 +89,12 @@ public final class CpSatBackend implements MilpSolver {
             params.setMaxTimeInSeconds(out.limitSeconds());
         }
 
-        CpSolverStatus status = solver.solve(cp);
+        // memplan's own handler stops the search (RunningSolvers); CP-SAT's would swallow the user's Ctrl-C.
+        params.setCatchSigintSignal(false);
+        CpSolverStatus status;
+        try (RunningSolvers.Registration r = RunningSolvers.register(solver::stopSearch)) {
+            status = solver.solve(cp);
+        }
         boolean hasObjective = !model.objective().isConstant();
         switch (status) {
             case OPTIMAL, FEASIBLE -> {

@@ -28,6 +28,8 @@ public final class Model {
     private final LinkedHashMap<Variable, Double> hints = new LinkedHashMap<>();
     private LinearExpr objective = LinearExpr.of();
     private boolean minimizing = true;
+    /** Variables and constraints added, for the {@link BuildGuard}'s periodic check. */
+    private long additions;
 
     public Model(String name) {
         this.name = Objects.requireNonNull(name, "name");
@@ -59,6 +61,7 @@ public final class Model {
     }
 
     private Variable addVariable(String name, VarType type, double lower, double upper) {
+        guard();
         int index = variables.size();
         Variable v = new Variable(index, name == null ? "x" + index : name, type, lower, upper);
         variables.add(v);
@@ -90,9 +93,16 @@ public final class Model {
         Objects.requireNonNull(expr, "expr");
         String label = name == null ? "c" + constraints.size() : name;
         requireOwn(expr, "constraint '" + label + "'");
+        guard();
         Constraint c = new Constraint(label, expr.copy(), lower, upper);
         constraints.add(c);
         return c;
+    }
+
+    private void guard() {
+        if (++additions % BuildGuard.EVERY == 0) {
+            BuildGuard.check(name, additions);
+        }
     }
 
     // ---------------------------------------------------------------- objective and hints

@@ -87,7 +87,10 @@ public final class MpSolverBackend implements MilpSolver {
             passHints(solver, model, xs);
 
             long t = System.nanoTime();
-            int status = run(solver, params);
+            int status;
+            try (RunningSolvers.Registration r = RunningSolvers.register(solver::interruptSolve)) {
+                status = run(solver, params);
+            }
             double solveSeconds = (System.nanoTime() - t) / 1e9;
 
             switch (status) {
@@ -181,7 +184,8 @@ public final class MpSolverBackend implements MilpSolver {
             // returns false from setSolverSpecificParametersAsString even though it keeps and applies the string.
             case HIGHS -> "output_flag=false\nlog_to_console=false\nmip_rel_gap="
                     + String.format(Locale.ROOT, "%.17g", limits.relativeGap()) + "\nrandom_seed=" + seed;
-            case SCIP -> "randomization/randomseedshift = " + seed;
+            // SCIP's own Ctrl-C handler would swallow the signal; memplan's stops it (RunningSolvers).
+            case SCIP -> "randomization/randomseedshift = " + seed + "\nmisc/catchctrlc = FALSE";
             default -> null;
         };
         if (specific != null) {
@@ -234,7 +238,7 @@ public final class MpSolverBackend implements MilpSolver {
      */
     private SolverResult recheckInfeasible(Model model, MPSolver solver, MPSolverParameters params, Outcomes out) {
         if (out.limitMillis() > 0) {
-            double left = out.limitSeconds() - out.elapsed();
+            double left = out.limitSeconds();
             if (left < 0.001) {
                 return out.without(SolveStatus.UNKNOWN, null);
             }

@@ -79,7 +79,7 @@ public final class OjAlgoBackend implements MilpSolver {
                 if (model.hasUnboundedVariable() && !model.objective().isConstant()) {
                     // ojAlgo also says INFEASIBLE for an unbounded model; without the objective a model cannot be
                     // unbounded, so INFEASIBLE then is a proof.
-                    long left = out.limitMillis() == 0 ? 0 : (long) ((out.limitSeconds() - out.elapsed()) * 1000);
+                    long left = out.limitMillis() == 0 ? 0 : (long) (out.limitSeconds() * 1000);
                     if (out.limitMillis() > 0 && left < 1) {
                         return out.without(SolveStatus.UNKNOWN, null);
                     }

@@ -24,10 +24,13 @@ final class Outcomes {
     private final Limits limits;
     private final String backend;
     private final long start = System.nanoTime();
+    /** The limit last handed to the solver, in seconds: what {@link #reachedTimeLimit} compares with. */
+    private double given = Double.POSITIVE_INFINITY;
 
     Outcomes(Model model, Limits limits, String backend) {
         this.model = model;
-        this.limits = limits;
+        // One clock from here: the limit becomes a deadline, so building the solver's model counts against it.
+        this.limits = limits.startingNow();
         this.backend = backend;
     }
 
@@ -40,17 +43,23 @@ final class Outcomes {
         return (System.nanoTime() - start) / 1e9;
     }
 
-    /** The time limit in seconds, or infinity. */
+    /**
+     * The time left in seconds (the limit capped by the command's deadline, read now: building the solver's model
+     * counts against it), or infinity; at least a millisecond, since solvers read 0 as "no limit".
+     */
     double limitSeconds() {
         Duration limit = limits.timeLimit();
         // Not toNanos(): it overflows beyond 292 years (--time-limit 1e12).
-        return limit == null ? Double.POSITIVE_INFINITY : limit.getSeconds() + limit.getNano() / 1e9;
+        given = limit == null ? Double.POSITIVE_INFINITY
+                : Math.max(0.001, limit.getSeconds() + limit.getNano() / 1e9);
+        return given;
     }
 
     /** The time limit in whole milliseconds (at least 1), or 0 for none; saturates for huge limits. */
     long limitMillis() {
         Duration limit = limits.timeLimit();
         if (limit == null) {
+            given = Double.POSITIVE_INFINITY;
             return 0;
         }
         long millis;
@@ -59,12 +68,14 @@ final class Outcomes {
         } catch (ArithmeticException e) {
             millis = Long.MAX_VALUE;
         }
-        return Math.max(1, millis);
+        millis = Math.max(1, millis);
+        given = millis / 1e3;
+        return millis;
     }
 
     /** Whether a solve that took {@code solveSeconds} ran into the time limit. */
     boolean reachedTimeLimit(double solveSeconds) {
-        return solveSeconds >= REACHED * limitSeconds();
+        return solveSeconds >= REACHED * given;
     }
 
     /** A result without a solution (INFEASIBLE or UNKNOWN), with a dual bound if the solver has one. */

@@ -3,6 +3,7 @@ package dev.memplan.formulations.placement;
 import com.google.ortools.sat.CpModel;
 import com.google.ortools.sat.CpSolver;
 import com.google.ortools.sat.CpSolverStatus;
+import dev.memplan.formulations.milp.RunningSolvers;
 import com.google.ortools.sat.CumulativeConstraint;
 import com.google.ortools.sat.IntVar;
 import com.google.ortools.sat.IntervalVar;
@@ -110,7 +111,11 @@ public final class PlacementCpSat implements Allocator {
         if (lim.timeLimit() != null) {
             params.setMaxTimeInSeconds(lim.timeLimit().getSeconds() + lim.timeLimit().getNano() / 1e9);
         }
-        CpSolverStatus status = solver.solve(f.cp);
+        params.setCatchSigintSignal(false);
+        CpSolverStatus status;
+        try (RunningSolvers.Registration r = RunningSolvers.register(solver::stopSearch)) {
+            status = solver.solve(f.cp);
+        }
         switch (status) {
             case OPTIMAL, FEASIBLE -> {
                 long[] offsets = new long[buffers.size()];

@@ -40,9 +40,4 @@ public record FinishedCase(String graph, String setting, String budget, Long bud
         Objects.requireNonNull(status, "status");
         solver = solver == null ? "" : solver;
     }
-
-    /** Whether the case produced a plan (a traffic figure). */
-    public boolean hasPlan() {
-        return trafficNonCompulsory != null;
-    }
 }

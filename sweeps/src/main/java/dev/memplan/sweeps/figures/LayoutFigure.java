@@ -40,7 +40,7 @@ import org.jfree.svg.SVGHints;
  * offset + size)}: timestep t is the unit interval [t, t + 1). A tensor keeps one colour over all its segments. A
  * loaded segment carries a green stripe on its left edge; the segment after which a produced tensor is written to
  * host memory (its first segment, when a loaded segment follows: memory-model.md, "Traffic") carries a red stripe
- * on its right edge. In a layout too dense for them (a box under 3 pixels wide or high has no outline, one under 6
+ * on its right edge. A graph output's write is marked too, although the traffic counts it as compulsory. In a layout too dense for them (a box under 3 pixels wide or high has no outline, one under 6
  * pixels wide no stripes) the title's totals still count every load and spill. A buffer {@code [lower, upper)} at {@code offset} is the rectangle {@code [lower, upper) x
  * [offset, offset + size)}. The y axis runs from 0 to 8% above the larger of budget and peak address.
  *

@@ -9,7 +9,8 @@ import java.util.List;
  * seconds to solution, marked when the case is not proven optimal: {@code F 3.1%} feasible with its gap,
  * {@code F} feasible without a bound, {@code H} heuristic, {@code U} unknown (no plan within the limit),
  * {@code I} infeasible (proven), {@code E} error; {@code -} where the results hold no such case. Seconds are
- * the median over repeats (see {@link ResultCells}). Markdown or LaTeX (booktabs). Time O(cells).
+ * the median over repeats (see {@link ResultCells}). Markdown or LaTeX (booktabs); below the legend (in LaTeX, in
+ * comments above the table) the message of each errored cell. Time O(cells).
  */
 public final class TimeToSolutionTable {
     /** The output formats. */
@@ -62,7 +63,28 @@ public final class TimeToSolutionTable {
             }
             row(sb, r);
         }
-        return sb.append('\n').append(LEGEND).append('\n').toString();
+        sb.append('\n').append(LEGEND).append('\n');
+        for (String e : errors(cells)) {
+            sb.append("- E ").append(e).append('\n');
+        }
+        return sb.toString();
+    }
+
+    /** What each errored cell's row says, as {@code network setting budget planner: error}, in table order. */
+    private static List<String> errors(ResultCells cells) {
+        List<String> out = new ArrayList<>();
+        for (ResultCells.Panel p : cells.panels()) {
+            for (String s : cells.series()) {
+                for (String b : cells.budgets()) {
+                    ResultCells.Cell c = cells.cell(p, b, s);
+                    if (c != null && c.error() != null) {
+                        out.add(p.graph() + " " + p.setting() + " " + b + " " + s + ": "
+                                + c.error().replaceAll("\\s+", " "));
+                    }
+                }
+            }
+        }
+        return out;
     }
 
     private static void row(StringBuilder sb, List<String> fields) {
@@ -77,6 +99,9 @@ public final class TimeToSolutionTable {
         int budgets = cells.budgets().size();
         StringBuilder sb = new StringBuilder();
         sb.append("% ").append(LEGEND).append('\n');
+        for (String e : errors(cells)) {
+            sb.append("% E ").append(e).append('\n');
+        }
         sb.append("% needs \\usepackage{booktabs}\n");
         sb.append("\\begin{tabular}{ll");
         for (int i = 0; i < cells.series().size(); i++) {

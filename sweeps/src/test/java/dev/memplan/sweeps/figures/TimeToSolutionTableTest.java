@@ -16,7 +16,7 @@ class TimeToSolutionTableTest {
                 new FinishedCase("darts", "activations", "M_R", 10L, "cosma", "cpsat", 120.0, 0, FinishedCase.Status.UNKNOWN,
                         null, null, null, 120.0, null),
                 new FinishedCase("darts", "activations", "M_P", 10L, "cosma", "cpsat", 120.0, 0, FinishedCase.Status.ERROR,
-                        null, null, null, null, "boom"),
+                        null, null, null, null, "solver\n died"),
                 new FinishedCase("darts", "activations", "M_R", 10L, "default/belady/tflite", "", 120.0, 0,
                         FinishedCase.Status.HEURISTIC, 9L, null, null, 0.042, null));
         return new ResultCells(rows, null, null, null);
@@ -30,7 +30,7 @@ class TimeToSolutionTableTest {
                 | darts | activations | 0.04 H | - | 120.0 U | E |
                 | pnasnet_5 | activations | - | - | 12.2 | 120.0 F 25.0% |
 
-                """ + TimeToSolutionTable.LEGEND + "\n";
+                """ + TimeToSolutionTable.LEGEND + "\n- E darts activations M_P cosma: solver died\n";
         assertEquals(expected, TimeToSolutionTable.render(cells(), TimeToSolutionTable.Format.MARKDOWN));
     }
 
@@ -43,6 +43,7 @@ class TimeToSolutionTableTest {
         assertTrue(tex.contains(" &  & $M_R$ & $M_P$ & $M_R$ & $M_P$ \\\\"), tex);
         assertTrue(tex.contains("pnasnet\\_5 & activations & - & - & 12.2 & 120.0 F 25.0\\% \\\\"), tex);
         assertTrue(tex.endsWith("\\bottomrule\n\\end{tabular}\n"), tex);
+        assertTrue(tex.contains("\n% E darts activations M_P cosma: solver died\n"), tex);
         assertEquals(2, tex.lines().filter(l -> l.endsWith("\\\\") && l.contains("activations")).count());
     }
 }

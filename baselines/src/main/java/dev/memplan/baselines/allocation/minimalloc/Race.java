@@ -1,5 +1,6 @@
 package dev.memplan.baselines.allocation.minimalloc;
 
+import dev.memplan.model.Deadline;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -115,7 +116,7 @@ final class Race {
     private void work(List<String> share) {
         Search search = new Search(instance.sweep, options, capacity, instance.size, instance.alignment,
                 instance.fixed, instance.lower, instance.upper,
-                () -> settled || (deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0), nodeLimit);
+                () -> settled || Deadline.interrupted() || (deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0), nodeLimit);
         int status;
         if (share.size() == 1 || !options.restarts()) {
             status = search.run(share.get(0), Long.MAX_VALUE);

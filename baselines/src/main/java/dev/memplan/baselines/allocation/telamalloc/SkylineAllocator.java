@@ -5,6 +5,7 @@ import dev.memplan.model.Allocator;
 import dev.memplan.model.Buffer;
 import dev.memplan.model.BufferChecker;
 import dev.memplan.model.BufferSet;
+import dev.memplan.model.ByteRange;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Placement;
 import dev.memplan.model.SolveStatus;
@@ -50,6 +51,10 @@ public final class SkylineAllocator implements Allocator {
         long start = System.nanoTime();
         TimeAxis axis = TimeAxis.of(buffers);
         if (axis.fixedConflict(buffers, capacity) != null) {
+            return new Allocation(SolveStatus.UNKNOWN, null, seconds(start));
+        }
+        if (buffers.buffers().stream().anyMatch(b -> b.size() > capacity)) {
+            // A buffer above the capacity never fits (and its top could overflow the skyline's heights).
             return new Allocation(SolveStatus.UNKNOWN, null, seconds(start));
         }
         Placement placement = new Packing(buffers, axis).run();
@@ -183,10 +188,10 @@ public final class SkylineAllocator implements Allocator {
         }
 
         private boolean hitsObstacle(int i, long at) {
-            long top = at + set.get(i).size();
+            long top = ByteRange.add(at, set.get(i).size());
             for (int s = axis.first[i]; s < axis.end[i]; s++) {
                 for (int f : obstacles.get(s)) {
-                    if (offset[f] < top && at < offset[f] + set.get(f).size()) {
+                    if (offset[f] < top && at < ByteRange.add(offset[f], set.get(f).size())) {
                         return true;
                     }
                 }
@@ -197,7 +202,7 @@ public final class SkylineAllocator implements Allocator {
         private void place(int i, long at) {
             offset[i] = at;
             for (int s = axis.first[i]; s < axis.end[i]; s++) {
-                height[s] = at + set.get(i).size();
+                height[s] = ByteRange.add(at, set.get(i).size());
                 climbObstacles(s);
             }
         }
@@ -248,7 +253,7 @@ public final class SkylineAllocator implements Allocator {
                 moved = false;
                 for (int f : obstacles.get(s)) {
                     long bottom = offset[f];
-                    long top = bottom + set.get(f).size();
+                    long top = ByteRange.add(bottom, set.get(f).size());
                     if (bottom <= height[s] && height[s] < top) {
                         height[s] = top;
                         moved = true;

@@ -1,0 +1,189 @@
+package dev.memplan.cli;
+
+import dev.memplan.datasets.zoo.Zoo;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code memplan bench limits}: whether --time-limit and the default heap hold as a user sees them. Each case runs
+ * the real command ({@code memplan solve GRAPH --budget B --time-limit L --out FILE}) in a child JVM, so JVM start,
+ * graph building, the budget, every step, checking and writing count; it measures the wall time from process start
+ * to exit and the peak resident memory (VmHWM of /proc/PID/status, polled every 50 ms), and reads the status,
+ * traffic, gap and notes the command printed. The target (issue 12): wall <= limit + 3 s and peak memory < 4 GB
+ * for every zoo network and generated graphs up to 20,000 operators.
+ */
+@Command(name = "limits", mixinStandardHelpOptions = true,
+        description = {"Runs 'memplan solve GRAPH --budget B --time-limit L --out FILE' in a child JVM per case and",
+            "measures wall time (JVM start included) against the limit and peak resident memory (VmHWM)."})
+final class BenchLimits implements Callable<Integer> {
+    private static final Pattern ROW = Pattern.compile("^(status|non-compulsory traffic|gap|graph)\\s{2,}(.*)$");
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--graphs", split = ",", paramLabel = "G1,...",
+            description = "graphs (default: every zoo network, then gen:layered:2000, gen:layered:5000, gen:layered:20000)")
+    List<String> graphs;
+
+    @Option(names = "--limits", split = ",", defaultValue = "5,20,120", paramLabel = "S1,...",
+            description = "time limits in seconds (default: ${DEFAULT-VALUE})")
+    List<Double> limits;
+
+    @Option(names = "--budget", defaultValue = "M_H", paramLabel = "M_R|M_H|M_P|BYTES",
+            description = "budget (default: ${DEFAULT-VALUE})")
+    String budget;
+
+    @Option(names = "--java-opts", defaultValue = "-Xmx3g", paramLabel = "OPTS",
+            description = "JVM options of each child, as the launcher's default (default: ${DEFAULT-VALUE})")
+    String javaOpts;
+
+    @Option(names = "--csv", defaultValue = "bench-limits.csv", description = "CSV output (default: ${DEFAULT-VALUE})")
+    Path csv;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        for (double limit : limits) {
+            if (!(limit > 0) || Double.isInfinite(limit)) {
+                throw new UserException("--limits must be positive seconds, got " + limit);
+            }
+        }
+        List<String> names = graphs != null ? graphs : defaultGraphs();
+        String[] header = {"graph", "operators", "limit s", "wall s", "over s", "peak MB", "exit", "status", "traffic",
+            "gap", "notes"};
+        Table table = new Table(header);
+        out.println(String.join("  ", header));
+        Path dir = Files.createTempDirectory("memplan-bench-limits");
+        try {
+            for (double limit : limits) {
+                for (String graph : names) {
+                    err.println(graph + " --time-limit " + fmt(limit) + " ...");
+                    Case c = run(graph, limit, dir.resolve("plan.json"));
+                    table.row(graph, c.operators, fmt(limit), String.format(Locale.ROOT, "%.2f", c.wall),
+                            String.format(Locale.ROOT, "%+.2f", c.wall - limit),
+                            Long.toString(c.peakKb / 1024), Integer.toString(c.exit), c.status, c.traffic, c.gap,
+                            Integer.toString(c.notes));
+                    out.println(String.join("  ", table.lastRow()));
+                    out.flush();
+                    table.writeCsv(csv);
+                }
+            }
+        } finally {
+            Files.deleteIfExists(dir.resolve("plan.json"));
+            Files.deleteIfExists(dir);
+        }
+        out.println();
+        table.print(out);
+        out.println("wrote " + csv);
+        return 0;
+    }
+
+    private static List<String> defaultGraphs() {
+        List<String> all = new ArrayList<>(Zoo.names());
+        all.addAll(List.of("gen:layered:2000", "gen:layered:5000", "gen:layered:20000"));
+        return all;
+    }
+
+    private static String fmt(double seconds) {
+        return seconds == Math.rint(seconds) ? Long.toString((long) seconds) : Double.toString(seconds);
+    }
+
+    /** What one child run printed and cost. */
+    private record Case(double wall, long peakKb, int exit, String operators, String status, String traffic,
+                        String gap, int notes) {
+    }
+
+    private Case run(String graph, double limit, Path plan) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String opt : javaOpts.trim().split("\\s+")) {
+            if (!opt.isEmpty()) {
+                cmd.add(opt);
+            }
+        }
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "solve", graph,
+                "--budget", budget, "--time-limit", Double.toString(limit), "--out", plan.toString()));
+        long began = System.nanoTime();
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        CompletableFuture<String> stdout = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
+        long peak = 0;
+        Path status = Path.of("/proc", Long.toString(p.pid()), "status");
+        while (p.isAlive()) {
+            peak = Math.max(peak, highWaterMark(status));
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                p.destroy();
+                Thread.currentThread().interrupt();
+                throw new UserException("interrupted");
+            }
+        }
+        int exit = p.exitValue();
+        double wall = (System.nanoTime() - began) / 1e9;
+        String text = stdout.join();
+        String operators = "-";
+        String st = "-";
+        String traffic = "-";
+        String gap = "-";
+        int notes = 0;
+        for (String line : text.split("\\R")) {
+            if (line.startsWith("note ")) {
+                notes++;
+            }
+            Matcher m = ROW.matcher(line);
+            if (!m.find()) {
+                continue;
+            }
+            String value = m.group(2).trim();
+            switch (m.group(1)) {
+                case "graph" -> {
+                    Matcher n = Pattern.compile("\\((\\d+) operators").matcher(value);
+                    operators = n.find() ? n.group(1) : "-";
+                }
+                case "status" -> st = value.split("\\s")[0];
+                case "non-compulsory traffic" -> traffic = value;
+                default -> gap = value;
+            }
+        }
+        return new Case(wall, peak, exit, operators, st, traffic, gap, notes);
+    }
+
+    private static String read(InputStream in) {
+        try (in) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** VmHWM in kB, or 0 when the process is gone (or the system has no /proc). */
+    private static long highWaterMark(Path status) {
+        try {
+            for (String line : Files.readAllLines(status)) {
+                if (line.startsWith("VmHWM:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", ""));
+                }
+            }
+        } catch (IOException | UncheckedIOException | NumberFormatException e) {
+            return 0;
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,169 @@
+package dev.memplan.formulations.cosma;
+
+import dev.memplan.model.Graph;
+import java.time.Duration;
+
+/**
+ * The size of a {@link CosmaFormulation} before it is built: variables, constraints and nonzeros counted from the
+ * lifetime windows ({@link OperatorWindows}) family by family, and what building and handing it to a solver costs
+ * in heap bytes and seconds. A model that would not fit in the heap, or could not be built and solved in the time
+ * left, is skipped instead of ending the run with an OutOfMemoryError or an overrun limit.
+ *
+ * <p>The counts follow the constraint families of CosmaFormulation: per tensor-timestep of a window, the address
+ * L, P, R, S and about a dozen nonzeros of eq. 1-3 and 11 and the byte row; eq. 4 and the last-use rows grow with
+ * the square of a window; per operator-timestep, C and its nonzeros in eq. 5-7; per pair of tensors that can be
+ * resident at the same timestep, u and d and the 18 nonzeros of eq. 10. Pairs are counted exactly (with
+ * {@link OperatorWindows#canCoexist}) while that takes at most {@link #PAIR_CHECKS} checks, else bounded from
+ * above by every pair of tensors whose windows meet. The formulation's per-tensor, per-timestep variable tables
+ * (five of them, 4 bytes per cell) count too: on 20,000 operators they alone need 8 GB. Time O(n + sum of
+ * squared window lengths) plus the pair checks.
+ *
+ * @param variables variables of the model
+ * @param constraints constraints of the model
+ * @param nonzeros coefficients in the constraints
+ * @param bytes heap bytes of the built model and its translation for the solver
+ */
+public record ModelEstimate(long variables, long constraints, long nonzeros, long bytes) {
+    /** Above this many coexistence checks the pairs are bounded rather than counted. */
+    static final long PAIR_CHECKS = 20_000_000L;
+    /**
+     * Heap bytes per variable, constraint and nonzero of the built model and its solver translation (Java objects,
+     * names, the expression maps, the CP-SAT or MPSolver copy); measured on the zoo (darts: 0.5 M variables, 1 M
+     * constraints, 3.6 M nonzeros, about 1.2 GB).
+     */
+    static final long BYTES_PER_VARIABLE = 200;
+    static final long BYTES_PER_CONSTRAINT = 250;
+    static final long BYTES_PER_NONZERO = 110;
+    /**
+     * Nonzeros built per second, the Java model and the solver's copy together: 0.3-0.5 M per second for the model
+     * and about 0.1 M per second for CP-SAT's copy on one core of the bench machine under load (darts: 4.5 M
+     * nonzeros, 15 s and 40 s). Optimistic on purpose: the {@link dev.memplan.formulations.milp.BuildGuard}
+     * follows the actual pace and abandons a build that falls behind.
+     */
+    static final long NONZEROS_PER_SECOND = 150_000;
+
+    /** The estimate of the formulation of these arguments (see CosmaFormulation's constructor). */
+    public static ModelEstimate of(Graph g, OperatorWindows windows, boolean free, boolean addresses) {
+        int n = g.operatorCount();
+        int nt = g.tensorCount();
+        long vars = 0;
+        long cons = 0;
+        long nz = 0;
+        long[] residentAt = new long[n + 1];
+        for (int o = 0; free && o < n; o++) {
+            long w = windows.latest(o) - windows.earliest(o) + 1;
+            vars += w;
+            // one per timestep, once (eq. 7), precedence per input
+            nz += 2 * w;
+            cons += 1;
+            for (int a : g.inputs(o)) {
+                int p = g.producer(a);
+                long wp = p < 0 ? 0 : windows.latest(p) - windows.earliest(p) + 1;
+                nz += w + wp + 3 * w;
+                cons += 1 + w;
+            }
+        }
+        if (free) {
+            cons += n;
+        }
+        for (int a = 0; a < nt; a++) {
+            int first = windows.tensorFirst(a);
+            int last = windows.tensorLast(a);
+            if (first > last) {
+                continue;
+            }
+            long w = last - first + 1;
+            residentAt[Math.max(0, first)]++;
+            residentAt[Math.min(n, last + 1)]--;
+            vars += (addresses ? w : 0) + (g.consumers(a).length > 0 ? 3 * w : 0);
+            cons += 6 * w + (addresses ? 2 * w : 0);
+            nz += 15 * w + (addresses ? 8 * w : 0);
+            // eq. 4 (loads after the spills so far) and the last-use rows (readers that run at t or later)
+            long readersWindow = 0;
+            for (int c : g.consumers(a)) {
+                readersWindow += windows.latest(c) - windows.earliest(c) + 1;
+            }
+            nz += w * (w + 1) / 2 + w * Math.min(readersWindow, free ? readersWindow : 1);
+        }
+        if (addresses) {
+            long pairs = pairs(g, windows, residentAt);
+            vars += 2 * pairs;
+            cons += 4 * pairs;
+            nz += 18 * pairs;
+        }
+        long tables = 5L * nt * n * 4 + (free ? (long) n * n * 4 : 0);
+        long bytes = tables + saturatingSum(vars * BYTES_PER_VARIABLE, cons * BYTES_PER_CONSTRAINT,
+                nz * BYTES_PER_NONZERO);
+        return new ModelEstimate(vars, cons, nz, bytes);
+    }
+
+    /** Pairs of tensors that can be resident at the same timestep, summed over timesteps. */
+    private static long pairs(Graph g, OperatorWindows windows, long[] delta) {
+        int n = g.operatorCount();
+        long bound = 0;
+        long live = 0;
+        for (int t = 0; t < n; t++) {
+            live += delta[t];
+            bound += live * (live - 1) / 2;
+        }
+        if (bound > PAIR_CHECKS) {
+            return bound;
+        }
+        long pairs = 0;
+        int nt = g.tensorCount();
+        for (int t = 0; t < n; t++) {
+            for (int a = 0; a < nt; a++) {
+                if (!windows.canBeResident(a, t)) {
+                    continue;
+                }
+                for (int b = a + 1; b < nt; b++) {
+                    if (windows.canBeResident(b, t) && windows.canCoexist(a, b, t)) {
+                        pairs++;
+                    }
+                }
+            }
+        }
+        return pairs;
+    }
+
+    private static long saturatingSum(long... terms) {
+        long sum = 0;
+        for (long term : terms) {
+            sum = term < 0 || sum > Long.MAX_VALUE - term ? Long.MAX_VALUE : sum + term;
+        }
+        return sum;
+    }
+
+    /** The time building this model takes (its Java objects and the solver's copy). */
+    public Duration buildTime() {
+        return Duration.ofMillis(nonzeros / (NONZEROS_PER_SECOND / 1000));
+    }
+
+    /**
+     * Why this model is not built given the heap still free and the time left (null for none), or null when it
+     * may be: it must fit in the free heap, and building it may take at most half of the time left (the solver
+     * needs the rest).
+     */
+    public String whyNot(long freeHeap, Duration left) {
+        if (bytes > freeHeap) {
+            return String.format("needs about %d MB, the heap has %d MB free", bytes >> 20, freeHeap >> 20);
+        }
+        if (left != null && buildTime().multipliedBy(2).compareTo(left) > 0) {
+            return String.format("building it takes about %.1f s, %.1f s left", buildTime().toMillis() / 1e3,
+                    left.toMillis() / 1e3);
+        }
+        return null;
+    }
+
+    /** The heap an estimate may use: the most the JVM may grow to, minus what is in use now. */
+    public static long freeHeap() {
+        Runtime rt = Runtime.getRuntime();
+        return rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
+    }
+
+    @Override
+    public String toString() {
+        return String.format("about %d vars / %d cons / %d nonzeros, %d MB", variables, constraints, nonzeros,
+                bytes >> 20);
+    }
+}
