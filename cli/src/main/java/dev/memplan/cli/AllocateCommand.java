@@ -53,16 +53,17 @@ final class AllocateCommand implements Callable<Integer> {
     @Option(names = "--threads", paramLabel = "N", defaultValue = "1", description = "threads (default: ${DEFAULT-VALUE})")
     int threads;
 
-    @Option(names = "--out", paramLabel = "OUT.csv", description = "write the placement as CSV")
+    @Option(names = "--out", paramLabel = "OUT.csv", description = "write the placement as CSV ('-': to standard output, the report to standard error)")
     Path out;
 
     @Override
     public Integer call() {
-        PrintWriter o = spec.commandLine().getOut();
+        Outputs.check(out, "--out", true, file.toString());
+        PrintWriter o = Outputs.report(out, spec.commandLine());
         if (!Allocators.NAMES.contains(allocator)) {
             throw new UserException("unknown allocator '" + allocator + "'; allocators: " + String.join(", ", Allocators.NAMES));
         }
-        if (!Files.isRegularFile(file)) {
+        if (!Files.exists(file)) {
             throw new UserException("no such file: " + file);
         }
         BufferSet buffers = MiniMallocCsv.read(file);
@@ -76,14 +77,11 @@ final class AllocateCommand implements Callable<Integer> {
         if (cap != null && ByteRange.problem(cap, "--capacity") != null) {
             throw new UserException(ByteRange.problem(cap, "--capacity"));
         }
-        if (timeLimit != null && timeLimit <= 0) {
-            throw new UserException("--time-limit must be positive, got " + timeLimit);
-        }
+        java.time.Duration limit = Inputs.timeLimit(timeLimit, "--time-limit");
         if (threads < 1) {
             throw new UserException("--threads must be >= 1, got " + threads);
         }
-        Limits limits = new Limits(timeLimit == null ? null : java.time.Duration.ofMillis(Math.round(timeLimit * 1000)),
-                threads, 0.0, 0L);
+        Limits limits = new Limits(limit, threads, 0.0, 0L);
         Allocation a = minimize ? Allocators.minimize(allocator, buffers, limits)
                 : Allocators.byName(allocator).allocate(buffers, cap, limits);
         o.println(file.getFileName() + ": " + buffers.size() + " buffers" + (cap == null ? "" : ", capacity " + cap)
@@ -96,8 +94,10 @@ final class AllocateCommand implements Callable<Integer> {
                     : "solved";
             o.println(what + ": height " + a.placement().height() + ", time " + time + ", status " + a.status());
             if (out != null) {
-                MiniMallocCsv.write(a.placement(), out);
-                o.println("wrote " + out);
+                Outputs.write(out, MiniMallocCsv.toCsv(a.placement()), spec.commandLine().getOut());
+                if (!Outputs.isStdout(out)) {
+                    o.println("wrote " + out);
+                }
             }
             return 0;
         }
@@ -109,8 +109,11 @@ final class AllocateCommand implements Callable<Integer> {
             o.println("gave up: telamalloc answers feasibility only; --minimize needs another allocator");
             return GAVE_UP;
         }
-        o.println("gave up: no solution found in " + (timeLimit == null ? time : timeLimit + " seconds")
-                + " (not proven infeasible)");
+        // Say what happened: a heuristic that stops after 0.5 s did not search for the whole time limit.
+        String why = a.note() != null ? a.note()
+                : limit != null && a.seconds() >= 0.9 * limit.toNanos() / 1e9 ? "no solution found within the time limit of "
+                        + timeLimit + " s" : "no solution found";
+        o.println("gave up after " + time + ": " + why + " (not proven infeasible)");
         return GAVE_UP;
     }
 }

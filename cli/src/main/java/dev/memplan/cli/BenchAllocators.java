@@ -66,6 +66,7 @@ final class BenchAllocators implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Outputs.check(csv, "--csv", false);
         PrintWriter out = spec.commandLine().getOut();
         List<String> names = allocators == null ? Allocators.NAMES : allocators;
         for (String n : names) {
@@ -73,8 +74,12 @@ final class BenchAllocators implements Callable<Integer> {
                 throw new UserException("unknown allocator '" + n + "'; allocators: " + String.join(", ", Allocators.NAMES));
             }
         }
-        if (timeLimit <= 0 || threads < 1) {
-            throw new UserException("--time-limit must be positive and --threads >= 1");
+        Duration limit = Inputs.timeLimit(timeLimit, "--time-limit");
+        if (threads < 1) {
+            throw new UserException("--threads must be >= 1, got " + threads);
+        }
+        if (random < 0) {
+            throw new UserException("--random must be a number of random sets >= 0, got " + random);
         }
         Map<String, BufferSet> sets = new LinkedHashMap<>();
         for (String i : instances == null ? MiniMallocSuite.challengingNames() : instances) {
@@ -87,7 +92,7 @@ final class BenchAllocators implements Callable<Integer> {
         for (int seed = 1; seed <= random; seed++) {
             sets.put("random-" + seed, RandomBuffers.generate(seed, 200, 2000, 200, 4096, 1, 0.0));
         }
-        Limits limits = new Limits(Duration.ofMillis(Math.round(timeLimit * 1000)), threads, 0.0, 0L);
+        Limits limits = new Limits(limit, threads, 0.0, 0L);
         Table t = new Table("instance", "buffers", "capacity", "allocator", "result", "seconds", "height");
         out.println(String.join("  ", List.of("instance", "buffers", "capacity", "allocator", "result", "seconds", "height")));
         Map<String, Allocator> variants = new LinkedHashMap<>();

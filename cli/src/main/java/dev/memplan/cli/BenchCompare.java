@@ -64,6 +64,7 @@ final class BenchCompare implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Outputs.check(csv, "--csv", false);
         PrintWriter out = spec.commandLine().getOut();
         List<String> nets = Inputs.zooNetworks(networks != null ? networks
                 : Zoo.names().stream().filter(n -> !Zoo.entry(n).nas()).toList());

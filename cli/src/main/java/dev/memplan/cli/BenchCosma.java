@@ -68,6 +68,9 @@ final class BenchCosma implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Outputs.check(csv, "--csv", false);
+        Outputs.check(markdown, "--markdown", false);
+        Outputs.checkFolder(plans, "--plans");
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         List<String> nets = Inputs.zooNetworks(networks != null ? networks : Zoo.names());
@@ -135,11 +138,6 @@ final class BenchCosma implements Callable<Integer> {
     }
 
     private void writePlan(Plan plan, String name) {
-        try {
-            java.nio.file.Files.createDirectories(plans);
-            PlanJson.write(plan, plans.resolve(name + ".json"));
-        } catch (java.io.IOException e) {
-            throw new UserException("cannot write plans to " + plans + ": " + e.getMessage());
-        }
+        PlanJson.write(plan, plans.resolve(name + ".json"));
     }
 }

@@ -37,8 +37,6 @@ import picocli.CommandLine.Model.CommandSpec;
         description = {"Divide and conquer on graphs x budgets (free schedule): FS(default), FS(MPMF), each stage,",
             "final traffic, bound, gap, time, peak heap; CSV written as rows finish."})
 final class BenchDnc implements Callable<Integer> {
-    /** The minimum-peak beam for graphs above the whole-graph limit (4,096 takes minutes at 5,000 operators). */
-    private static final int LARGE_GRAPH_BEAM = 256;
 
     @Spec
     CommandSpec spec;
@@ -59,6 +57,12 @@ final class BenchDnc implements Callable<Integer> {
             description = "most operators per part (default: ${DEFAULT-VALUE})")
     int maxPart;
 
+    @Option(names = "--large-beam", paramLabel = "W", defaultValue = "256",
+            description = {"minimum-peak beam width (for M_P, M_H) on graphs above "
+                + DivideAndConquer.WHOLE_GRAPH_LIMIT + " operators; the default 4,096", "takes minutes at 5,000 "
+                + "operators (default: ${DEFAULT-VALUE})"})
+    int largeBeam;
+
     @Option(names = "--csv", defaultValue = "bench-dnc.csv", paramLabel = "OUT", description = "(default: ${DEFAULT-VALUE})")
     Path csv;
 
@@ -67,10 +71,11 @@ final class BenchDnc implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Outputs.check(csv, "--csv", false);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (maxPart < 1) {
-            throw new UserException("--max-part must be >= 1, got " + maxPart);
+        if (maxPart < 1 || largeBeam < 1) {
+            throw new UserException("--max-part and --large-beam must be >= 1, got " + maxPart + " and " + largeBeam);
         }
         Limits limits = solverOptions.limits();
         TensorSetting s = Inputs.setting(setting);
@@ -83,7 +88,7 @@ final class BenchDnc implements Callable<Integer> {
             Graph g = full.withSetting(s);
             // Above the whole-graph limit a narrower beam: M_P (hence M_H) is then a best-known value either way.
             MinimumPeakScheduler mpmf = new MinimumPeakScheduler(g.operatorCount() <= DivideAndConquer.WHOLE_GRAPH_LIMIT
-                    ? MinimumPeakScheduler.DEFAULT_BEAM : LARGE_GRAPH_BEAM, solverOptions.backend());
+                    ? MinimumPeakScheduler.DEFAULT_BEAM : largeBeam, solverOptions.backend());
             for (String b : budgets) {
                 err.println(name + " " + b + " ...");
                 err.flush();

@@ -17,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -59,10 +58,16 @@ final class BenchFormulations implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        Outputs.check(csv, "--csv", false);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         TensorSetting s = Inputs.setting(setting);
-        Limits limits = Limits.DEFAULT.withTimeLimit(Duration.ofMillis(Math.round(timeLimit * 1000)));
+        Limits limits = Limits.DEFAULT.withTimeLimit(Inputs.timeLimit(timeLimit, "--time-limit"));
+        for (int size : random) {
+            if (size < 1) {
+                throw new UserException("--random: operator counts must be >= 1, got " + size);
+            }
+        }
         List<Graph> graphs = new ArrayList<>();
         Examples.names().forEach(n -> graphs.add(Examples.graph(n)));
         for (int size : random) {
@@ -122,7 +127,7 @@ final class BenchFormulations implements Callable<Integer> {
                 Files.writeString(csv, text, StandardCharsets.UTF_8);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + csv + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot write " + csv + ": " + dev.memplan.model.io.AtomicFiles.reason(e), e);
         }
     }
 }

@@ -9,6 +9,7 @@ import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.model.Budgets;
+import dev.memplan.formulations.milp.Solvers;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Deadline;
 import dev.memplan.model.Graph;
@@ -39,8 +40,11 @@ final class CompareCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1 or COSMA DAG JSON), example name or zoo name")
+    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1, COSMA DAG JSON or .onnx), example name or zoo name")
     String graph;
+
+    @Mixin
+    OnnxOptions onnx;
 
     @Option(names = "--budget", required = true, paramLabel = "M_R|M_H|M_P|BYTES", description = "scratchpad budget")
     String budget;
@@ -58,7 +62,7 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--no-cosma", description = "run the schemes only")
     boolean noCosma;
 
-    @Option(names = "--csv", paramLabel = "OUT", description = "also write the table as CSV")
+    @Option(names = "--csv", paramLabel = "OUT", description = "also write the table as CSV ('-': to standard output, the report to standard error)")
     Path csv;
 
     @Mixin
@@ -69,10 +73,13 @@ final class CompareCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        // The solver libraries load while the graph and the budget are computed, not inside the first solve.
+        Solvers.preload();
         long began = System.nanoTime();
-        PrintWriter out = spec.commandLine().getOut();
+        Outputs.check(csv, "--csv", true, graph);
+        PrintWriter out = Outputs.report(csv, spec.commandLine());
         PrintWriter err = spec.commandLine().getErr();
-        Graph full = Inputs.graph(graph);
+        Graph full = Inputs.graph(graph, onnx);
         TensorSetting s = Inputs.setting(setting);
         Graph g = full.withSetting(s);
         Limits limits = solverOptions.commandLimits();
@@ -152,8 +159,10 @@ final class CompareCommand implements Callable<Integer> {
         notes.forEach(n -> out.println("note: " + n));
         out.println("every plan checked: VALID");
         if (csv != null) {
-            t.writeCsv(csv);
-            out.println("wrote " + csv);
+            Outputs.write(csv, t.csv(), spec.commandLine().getOut());
+            if (!Outputs.isStdout(csv)) {
+                out.println("wrote " + csv);
+            }
         }
         return 0;
     }

@@ -5,6 +5,7 @@ import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.decomposition.DivideAndConquer;
 import dev.memplan.decomposition.DncResult;
+import dev.memplan.decomposition.HardDeadline;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.model.Graph;
@@ -22,8 +23,7 @@ import java.util.Locale;
  * and, with a minimum-peak scheduler, mpmf/belady/tflite; then, when the graph is small enough for the whole
  * graph's fixed-schedule program, the fixed-schedule optima FS(default) and FS(MPMF) started from them, each
  * within an eighth of the time left: on a loaded machine a fixed-schedule solve overruns its share by seconds),
- * then {@link DivideAndConquer} with what is left
- * of the limit counted from {@code began}, so the limit bounds the whole command.
+ * then {@link DivideAndConquer} with what is left of one deadline, so the limit bounds the whole run.
  */
 final class DncRun {
 
@@ -36,33 +36,40 @@ final class DncRun {
 
     /**
      * @param mpmf the minimum-peak order when known (null: FS(MPMF) is skipped)
-     * @param began System.nanoTime() when the command started
+     * @param began System.nanoTime() when the run started (for the reported wall time; the limit's deadline, when
+     *     it has one, already counts from the command's start)
      */
     static Outcome run(Graph full, TensorSetting s, long budget, DivideAndConquer.Options options, Limits limits,
                        MinimumPeakScheduler mpmf, List<Plan> extraStarts, long began, PrintWriter err) {
         Graph g = full.withSetting(s);
+        // One deadline for the whole run: from here on every limit read is what is left of it.
+        Limits run = limits.startingNow();
         List<Plan> starts = new ArrayList<>(extraStarts);
         CosmaResult fsDefault = null;
         CosmaResult fsMpmf = null;
         boolean small = g.operatorCount() <= DivideAndConquer.WHOLE_GRAPH_LIMIT;
         // The schemes' plans: cheap, and far better starts for the fixed-schedule programs than just in time.
-        Plan defaultScheme = scheme("default/belady/tflite", null, full, s, budget, limits, err);
-        Plan mpmfScheme = small && mpmf != null ? scheme("mpmf/belady/tflite", mpmf, full, s, budget, limits, err) : null;
+        Plan defaultScheme = scheme("default/belady/tflite", null, full, s, budget, run, err);
+        Plan mpmfScheme = small && mpmf != null ? scheme("mpmf/belady/tflite", mpmf, full, s, budget, run, err) : null;
         starts.add(defaultScheme);
         if (mpmfScheme != null) {
             starts.add(mpmfScheme);
         }
         if (small) {
-            fsDefault = fixed(full, s, budget, options, defaultScheme, limits, began, err, "FS(default)");
-            starts.add(fsDefault.plan());
+            fsDefault = fixed(full, s, budget, options, defaultScheme, run, err, "FS(default)");
+            if (fsDefault != null) {
+                starts.add(fsDefault.plan());
+            }
             if (mpmfScheme != null) {
-                fsMpmf = fixed(full, s, budget, options, mpmfScheme, limits, began, err, "FS(MPMF)");
-                starts.add(fsMpmf.plan());
+                fsMpmf = fixed(full, s, budget, options, mpmfScheme, run, err, "FS(MPMF)");
+                if (fsMpmf != null) {
+                    starts.add(fsMpmf.plan());
+                }
             }
         }
         Plan bestScheme = mpmfScheme != null && mpmfScheme.traffic().nonCompulsory()
                 < defaultScheme.traffic().nonCompulsory() ? mpmfScheme : defaultScheme;
-        DncResult r = DivideAndConquer.solve(full, s, budget, options, remaining(limits, began, 1), starts, line -> {
+        DncResult r = DivideAndConquer.solve(full, s, budget, options, run, starts, line -> {
             err.println(line);
             err.flush();
         });
@@ -79,23 +86,21 @@ final class DncRun {
     }
 
     private static CosmaResult fixed(Graph full, TensorSetting s, long budget, DivideAndConquer.Options options,
-                                     Plan scheme, Limits limits, long began, PrintWriter err, String label) {
+                                     Plan scheme, Limits limits, PrintWriter err, String label) {
         err.println("dnc: starting plan " + label + " ...");
         err.flush();
-        CosmaResult r = CosmaSolver.solve(full, s, budget,
-                options.cosma().withSchedule(scheme.schedule()).withStart(scheme), remaining(limits, began, 8));
+        Limits share = limits.timeLimit() == null ? limits : limits.withTimeLimit(limits.timeLimit().dividedBy(8));
+        Duration wait = share.timeLimit() == null ? null
+                : share.timeLimit().plus(share.timeLimit().dividedBy(2)).plusMillis(500);
+        CosmaResult r = HardDeadline.call(wait, "dnc-" + label, () -> CosmaSolver.solve(full, s, budget,
+                options.cosma().withSchedule(scheme.schedule()).withStart(scheme), share));
+        if (r == null || r.plan() == null) {
+            err.println("dnc: " + label + " overran its time; left out");
+            return null;
+        }
         err.println(String.format(Locale.ROOT, "dnc: %s %s, traffic %d, %.1f s", label, r.status(), r.objective(),
                 r.seconds()));
         return r;
-    }
-
-    /** 1/n of the time left since {@code began} (the limits unchanged without a time limit). */
-    static Limits remaining(Limits limits, long began, int n) {
-        if (limits.timeLimit() == null) {
-            return limits;
-        }
-        Duration left = limits.timeLimit().minusNanos(System.nanoTime() - began);
-        return limits.withTimeLimit(left.isNegative() ? Duration.ofMillis(1) : left.dividedBy(n));
     }
 
     static String orDash(Long value) {

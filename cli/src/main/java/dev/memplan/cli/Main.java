@@ -20,7 +20,7 @@ import picocli.CommandLine.Command;
 @Command(name = "memplan", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Plans how a DNN uses an accelerator's scratchpad: operator schedule, tensor addresses and "
                 + "off-chip spills, solved exactly and checked against the memory model.",
-        subcommands = {SolveCommand.class, CompareCommand.class, AllocateCommand.class, CheckCommand.class, BudgetsCommand.class, ConvertCommand.class, ZooCommand.class,
+        subcommands = {SolveCommand.class, CompareCommand.class, AllocateCommand.class, CheckCommand.class, BudgetsCommand.class, ConvertCommand.class, ImportCommand.class, ZooCommand.class,
             BenchCommand.class, PlotCommand.class, MmapCommand.class,
             CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
@@ -59,7 +59,7 @@ public final class Main implements Runnable {
         cl.setErr(err);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (isUserMistake(e)) {
-                commandLine.getErr().println("memplan: error: " + e.getMessage());
+                commandLine.getErr().println("memplan: error: " + Messages.clean(e.getMessage()));
                 return USER_ERROR;
             }
             commandLine.getErr().println("memplan: internal error (a bug in memplan; please report it):");
@@ -68,7 +68,7 @@ public final class Main implements Runnable {
         });
         cl.setParameterExceptionHandler((e, a) -> {
             CommandLine c = e.getCommandLine();
-            c.getErr().println("memplan: error: " + e.getMessage());
+            c.getErr().println("memplan: error: " + Messages.clean(e.getMessage()));
             c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help'.");
             return USER_ERROR;
         });

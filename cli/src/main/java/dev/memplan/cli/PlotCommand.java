@@ -94,6 +94,7 @@ final class PlotCommand implements Runnable {
         @Override
         public Integer call() {
             Path file = out != null ? out : sibling(results, "-traffic.svg");
+            Outputs.check(file, "--out", false, results.toString());
             imageFormat(file);
             ResultCells cells = selection.cells(results);
             TrafficFigure figure = new TrafficFigure(cells, log, title != null ? title
@@ -134,6 +135,7 @@ final class PlotCommand implements Runnable {
                 case "latex", "tex" -> TimeToSolutionTable.Format.LATEX;
                 default -> throw new UserException("unknown --format '" + format + "': use markdown or latex");
             };
+            Outputs.check(out, "--out", false, results.toString());
             String text = TimeToSolutionTable.render(selection.cells(results), f);
             PrintWriter o = spec.commandLine().getOut();
             if (out == null) {
@@ -188,6 +190,7 @@ final class PlotCommand implements Runnable {
             }
             Path source = placement ? Path.of(first) : plan;
             Path file = out != null ? out : sibling(source, "-layout.svg");
+            Outputs.check(file, "--out", false, first, source.toString());
             imageFormat(file);
             requireFile(source);
             LayoutFigure figure;

@@ -8,6 +8,8 @@ import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.milp.Backend;
+import dev.memplan.formulations.milp.Solvers;
+import dev.memplan.model.Budgets;
 import dev.memplan.model.Deadline;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
@@ -41,8 +43,11 @@ final class SolveCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1 or COSMA DAG JSON), example name or zoo name")
+    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1, COSMA DAG JSON or .onnx), example name or zoo name")
     String graph;
+
+    @Mixin
+    OnnxOptions onnx;
 
     @Option(names = "--budget", required = true, paramLabel = "M_R|M_H|M_P|BYTES", description = "scratchpad budget")
     String budget;
@@ -59,7 +64,8 @@ final class SolveCommand implements Callable<Integer> {
             description = "fix the schedule: the default order, or a file (a plan JSON, or one operator name per line)")
     String schedule;
 
-    @Option(names = "--out", paramLabel = "PLAN", description = "write the plan (memplan-plan/1)")
+    @Option(names = "--out", paramLabel = "PLAN",
+            description = "write the plan (memplan-plan/1); '-': to standard output (the report goes to standard error)")
     Path out;
 
     @Option(names = "--no-prune", description = "build the model without the lifetime windows (to measure what they buy)")
@@ -73,9 +79,12 @@ final class SolveCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        // The solver libraries load while the graph and the budget are computed, not inside the first solve.
+        Solvers.preload();
         long began = System.nanoTime();
-        PrintWriter out = spec.commandLine().getOut();
-        Graph full = Inputs.graph(graph);
+        Outputs.check(this.out, "--out", true, graph, schedule);
+        PrintWriter out = Outputs.report(this.out, spec.commandLine());
+        Graph full = Inputs.graph(graph, onnx);
         TensorSetting s = Inputs.setting(setting);
         Graph g = full.withSetting(s);
         Backend backend = solverOptions.backend();
@@ -91,7 +100,8 @@ final class SolveCommand implements Callable<Integer> {
         Plan start = fixed == null && obj == CosmaObjective.TRAFFIC
                 ? bestScheme(full, s, chosen, mpmf, limits) : null;
         CosmaSolver.Options options = solverOptions.cosma(obj, fixed, !noPrune, start);
-        if (obj == CosmaObjective.TRAFFIC && fixed == null) {
+        // Below the least aligned budget no plan exists: COSMA proves INFEASIBLE at once, without the parts.
+        if (obj == CosmaObjective.TRAFFIC && fixed == null && chosen.bytes() >= Budgets.minimumFeasible(g)) {
             DivideAndConquer.Options dnc = decomposeOptions.choose(g, options);
             if (dnc != null) {
                 return divideAndConquer(full, s, chosen, dnc, limits, mpmf, began);
@@ -136,8 +146,10 @@ final class SolveCommand implements Callable<Integer> {
         }
         out.println("plan checked: VALID");
         if (this.out != null) {
-            PlanJson.write(r.plan(), this.out);
-            out.println("wrote " + this.out);
+            Outputs.write(this.out, PlanJson.toJson(r.plan()), spec.commandLine().getOut());
+            if (!Outputs.isStdout(this.out)) {
+                out.println("wrote " + this.out);
+            }
             if (Deadline.interrupted()) {
                 err.println("memplan: interrupted: wrote the best checked plan so far (" + r.status()
                         + (r.gap() == null ? "" : String.format(", gap %.2f%%", 100 * r.gap())) + ") to " + this.out);
@@ -158,6 +170,9 @@ final class SolveCommand implements Callable<Integer> {
         List<String> names = new ArrayList<>(List.of("default/belady/tflite"));
         if (chosen.mp() != null) {
             names.add("mpmf/belady/tflite");
+        }
+        if (chosen.bytes() < Budgets.minimumFeasible(full.withSetting(s))) {
+            return null; // no aligned plan exists: COSMA says INFEASIBLE (proven)
         }
         Duration needs = Duration.ofNanos(2 * SCHEME_NANOS_PER_OPERATOR * full.operatorCount());
         Plan best = null;
@@ -180,7 +195,7 @@ final class SolveCommand implements Callable<Integer> {
 
     private int divideAndConquer(Graph full, TensorSetting s, BudgetChoice chosen, DivideAndConquer.Options dnc,
                                  Limits limits, MinimumPeakScheduler mpmf, long began) {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = Outputs.report(this.out, spec.commandLine());
         Graph g = full.withSetting(s);
         DncRun.Outcome o = DncRun.run(full, s, chosen.bytes(), dnc, limits, mpmf, List.of(), began,
                 spec.commandLine().getErr());
@@ -194,8 +209,10 @@ final class SolveCommand implements Callable<Integer> {
         t.printWithoutHeader(out);
         out.println("plan checked: VALID");
         if (this.out != null) {
-            PlanJson.write(o.result().plan(), this.out);
-            out.println("wrote " + this.out);
+            Outputs.write(this.out, PlanJson.toJson(o.result().plan()), spec.commandLine().getOut());
+            if (!Outputs.isStdout(this.out)) {
+                out.println("wrote " + this.out);
+            }
         }
         return 0;
     }
@@ -209,7 +226,7 @@ final class SolveCommand implements Callable<Integer> {
         try {
             text = Files.readString(file);
         } catch (IOException e) {
-            throw new UserException("cannot read schedule file " + file + ": " + e.getMessage());
+            throw new UserException("cannot read schedule file " + file + ": " + dev.memplan.model.io.AtomicFiles.reason(e));
         }
         Schedule schedule;
         if (text.stripLeading().startsWith("{")) {

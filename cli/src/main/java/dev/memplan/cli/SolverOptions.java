@@ -58,13 +58,10 @@ final class SolverOptions {
     }
 
     Limits limits() {
-        if (timeLimit != null && timeLimit <= 0) {
-            throw new UserException("--time-limit must be positive, got " + timeLimit);
-        }
+        Duration limit = Inputs.timeLimit(timeLimit, "--time-limit");
         if (threads < 1) {
             throw new UserException("--threads must be >= 1, got " + threads);
         }
-        Duration limit = timeLimit == null ? null : Duration.ofMillis(Math.round(timeLimit * 1000));
         return new Limits(limit, threads, 0.0, 0L);
     }
 

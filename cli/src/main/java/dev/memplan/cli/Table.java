@@ -14,8 +14,13 @@ final class Table {
         this.header = header;
     }
 
+    /** Adds a row; names from files are shown escaped and shortened ({@link Messages#clean}). */
     void row(String... cells) {
-        rows.add(Arrays.copyOf(cells, header.length));
+        String[] row = Arrays.copyOf(cells, header.length);
+        for (int i = 0; i < row.length; i++) {
+            row[i] = row[i] == null ? null : Messages.clean(row[i]);
+        }
+        rows.add(row);
     }
 
     void print(PrintWriter out) {
@@ -24,12 +29,17 @@ final class Table {
 
     /** The table as CSV (header first), written whole or not at all. */
     void writeCsv(java.nio.file.Path file) {
+        dev.memplan.model.io.AtomicFiles.write(file, csv());
+    }
+
+    /** The table as CSV text, header first. */
+    String csv() {
         StringBuilder sb = new StringBuilder(String.join(",", header)).append('\n');
         for (String[] r : rows) {
             sb.append(String.join(",", java.util.Arrays.stream(r).map(c -> c == null ? "" : c.contains(",") ? "\"" + c + "\"" : c)
                     .toArray(String[]::new))).append('\n');
         }
-        dev.memplan.model.io.AtomicFiles.write(file, sb.toString());
+        return sb.toString();
     }
 
     /** The table as a Markdown table, written whole or not at all. */

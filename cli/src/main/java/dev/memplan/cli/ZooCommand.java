@@ -2,9 +2,7 @@ package dev.memplan.cli;
 
 import dev.memplan.datasets.zoo.Zoo;
 import dev.memplan.datasets.zoo.ZooFiles;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -68,11 +66,7 @@ final class ZooCommand implements Runnable {
         @Override
         public void run() {
             java.util.List<String> names = Inputs.zooNetworks(name.equals("all") ? Zoo.names() : java.util.List.of(name));
-            try {
-                Files.createDirectories(dir);
-            } catch (IOException e) {
-                throw new UserException("cannot create " + dir + ": " + e.getMessage());
-            }
+            Outputs.checkFolder(dir, "DIR");
             PrintWriter out = spec.commandLine().getOut();
             for (Path p : ZooFiles.export(names, dir)) {
                 out.println("wrote " + p);

@@ -38,7 +38,8 @@ import java.util.function.Consumer;
  * passes the fixed-schedule optima FS(default), FS(MPMF) or the best scheme), and its lower bound is the forced
  * traffic of the whole graph with a free schedule ({@link ForcedTraffic}), computed beside the search.
  *
- * <p>Time: with a limit T, the parts share 35% of T (60% above {@link #WHOLE_GRAPH_LIMIT} operators) in
+ * <p>Time: every solve runs under a {@link HardDeadline} of its share and a half, so that one that overruns is
+ * abandoned (its part keeps its starting plan). With a limit T, the parts share 35% of T (60% above {@link #WHOLE_GRAPH_LIMIT} operators) in
  * proportion to their size, the fixed-schedule step gets
  * a quarter of what is left, the search the rest until a second before the end. Without a limit each part and
  * each step gets at most {@link #STEP_CAP}, and the search makes one pass.
@@ -75,7 +76,8 @@ public final class DivideAndConquer {
      * @param cosma how each part and window is solved (its schedule and start are set here)
      * @param maxPart the most operators per part for automatic break nodes
      * @param breakNodes operators named by the user (null: automatic)
-     * @param handover hand the state over across cuts (off: the paper's spill-at-cut plan, to measure it)
+     * @param handover hand the state over across cuts and window edges (off: the paper's spill-at-cut plan, to
+     *     measure what the handover buys)
      * @param windows run the large neighbourhood search
      */
     public record Options(CosmaSolver.Options cosma, int maxPart, List<String> breakNodes, boolean handover,
@@ -170,11 +172,21 @@ public final class DivideAndConquer {
                         + "time left)", k + 1, partition.size(), ops.length));
                 continue;
             }
-            CosmaResult r = CosmaSolver.solve(part.graph(), setting, budget,
-                    options.cosma().withSchedule(null).withStart(partStart), limits.withTimeLimit(share));
-            if (r.plan() == null) {
-                throw new IllegalStateException("bug: part " + k + " has no plan (" + r.status()
-                        + ") although its just-in-time plan exists");
+            Plan partFrom = partStart;
+            CosmaResult r;
+            try {
+                r = HardDeadline.call(clock.hard(share), "dnc-part", () -> CosmaSolver.solve(part.graph(), setting,
+                        budget, options.cosma().withSchedule(null).withStart(partFrom), limits.withTimeLimit(share)));
+            } catch (IllegalStateException e) {
+                progress.accept("dnc: part " + (k + 1) + " keeps its starting plan: " + e.getMessage()
+                        + " (part saved as " + saved(part.graph()) + ")");
+                r = null;
+            }
+            if (r == null || r.plan() == null) {
+                partPlans.add(partStart);
+                progress.accept(String.format(Locale.ROOT, "dnc: part %d/%d (%d operators): its starting plan (the "
+                        + "solve overran its time)", k + 1, partition.size(), ops.length));
+                continue;
             }
             partPlans.add(r.plan());
             progress.accept(String.format(Locale.ROOT, "dnc: part %d/%d (%d operators) %s, traffic %d, %.1f s",
@@ -196,7 +208,7 @@ public final class DivideAndConquer {
                 + " with the state handed over");
         Long polished = null;
         if (options.handover() && g.operatorCount() <= WHOLE_GRAPH_LIMIT && !clock.over()) {
-            Plan p = fixedSchedule(g, setting, budget, options, current, clock.fractionOfRest(0.25), limits);
+            Plan p = fixedSchedule(g, setting, budget, options, current, clock.fractionOfRest(0.25), clock, limits);
             if (p != null) {
                 polished = best.offer(p, "parts, fixed-schedule optimum of their order");
                 progress.accept("dnc: fixed-schedule optimum of the stitched order, traffic " + polished);
@@ -221,7 +233,7 @@ public final class DivideAndConquer {
                         continue;
                     }
                     tried++;
-                    Long value = window(g, setting, budget, options, best, a, b, clock, limits);
+                    Long value = window(g, setting, budget, options, best, a, b, clock, limits, progress);
                     if (value != null) {
                         accepted++;
                         improved = true;
@@ -282,28 +294,49 @@ public final class DivideAndConquer {
      * checked traffic falls; returns the new traffic, or null.
      */
     private static Long window(Graph g, TensorSetting setting, long budget, Options options, Best best, int a, int b,
-                               Clock clock, Limits limits) {
+                               Clock clock, Limits limits, Consumer<String> progress) {
         Plan current = best.plan();
         int[] order = current.schedule().resolve(g);
         int[] ops = Arrays.copyOfRange(order, a, b + 1);
         SubGraph sub = SubGraph.of(g, ops, g.name() + "/window" + a);
         Duration share = clock.step();
-        CosmaResult r = CosmaSolver.solve(sub.graph(), setting, budget,
-                options.cosma().withSchedule(null).withStart(PlanSplicer.restrict(g, current, a, b, sub)),
-                limits.withTimeLimit(share));
-        if (r.plan() == null) {
+        Plan from = PlanSplicer.restrict(g, current, a, b, sub);
+        CosmaResult r;
+        try {
+            r = HardDeadline.call(clock.hard(share), "dnc-window", () -> CosmaSolver.solve(sub.graph(), setting,
+                    budget, options.cosma().withSchedule(null).withStart(from), limits.withTimeLimit(share)));
+        } catch (IllegalStateException e) {
+            // A bug of the solver on this window (its own check failed): the window is skipped, the bug reported
+            // with the window's graph saved, so the search goes on from a plan that is still checked.
+            progress.accept("dnc: window " + a + ".." + b + " skipped: " + e.getMessage() + " (window saved as "
+                    + saved(sub.graph()) + ")");
+            return null;
+        }
+        if (r == null || r.plan() == null) {
             return null;
         }
         long before = best.traffic();
-        Plan candidate = StateHandover.apply(g, PlanSplicer.splice(g, current, a, b, r.plan()));
+        Plan spliced = PlanSplicer.splice(g, current, a, b, r.plan());
+        Plan candidate = options.handover() ? StateHandover.apply(g, spliced) : spliced;
         best.offer(candidate, "windows");
         if (g.operatorCount() <= WHOLE_GRAPH_LIMIT && !clock.over()) {
-            Plan p = fixedSchedule(g, setting, budget, options, candidate, clock.step(), limits);
+            Plan p = fixedSchedule(g, setting, budget, options, candidate, clock.step(), clock, limits);
             if (p != null) {
                 best.offer(p, "windows");
             }
         }
         return best.traffic() < before ? best.traffic() : null;
+    }
+
+    /** Writes a graph to a temporary file for a bug report; its path, or why it could not be written. */
+    private static String saved(Graph graph) {
+        try {
+            java.nio.file.Path file = java.nio.file.Files.createTempFile("memplan-dnc-window-", ".json");
+            dev.memplan.model.io.GraphJson.write(graph, file);
+            return file.toString();
+        } catch (java.io.IOException | RuntimeException e) {
+            return "nowhere: " + e.getMessage();
+        }
     }
 
     /** Whether some loaded segment of the plan starts in [a, b]. */
@@ -320,10 +353,10 @@ public final class DivideAndConquer {
 
     /** The fixed-schedule optimum of a plan's order, started from the plan; null when nothing better came out. */
     private static Plan fixedSchedule(Graph g, TensorSetting setting, long budget, Options options, Plan start,
-                                      Duration share, Limits limits) {
-        CosmaResult r = CosmaSolver.solve(g, setting, budget,
-                options.cosma().withSchedule(start.schedule()).withStart(start), limits.withTimeLimit(share));
-        return r.plan();
+                                      Duration share, Clock clock, Limits limits) {
+        CosmaResult r = HardDeadline.call(clock.hard(share), "dnc-fixed-schedule", () -> CosmaSolver.solve(g, setting,
+                budget, options.cosma().withSchedule(start.schedule()).withStart(start), limits.withTimeLimit(share)));
+        return r == null ? null : r.plan();
     }
 
     /** The forced traffic of the whole graph with a free schedule, computed on a daemon thread beside the search. */
@@ -441,6 +474,19 @@ public final class DivideAndConquer {
             Duration d = end.minus(elapsed());
             long ms = d.isNegative() ? 1 : Math.max(1, d.toMillis() * size / Math.max(1, leftOps));
             return Duration.ofMillis(ms);
+        }
+
+        /**
+         * How long to wait for a step given {@code share}: half as long again plus half a second, never past the
+         * end; null without a limit (wait for it).
+         */
+        Duration hard(Duration share) {
+            Duration d = left();
+            if (d == null) {
+                return null;
+            }
+            Duration grace = share.plus(share.dividedBy(2)).plusMillis(500);
+            return grace.compareTo(d) < 0 ? grace : d;
         }
 
         /** One search step: a tenth of the limit at most, never past the end. */

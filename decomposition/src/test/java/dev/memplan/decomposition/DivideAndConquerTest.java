@@ -32,7 +32,7 @@ class DivideAndConquerTest {
     @Test
     void stitchedPlansAreValidNeverBelowTheOptimumAndHandoverNeverCostsMore() {
         Random random = new Random(13);
-        for (int i = 0; i < 12; i++) {
+        for (int i = 0; i < 8; i++) {
             Graph g = BruteForceAccess.randomTinyGraph(random, 6, false).withSetting(ACT);
             long mr = Budgets.minimumRequired(g);
             long mp = BruteForceAccess.minPeak(g);
@@ -100,7 +100,7 @@ class DivideAndConquerTest {
     void aSmallZooNetworkSplitIsNeverWorseThanItsStartNorBelowTheOptimum() {
         Graph g = Zoo.graph("resnet50").withSetting(ACT);
         long budget = Budgets.minimumRequired(g);
-        Limits limits = Limits.DEFAULT.withTimeLimit(Duration.ofSeconds(20));
+        Limits limits = Limits.DEFAULT.withTimeLimit(Duration.ofSeconds(10));
         CosmaResult whole = CosmaSolver.solve(g, ACT, budget, COSMA, limits);
         CosmaResult fs = CosmaSolver.solve(g, ACT, budget, COSMA.withSchedule(Schedule.defaultOrder(g)), limits);
         DncResult r = DivideAndConquer.solve(g, ACT, budget, DivideAndConquer.Options.of(COSMA).withMaxPart(20),

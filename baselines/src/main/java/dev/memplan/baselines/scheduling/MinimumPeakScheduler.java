@@ -83,7 +83,13 @@ public final class MinimumPeakScheduler implements Scheduler {
         Limits lim = limits.startingNow();
         Duration cap = lim.timeLimit() == null ? SEARCH_CAP : lim.timeLimit();
         Search search = new Search(graph, Math.min(beamWidth, memoryBeam(graph.operatorCount())));
-        int[] order = search.run(began + cap.toNanos());
+        long end;
+        try {
+            end = Math.addExact(began, cap.toNanos());
+        } catch (ArithmeticException centuries) {
+            end = Long.MAX_VALUE; // --time-limit 1e12: no deadline
+        }
+        int[] order = search.run(end);
         Schedule schedule = Schedule.of(graph, order);
         long peak = Budgets.footprint(graph, schedule);
         if (peak != search.peak) {

@@ -83,4 +83,22 @@ class MinimumPeakSchedulerTest {
             }
         }
     }
+
+    /**
+     * With no time left the beam narrows to one state per layer: a greedy order, still complete and topological,
+     * its peak the footprint of that order, and it says so. On 2,000 operators this also shows the search is light:
+     * frontiers instead of every operator per state, trails instead of kept sets.
+     */
+    @Test
+    void aPassedDeadlineNarrowsTheBeamToACompleteGreedyOrder() {
+        Graph g = RandomGraphs.layers(3, 20, 100, 2, 4096, false);
+        Limits none = new Limits(java.time.Duration.ofSeconds(30), 1, 0.0, 0L,
+                dev.memplan.model.Deadline.after(java.time.Duration.ZERO));
+        ScheduleResult r = new MinimumPeakScheduler().schedule(g, none);
+        r.schedule().validate(g);
+        assertEquals(g.operatorCount(), r.schedule().operators().size());
+        assertEquals(Budgets.footprint(g, r.schedule()), r.peak());
+        assertTrue(r.method().contains("narrowed to 1"), r.method());
+        assertTrue(r.bound() <= r.peak());
+    }
 }

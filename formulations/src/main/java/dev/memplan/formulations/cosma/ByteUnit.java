@@ -79,7 +79,7 @@ final class ByteUnit {
         Long objective = r.objective() == null ? null : r.objective() * unit;
         if (r.plan() == null) {
             return new CosmaResult(r.status(), null, null, objective, bound, r.gap(), r.seconds(), r.backend(),
-                    r.pruned(), r.unpruned(), r.startingPlanOnly());
+                    r.pruned(), r.unpruned(), r.startingPlanOnly(), r.notes());
         }
         Plan plan = rescaled(r.plan(), unit, false, budget);
         CheckReport report = PlanChecker.requireValid(g, plan, "COSMA on " + r.backend() + " (in units of " + unit
@@ -87,7 +87,7 @@ final class ByteUnit {
         SolverInfo info = r.plan().solver() == null ? null : new SolverInfo(r.plan().solver().name(),
                 r.plan().solver().status(), r.plan().solver().seconds(), bound);
         return new CosmaResult(r.status(), plan.withResult(report.traffic(), info), report, objective, bound, r.gap(),
-                r.seconds(), r.backend(), r.pruned(), r.unpruned(), r.startingPlanOnly());
+                r.seconds(), r.backend(), r.pruned(), r.unpruned(), r.startingPlanOnly(), r.notes());
     }
 
     private static long gcd(long a, long b) {

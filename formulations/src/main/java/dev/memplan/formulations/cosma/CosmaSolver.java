@@ -146,6 +146,7 @@ public final class CosmaSolver {
             Plan start = options.start() == null ? null
                     : ByteUnit.rescaled(options.start(), unit, true, budget / unit);
             CosmaResult r = solve(ByteUnit.scaled(g, unit), setting, budget / unit, options.withStart(start), limits);
+            notes.addAll(r.notes());
             return ByteUnit.inBytes(r, g, unit, budget);
         }
         if (options.backend() != Backend.CPSAT && budget > DOUBLE_EXACT_UNITS && WARNED.compareAndSet(false, true)) {

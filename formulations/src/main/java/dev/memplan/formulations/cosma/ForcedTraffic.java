@@ -1,5 +1,6 @@
 package dev.memplan.formulations.cosma;
 
+import dev.memplan.model.ByteRange;
 import dev.memplan.model.Graph;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -70,18 +71,19 @@ public final class ForcedTraffic {
             for (int i = 0; i < group.length; i++) {
                 int a = group[i];
                 grouped[a] = true;
-                bound += alone[a];
+                bound = ByteRange.add(bound, alone[a]);
                 extra[i] = cost(graph, a, Math.max(1, loads[a])) - alone[a];
             }
             Arrays.sort(extra);
             for (int i = 0; i < group.length - 1; i++) {
-                bound += extra[i];
+                bound = ByteRange.add(bound, extra[i]);
             }
         }
         for (int a = 0; a < nt; a++) {
-            bound += grouped[a] ? 0 : alone[a];
+            bound = ByteRange.add(bound, grouped[a] ? 0 : alone[a]);
         }
-        bound += escapes(cx, blockersOf, alone, grouped);
+        // Saturating sums (ByteRange): a saturated figure is below the true one, so it is still a lower bound.
+        bound = ByteRange.add(bound, escapes(cx, blockersOf, alone, grouped));
         return new ForcedTraffic(loads, spill, groups, bound);
     }
 
@@ -287,7 +289,7 @@ public final class ForcedTraffic {
             if (!readAfter) {
                 return 0;
             }
-            total += cost(graph, y, 1);
+            total = ByteRange.add(total, cost(graph, y, 1));
         }
         return total;
     }
@@ -295,7 +297,7 @@ public final class ForcedTraffic {
     /** Non-compulsory traffic of a tensor with k non-compulsory loads (and a charged spill when produced). */
     private static long cost(Graph graph, int a, int k) {
         boolean charged = k > 0 && !graph.isHost(a) && !graph.isGraphOutput(a);
-        return graph.size(a) * (k + (charged ? 1 : 0));
+        return ByteRange.times(graph.size(a), k + (charged ? 1 : 0));
     }
 
     /**

@@ -35,12 +35,13 @@ public record ModelEstimate(long variables, long constraints, long nonzeros, lon
     static final long BYTES_PER_CONSTRAINT = 250;
     static final long BYTES_PER_NONZERO = 110;
     /**
-     * Nonzeros built per second, the Java model and the solver's copy together: 0.3-0.5 M per second for the model
-     * and about 0.1 M per second for CP-SAT's copy on one core of the bench machine under load (darts: 4.5 M
-     * nonzeros, 15 s and 40 s). Optimistic on purpose: the {@link dev.memplan.formulations.milp.BuildGuard}
-     * follows the actual pace and abandons a build that falls behind.
+     * Nonzeros built per second, the Java model and the solver's copy together. Measured on one core of the bench
+     * machine under a load of 20 on 2 cores: 0.3-0.5 M per second for the model, about 0.1 M per second for CP-SAT's
+     * copy (darts: 4.5 M nonzeros, 15 s and 40 s); several times faster on an idle core. Optimistic on purpose: the
+     * estimate only rules out what cannot be built even at an idle machine's pace, and the
+     * {@link dev.memplan.formulations.milp.BuildGuard} follows the actual pace and abandons a build that falls behind.
      */
-    static final long NONZEROS_PER_SECOND = 150_000;
+    static final long NONZEROS_PER_SECOND = 400_000;
 
     /** The estimate of the formulation of these arguments (see CosmaFormulation's constructor). */
     public static ModelEstimate of(Graph g, OperatorWindows windows, boolean free, boolean addresses) {

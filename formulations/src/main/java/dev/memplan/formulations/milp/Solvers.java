@@ -73,6 +73,19 @@ public final class Solvers {
         }
     }
 
+    /**
+     * Starts loading the native libraries on a background thread, so that the second or more it takes (unpacking
+     * into tmpdir, linking) overlaps the command's own start (reading the graph, the budget) instead of counting
+     * against a time limit inside the first solver call.
+     */
+    public static void preload() {
+        if (nativeLoaded == null) {
+            Thread t = new Thread(Solvers::nativeAvailable, "memplan-native-preload");
+            t.setDaemon(true);
+            t.start();
+        }
+    }
+
     /** Why the native libraries could not be loaded, or null (loaded, or not tried yet). */
     public static String nativeFailure() {
         return nativeFailure;

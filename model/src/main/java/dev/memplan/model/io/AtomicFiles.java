@@ -3,26 +3,60 @@ package dev.memplan.model.io;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 
-/** Writes and reads whole text files; a write goes to a temporary file first so no half-written file is left. */
+/**
+ * Writes and reads whole text files. A regular file (or a new one) is written to a temporary file in its folder
+ * first and then moved over the target, so no half-written file is left; a symbolic link is written through to
+ * its target (the link stays). A target that exists and is not a regular file (a named pipe, a terminal,
+ * {@code /dev/stdout}) is written in place, as a stream: it cannot be replaced. Errors say why, in words
+ * ("permission denied", "is a directory").
+ */
 public final class AtomicFiles {
+    private static final int MAX_LINKS = 40;
 
     private AtomicFiles() {
     }
 
-    /** Writes UTF-8 text to a temporary file in the target's directory, then moves it over the target. */
+    /** Writes UTF-8 text to {@code target} (see the class comment for links, pipes and devices). */
     public static void write(Path target, String text) {
         write(target, text.getBytes(StandardCharsets.UTF_8));
     }
 
-    /** Writes bytes (an image, say) to a temporary file in the target's directory, then moves it over the target. */
+    /** Writes bytes (an image, say) to {@code target} (see the class comment for links, pipes and devices). */
     public static void write(Path target, byte[] bytes) {
-        Path absolute = target.toAbsolutePath();
+        if (Files.isDirectory(target)) {
+            throw failure("cannot write " + target + ": it is a folder");
+        }
+        if (Files.exists(target) && !Files.isRegularFile(target)) {
+            try {
+                Files.write(target, bytes, StandardOpenOption.WRITE);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write " + target + ": " + reason(e), e);
+            }
+            return;
+        }
+        Path absolute;
+        try {
+            absolute = linkTarget(target.toAbsolutePath());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + target + ": " + reason(e), e);
+        }
         Path dir = absolute.getParent();
+        if (!Files.isDirectory(dir)) {
+            throw failure("cannot write " + target + ": " + (Files.exists(dir) ? dir + " is not a folder"
+                    : "folder " + dir + " does not exist"));
+        }
         Path tmp = null;
         try {
             tmp = Files.createTempFile(dir, "." + absolute.getFileName() + ".", ".tmp");
@@ -35,7 +69,8 @@ public final class AtomicFiles {
             }
             tmp = null;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + target + ": " + e.getMessage(), e);
+            String where = tmp == null ? " (in folder " + dir + ")" : "";
+            throw new UncheckedIOException("cannot write " + target + ": " + reason(e) + where, e);
         } finally {
             if (tmp != null) {
                 try {
@@ -47,6 +82,51 @@ public final class AtomicFiles {
         }
     }
 
+    /**
+     * Why {@link #write} would fail for {@code target} before any work is done, or null when it looks writable:
+     * a folder, a missing or read-only parent folder. Pipes and devices are taken as writable.
+     */
+    public static String whyNotWritable(Path target) {
+        if (Files.isDirectory(target)) {
+            return "it is a folder";
+        }
+        if (Files.exists(target) && !Files.isRegularFile(target)) {
+            return Files.isWritable(target) ? null : "permission denied";
+        }
+        Path dir;
+        try {
+            dir = linkTarget(target.toAbsolutePath()).getParent();
+        } catch (IOException e) {
+            return reason(e);
+        }
+        if (!Files.exists(dir)) {
+            return "folder " + dir + " does not exist";
+        }
+        if (!Files.isDirectory(dir)) {
+            return dir + " is not a folder";
+        }
+        return Files.isWritable(dir) ? null : "folder " + dir + " is not writable (permission denied)";
+    }
+
+    private static UncheckedIOException failure(String message) {
+        return new UncheckedIOException(message, new IOException(message));
+    }
+
+    /**
+     * The file a path names after following symbolic links, even a link to a file that does not exist yet
+     * (writing creates it); the path itself when it is not a link.
+     */
+    static Path linkTarget(Path absolute) throws IOException {
+        Path p = absolute;
+        for (int hops = 0; Files.isSymbolicLink(p); hops++) {
+            if (hops == MAX_LINKS) {
+                throw new FileSystemException(absolute.toString(), null, "too many levels of symbolic links");
+            }
+            p = p.getParent().resolve(Files.readSymbolicLink(p)).normalize();
+        }
+        return p;
+    }
+
     /** Temporary files are private to their owner; the finished file gets the usual rw-r--r--. */
     private static void readableByAll(Path file) throws IOException {
         if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
@@ -54,11 +134,44 @@ public final class AtomicFiles {
         }
     }
 
+    /**
+     * Every byte of a file, a named pipe or a device ({@code /dev/stdin}); a folder or a missing file is an
+     * error that says so.
+     */
     static byte[] readBytes(Path file) {
+        if (Files.isDirectory(file)) {
+            throw failure("cannot read " + file + ": it is a folder, not a file");
+        }
         try {
             return Files.readAllBytes(file);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot read " + file + ": " + reason(e), e);
         }
+    }
+
+    /**
+     * Why a file operation failed, in words: Java's file exceptions often carry only the file name as their
+     * message ("cannot read x: x" says nothing).
+     */
+    public static String reason(IOException e) {
+        if (e instanceof NoSuchFileException) {
+            return "no such file or folder";
+        }
+        if (e instanceof AccessDeniedException) {
+            return "permission denied";
+        }
+        if (e instanceof NotDirectoryException) {
+            return "a part of the path is not a folder";
+        }
+        if (e instanceof FileAlreadyExistsException) {
+            return "it already exists";
+        }
+        if (e instanceof DirectoryNotEmptyException) {
+            return "it is a folder that is not empty";
+        }
+        if (e instanceof FileSystemException fse && fse.getReason() != null) {
+            return fse.getReason().toLowerCase(java.util.Locale.ROOT);
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 }

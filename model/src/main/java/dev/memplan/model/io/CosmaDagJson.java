@@ -25,8 +25,9 @@ import java.util.regex.Pattern;
  * Dummy input tensors are 0-byte placeholders: they are dropped, from the tensors and from every node's inputs.
  * Every other tensor is an activation (the format has no parameters); the tensors that no node produces are
  * the graph inputs (host tensors). Tensors keep the order of {@code tensor_list}, operators the order of
- * {@code dag}, which is the default order. {@code input_nodes} is informative and ignored, as are fields this
- * reader does not use. {@code name} (default: the file name without extension), {@code dummy_input_tensors}
+ * {@code dag}, which is the default order. {@code input_nodes} is informative: not used, but each entry must
+ * name a node of {@code dag}; fields this reader does not use are ignored. {@code name} (default: the file name
+ * without extension), {@code dummy_input_tensors}
  * and {@code graph_output_tensors} are optional. Errors name the JSON path in the COSMA file.
  */
 public final class CosmaDagJson {
@@ -49,7 +50,7 @@ public final class CosmaDagJson {
 
     static Graph fromTree(JsonNode tree, String file) {
         JsonFields root = JsonFields.of(file, tree, "$", "a COSMA DAG document");
-        String name = root.has("name") ? root.string("name", "the graph's name") : stem(file);
+        String name = root.has("name") ? root.name("name", "the graph's name") : stem(file);
         Set<String> dummies = new HashSet<>(root.has("dummy_input_tensors")
                 ? root.strings("dummy_input_tensors", "the list of dummy input tensor names", "a tensor name")
                 : List.of());
@@ -118,6 +119,7 @@ public final class CosmaDagJson {
             operators.add(new Operator(op, kept, out));
             inputPositions.add(positions);
         }
+        requireKnownInputNodes(file, root, dag, operators);
         for (int i = 0; i < outputs.size(); i++) {
             String where = JsonTree.element(root.path("graph_output_tensors"), i);
             if (dummies.contains(outputs.get(i))) {
@@ -131,6 +133,30 @@ public final class CosmaDagJson {
         } catch (InvalidGraphException e) {
             throw new FormatException(file, cosmaPath(e.where(), tensorListIndex, inputPositions, tensors),
                     e.problem(), e);
+        }
+    }
+
+    /**
+     * {@code input_nodes} is not used (the tensors say who reads what), but an entry that names no node of
+     * {@code dag} means the file is not what its author thinks, so it is refused rather than ignored.
+     */
+    private static void requireKnownInputNodes(String file, JsonFields root, List<JsonNode> dag,
+                                               List<Operator> operators) {
+        Set<String> names = new HashSet<>();
+        operators.forEach(op -> names.add(op.name()));
+        for (int o = 0; o < dag.size(); o++) {
+            JsonFields node = JsonFields.of(file, dag.get(o), JsonTree.element(root.path("dag"), o), "a node");
+            if (!node.has("input_nodes")) {
+                continue;
+            }
+            List<String> inputs = node.strings("input_nodes", "the list of input node names", "a node name");
+            for (int k = 0; k < inputs.size(); k++) {
+                if (!names.contains(inputs.get(k))) {
+                    throw new FormatException(file, JsonTree.element(node.path("input_nodes"), k), "node '"
+                            + operators.get(o).name() + "' names input node '" + inputs.get(k)
+                            + "', which is not a node of dag");
+                }
+            }
         }
     }
 

@@ -87,7 +87,7 @@ public final class GraphJson {
         JsonFields root = JsonFields.of(file, tree, "$", "a " + FORMAT + " document");
         root.requireFormat(FORMAT);
         root.rejectUnknown(ROOT_FIELDS);
-        String name = root.string("name", "the graph's name");
+        String name = root.name("name", "the graph's name");
         long alignment = root.has("alignment") ? root.longValue("alignment", "an integer number of bytes") : 1;
 
         List<JsonNode> tensorNodes = root.array("tensors", "the list of tensors");

@@ -91,6 +91,15 @@ final class JsonFields {
         return value.textValue();
     }
 
+    /** A string that is not empty (names: an empty one would be shown as nothing in every message). */
+    String name(String key, String what) {
+        String value = string(key, what);
+        if (value.isEmpty()) {
+            throw error(key, key + " must be " + what + ", found an empty string");
+        }
+        return value;
+    }
+
     /** A string, or null when absent. */
     String optionalString(String key, String what) {
         return has(key) ? string(key, what) : null;

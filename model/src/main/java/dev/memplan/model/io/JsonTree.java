@@ -42,7 +42,7 @@ final class JsonTree {
         try (JsonParser parser = MAPPER.getFactory().createParser(text)) {
             return parse(parser, file);
         } catch (IOException e) {
-            throw syntaxError(e, file);
+            throw syntaxError(e, file, null);
         }
     }
 
@@ -50,25 +50,31 @@ final class JsonTree {
         try (JsonParser parser = MAPPER.getFactory().createParser(bytes)) {
             return parse(parser, file);
         } catch (IOException e) {
-            throw syntaxError(e, file);
+            throw syntaxError(e, file, null);
         }
     }
 
     private static JsonNode parse(JsonParser parser, String file) throws IOException {
-        JsonNode root = MAPPER.readTree(parser);
+        JsonNode root;
+        try {
+            root = MAPPER.readTree(parser);
+        } catch (IOException e) {
+            // Some errors (a limit such as the nesting depth) carry no location; the parser knows where it is.
+            throw syntaxError(e, file, parser.currentLocation());
+        }
         if (root == null || root.isMissingNode()) {
             throw new FormatException(file, "line 1, column 1", "empty file, expected a JSON object");
         }
         return root;
     }
 
-    private static FormatException syntaxError(IOException e, String file) {
+    private static FormatException syntaxError(IOException e, String file, JsonLocation current) {
         if (e instanceof JsonProcessingException jpe) {
-            JsonLocation at = jpe.getLocation();
+            JsonLocation at = jpe.getLocation() != null ? jpe.getLocation() : current;
             String where = at == null ? "line ?" : "line " + at.getLineNr() + ", column " + at.getColumnNr();
-            return new FormatException(file, where, "invalid JSON: " + jpe.getOriginalMessage(), e);
+            return new FormatException(file, where, "invalid JSON: " + JsonErrors.plain(jpe.getOriginalMessage()), e);
         }
-        return new FormatException(file, "line ?", "unreadable JSON: " + e.getMessage(), e);
+        return new FormatException(file, "line ?", "unreadable JSON: " + JsonErrors.scrub(String.valueOf(e.getMessage())), e);
     }
 
     /** The JSON path of a field of the object at {@code path}: {@code $.a.b}, or {@code $.a['x.y']}. */

@@ -111,7 +111,7 @@ public final class PlanJson {
         JsonFields root = JsonFields.of(file, tree, "$", "a " + FORMAT + " document");
         root.requireFormat(FORMAT);
         root.rejectUnknown(ROOT_FIELDS);
-        String graph = root.string("graph", "the graph's name");
+        String graph = root.name("graph", "the graph's name");
         String settingText = root.string("setting", "activations or all");
         TensorSetting setting = TensorSetting.fromFileName(settingText);
         if (setting == null) {

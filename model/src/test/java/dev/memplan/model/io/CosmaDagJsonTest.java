@@ -60,6 +60,21 @@ class CosmaDagJsonTest {
     }
 
     @Test
+    void inputNodesMustNameNodesOfTheDag() {
+        assertFormatError(() -> CosmaDagJson.read(SAMPLE.replace("\"input_nodes\": [\"conv1\", \"conv2\"]",
+                "\"input_nodes\": [\"conv1\", \"conv7\"]"), "d.json"), "d.json", "$.dag[2].input_nodes[1]",
+                "node 'fc' names input node 'conv7', which is not a node of dag");
+        assertFormatError(() -> CosmaDagJson.read(SAMPLE.replace("\"input_nodes\": []", "\"input_nodes\": [3]"),
+                "d.json"), "d.json", "$.dag[0].input_nodes[0]", "expected a node name (a string), found number 3");
+    }
+
+    @Test
+    void anEmptyNameIsRefused() {
+        assertFormatError(() -> CosmaDagJson.read(SAMPLE.replace("\"name\": \"tiny\"", "\"name\": \"\""), "d.json"),
+                "d.json", "$.name", "name must be the graph's name, found an empty string");
+    }
+
+    @Test
     void syntaxErrorsHaveLineAndColumn() {
         assertFormatError(() -> CosmaDagJson.read("{\"dag\": [\n  {\"name\": 'conv1'}]}", "d.json"), "d.json",
                 "line 2, column 12", "invalid JSON");

@@ -127,6 +127,12 @@ class GraphJsonTest {
             + " {\"name\": \"b\", \"size\": 4, \"kind\": \"activation\"}]";
 
     @Test
+    void anEmptyGraphNameIsRefused() {
+        assertFormatError(() -> GraphJson.read(doc(TENSORS, "[]", "[]").replace("\"name\": \"g\"", "\"name\": \"\""), S),
+                S, "$.name", "name must be the graph's name, found an empty string");
+    }
+
+    @Test
     void invalidJsonIsReportedByLineAndColumn() {
         String text = "{\n  \"format\": \"memplan-graph/1\",\n  \"name\": \"g\" \"tensors\": []\n}";
         assertFormatError(() -> GraphJson.read(text, "g.json"), "g.json", "line 3, column 15", "invalid JSON");
@@ -135,7 +141,7 @@ class GraphJsonTest {
     @Test
     void duplicateKeysTrailingTokensAndEmptyFilesAreSyntaxErrors() {
         assertFormatError(() -> GraphJson.read("{\"name\": \"a\", \"name\": \"b\"}", S), S, "line 1, column 21",
-                "Duplicate field 'name'");
+                "field 'name' appears twice in one object");
         assertFormatError(() -> GraphJson.read(doc(TENSORS, "[]", "[]") + " {}", S), S,
                 "line 1, column " + (doc(TENSORS, "[]", "[]").length() + 2), "invalid JSON");
         assertFormatError(() -> GraphJson.read("  ", S), S, "line 1, column 1", "empty file");

@@ -145,12 +145,13 @@ final class GapPacking {
      */
     static Allocation allocate(BufferSet set, long capacity, Function<BufferSet, Placement> packer,
                                String maker, long startNanos) {
-        if (fixedOffsetConflict(set) != null) {
-            return new Allocation(SolveStatus.UNKNOWN, null, seconds(startNanos));
+        String conflict = fixedOffsetConflict(set);
+        if (conflict != null) {
+            return new Allocation(SolveStatus.UNKNOWN, null, seconds(startNanos), conflict);
         }
         Placement placement = packer.apply(set);
         if (placement.height() > capacity) {
-            return new Allocation(SolveStatus.UNKNOWN, null, seconds(startNanos));
+            return Allocation.exceedsCapacity(placement.height(), capacity, seconds(startNanos));
         }
         BufferChecker.requireValid(placement, capacity, maker);
         return new Allocation(SolveStatus.HEURISTIC, placement, seconds(startNanos));

@@ -50,8 +50,9 @@ public final class SkylineAllocator implements Allocator {
     public Allocation allocate(BufferSet buffers, long capacity, Limits limits) {
         long start = System.nanoTime();
         TimeAxis axis = TimeAxis.of(buffers);
-        if (axis.fixedConflict(buffers, capacity) != null) {
-            return new Allocation(SolveStatus.UNKNOWN, null, seconds(start));
+        String conflict = axis.fixedConflict(buffers, capacity);
+        if (conflict != null) {
+            return new Allocation(SolveStatus.UNKNOWN, null, seconds(start), conflict);
         }
         if (buffers.buffers().stream().anyMatch(b -> b.size() > capacity)) {
             // A buffer above the capacity never fits (and its top could overflow the skyline's heights).
@@ -59,7 +60,7 @@ public final class SkylineAllocator implements Allocator {
         }
         Placement placement = new Packing(buffers, axis).run();
         if (placement.height() > capacity) {
-            return new Allocation(SolveStatus.UNKNOWN, null, seconds(start));
+            return Allocation.exceedsCapacity(placement.height(), capacity, seconds(start));
         }
         BufferChecker.requireValid(placement, capacity, name());
         return new Allocation(SolveStatus.HEURISTIC, placement, seconds(start));

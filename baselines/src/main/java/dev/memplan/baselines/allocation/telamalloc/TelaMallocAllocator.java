@@ -96,6 +96,7 @@ public final class TelaMallocAllocator implements Allocator {
         }
         long[] offsets = new long[buffers.size()];
         SolveStatus status = SolveStatus.FEASIBLE;
+        String note = null;
         for (int k = 0; k < parts.size() && status == SolveStatus.FEASIBLE; k++) {
             TelaSearch.Outcome outcome = searches.get(k).run();
             switch (outcome) {
@@ -106,7 +107,14 @@ public final class TelaMallocAllocator implements Allocator {
                     }
                 }
                 case INFEASIBLE -> status = SolveStatus.INFEASIBLE;
-                case GAVE_UP, TIME_LIMIT -> status = SolveStatus.UNKNOWN;
+                case GAVE_UP -> {
+                    status = SolveStatus.UNKNOWN;
+                    note = "the search ran out of choices to backtrack to (its search is not exhaustive)";
+                }
+                case TIME_LIMIT -> {
+                    status = SolveStatus.UNKNOWN;
+                    note = "the time limit was reached";
+                }
             }
         }
         Placement placement = null;
@@ -126,7 +134,7 @@ public final class TelaMallocAllocator implements Allocator {
             stuck += s.stuckJumps;
             deepest = Math.max(deepest, s.deepest);
         }
-        return new Run(new Allocation(status, placement, seconds(start)), steps, minor, major, stuck, deepest);
+        return new Run(new Allocation(status, placement, seconds(start), note), steps, minor, major, stuck, deepest);
     }
 
     /** The search over one part, with buffers renumbered 0..m-1 in the order of {@code part}. */

@@ -1,0 +1,103 @@
+package dev.memplan.cli;
+
+import dev.memplan.model.io.AtomicFiles;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Where commands write, checked before any work so that a long run does not end in "cannot write": an output
+ * that is one of the command's inputs (a plan written over its own graph), a folder, or a file in a folder
+ * that is missing or read-only is refused at once (exit 2). {@code -} names standard output where a command
+ * allows it; files are written whole or not at all ({@link AtomicFiles}).
+ */
+final class Outputs {
+    static final String STDOUT = "-";
+
+    private Outputs() {
+    }
+
+    /** Whether {@code out} is {@code -}, standard output. */
+    static boolean isStdout(Path out) {
+        return out != null && out.toString().equals(STDOUT);
+    }
+
+    /**
+     * Fails unless {@code out} (given as {@code option}; null: not asked for) can be written and is none of
+     * {@code inputs} (command-line arguments; those that name no file are skipped). {@code -} is accepted only
+     * when {@code stdoutAllowed}.
+     */
+    static void check(Path out, String option, boolean stdoutAllowed, String... inputs) {
+        if (out == null) {
+            return;
+        }
+        if (isStdout(out)) {
+            if (!stdoutAllowed) {
+                throw new UserException(option + " -: standard output is not supported here; name a file");
+            }
+            return;
+        }
+        for (String input : inputs) {
+            if (input != null && sameFile(out, input)) {
+                throw new UserException(option + " " + out + " is the input file " + input
+                        + "; writing would replace it: name another file");
+            }
+        }
+        String why = AtomicFiles.whyNotWritable(out);
+        if (why != null) {
+            throw new UserException(option + " " + out + ": cannot write: " + why);
+        }
+    }
+
+    /** A folder that files will be written into: created now if missing, so a bad path fails before the run. */
+    static void checkFolder(Path dir, String option) {
+        if (dir == null) {
+            return;
+        }
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new UserException(option + " " + dir + " is a file, not a folder");
+        }
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UserException(option + " " + dir + ": cannot create the folder: " + AtomicFiles.reason(e));
+        }
+        if (!Files.isWritable(dir)) {
+            throw new UserException(option + " " + dir + ": the folder is not writable (permission denied)");
+        }
+    }
+
+    /** Writes {@code text} to standard output ({@code -}) or to the file. */
+    static void write(Path out, String text, PrintWriter stdout) {
+        if (isStdout(out)) {
+            stdout.print(text);
+            stdout.flush();
+        } else {
+            AtomicFiles.write(out, text);
+        }
+    }
+
+    /** Where a command's report goes: standard error when standard output carries the written file. */
+    static PrintWriter report(Path out, picocli.CommandLine commandLine) {
+        return isStdout(out) ? commandLine.getErr() : commandLine.getOut();
+    }
+
+    /** The same file (after links), compared by identity so that hard links and symbolic links count too. */
+    private static boolean sameFile(Path out, String input) {
+        Path in;
+        try {
+            in = Path.of(input);
+        } catch (java.nio.file.InvalidPathException e) {
+            return false;
+        }
+        if (!Files.exists(in) || !Files.exists(out)) {
+            return false;
+        }
+        try {
+            return Files.isSameFile(out, in);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package dev.memplan.formulations.cosma;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.datasets.Examples;
+import dev.memplan.datasets.RandomGraphs;
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.formulations.milp.BuildAbandonedException;
+import dev.memplan.formulations.milp.BuildGuard;
+import dev.memplan.formulations.milp.Constraint;
+import dev.memplan.formulations.milp.Model;
+import dev.memplan.model.Deadline;
+import dev.memplan.model.Graph;
+import dev.memplan.model.JustInTimePlanner;
+import dev.memplan.model.Limits;
+import dev.memplan.model.PlanChecker;
+import dev.memplan.model.SolveStatus;
+import dev.memplan.model.TensorSetting;
+import java.time.Duration;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Time limits and memory as promises (issue 12): a passed deadline returns the best checked plan so far with a note;
+ * a model that cannot fit in the heap is not built; a build abandons once its deadline passes; estimates count what
+ * the formulation builds.
+ */
+class LimitsHonouredTest {
+    private static final CosmaSolver.Options DECOUPLED =
+            CosmaSolver.Options.traffic(Backend.CPSAT).withDecoupled(true, null);
+
+    private static Limits expired() {
+        return new Limits(Duration.ofSeconds(60), 1, 0.0, 0L, Deadline.after(Duration.ZERO));
+    }
+
+    @Test
+    void aPassedDeadlineReturnsTheCheckedStartingPlanAndSaysWhatWasSkipped() {
+        Graph g = Examples.graph("fig1");
+        long budget = 48;
+        CosmaResult r = CosmaSolver.solve(g, TensorSetting.ACTIVATIONS, budget, DECOUPLED, expired());
+        assertNotNull(r.plan());
+        assertTrue(PlanChecker.check(g, r.plan()).valid());
+        assertTrue(r.startingPlanOnly());
+        // The just-in-time plan spills at 48 bytes; nothing proved it optimal, so FEASIBLE, never INFEASIBLE.
+        assertEquals(SolveStatus.FEASIBLE, r.status());
+        long jit = PlanChecker.check(g, new JustInTimePlanner().plan(g, TensorSetting.ACTIVATIONS, budget,
+                Limits.DEFAULT)).traffic().nonCompulsory();
+        assertEquals(jit, (long) r.objective());
+        assertTrue(r.notes().stream().anyMatch(n -> n.contains("joint program skipped")), r.notes().toString());
+        assertTrue(r.notes().stream().anyMatch(n -> n.contains("no time left")), r.notes().toString());
+    }
+
+    @Test
+    void theSameProblemWithTimeIsSolvedWithoutNotes() {
+        Graph g = Examples.graph("fig1");
+        CosmaResult r = CosmaSolver.solve(g, TensorSetting.ACTIVATIONS, 48, DECOUPLED,
+                Limits.DEFAULT.withTimeLimit(Duration.ofSeconds(60)));
+        assertEquals(SolveStatus.OPTIMAL, r.status());
+        assertEquals(24L, r.objective());
+        assertTrue(r.notes().isEmpty(), r.notes().toString());
+    }
+
+    @Test
+    void aModelLargerThanTheHeapIsNotBuiltAndTheStartingPlanIsReturned() {
+        // 20,000 operators: the formulation's per-tensor, per-timestep tables alone need 8 GB.
+        Graph g = RandomGraphs.layered(1, 20_000, 2, 8, 4096, false);
+        long budget = dev.memplan.model.Budgets.minimumFeasible(g);
+        OperatorWindows windows = OperatorWindows.of(g, null, true);
+        ModelEstimate estimate = ModelEstimate.of(g, windows, true, true);
+        assertTrue(estimate.bytes() > Runtime.getRuntime().maxMemory(), estimate.toString());
+        CosmaSolver.Options joint = CosmaSolver.Options.traffic(Backend.CPSAT).without(Set.of(Technique.FORCED));
+        CosmaResult r = CosmaSolver.solve(g, TensorSetting.ACTIVATIONS, budget, joint, Limits.DEFAULT);
+        assertNotNull(r.plan());
+        assertTrue(r.startingPlanOnly());
+        assertTrue(PlanChecker.check(g, r.plan()).valid());
+        assertTrue(r.notes().stream().anyMatch(n -> n.contains("joint program skipped") && n.contains("heap")),
+                r.notes().toString());
+    }
+
+    @Test
+    void anEstimateSaysWhyNotAgainstHeapAndTime() {
+        ModelEstimate e = new ModelEstimate(1_000, 2_000, 3_000_000, 500L << 20);
+        assertTrue(e.whyNot(100L << 20, null).contains("heap"));
+        assertTrue(e.whyNot(1L << 30, Duration.ofMillis(100)).contains("building it takes"));
+        assertNull(e.whyNot(1L << 30, Duration.ofHours(1)));
+        assertNull(e.whyNot(1L << 30, null));
+    }
+
+    @Test
+    void estimatesCountAtLeastWhatIsBuiltAndNotWildlyMore() {
+        for (long seed = 1; seed <= 4; seed++) {
+            Graph g = RandomGraphs.layered(seed, 30, 2, 4, 64, seed % 2 == 0);
+            long budget = dev.memplan.model.Budgets.minimumFeasible(g);
+            for (boolean addresses : new boolean[] {false, true}) {
+                OperatorWindows w = OperatorWindows.of(g, null, true);
+                ModelEstimate e = ModelEstimate.of(g, w, true, addresses);
+                Model m = new CosmaFormulation(g, TensorSetting.ALL, budget, CosmaObjective.TRAFFIC, null, addresses,
+                        true).model();
+                long nonzeros = m.constraints().stream().mapToLong((Constraint c) -> c.expr().terms().size()).sum();
+                String what = "seed " + seed + " addresses " + addresses + ": " + e + " vs " + m;
+                assertTrue(e.variables() >= m.variableCount() && e.variables() <= 2L * m.variableCount() + 100, what);
+                assertTrue(e.constraints() >= m.constraintCount() && e.constraints() <= 3L * m.constraintCount() + 100,
+                        what);
+                assertTrue(e.nonzeros() >= nonzeros && e.nonzeros() <= 3 * nonzeros + 1000, what);
+            }
+        }
+    }
+
+    @Test
+    void aBuildStopsOnceItsDeadlinePasses() {
+        Model m = new Model("big");
+        try (BuildGuard guard = BuildGuard.until(Deadline.after(Duration.ZERO))) {
+            assertThrows(BuildAbandonedException.class, () -> {
+                for (int i = 0; i < 100_000; i++) {
+                    m.binary("x" + i);
+                }
+            });
+        }
+        // Outside the guard, models build as before.
+        Model free = new Model("free");
+        for (int i = 0; i < 10_000; i++) {
+            free.binary("x" + i);
+        }
+        assertEquals(10_000, free.variableCount());
+    }
+
+    @Test
+    void limitsReportTheTimeLeftBeforeTheDeadline() {
+        Limits l = new Limits(Duration.ofHours(1), 1, 0.0, 0L, Deadline.after(Duration.ofSeconds(2)));
+        assertTrue(l.timeLimit().compareTo(Duration.ofSeconds(2)) <= 0);
+        assertTrue(l.withTimeLimit(Duration.ofHours(2)).timeLimit().compareTo(Duration.ofSeconds(2)) <= 0);
+        assertEquals(Duration.ZERO, expired().timeLimit());
+        assertTrue(expired().expired());
+        Limits started = Limits.DEFAULT.withTimeLimit(Duration.ofSeconds(30)).startingNow();
+        assertTrue(started.deadline().isSet());
+        assertNull(Limits.DEFAULT.timeLimit());
+        assertTrue(!Limits.DEFAULT.expired());
+    }
+}
