@@ -1,23 +1,15 @@
 package dev.memplan.cli;
 
-import dev.memplan.baselines.replacement.PackingFailedException;
-import dev.memplan.baselines.replacement.Scheme;
-import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.datasets.zoo.Zoo;
-import dev.memplan.formulations.cosma.CosmaObjective;
-import dev.memplan.formulations.cosma.CosmaResult;
-import dev.memplan.formulations.cosma.CosmaSolver;
-import dev.memplan.model.Graph;
-import dev.memplan.model.Limits;
-import dev.memplan.model.Plan;
-import dev.memplan.model.PlanChecker;
-import dev.memplan.model.TensorSetting;
+import dev.memplan.sweeps.ResultRow;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -28,11 +20,14 @@ import picocli.CommandLine.Model.CommandSpec;
 /**
  * {@code memplan bench compare}: the paper's comparison (Fig. 3) over zoo networks x budgets x tensor settings:
  * the non-compulsory traffic of each scheme and of COSMA (started from the best scheme, time-limited), every
- * plan checked. Rows are printed and appended to the CSV as they finish, so an interrupted run keeps them.
+ * plan checked. It runs the sweep spec {@code bench-compare} (with the axes its options give) and prints a row per
+ * network, setting and budget as soon as its cases are done; the CSV is rewritten then, so an interrupted run keeps
+ * them ({@code --db} keeps every case and resumes).
  */
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = {"COSMA against the comparison schemes over zoo networks x budgets (M_R, M_H, M_P) x settings;",
-            "prints a row per case as it finishes and writes them to a CSV as it goes."})
+            "prints a row per case as it finishes and writes them to a CSV as it goes. Runs the sweep spec",
+            "bench-compare ('memplan sweep --builtin bench-compare --print-spec')."})
 final class BenchCompare implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -59,74 +54,111 @@ final class BenchCompare implements Callable<Integer> {
             description = "CSV written as rows finish (default: ${DEFAULT-VALUE})")
     Path csv;
 
+    @Option(names = "--plans", paramLabel = "DIR", description = "also write every plan there (memplan-plan/1)")
+    Path plans;
+
     @Mixin
     SolverOptions solverOptions;
+
+    @Mixin
+    BenchSweep sweep;
 
     @Override
     public Integer call() {
         Outputs.check(csv, "--csv", false);
+        Outputs.checkFolder(plans, "--plans");
         PrintWriter out = spec.commandLine().getOut();
         List<String> nets = Inputs.zooNetworks(networks != null ? networks
                 : Zoo.names().stream().filter(n -> !Zoo.entry(n).nas()).toList());
         List<String> schemeNames = schemes == null ? Schemes.PAPER : schemes;
-        MinimumPeakScheduler mpmf = new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, solverOptions.backend());
-        List<Scheme> planners = Inputs.schemes(schemeNames, mpmf);
-        List<String> header = new ArrayList<>(List.of("network", "setting", "budget", "bytes"));
-        for (String name : schemeNames) {
-            header.add(name);
+        Inputs.schemes(schemeNames, new dev.memplan.baselines.scheduling.MinimumPeakScheduler());
+        settings.forEach(Inputs::setting);
+        List<String> planners = new ArrayList<>(schemeNames);
+        if (!noCosma) {
+            planners.add(BenchSweep.cosma(solverOptions, null));
         }
+        String specText = "name: bench-compare\ngraphs: " + BenchSweep.list(nets) + "\nsettings: "
+                + BenchSweep.list(settings) + "\nbudgets: " + BenchSweep.list(budgets) + "\nplanners: ["
+                + String.join(", ", planners.stream().map(p -> p.startsWith("{") ? p : "\"" + p + "\"").toList())
+                + "]\n" + BenchSweep.solverAxes(solverOptions);
+
+        List<String> header = new ArrayList<>(List.of("network", "setting", "budget", "bytes"));
+        header.addAll(schemeNames);
         header.addAll(List.of("best scheme", "cosma", "cosma status", "cosma bound", "cosma seconds", "reduction vs best"));
-        Table table = new Table(header.toArray(new String[0]));
-        Limits limits = solverOptions.limits();
         out.println(String.join("  ", header));
-        for (String net : nets) {
-            Graph full = Zoo.graph(net);
-            for (String settingName : settings) {
-                TensorSetting s = Inputs.setting(settingName);
-                Graph g = full.withSetting(s);
+        // Rows per (network, setting, budget), in spec order; a line is printed when all its planners are done.
+        Map<String, Map<String, ResultRow>> groups = new LinkedHashMap<>();
+        for (String n : nets) {
+            for (String s : settings) {
                 for (String b : budgets) {
-                    BudgetChoice chosen = BudgetChoice.resolve(b, g, s, mpmf, limits);
-                    List<String> row = new ArrayList<>(List.of(net, s.fileName(), chosen.name(), Long.toString(chosen.bytes())));
-                    Plan best = null;
-                    for (Scheme scheme : planners) {
-                        Plan p;
-                        try {
-                            p = scheme.plan(full, s, chosen.bytes(), limits);
-                        } catch (PackingFailedException e) {
-                            row.add("no packing");
-                            continue;
-                        }
-                        PlanChecker.requireValid(g, p, scheme.name());
-                        row.add(Long.toString(p.traffic().nonCompulsory()));
-                        if (best == null || p.traffic().nonCompulsory() < best.traffic().nonCompulsory()) {
-                            best = p;
-                        }
-                    }
-                    long bestTraffic = best.traffic().nonCompulsory();
-                    row.add(Long.toString(bestTraffic));
-                    if (noCosma) {
-                        row.addAll(List.of("-", "-", "-", "-", "-"));
-                    } else {
-                        CosmaResult c = CosmaSolver.solve(full, s, chosen.bytes(),
-                                solverOptions.cosma(CosmaObjective.TRAFFIC, null, true, best), limits);
-                        PlanChecker.requireValid(g, c.plan(), "cosma");
-                        long traffic = c.plan().traffic().nonCompulsory();
-                        row.add(Long.toString(traffic));
-                        row.add(c.status().name() + (c.startingPlanOnly() ? " (start)" : ""));
-                        row.add(c.bound() == null ? "-" : Long.toString(c.bound()));
-                        row.add(String.format(Locale.ROOT, "%.2f", c.seconds()));
-                        row.add(CompareCommand.reduction(traffic, bestTraffic));
-                    }
-                    table.row(row.toArray(new String[0]));
-                    out.println(String.join("  ", row));
-                    out.flush();
-                    table.writeCsv(csv);
+                    groups.put(group(n, s, b), new LinkedHashMap<>());
                 }
             }
         }
+        int perGroup = schemeNames.size() + (noCosma ? 0 : 1);
+        Table progressive = new Table(header.toArray(new String[0]));
+        Map<String, ResultRow> rows = sweep.run(specText, plans, spec.commandLine().getErr(), r -> {
+            Map<String, ResultRow> g = groups.get(group(r.graph(), r.setting(), r.budget()));
+            g.put(r.planner().startsWith("cosma") ? "cosma" : r.planner(), r);
+            if (g.size() == perGroup) {
+                progressive.row(line(g, schemeNames));
+                out.println(String.join("  ", progressive.lastRow()));
+                out.flush();
+                progressive.writeCsv(csv);
+            }
+        });
+        for (ResultRow r : rows.values()) {
+            groups.get(group(r.graph(), r.setting(), r.budget())).put(r.planner().startsWith("cosma") ? "cosma" : r.planner(), r);
+        }
+        Table table = new Table(header.toArray(new String[0]));
+        for (Map<String, ResultRow> g : groups.values()) {
+            table.row(line(g, schemeNames));
+        }
+        table.writeCsv(csv);
         out.println();
         table.print(out);
         out.println("every plan checked: VALID; wrote " + csv);
         return 0;
+    }
+
+    private static String group(String network, String setting, String budget) {
+        return network + "\u0001" + setting + "\u0001" + budget;
+    }
+
+    private String[] line(Map<String, ResultRow> g, List<String> schemeNames) {
+        ResultRow any = g.values().iterator().next();
+        List<String> row = new ArrayList<>(List.of(any.graph(), any.setting(), any.budget(),
+                BenchSweep.text(any.budgetBytes())));
+        Long best = null;
+        for (String name : schemeNames) {
+            ResultRow r = g.get(name);
+            row.add(cell(r));
+            if (r != null && r.trafficNonCompulsory() != null && (best == null || r.trafficNonCompulsory() < best)) {
+                best = r.trafficNonCompulsory();
+            }
+        }
+        row.add(BenchSweep.text(best));
+        ResultRow c = g.get("cosma");
+        if (c == null) {
+            row.addAll(List.of("-", "-", "-", "-", "-"));
+        } else {
+            row.add(BenchSweep.text(c.trafficNonCompulsory()));
+            row.add(c.status() + (c.error() == null ? "" : " (" + c.error() + ")"));
+            row.add(BenchSweep.text(c.bound()));
+            row.add(String.format(Locale.ROOT, "%.2f", c.seconds()));
+            row.add(c.trafficNonCompulsory() == null || best == null ? "-"
+                    : CompareCommand.reduction(c.trafficNonCompulsory(), best));
+        }
+        return row.toArray(new String[0]);
+    }
+
+    private static String cell(ResultRow r) {
+        if (r == null) {
+            return "-";
+        }
+        if (r.status().equals("ERROR")) {
+            return "ERROR (" + r.error() + ")";
+        }
+        return r.trafficNonCompulsory() == null ? "no packing" : Long.toString(r.trafficNonCompulsory());
     }
 }

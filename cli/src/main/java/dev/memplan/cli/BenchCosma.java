@@ -1,23 +1,15 @@
 package dev.memplan.cli;
 
-import dev.memplan.baselines.replacement.Scheme;
-import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.datasets.zoo.Zoo;
-import dev.memplan.formulations.cosma.CosmaObjective;
-import dev.memplan.formulations.cosma.CosmaResult;
-import dev.memplan.formulations.cosma.CosmaSolver;
-import dev.memplan.model.Graph;
-import dev.memplan.model.Limits;
-import dev.memplan.model.Plan;
-import dev.memplan.model.PlanChecker;
-import dev.memplan.model.Schedule;
-import dev.memplan.model.TensorSetting;
-import dev.memplan.model.io.PlanJson;
+import dev.memplan.sweeps.ResultRow;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -30,11 +22,12 @@ import picocli.CommandLine.Model.CommandSpec;
  * networks with a free schedule in both tensor settings; NAS networks (activations) with the schedule fixed to
  * the default order and to the minimum-peak order, as the paper's Table II. Each case starts from the best of
  * the paper's schemes (on the same schedule when it is fixed) and gets its own time limit; every plan is
- * checked. Rows are printed and the CSV and Markdown files rewritten as they finish.
+ * checked. It runs the sweep spec {@code bench-cosma} (the schemes are cases too: their best is the "start"
+ * column); rows are printed and the CSV and Markdown files rewritten as they finish.
  */
 @Command(name = "cosma", mixinStandardHelpOptions = true,
         description = {"COSMA on zoo networks x budgets: status, traffic, bound, gap, time, model size, encoding and",
-            "back-end per case; CSV and Markdown written as rows finish."})
+            "back-end per case; CSV and Markdown written as rows finish. Runs the sweep spec bench-cosma."})
 final class BenchCosma implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -59,12 +52,15 @@ final class BenchCosma implements Callable<Integer> {
     Path markdown;
 
     @Option(names = "--plans", paramLabel = "DIR",
-            description = "also write each plan (memplan-plan/1) as DIR/NETWORK-SETTING-BUDGET-SCHEDULE.json, to check "
-                    + "with 'memplan check NETWORK PLAN'")
+            description = "also write each plan (memplan-plan/1) as DIR/NETWORK-SETTING-BUDGET-PLANNER-KEY.json, to "
+                    + "check with 'memplan check NETWORK PLAN'")
     Path plans;
 
     @Mixin
     SolverOptions solverOptions;
+
+    @Mixin
+    BenchSweep sweep;
 
     @Override
     public Integer call() {
@@ -72,64 +68,67 @@ final class BenchCosma implements Callable<Integer> {
         Outputs.check(markdown, "--markdown", false);
         Outputs.checkFolder(plans, "--plans");
         PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
         List<String> nets = Inputs.zooNetworks(networks != null ? networks : Zoo.names());
-        Limits limits = solverOptions.limits();
+        settings.forEach(Inputs::setting);
+        List<String> human = nets.stream().filter(n -> !Zoo.entry(n).nas()).toList();
+        List<String> nas = nets.stream().filter(n -> Zoo.entry(n).nas()).toList();
+        StringBuilder text = new StringBuilder("name: bench-cosma\ngraphs: ").append(BenchSweep.list(nets))
+                .append("\nsettings: ").append(BenchSweep.list(settings.contains("activations") ? settings
+                        : concat(settings, List.of("activations"))))
+                .append("\nbudgets: ").append(BenchSweep.list(budgets))
+                .append("\nplanners: [paper, ").append(BenchSweep.cosma(solverOptions, null)).append(", ")
+                .append(BenchSweep.cosma(solverOptions, "schedule: default")).append(", ")
+                .append(BenchSweep.cosma(solverOptions, "schedule: mpmf")).append("]\n")
+                .append(BenchSweep.solverAxes(solverOptions)).append("exclude:\n");
+        if (!nas.isEmpty()) {
+            text.append("  - {graph: ").append(BenchSweep.list(nas)).append(", setting: all}\n");
+            text.append("  - {graph: ").append(BenchSweep.list(nas)).append(", planner: cosma}\n");
+        }
+        if (!human.isEmpty()) {
+            text.append("  - {graph: ").append(BenchSweep.list(human)).append(", planner: \"cosma[*schedule=*\"}\n");
+            if (!settings.contains("activations")) {
+                text.append("  - {graph: ").append(BenchSweep.list(human)).append(", setting: activations}\n");
+            }
+        }
         String[] header = {"network", "setting", "budget", "bytes", "schedule", "start", "status", "traffic", "bound",
             "gap", "seconds", "variables", "constraints", "encoding", "back-end"};
-        Table table = new Table(header);
         out.println(String.join("  ", header));
-        MinimumPeakScheduler mpmf = new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, solverOptions.backend());
-        List<Scheme> paper = Inputs.schemes(Schemes.PAPER, mpmf);
-        for (String net : nets) {
-            boolean nas = Zoo.entry(net).nas();
-            Graph full = Zoo.graph(net);
-            for (String settingName : nas ? List.of("activations") : settings) {
-                TensorSetting s = Inputs.setting(settingName);
-                Graph g = full.withSetting(s);
-                for (String b : budgets) {
-                    BudgetChoice chosen = BudgetChoice.resolve(b, g, s, mpmf, limits);
-                    for (String scheduler : nas ? List.of("default", "mpmf") : List.of("free")) {
-                        err.println(net + " " + s.fileName() + " " + chosen.name() + " " + scheduler + " ...");
-                        Plan start = null;
-                        Schedule fixed = null;
-                        for (Scheme planner : paper) {
-                            if (!scheduler.equals("free") && !planner.name().startsWith(scheduler + "/")) {
-                                continue;
-                            }
-                            Plan p = planner.plan(full, s, chosen.bytes(), limits);
-                            if (start == null || p.traffic().nonCompulsory() < start.traffic().nonCompulsory()) {
-                                start = p;
-                            }
-                            if (!scheduler.equals("free")) {
-                                fixed = planner.lastSchedule().schedule();
-                            }
-                        }
-                        CosmaResult c = CosmaSolver.solve(full, s, chosen.bytes(),
-                                solverOptions.cosma(CosmaObjective.TRAFFIC, fixed, true, start), limits);
-                        PlanChecker.requireValid(g, c.plan(), "cosma");
-                        if (plans != null) {
-                            writePlan(c.plan(), net + "-" + s.fileName() + "-" + chosen.name() + "-" + scheduler);
-                        }
-                        table.row(net, s.fileName(), chosen.name(), Long.toString(chosen.bytes()), scheduler,
-                                Long.toString(start.traffic().nonCompulsory()),
-                                c.status().name() + (c.startingPlanOnly() ? " (start)" : ""),
-                                Long.toString(c.plan().traffic().nonCompulsory()),
-                                c.bound() == null ? "-" : Long.toString(c.bound()),
-                                c.gap() == null ? "-" : String.format(Locale.ROOT, "%.2f%%", 100 * c.gap()),
-                                String.format(Locale.ROOT, "%.2f", c.seconds()),
-                                c.pruned() == null ? "-" : Integer.toString(c.pruned().variables()),
-                                c.pruned() == null ? "-" : Integer.toString(c.pruned().constraints()),
-                                solverOptions.encodingLabel(), c.backend());
-                        out.println(String.join("  ", table.lastRow()));
-                        out.flush();
-                        table.writeCsv(csv);
-                        if (markdown != null) {
-                            table.writeMarkdown(markdown);
-                        }
+        // Per (network, setting, budget): the scheme rows and the COSMA rows; a COSMA line prints once its starts are in.
+        Map<String, Map<String, ResultRow>> groups = new LinkedHashMap<>();
+        Table progressive = new Table(header);
+        java.util.Set<String> printed = new java.util.HashSet<>();
+        Map<String, ResultRow> rows = sweep.run(text.toString(), plans, spec.commandLine().getErr(), r -> {
+            Map<String, ResultRow> g = groups.computeIfAbsent(group(r), k -> new LinkedHashMap<>());
+            g.put(r.planner(), r);
+            for (ResultRow c : g.values()) {
+                if (c.planner().startsWith("cosma") && starts(g, c) != null && printed.add(c.caseKey())) {
+                    progressive.row(line(c, starts(g, c)));
+                    out.println(String.join("  ", progressive.lastRow()));
+                    out.flush();
+                    progressive.writeCsv(csv);
+                    if (markdown != null) {
+                        progressive.writeMarkdown(markdown);
                     }
                 }
             }
+        });
+        Map<String, Map<String, ResultRow>> all = new LinkedHashMap<>();
+        for (ResultRow r : rows.values().stream()
+                .sorted(java.util.Comparator.<ResultRow>comparingInt(r -> order(nets, r)).thenComparing(ResultRow::planner))
+                .toList()) {
+            all.computeIfAbsent(group(r), k -> new LinkedHashMap<>()).put(r.planner(), r);
+        }
+        Table table = new Table(header);
+        for (Map<String, ResultRow> g : all.values()) {
+            for (ResultRow c : g.values()) {
+                if (c.planner().startsWith("cosma")) {
+                    table.row(line(c, starts(g, c)));
+                }
+            }
+        }
+        table.writeCsv(csv);
+        if (markdown != null) {
+            table.writeMarkdown(markdown);
         }
         out.println();
         table.print(out);
@@ -137,7 +136,51 @@ final class BenchCosma implements Callable<Integer> {
         return 0;
     }
 
-    private void writePlan(Plan plan, String name) {
-        PlanJson.write(plan, plans.resolve(name + ".json"));
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
+    }
+
+    private static String group(ResultRow r) {
+        return r.graph() + "\u0001" + r.setting() + "\u0001" + r.budget();
+    }
+
+    /** Spec order: network, setting, budget as given (the database sorts otherwise). */
+    private int order(List<String> nets, ResultRow r) {
+        return (nets.indexOf(r.graph()) * 10 + settings.indexOf(r.setting())) * 100 + budgets.indexOf(r.budget());
+    }
+
+    private static String schedule(ResultRow cosma) {
+        return cosma.planner().contains("schedule=default") ? "default"
+                : cosma.planner().contains("schedule=mpmf") ? "mpmf" : "free";
+    }
+
+    /** The best starting traffic among the schemes COSMA started from, or null while some are not done. */
+    private static Long starts(Map<String, ResultRow> g, ResultRow cosma) {
+        String schedule = schedule(cosma);
+        Long best = null;
+        for (String name : Schemes.PAPER) {
+            if (!schedule.equals("free") && !name.startsWith(schedule + "/")) {
+                continue;
+            }
+            ResultRow r = g.get(name);
+            if (r == null) {
+                return null;
+            }
+            if (r.trafficNonCompulsory() != null && (best == null || r.trafficNonCompulsory() < best)) {
+                best = r.trafficNonCompulsory();
+            }
+        }
+        return best == null ? -1L : best;
+    }
+
+    private String[] line(ResultRow c, Long start) {
+        return new String[] {c.graph(), c.setting(), c.budget(), BenchSweep.text(c.budgetBytes()), schedule(c),
+            start == null || start < 0 ? "-" : Long.toString(start),
+            c.status() + (c.error() == null ? "" : " (" + c.error() + ")"), BenchSweep.text(c.trafficNonCompulsory()),
+            BenchSweep.text(c.bound()), c.gap() == null ? "-" : String.format(Locale.ROOT, "%.2f%%", 100 * c.gap()),
+            String.format(Locale.ROOT, "%.2f", c.seconds()), BenchSweep.text(c.vars()), BenchSweep.text(c.cons()),
+            solverOptions.encodingLabel(), c.solver()};
     }
 }

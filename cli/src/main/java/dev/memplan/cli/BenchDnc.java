@@ -1,5 +1,7 @@
 package dev.memplan.cli;
 
+import dev.memplan.sweeps.BudgetChoice;
+
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.decomposition.DivideAndConquer;
 import dev.memplan.decomposition.DncResult;

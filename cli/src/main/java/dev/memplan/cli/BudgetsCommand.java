@@ -29,8 +29,11 @@ final class BudgetsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1 or COSMA DAG JSON), example name or zoo name")
+    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1, COSMA DAG JSON or .onnx), example name or zoo name")
     String graph;
+
+    @Mixin
+    OnnxOptions onnx;
 
     @Option(names = "--setting", paramLabel = "activations|all", description = "only this tensor setting (default: both)")
     String setting;
@@ -41,7 +44,7 @@ final class BudgetsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        Graph g = Inputs.graph(graph);
+        Graph g = Inputs.graph(graph, onnx);
         long parameters = g.tensors().stream().filter(t -> t.kind() == TensorKind.PARAMETER).count();
         out.println("graph " + g.name() + ": " + g.operatorCount() + " operators, " + g.tensorCount() + " tensors ("
                 + parameters + " parameters), alignment " + g.alignment());
@@ -59,6 +62,13 @@ final class BudgetsCommand implements Callable<Integer> {
                             : "best known; lower bound " + mp.bound()) + ", " + mp.method());
         }
         t.print(out);
+        if (g.alignment() > 1) {
+            for (TensorSetting s : settings) {
+                Graph gs = g.withSetting(s);
+                out.println("least aligned budget (" + s.fileName() + "): " + Budgets.minimumFeasible(gs)
+                        + " (each operator's tensors at multiples of " + g.alignment() + "; below it no plan exists)");
+            }
+        }
         return 0;
     }
 }

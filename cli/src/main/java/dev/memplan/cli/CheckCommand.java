@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -24,8 +25,11 @@ final class CheckCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1 or COSMA DAG JSON), example name or zoo name")
+    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1, COSMA DAG JSON or .onnx), example name or zoo name")
     String graph;
+
+    @Mixin
+    OnnxOptions onnx;
 
     @Parameters(index = "1", paramLabel = "PLAN", description = "plan file (memplan-plan/1)")
     Path plan;
@@ -37,7 +41,7 @@ final class CheckCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        Graph g = Inputs.graph(graph);
+        Graph g = Inputs.graph(graph, onnx);
         Plan p = PlanJson.read(plan);
         if (setting != null) {
             TensorSetting s = Inputs.setting(setting);

@@ -1,5 +1,7 @@
 package dev.memplan.cli;
 
+import dev.memplan.sweeps.BudgetChoice;
+
 import dev.memplan.baselines.replacement.PackingFailedException;
 import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
@@ -40,8 +42,11 @@ final class CompareCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1 or COSMA DAG JSON), example name or zoo name")
+    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1, COSMA DAG JSON or .onnx), example name or zoo name")
     String graph;
+
+    @Mixin
+    OnnxOptions onnx;
 
     @Option(names = "--budget", required = true, paramLabel = "M_R|M_H|M_P|BYTES", description = "scratchpad budget")
     String budget;
@@ -76,7 +81,7 @@ final class CompareCommand implements Callable<Integer> {
         Outputs.check(csv, "--csv", true, graph);
         PrintWriter out = Outputs.report(csv, spec.commandLine());
         PrintWriter err = spec.commandLine().getErr();
-        Graph full = Inputs.graph(graph);
+        Graph full = Inputs.graph(graph, onnx);
         TensorSetting s = Inputs.setting(setting);
         Graph g = full.withSetting(s);
         Limits limits = solverOptions.commandLimits();

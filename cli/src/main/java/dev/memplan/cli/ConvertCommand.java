@@ -5,6 +5,7 @@ import dev.memplan.model.io.GraphJson;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -20,13 +21,16 @@ final class ConvertCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "IN", description = "input graph")
     String in;
 
+    @Mixin
+    OnnxOptions onnx;
+
     @Parameters(index = "1", paramLabel = "OUT", description = "output memplan-graph/1 file (written whole or not at all); '-': standard output")
     Path out;
 
     @Override
     public Integer call() {
         Outputs.check(out, "OUT", true, in);
-        Graph g = Inputs.graph(in);
+        Graph g = Inputs.graph(in, onnx);
         Outputs.write(out, GraphJson.toJson(g), spec.commandLine().getOut());
         Outputs.report(out, spec.commandLine()).println("wrote " + out + ": graph " + g.name() + ", " + g.operatorCount()
                 + " operators, " + g.tensorCount() + " tensors, " + g.outputs().size() + " outputs");

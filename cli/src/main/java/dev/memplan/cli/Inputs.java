@@ -1,15 +1,14 @@
 package dev.memplan.cli;
 
-import dev.memplan.datasets.Examples;
-import dev.memplan.datasets.GeneratedGraphs;
+import dev.memplan.datasets.onnx.OnnxImport;
 import dev.memplan.datasets.zoo.Zoo;
 import dev.memplan.model.Graph;
 import dev.memplan.model.TensorSetting;
-import dev.memplan.model.io.GraphFiles;
+import dev.memplan.sweeps.GraphSources;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Where commands get their inputs: a GRAPH argument is a file (memplan-graph/1 or COSMA DAG JSON), an example name, a zoo network name or a generated graph
+/** Where commands get their inputs: a GRAPH argument is a file (memplan-graph/1, COSMA DAG JSON or an ONNX model), an example name, a zoo network name or a generated graph
  * ({@code gen:layered:N[:SEED]}, {@code gen:cells:N[:SEED]}). */
 final class Inputs {
     /** Longer time limits are taken as this (about 146 years), so that a deadline in nanoseconds fits a long. */
@@ -18,47 +17,21 @@ final class Inputs {
     private Inputs() {
     }
 
-    /** Reads a graph from a file, or an example or zoo network by name (a file of that name wins). */
+    /** Reads a graph from a file, or an example, zoo network or generated graph by name (a file of that name wins). */
     static Graph graph(String argument) {
-        if (argument.isEmpty()) {
-            throw new UserException("GRAPH is empty: name a graph file, an example, a zoo network or a generated graph");
-        }
-        Path file = file(argument);
-        if (file != null && Files.isDirectory(file)) {
-            throw new UserException(argument + " is a folder, not a graph file");
-        }
-        if (file != null && Files.exists(file)) {
-            // Any existing file: a regular file, a named pipe, /dev/stdin or /dev/null (reported as empty).
-            return GraphFiles.read(file);
-        }
-        if (Examples.exists(argument)) {
-            return Examples.graph(argument);
-        }
-        if (Zoo.exists(argument)) {
-            return Zoo.graph(argument);
-        }
-        if (GeneratedGraphs.isGeneratedName(argument)) {
-            try {
-                return GeneratedGraphs.graph(argument);
-            } catch (IllegalArgumentException e) {
-                throw new UserException(e.getMessage());
-            }
-        }
-        if (argument.contains("/") || argument.endsWith(".json")) {
-            throw new UserException("no such file: " + argument);
-        }
-        throw new UserException("'" + argument + "' is neither a graph file nor the name of an example (examples: "
-                + String.join(", ", Examples.names()) + "), of a zoo network (" + String.join(", ", Zoo.names())
-                + ") or of a generated graph (gen:layered:N[:SEED], gen:cells:N[:SEED])");
+        return graph(argument, null);
     }
 
-    /** The path an argument names, or null when it cannot name one (a NUL character). */
-    private static Path file(String argument) {
-        try {
-            return Path.of(argument);
-        } catch (java.nio.file.InvalidPathException e) {
-            return null;
+    /** As {@link #graph(String)}; an {@code .onnx} file is imported with {@code onnx}'s options (null: defaults). */
+    static Graph graph(String argument, OnnxOptions onnx) {
+        if (onnx != null && onnx.given() && !OnnxImport.isOnnxFile(argument)) {
+            throw new UserException("--input, --fuse, --bytes-per-element and --opaque apply to an .onnx GRAPH, not to "
+                    + argument);
         }
+        if (onnx != null && OnnxImport.isOnnxFile(argument) && Files.isRegularFile(Path.of(argument))) {
+            return OnnxImport.read(Path.of(argument), onnx.options());
+        }
+        return GraphSources.graph(argument);
     }
 
     /**

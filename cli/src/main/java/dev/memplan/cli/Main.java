@@ -3,6 +3,7 @@ package dev.memplan.cli;
 import dev.memplan.model.Deadline;
 import dev.memplan.model.InvalidGraphException;
 import dev.memplan.model.io.FormatException;
+import dev.memplan.sweeps.SweepException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -20,8 +21,8 @@ import picocli.CommandLine.Command;
 @Command(name = "memplan", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Plans how a DNN uses an accelerator's scratchpad: operator schedule, tensor addresses and "
                 + "off-chip spills, solved exactly and checked against the memory model.",
-        subcommands = {SolveCommand.class, CompareCommand.class, AllocateCommand.class, CheckCommand.class, BudgetsCommand.class, ConvertCommand.class, ZooCommand.class,
-            BenchCommand.class, PlotCommand.class,
+        subcommands = {SolveCommand.class, CompareCommand.class, AllocateCommand.class, CheckCommand.class, BudgetsCommand.class, ConvertCommand.class, ImportCommand.class, ZooCommand.class,
+            BenchCommand.class, PlotCommand.class, SweepCommand.class, MmapCommand.class,
             CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
     static final int INVALID = 1;
@@ -89,7 +90,7 @@ public final class Main implements Runnable {
 
     private static boolean isUserMistake(Exception e) {
         // I/O failures (a missing file, a directory without write access) are the user's environment, not bugs.
-        return e instanceof UserException || e instanceof FormatException || e instanceof InvalidGraphException
+        return e instanceof UserException || e instanceof SweepException || e instanceof FormatException || e instanceof InvalidGraphException
                 || e instanceof UncheckedIOException || e instanceof IOException;
     }
 

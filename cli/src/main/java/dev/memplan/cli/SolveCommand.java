@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.sweeps.BudgetChoice;
 import dev.memplan.baselines.replacement.PackingFailedException;
 import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
@@ -43,8 +44,11 @@ final class SolveCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1 or COSMA DAG JSON), example name or zoo name")
+    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1, COSMA DAG JSON or .onnx), example name or zoo name")
     String graph;
+
+    @Mixin
+    OnnxOptions onnx;
 
     @Option(names = "--budget", required = true, paramLabel = "M_R|M_H|M_P|BYTES", description = "scratchpad budget")
     String budget;
@@ -81,7 +85,7 @@ final class SolveCommand implements Callable<Integer> {
         long began = System.nanoTime();
         Outputs.check(this.out, "--out", true, graph, schedule);
         PrintWriter out = Outputs.report(this.out, spec.commandLine());
-        Graph full = Inputs.graph(graph);
+        Graph full = Inputs.graph(graph, onnx);
         TensorSetting s = Inputs.setting(setting);
         Graph g = full.withSetting(s);
         Backend backend = solverOptions.backend();
@@ -97,7 +101,8 @@ final class SolveCommand implements Callable<Integer> {
         Plan start = fixed == null && obj == CosmaObjective.TRAFFIC
                 ? bestScheme(full, s, chosen, mpmf, limits) : null;
         CosmaSolver.Options options = solverOptions.cosma(obj, fixed, !noPrune, start);
-        if (obj == CosmaObjective.TRAFFIC && fixed == null) {
+        // Below the least aligned budget no plan exists: COSMA proves INFEASIBLE at once, without the parts.
+        if (obj == CosmaObjective.TRAFFIC && fixed == null && chosen.bytes() >= Budgets.minimumFeasible(g)) {
             DivideAndConquer.Options dnc = decomposeOptions.choose(g, options);
             if (dnc != null) {
                 return divideAndConquer(full, s, chosen, dnc, limits, mpmf, began);

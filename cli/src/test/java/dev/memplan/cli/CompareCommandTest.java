@@ -42,10 +42,33 @@ class CompareCommandTest {
         assertTrue(r.out().matches("(?s).*resnext50\\s+activations\\s+M_R\\s+\\d+\\s+free\\s+\\d+\\s+OPTIMAL.*"), r.out());
         assertEquals(2, Files.readAllLines(csv).size());
         assertTrue(Files.readString(md).startsWith("| network | setting | budget |"), Files.readString(md));
-        Path plan = dir.resolve("plans").resolve("resnext50-activations-M_R-free.json");
+        Path plan;
+        try (var files = Files.list(dir.resolve("plans"))) {
+            plan = files.filter(p -> p.getFileName().toString().startsWith("resnext50-activations-M_R-cosma-"))
+                    .findFirst().orElseThrow();
+        }
         MainTest.Result check = MainTest.run("check", "resnext50", plan.toString());
         assertEquals(0, check.code(), check.err());
         assertTrue(check.out().startsWith("VALID"), check.out());
+    }
+
+    @Test
+    void benchCompareRunsThroughTheSweepAndResumesFromItsDatabase() throws IOException {
+        Path csv = dir.resolve("b.csv");
+        Path db = dir.resolve("b.duckdb");
+        String[] args = {"bench", "compare", "--networks", "resnext50", "--budgets", "M_R", "--settings", "activations",
+            "--time-limit", "60", "--csv", csv.toString(), "--db", db.toString(), "--jobs", "2"};
+        MainTest.Result r = MainTest.run(args);
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().matches("(?s).*resnext50\\s+activations\\s+M_R\\s+2408448(\\s+\\d+){5}\\s+0\\s+OPTIMAL.*"), r.out());
+        assertTrue(r.err().contains("5 to run"), r.err());
+        List<String> lines = Files.readAllLines(csv);
+        assertEquals(2, lines.size());
+        assertTrue(lines.get(0).startsWith("network,setting,budget,bytes,default/belady/tflite,"), lines.get(0));
+        MainTest.Result again = MainTest.run(args);
+        assertEquals(0, again.code(), again.err());
+        assertTrue(again.err().contains("5 already in the database, 0 to run"), again.err());
+        assertEquals(lines, Files.readAllLines(csv));
     }
 
     @Test

@@ -53,8 +53,17 @@ class WrongAnswersTest {
         assertTrue(low.out().contains("status                  INFEASIBLE"), low.out());
         assertTrue(low.out().contains("no plan: proven infeasible"), low.out());
         assertNoStackTrace(low);
+        MainTest.Result budgets = MainTest.run("budgets", a3.toString(), "--setting", "activations");
+        assertTrue(budgets.out().contains("least aligned budget (activations): 34 "), budgets.out());
         MainTest.Result a64 = MainTest.run("solve", fig1(64).toString(), "--budget", "M_P", "--schedule", "default");
         assertEquals(Main.INVALID, a64.code(), a64.out() + a64.err());
+        // divide and conquer (forced here by a break node; automatic above 300 operators) ran the schemes first
+        MainTest.Result dnc = MainTest.run("solve", a3.toString(), "--budget", "M_R", "--break-nodes", "n4");
+        assertEquals(Main.INVALID, dnc.code(), dnc.out() + dnc.err());
+        assertNoStackTrace(dnc);
+        MainTest.Result parts = MainTest.run("solve", a3.toString(), "--budget", "M_H", "--break-nodes", "n4");
+        assertEquals(0, parts.code(), parts.out() + parts.err());
+        assertTrue(parts.out().matches("(?s).*non-compulsory traffic\\s+40\\n.*"), parts.out());
     }
 
     @Test
@@ -92,7 +101,7 @@ class WrongAnswersTest {
         assertTrue(tflite.err().contains("line 2, column 'size': size is " + BIG), tflite.err());
         MainTest.Result budget = MainTest.run("solve", "fig1", "--budget", "9007199254740993");
         assertEquals(Main.USER_ERROR, budget.code());
-        assertTrue(budget.err().contains("--budget is 9007199254740993, above 2^53"), budget.err());
+        assertTrue(budget.err().contains("budget is 9007199254740993, above 2^53"), budget.err());
     }
 
     @Test

@@ -32,7 +32,7 @@ class DivideAndConquerTest {
     @Test
     void stitchedPlansAreValidNeverBelowTheOptimumAndHandoverNeverCostsMore() {
         Random random = new Random(13);
-        for (int i = 0; i < 12; i++) {
+        for (int i = 0; i < 8; i++) {
             Graph g = BruteForceAccess.randomTinyGraph(random, 6, false).withSetting(ACT);
             long mr = Budgets.minimumRequired(g);
             long mp = BruteForceAccess.minPeak(g);

@@ -10,7 +10,7 @@ import java.util.TreeMap;
 
 /**
  * The one non-overlap rule of the memory model, shared by the {@link PlanChecker} and the
- * {@link BufferChecker}: items live over half-open time ranges [lower, upper) and occupy address ranges
+ * {@link BufferChecker} (and the two-level mapping checker, {@code mmap.MappingChecker}): items live over half-open time ranges [lower, upper) and occupy address ranges
  * [offset, offset + size); report every pair that shares both a moment and an address.
  *
  * <p>A sweep over time keeps the live items whose addresses are pairwise disjoint in a tree ordered by
@@ -18,17 +18,17 @@ import java.util.TreeMap;
  * that overlaps something goes to a side list compared pairwise. Time O(n log n + k) for n items with no
  * conflicts, plus O(c) per item while c conflicting items are live; every overlapping pair is reported once.
  */
-final class OverlapSweep {
+public final class OverlapSweep {
 
     /** Receives an overlapping pair (item indices, first before second in sweep order). */
-    interface PairSink {
+    public interface PairSink {
         void overlap(int first, int second);
     }
 
     private OverlapSweep() {
     }
 
-    static void findOverlaps(long[] lower, long[] upper, long[] offset, long[] size, PairSink sink) {
+    public static void findOverlaps(long[] lower, long[] upper, long[] offset, long[] size, PairSink sink) {
         int n = lower.length;
         Integer[] byLower = new Integer[n];
         for (int i = 0; i < n; i++) {

@@ -271,12 +271,12 @@ public final class NetBuilder {
 
     /** Elementwise sum with NumPy broadcasting (an activation after it is fused). */
     public Value add(String op, Value a, Value b) {
-        return operator(op, "add", List.of(a.tensor(), b.tensor()), broadcast(op, a, b));
+        return operator(op, "add", List.of(a.tensor(), b.tensor()), Shapes.broadcast(op, a.shape(), b.shape()));
     }
 
     /** Elementwise product with NumPy broadcasting (e.g. squeeze-and-excitation scaling). */
     public Value mul(String op, Value a, Value b) {
-        return operator(op, "mul", List.of(a.tensor(), b.tensor()), broadcast(op, a, b));
+        return operator(op, "mul", List.of(a.tensor(), b.tensor()), Shapes.broadcast(op, a.shape(), b.shape()));
     }
 
     /** Concatenation along {@code axis}; all other axes must agree. */
@@ -284,20 +284,9 @@ public final class NetBuilder {
         if (parts.isEmpty()) {
             throw new IllegalArgumentException(op + ": nothing to concatenate");
         }
-        long[] out = parts.get(0).shape();
-        int ax = axis < 0 ? out.length + axis : axis;
-        out[ax] = 0;
+        long[] out = Shapes.concat(op, axis, parts.stream().map(Value::shape).toList());
         List<String> reads = new ArrayList<>();
         for (Value p : parts) {
-            if (p.rank() != out.length) {
-                throw new IllegalArgumentException(op + ": ranks differ in concat: " + parts);
-            }
-            for (int i = 0; i < out.length; i++) {
-                if (i != ax && p.dim(i) != out[i]) {
-                    throw new IllegalArgumentException(op + ": shapes differ off axis " + axis + ": " + parts);
-                }
-            }
-            out[ax] += p.dim(ax);
             if (!reads.contains(p.tensor())) {
                 reads.add(p.tensor());
             }
@@ -324,14 +313,7 @@ public final class NetBuilder {
      * broadcast; transposed operands are views (pass them through {@link #transpose}).
      */
     public Value matmul(String op, Value a, Value b) {
-        if (a.rank() < 2 || b.rank() < 2 || a.dim(-1) != b.dim(-2)) {
-            throw new IllegalArgumentException(op + ": cannot multiply " + a + " by " + b);
-        }
-        long[] lead = broadcastShape(op, Arrays.copyOf(a.shape(), a.rank() - 2), Arrays.copyOf(b.shape(), b.rank() - 2));
-        long[] out = Arrays.copyOf(lead, lead.length + 2);
-        out[lead.length] = a.dim(-2);
-        out[lead.length + 1] = b.dim(-1);
-        return operator(op, "matmul", List.of(a.tensor(), b.tensor()), out);
+        return operator(op, "matmul", List.of(a.tensor(), b.tensor()), Shapes.matmul(op, a.shape(), b.shape()));
     }
 
     /** Softmax over the last axis. */
@@ -377,57 +359,33 @@ public final class NetBuilder {
 
     /** A view of {@code x} with another shape of the same number of elements; -1 infers one axis. */
     public Value reshape(Value x, long... shape) {
-        long[] out = shape.clone();
-        long known = 1;
-        int infer = -1;
-        for (int i = 0; i < out.length; i++) {
-            if (out[i] == -1) {
-                infer = i;
-            } else {
-                known *= out[i];
-            }
-        }
-        if (infer >= 0) {
-            out[infer] = x.elements() / known;
-        }
-        long n = 1;
-        for (long d : out) {
-            n *= d;
-        }
-        if (n != x.elements()) {
-            throw new IllegalArgumentException("cannot view " + x + " as " + Arrays.toString(shape));
-        }
-        return new Value(x.tensor(), out);
+        return new Value(x.tensor(), Shapes.reshape(x.tensor(), x.shape(), shape));
     }
 
     /** A view flattening axes {@code from..} into one (torch.flatten(x, from)). */
     public Value flatten(Value x, int from) {
-        long[] s = x.shape();
-        long[] out = Arrays.copyOf(s, from + 1);
-        for (int i = from + 1; i < s.length; i++) {
-            out[from] *= s[i];
-        }
-        return new Value(x.tensor(), out);
+        return new Value(x.tensor(), Shapes.flatten(x.shape(), from));
     }
 
     /** A view with axes permuted: {@code out[i] = in[perm[i]]}. */
     public Value transpose(Value x, int... perm) {
-        long[] s = x.shape();
-        if (perm.length != s.length) {
-            throw new IllegalArgumentException("permutation " + Arrays.toString(perm) + " for " + x);
-        }
-        long[] out = new long[s.length];
-        for (int i = 0; i < perm.length; i++) {
-            out[i] = s[perm[i]];
-        }
-        return new Value(x.tensor(), out);
+        return new Value(x.tensor(), Shapes.transpose(x.tensor(), x.shape(), perm));
     }
 
     /** A generic operator with given inputs and one output of the given shape (for ops without a helper). */
     public Value operator(String op, String type, List<String> reads, long[] outShape) {
-        Value out = tensor(op, outShape, TensorKind.ACTIVATION);
-        graph.operator(new dev.memplan.model.Operator(op, type, reads, List.of(out.tensor())));
-        return out;
+        return operator(op, type, reads, List.of(op), List.of(outShape)).get(0);
+    }
+
+    /** A generic operator writing the named outputs (siblings) of the given shapes. */
+    public List<Value> operator(String op, String type, List<String> reads, List<String> outputNames,
+                                List<long[]> outShapes) {
+        List<Value> outs = new ArrayList<>();
+        for (int i = 0; i < outputNames.size(); i++) {
+            outs.add(tensor(outputNames.get(i), outShapes.get(i), TensorKind.ACTIVATION));
+        }
+        graph.operator(new dev.memplan.model.Operator(op, type, reads, outs.stream().map(Value::tensor).toList()));
+        return outs;
     }
 
     private Value tensor(String tensorName, long[] shape, TensorKind kind) {
@@ -460,34 +418,6 @@ public final class NetBuilder {
     }
 
     private static long floorOut(String op, long in, int k, int s, int p, int d, boolean ceil) {
-        long span = in + 2L * p - (long) d * (k - 1) - 1;
-        if (span < 0) {
-            throw new IllegalArgumentException(op + ": kernel " + k + " does not fit input " + in);
-        }
-        long out = (ceil ? -Math.floorDiv(-span, s) : span / s) + 1;
-        // PyTorch: with ceil_mode the last window must start inside the input or its left padding.
-        if (ceil && (out - 1) * s >= in + p) {
-            out--;
-        }
-        return out;
-    }
-
-    private static long[] broadcast(String op, Value a, Value b) {
-        return broadcastShape(op, a.shape(), b.shape());
-    }
-
-    private static long[] broadcastShape(String op, long[] a, long[] b) {
-        int n = Math.max(a.length, b.length);
-        long[] out = new long[n];
-        for (int i = 0; i < n; i++) {
-            long x = i < n - a.length ? 1 : a[i - (n - a.length)];
-            long y = i < n - b.length ? 1 : b[i - (n - b.length)];
-            if (x != y && x != 1 && y != 1) {
-                throw new IllegalArgumentException(op + ": shapes " + Arrays.toString(a) + " and "
-                        + Arrays.toString(b) + " do not broadcast");
-            }
-            out[i] = Math.max(x, y);
-        }
-        return out;
+        return Shapes.window(op, in, k, s, p, p, d, ceil);
     }
 }

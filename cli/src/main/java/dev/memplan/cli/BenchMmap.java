@@ -1,0 +1,86 @@
+package dev.memplan.cli;
+
+import dev.memplan.datasets.mmap.MmapInstances;
+import dev.memplan.datasets.zoo.Zoo;
+import dev.memplan.model.mmap.MmapInstance;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code memplan bench mmap}: every planner of the two-level memory mapping problem on every zoo-derived instance
+ * and on generated programs of growing size; each reward as a fraction of the best bound (the exact program's
+ * proven optimum, or its bound when the time limit stopped it).
+ */
+@Command(name = "mmap", mixinStandardHelpOptions = true,
+        description = "Two-level memory mapping: reward and gap to the bound per planner per instance.")
+final class BenchMmap implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--networks", split = ",", paramLabel = "N1,...",
+            description = "zoo networks (default: all; 'none' for none)")
+    List<String> networks;
+
+    @Option(names = "--random", split = ",", paramLabel = "N1,...", defaultValue = "100,1000,10000",
+            description = "generated programs of these many buffers (default: ${DEFAULT-VALUE}; 'none' for none)")
+    List<String> random;
+
+    @Option(names = "--time-limit", paramLabel = "SECONDS", defaultValue = "30",
+            description = "wall time per instance, all planners together (default: ${DEFAULT-VALUE})")
+    double timeLimit;
+
+    @Option(names = "--seed", defaultValue = "1", description = "seed of the generated programs and the players (default: ${DEFAULT-VALUE})")
+    long seed;
+
+    @Option(names = "--simulations", paramLabel = "N", defaultValue = "128", description = "MCTS simulations per move (default: ${DEFAULT-VALUE})")
+    int simulations;
+
+    @Option(names = "--csv", defaultValue = "bench-mmap.csv", paramLabel = "OUT", description = "(default: ${DEFAULT-VALUE})")
+    Path csv;
+
+    @Option(names = "--markdown", paramLabel = "OUT.md", description = "also write the table as Markdown")
+    Path markdown;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<String> inputs = new ArrayList<>();
+        List<String> nets = networks == null ? Zoo.names() : networks;
+        if (!(nets.size() == 1 && nets.get(0).equals("none"))) {
+            inputs.addAll(Inputs.zooNetworks(nets));
+        }
+        if (!(random.size() == 1 && random.get(0).equals("none"))) {
+            for (String n : random) {
+                inputs.add(MmapInstances.GENERATED_PREFIX + n.trim() + ":" + seed);
+            }
+        }
+        MmapCommand.Run run = new MmapCommand.Run();
+        run.timeLimit = timeLimit;
+        run.threads = 1;
+        run.seed = seed;
+        run.simulations = simulations;
+        Table table = MmapCommand.table();
+        for (String input : inputs) {
+            long start = System.nanoTime();
+            MmapInstance in = MmapCommand.instance(input, null);
+            err.println("mmap bench: " + MmapCommand.describe(in));
+            MmapCommand.compare(in, List.of("greedy", "random", "mcts", "exact"), run, start, err, table);
+            table.writeCsv(csv);
+        }
+        table.print(out);
+        out.println("wrote " + csv);
+        if (markdown != null) {
+            table.writeMarkdown(markdown);
+            out.println("wrote " + markdown);
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,86 @@
+package dev.memplan.cli;
+
+import dev.memplan.datasets.onnx.OnnxImport;
+import dev.memplan.model.Budgets;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Tensor;
+import dev.memplan.model.TensorKind;
+import dev.memplan.model.TensorSetting;
+import dev.memplan.model.io.GraphJson;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code memplan import MODEL.onnx}: an ONNX model as a memplan-graph/1 graph, with its sizes. */
+@Command(name = "import", mixinStandardHelpOptions = true,
+        description = {"Imports an ONNX model (opsets " + OnnxImport.MIN_OPSET + "-" + OnnxImport.MAX_OPSET
+            + ") with shape inference and the zoo's granularity: BatchNorm folded into",
+            "the convolution before it, activations fused, layout operators free views, shape computations folded.",
+            "Prints the graph's sizes; --out writes it as memplan-graph/1. Every command that takes a GRAPH also",
+            "takes an .onnx file with these options."})
+final class ImportCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "MODEL.onnx", description = "the ONNX model")
+    Path model;
+
+    @Option(names = "--out", paramLabel = "GRAPH.json",
+            description = "write the graph (memplan-graph/1, whole or not at all; '-': standard output, the table then goes to stderr)")
+    Path out;
+
+    @Mixin
+    OnnxOptions onnx;
+
+    @Override
+    public Integer call() {
+        Outputs.check(out, "--out", true, model.toString());
+        PrintWriter w = Outputs.report(out, spec.commandLine());
+        if (!Files.isRegularFile(model)) {
+            throw new UserException("no such file: " + model);
+        }
+        long start = System.nanoTime();
+        Graph g = OnnxImport.read(model, onnx.options());
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long activationBytes = 0;
+        long parameterBytes = 0;
+        for (Tensor t : g.tensors()) {
+            if (t.kind() == TensorKind.PARAMETER) {
+                parameterBytes += t.size();
+            } else {
+                activationBytes += t.size();
+            }
+        }
+        Map<String, Long> types = new TreeMap<>(g.operators().stream()
+                .collect(Collectors.groupingBy(o -> String.valueOf(o.type()), Collectors.counting())));
+        Table t = new Table("", "");
+        t.row("graph", g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, "
+                + g.outputs().size() + " outputs)");
+        t.row("inputs", g.tensors().stream().filter(x -> x.kind() == TensorKind.ACTIVATION)
+                .filter(x -> g.producer(g.tensorIndex(x.name())) < 0)
+                .map(x -> x.name() + x.shape()).collect(Collectors.joining(", ")));
+        t.row("activation bytes", Long.toString(activationBytes));
+        t.row("parameter bytes", Long.toString(parameterBytes));
+        t.row("M_R activations", Long.toString(Budgets.minimumRequired(g.withSetting(TensorSetting.ACTIVATIONS))));
+        t.row("M_R all", Long.toString(Budgets.minimumRequired(g.withSetting(TensorSetting.ALL))));
+        t.row("operators", types.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
+                .collect(Collectors.joining(", ")));
+        t.row("import time", String.format("%.2f s", seconds));
+        t.print(w);
+        if (out != null) {
+            Outputs.write(out, GraphJson.toJson(g), spec.commandLine().getOut());
+            w.println("wrote " + out);
+        }
+        return 0;
+    }
+}

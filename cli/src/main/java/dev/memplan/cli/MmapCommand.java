@@ -1,0 +1,346 @@
+package dev.memplan.cli;
+
+import dev.memplan.baselines.mmap.BestMapping;
+import dev.memplan.baselines.mmap.GreedyMapping;
+import dev.memplan.baselines.mmap.MctsPlay;
+import dev.memplan.baselines.mmap.RandomPlay;
+import dev.memplan.datasets.mmap.MmapInstances;
+import dev.memplan.formulations.mmap.MmapCpSat;
+import dev.memplan.model.Limits;
+import dev.memplan.model.io.MmapJson;
+import dev.memplan.model.mmap.Action;
+import dev.memplan.model.mmap.Mapping;
+import dev.memplan.model.mmap.MappingChecker;
+import dev.memplan.model.mmap.MappingPlanner;
+import dev.memplan.model.mmap.MappingReport;
+import dev.memplan.model.mmap.MappingResult;
+import dev.memplan.model.mmap.MappingViolation;
+import dev.memplan.model.mmap.MmapInstance;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** {@code memplan mmap ...}: the two-level memory mapping problem (the MMapGame of the MMap-MuZero paper). */
+@Command(name = "mmap", mixinStandardHelpOptions = true,
+        description = "Two-level memory mapping (MMapGame): place buffers in fast memory for the most benefit.",
+        subcommands = {MmapCommand.Solve.class, MmapCommand.Compare.class, MmapCommand.Export.class,
+            MmapCommand.Check.class})
+final class MmapCommand implements Runnable {
+    static final String INPUT_HELP = "memplan-mmap/1 instance file, zoo name, graph file or name (derived with the "
+            + "cost model), or gen:mmap:N[:SEED] (N buffers)";
+    static final List<String> PLANNERS = List.of("exact", "greedy", "mcts", "random");
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** The instance named by an argument, with the capacity replaced when one is given. */
+    static MmapInstance instance(String argument, Long capacity) {
+        MmapInstance in;
+        Path file = Path.of(argument);
+        if (Files.isRegularFile(file) && isMmapFile(file)) {
+            in = MmapJson.read(file);
+        } else if (MmapInstances.isGeneratedName(argument)) {
+            try {
+                in = MmapInstances.generated(argument);
+            } catch (IllegalArgumentException e) {
+                throw new UserException(e.getMessage());
+            }
+        } else {
+            in = MmapInstances.fromGraph(Inputs.graph(argument));
+        }
+        if (capacity != null) {
+            if (capacity < 0) {
+                throw new UserException("--capacity must be >= 0, got " + capacity);
+            }
+            in = in.withCapacity(capacity);
+        }
+        return in;
+    }
+
+    private static boolean isMmapFile(Path file) {
+        try (InputStream s = Files.newInputStream(file)) {
+            String head = new String(s.readNBytes(4096), StandardCharsets.UTF_8);
+            return head.contains("\"" + MmapJson.FORMAT + "\"");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    static MappingPlanner planner(String name, int simulations) {
+        return switch (name) {
+            case "exact" -> new MmapCpSat(new BestMapping(List.of(new GreedyMapping(), new MctsPlay(simulations, 16, 1.0))));
+            case "greedy" -> new GreedyMapping();
+            case "mcts" -> new MctsPlay(simulations, 16, 1.0);
+            case "random" -> new RandomPlay();
+            default -> throw new UserException("unknown planner '" + name + "': use " + String.join(", ", PLANNERS));
+        };
+    }
+
+    static String describe(MmapInstance in) {
+        return in.name() + " (" + in.size() + " buffers, " + in.instructions() + " instructions, capacity "
+                + in.capacity() + " bytes, benefit of all buffers that fit " + in.benefitBound() + ")";
+    }
+
+    static String percent(double x) {
+        return Double.isNaN(x) ? "-" : String.format(Locale.ROOT, "%.2f%%", 100 * x);
+    }
+
+    /** Options shared by solve and compare. */
+    static final class Run {
+        @Option(names = "--capacity", paramLabel = "BYTES", description = "fast-memory capacity (default: the instance's)")
+        Long capacity;
+
+        @Option(names = "--time-limit", paramLabel = "SECONDS", defaultValue = "60",
+                description = "wall-time limit of the whole command (default: ${DEFAULT-VALUE})")
+        double timeLimit;
+
+        @Option(names = "--threads", paramLabel = "N", defaultValue = "1", description = "CP-SAT workers (default: ${DEFAULT-VALUE})")
+        int threads;
+
+        @Option(names = "--seed", defaultValue = "1", description = "seed of random play and MCTS (default: ${DEFAULT-VALUE})")
+        long seed;
+
+        @Option(names = "--simulations", paramLabel = "N", defaultValue = "128",
+                description = "MCTS simulations per move, at most (default: ${DEFAULT-VALUE})")
+        int simulations;
+
+        /**
+         * The time a planner may take when the command started at {@code startNanos}: the limit less the time
+         * spent so far and a margin for checking and writing (5%, at most 1 s), so the whole command keeps it.
+         */
+        double left(long startNanos) {
+            return timeLimit - (System.nanoTime() - startNanos) / 1e9 - Math.min(1.0, 0.05 * timeLimit);
+        }
+
+        Limits limits(double seconds) {
+            if (timeLimit <= 0) {
+                throw new UserException("--time-limit must be positive, got " + timeLimit);
+            }
+            if (threads < 1 || simulations < 1) {
+                throw new UserException("--threads and --simulations must be >= 1");
+            }
+            return new Limits(Duration.ofMillis(Math.max(1, Math.round(seconds * 1000))), threads, 0.0, seed);
+        }
+    }
+
+    @Command(name = "solve", mixinStandardHelpOptions = true,
+            description = "Maps one instance with one planner; prints reward, bound and gap; the mapping is checked.")
+    static final class Solve implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "INSTANCE", description = INPUT_HELP)
+        String input;
+
+        @Option(names = "--planner", defaultValue = "exact", paramLabel = "exact|greedy|mcts|random",
+                description = "exact (CP-SAT from the best of greedy and mcts), greedy (XLA-style), mcts, random (default: ${DEFAULT-VALUE})")
+        String planner;
+
+        @Option(names = "--out", paramLabel = "FILE", description = "write the mapping (memplan-mmap-mapping/1)")
+        Path out;
+
+        @Mixin
+        Run run;
+
+        @Override
+        public Integer call() {
+            long start = System.nanoTime();
+            PrintWriter o = spec.commandLine().getOut();
+            MmapInstance in = instance(input, run.capacity);
+            MappingPlanner p = planner(planner, run.simulations);
+            spec.commandLine().getErr().println("mmap: " + p.name() + " on " + in.name() + " ...");
+            MappingResult r = p.plan(in, run.limits(Math.max(0.001, run.left(start))));
+            o.println("instance  " + describe(in));
+            o.println("planner   " + r.planner());
+            o.println("status    " + r.status());
+            if (r.mapping() == null) {
+                o.println("no mapping found within the limits (" + r.note() + ")");
+                return 0;
+            }
+            o.println("reward    " + r.reward());
+            o.println("bound     " + (r.bound() < 0 ? "- (a heuristic has none)" : r.bound() + " (gap "
+                    + percent(r.gap()) + ")"));
+            int[] counts = r.mapping().actionCounts();
+            o.println("actions   copy " + counts[Action.COPY.ordinal()] + ", nocopy " + counts[Action.NOCOPY.ordinal()]
+                    + ", drop " + counts[Action.DROP.ordinal()]);
+            o.println("checked   valid");
+            o.println(String.format(Locale.ROOT, "time      %.2f s", r.seconds()));
+            if (!r.note().isEmpty()) {
+                o.println("note      " + r.note());
+            }
+            if (out != null) {
+                MmapJson.writeMapping(in, r.mapping(), r.planner(), r.status().name(), r.bound(), out);
+                o.println("wrote     " + out);
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "compare", mixinStandardHelpOptions = true,
+            description = "Runs every planner on one instance; reward as a fraction of the best bound.")
+    static final class Compare implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "INSTANCE", description = INPUT_HELP)
+        String input;
+
+        @Option(names = "--planners", split = ",", paramLabel = "P1,...", defaultValue = "greedy,random,mcts,exact",
+                description = "planners, in order (default: ${DEFAULT-VALUE})")
+        List<String> planners;
+
+        @Option(names = "--csv", paramLabel = "OUT", description = "also write the table as CSV")
+        Path csv;
+
+        @Mixin
+        Run run;
+
+        @Override
+        public Integer call() {
+            long start = System.nanoTime();
+            MmapInstance in = instance(input, run.capacity);
+            spec.commandLine().getOut().println(describe(in));
+            Table table = table();
+            compare(in, planners, run, start, spec.commandLine().getErr(), table);
+            table.print(spec.commandLine().getOut());
+            if (csv != null) {
+                table.writeCsv(csv);
+            }
+            return 0;
+        }
+    }
+
+    static Table table() {
+        return new Table("instance", "buffers", "planner", "status", "reward", "bound", "% of bound", "seconds", "note");
+    }
+
+    /**
+     * Runs the planners on one instance within the run's time limit from {@code startNanos}: the fast players
+     * (greedy, random) first, then MCTS with a third of the time left and the exact program with the rest,
+     * starting from the best mapping found so far. Adds one row per planner, each reward against the best bound of
+     * the run (the exact program's, or the benefit of every buffer that fits).
+     */
+    static List<MappingResult> compare(MmapInstance in, List<String> names, Run run, long startNanos, PrintWriter err,
+            Table table) {
+        List<String> order = new ArrayList<>();
+        names.stream().filter(n -> !n.equals("mcts") && !n.equals("exact")).forEach(order::add);
+        names.stream().filter(n -> n.equals("mcts") || n.equals("exact")).forEach(order::add);
+        List<MappingResult> results = new ArrayList<>();
+        long bound = in.benefitBound();
+        for (String name : order) {
+            // The exact program starts from the best mapping the players of this run found.
+            MappingPlanner p = name.equals("exact") && !results.isEmpty()
+                    ? new MmapCpSat(bestOf(results)) : planner(name, run.simulations);
+            double left = run.left(startNanos);
+            double share = name.equals("mcts") && order.contains("exact") ? left / 3 : left;
+            err.println("mmap: " + p.name() + " on " + in.name() + " (" + String.format(Locale.ROOT, "%.1f", share)
+                    + " s) ...");
+            MappingResult r = p.plan(in, run.limits(Math.max(0.001, share)));
+            results.add(r);
+            if (r.bound() >= 0) {
+                bound = Math.min(bound, r.bound());
+            }
+        }
+        for (MappingResult r : results) {
+            table.row(in.name(), Integer.toString(in.size()), r.planner(), r.status().name(),
+                    r.mapping() == null ? "-" : Long.toString(r.reward()), Long.toString(bound),
+                    r.mapping() == null ? "-" : percent(bound == 0 ? 1.0 : r.reward() / (double) bound),
+                    String.format(Locale.ROOT, "%.2f", r.seconds()), r.note());
+        }
+        return results;
+    }
+
+    /** A planner that returns the best of these (checked) results' mappings. */
+    private static MappingPlanner bestOf(List<MappingResult> results) {
+        MappingResult best = results.stream().filter(r -> r.mapping() != null)
+                .max(java.util.Comparator.comparingLong(MappingResult::reward)).orElseThrow();
+        return new MappingPlanner() {
+            @Override
+            public String name() {
+                return best.planner();
+            }
+
+            @Override
+            public MappingResult plan(MmapInstance instance, Limits limits) {
+                return best;
+            }
+        };
+    }
+
+    @Command(name = "export", mixinStandardHelpOptions = true,
+            description = "Writes an instance (e.g. one derived from a zoo network) as memplan-mmap/1 JSON.")
+    static final class Export implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "INSTANCE", description = INPUT_HELP)
+        String input;
+
+        @Option(names = "--capacity", paramLabel = "BYTES", description = "fast-memory capacity (default: the instance's)")
+        Long capacity;
+
+        @Option(names = "--out", paramLabel = "FILE", required = true, description = "the instance file to write")
+        Path out;
+
+        @Override
+        public Integer call() {
+            MmapInstance in = instance(input, capacity);
+            MmapJson.write(in, out);
+            spec.commandLine().getOut().println("wrote " + out + ": " + describe(in));
+            return 0;
+        }
+    }
+
+    @Command(name = "check", mixinStandardHelpOptions = true,
+            description = "Checks a mapping against an instance; exit 0 when valid, 1 when a rule is broken.")
+    static final class Check implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "INSTANCE", description = INPUT_HELP)
+        String input;
+
+        @Parameters(index = "1", paramLabel = "MAPPING", description = "mapping file (memplan-mmap-mapping/1)")
+        Path mapping;
+
+        @Option(names = "--capacity", paramLabel = "BYTES", description = "fast-memory capacity (default: the instance's)")
+        Long capacity;
+
+        @Override
+        public Integer call() {
+            MmapInstance in = instance(input, capacity);
+            Mapping m = MmapJson.readMapping(mapping);
+            MappingReport report = MappingChecker.check(in, m);
+            PrintWriter o = spec.commandLine().getOut();
+            if (report.valid()) {
+                o.println("valid: reward " + report.reward() + " on " + describe(in));
+                return 0;
+            }
+            o.println("INVALID: " + report.violations().size() + " broken rule(s)");
+            for (MappingViolation v : report.violations().subList(0, Math.min(20, report.violations().size()))) {
+                o.println("  " + v);
+            }
+            return Main.INVALID;
+        }
+    }
+}

@@ -1,0 +1,161 @@
+package dev.memplan.cli;
+
+import dev.memplan.sweeps.ResultsDb;
+import dev.memplan.sweeps.SweepCase;
+import dev.memplan.sweeps.SweepEngine;
+import dev.memplan.sweeps.SweepRun;
+import dev.memplan.sweeps.SweepSpec;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code memplan sweep SPEC}: runs a sweep spec's cases into a DuckDB results database, skipping the cases already
+ * there, on the local pool or another engine; {@code memplan sweep export DB} writes the table as CSV or Parquet.
+ */
+@Command(name = "sweep", mixinStandardHelpOptions = true,
+        description = {"Runs the cases of a sweep spec (YAML or JSON; README, \"Sweeps\") into a results database, one row",
+            "per case, every plan written and checked. A re-run skips the cases already in the database, so an",
+            "interrupted sweep resumes; progress on stderr."},
+        subcommands = {SweepCommand.Export.class})
+final class SweepCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "SPEC", description = "the spec file (.yaml, .yml or .json)")
+    Path specFile;
+
+    @Option(names = "--builtin", paramLabel = "NAME",
+            description = "a spec shipped with memplan instead of a file: bench-compare, bench-cosma, three-networks")
+    String builtin;
+
+    @Option(names = "--print-spec", description = "print the spec's text (e.g. of --builtin NAME) and stop")
+    boolean printSpec;
+
+    @Option(names = "--db", defaultValue = "results.duckdb", paramLabel = "FILE",
+            description = "results database (DuckDB; created when missing; default: ${DEFAULT-VALUE})")
+    Path db;
+
+    @Option(names = "--plans", paramLabel = "DIR", description = "where plan files go (default: the database's name "
+            + "with -plans, e.g. results-plans)")
+    Path plans;
+
+    @Option(names = "--jobs", defaultValue = "1", paramLabel = "N", description = "cases run side by side (default: ${DEFAULT-VALUE})")
+    int jobs;
+
+    @Option(names = "--engine", defaultValue = "local", paramLabel = "local|spark",
+            description = "where cases run: the local pool, or Spark with the sweeps-spark jar on the classpath "
+                    + "(./memplan-spark; default: ${DEFAULT-VALUE})")
+    String engine;
+
+    @Option(names = "--master", paramLabel = "URL", description = "Spark master, e.g. local[2] or spark://host:7077 "
+            + "(default: spark-submit's, else local[JOBS])")
+    String master;
+
+    @Option(names = "--dry-run", description = "list the cases (key, whether finished, parameters) and stop")
+    boolean dryRun;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        if ((specFile == null) == (builtin == null)) {
+            throw new UserException("give a spec file or --builtin NAME (built-in specs: "
+                    + String.join(", ", SweepSpec.builtinNames()) + ")");
+        }
+        if (printSpec) {
+            out.print(builtin != null ? SweepSpec.builtinText(builtin) : read(specFile));
+            return 0;
+        }
+        if (jobs < 1) {
+            throw new UserException("--jobs must be >= 1, got " + jobs);
+        }
+        SweepSpec sweep = builtin != null ? SweepSpec.builtin(builtin) : SweepSpec.read(specFile);
+        if (dryRun) {
+            Set<String> finished = Files.isRegularFile(db) ? finishedKeys(db) : Set.of();
+            for (SweepCase c : sweep.cases()) {
+                out.println(c.key() + "  " + (finished.contains(c.key()) ? "done  " : "to run") + "  " + c.describe());
+            }
+            long done = sweep.cases().stream().filter(c -> finished.contains(c.key())).count();
+            out.println(sweep.cases().size() + " cases, " + done + " in " + db);
+            return 0;
+        }
+        SweepEngine chosen = SweepEngine.byName(engine);
+        Path plansDir = plans != null ? plans : defaultPlans(db);
+        SweepRun.Summary s;
+        try (ResultsDb results = ResultsDb.open(db)) {
+            s = SweepRun.run(sweep, results, plansDir, chosen, new SweepEngine.Options(jobs, master), err, null);
+        }
+        out.println("sweep " + sweep.name() + ": " + s.total() + " cases; " + s.skipped() + " were already in " + db
+                + ", ran " + s.ran() + (s.errors() > 0 ? " (" + s.errors() + " ERROR rows: see the error column)" : "")
+                + "; plans in " + plansDir);
+        return 0;
+    }
+
+    static Path defaultPlans(Path db) {
+        String name = db.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        return db.resolveSibling((dot > 0 ? name.substring(0, dot) : name) + "-plans");
+    }
+
+    private static Set<String> finishedKeys(Path db) {
+        try (ResultsDb results = ResultsDb.open(db)) {
+            return results.finishedKeys();
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (java.io.IOException e) {
+            throw new UserException("cannot read " + file + ": " + e.getMessage());
+        }
+    }
+
+    /** {@code memplan sweep export DB --csv OUT | --parquet OUT}. */
+    @Command(name = "export", mixinStandardHelpOptions = true,
+            description = {"Writes the results table as CSV (header row; the columns of RESULTS-SCHEMA.md) or Parquet,",
+                "for pandas or R; the file is written whole or not at all."})
+    static final class Export implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "DB", description = "the results database")
+        Path db;
+
+        @ArgGroup(multiplicity = "1")
+        Target target;
+
+        static final class Target {
+            @Option(names = "--csv", paramLabel = "OUT", required = true)
+            Path csv;
+
+            @Option(names = "--parquet", paramLabel = "OUT", required = true)
+            Path parquet;
+        }
+
+        @Override
+        public Integer call() {
+            if (!Files.isRegularFile(db)) {
+                throw new UserException("no results database " + db);
+            }
+            boolean parquet = target.parquet != null;
+            Path out = parquet ? target.parquet : target.csv;
+            int rows;
+            try (ResultsDb results = ResultsDb.open(db)) {
+                results.export(out, parquet);
+                rows = results.rows().size();
+            }
+            spec.commandLine().getOut().println("wrote " + rows + " rows to " + out);
+            return 0;
+        }
+    }
+}

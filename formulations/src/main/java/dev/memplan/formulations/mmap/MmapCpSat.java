@@ -1,0 +1,376 @@
+package dev.memplan.formulations.mmap;
+
+import com.google.ortools.sat.BoolVar;
+import com.google.ortools.sat.CpModel;
+import com.google.ortools.sat.CpSolver;
+import com.google.ortools.sat.CpSolverStatus;
+import com.google.ortools.sat.CumulativeConstraint;
+import com.google.ortools.sat.IntVar;
+import com.google.ortools.sat.IntervalVar;
+import com.google.ortools.sat.LinearExpr;
+import com.google.ortools.sat.LinearExprBuilder;
+import com.google.ortools.sat.Literal;
+import com.google.ortools.sat.NoOverlap2dConstraint;
+import com.google.ortools.sat.SatParameters;
+import dev.memplan.formulations.milp.Solvers;
+import dev.memplan.model.Limits;
+import dev.memplan.model.SolveStatus;
+import dev.memplan.model.mmap.Action;
+import dev.memplan.model.mmap.Decision;
+import dev.memplan.model.mmap.Mapping;
+import dev.memplan.model.mmap.MappingChecker;
+import dev.memplan.model.mmap.MappingPlanner;
+import dev.memplan.model.mmap.MappingResult;
+import dev.memplan.model.mmap.MmapBuffer;
+import dev.memplan.model.mmap.MmapInstance;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The exact two-level memory mapping program in OR-Tools CP-SAT: over all mappings (not only those the game's
+ * latest-start and first-fit rules reach) maximise the total benefit of the placed buffers (MMap-MuZero paper,
+ * Section 4.1 and Appendix A). Per buffer: literals placed = copy + nocopy, the interval {@code [s, e]} (s variable
+ * for an input, e for an output), the offset o. The constraint families:
+ * <ul>
+ * <li>live range and use time: bounds of s and e; a NoCopy output keeps its whole live range;
+ * <li>Eq. 5, copy supply: {@code s <= latestCopyStart} (an output: {@code e >= earliestCopyEnd}), exact since the
+ *     supply of {@code [s, time)} grows as s falls;
+ * <li>Eq. 6, one copy at a time: the copy step intervals {@code [s, time)} and {@code [time + 1, e + 1)}, present
+ *     with the copy literal, under one NoOverlap;
+ * <li>NoCopy: one earlier buffer j of the same tensor is placed with {@code s_j <= s - 1 <= e_j} (an output:
+ *     {@code s_j <= time});
+ * <li>capacity and overlap: rectangles {@code [s, e + 1) x [o, o + size)}, present with the placed literal, under
+ *     NoOverlap2D, {@code 0 <= o <= capacity - size}, and the redundant cumulative of the sizes over time;
+ * <li>aliasing: members of a group share the placed literal and the offset (Eq. 4).
+ * </ul>
+ * A start mapping (e.g. the best of the greedy policy's and MCTS's), found in a quarter of the time limit, becomes
+ * CP-SAT's hint and the fallback: the result is never worse than the start. Anytime: under a time limit it returns the best mapping found with CP-SAT's bound; OPTIMAL only when
+ * CP-SAT proved it. Every mapping is checked.
+ */
+public final class MmapCpSat implements MappingPlanner {
+
+    public static final String NAME = "exact";
+
+    private final MappingPlanner start;
+
+    /** @param start null, or a planner whose mapping is the hint and the fallback */
+    public MmapCpSat(MappingPlanner start) {
+        this.start = start;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public MappingResult plan(MmapInstance in, Limits limits) {
+        long t0 = System.nanoTime();
+        long deadline = limits.timeLimit() == null ? Long.MAX_VALUE : t0 + limits.timeLimit().toNanos();
+        if (!Solvers.nativeAvailable()) {
+            throw new IllegalStateException("CP-SAT needs the OR-Tools native libraries, which could not be loaded ("
+                    + Solvers.nativeFailure() + ")");
+        }
+        // The start gets a quarter of the time; CP-SAT the rest.
+        Limits startLimits = limits.timeLimit() == null ? limits : limits.withTimeLimit(limits.timeLimit().dividedBy(4));
+        Mapping hint = start == null ? null : start.plan(in, startLimits).mapping();
+        long trivial = in.benefitBound();
+        Program p = new Program(in);
+        double built = (System.nanoTime() - t0) / 1e9;
+        if (hint != null) {
+            p.hint(hint);
+        }
+        CpSolver solver = new CpSolver();
+        SatParameters.Builder params = solver.getParameters();
+        params.setLogSearchProgress(false);
+        params.setNumWorkers(limits.threads());
+        // Level 2 linearises the cumulative and NoOverlap2D: it proves ResNet-50 optimal where level 1 stalls.
+        params.setLinearizationLevel(2);
+        params.setRandomSeed((int) Math.floorMod(limits.seed(), (long) Integer.MAX_VALUE));
+        if (deadline != Long.MAX_VALUE) {
+            double left = (deadline - System.nanoTime()) / 1e9;
+            if (left <= 0.05) {
+                return fallback(in, hint, trivial, t0, "no time left for CP-SAT");
+            }
+            params.setMaxTimeInSeconds(left);
+        }
+        CpSolverStatus status = solveBy(solver, p.cp, deadline);
+        if (status == CpSolverStatus.MODEL_INVALID) {
+            throw new IllegalStateException("bug: CP-SAT rejected the mapping model: " + p.cp.validate());
+        }
+        if (status == CpSolverStatus.INFEASIBLE) {
+            throw new IllegalStateException("bug: CP-SAT calls the mapping problem infeasible, but dropping every"
+                    + " buffer is a valid mapping");
+        }
+        if (status != CpSolverStatus.OPTIMAL && status != CpSolverStatus.FEASIBLE) {
+            // Without a solution CP-SAT's objective bound means nothing; the trivial bound still holds.
+            return fallback(in, hint, trivial, t0, "CP-SAT found no mapping in time");
+        }
+        long bound = Math.min(trivial, (long) Math.floor(solver.bestObjectiveBound() + 1e-6));
+        Mapping found = p.mapping(solver);
+        long reward = found.reward(in);
+        if (hint != null && hint.reward(in) > reward) {
+            return MappingResult.checked(NAME, in, hint, SolveStatus.FEASIBLE, bound, t0,
+                    "the start mapping; CP-SAT found no better one in time");
+        }
+        boolean proven = status == CpSolverStatus.OPTIMAL || reward >= bound;
+        return MappingResult.checked(NAME, in, found, proven ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE,
+                proven ? reward : bound, t0, "CP-SAT " + status.name().toLowerCase(java.util.Locale.ROOT)
+                + String.format(java.util.Locale.ROOT, " (start and model built in %.1f s)", built));
+    }
+
+    /**
+     * Solves, stopping CP-SAT at the deadline from a watchdog too: its own time limit does not cover presolve on
+     * large models under load, and the command's time limit is a promise.
+     */
+    private static CpSolverStatus solveBy(CpSolver solver, CpModel model, long deadline) {
+        if (deadline == Long.MAX_VALUE) {
+            return solver.solve(model);
+        }
+        ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "mmap-cpsat-watchdog");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            watchdog.schedule(solver::stopSearch, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            return solver.solve(model);
+        } finally {
+            watchdog.shutdownNow();
+        }
+    }
+
+    private static MappingResult fallback(MmapInstance in, Mapping hint, long bound, long t0, String why) {
+        if (hint == null) {
+            return new MappingResult(NAME, null, SolveStatus.UNKNOWN, -1, bound, (System.nanoTime() - t0) / 1e9, why);
+        }
+        return MappingResult.checked(NAME, in, hint, SolveStatus.FEASIBLE, bound, t0, "the start mapping: " + why);
+    }
+
+    /** The CP-SAT model of one instance with its variables. */
+    private static final class Program {
+        final CpModel cp = new CpModel();
+        final MmapInstance in;
+        final BoolVar[] placed;
+        final BoolVar[] copy;
+        final BoolVar[] noCopy;
+        /** The copy has steps (is not empty). */
+        final BoolVar[] copyBusy;
+        final IntVar[] start;
+        final IntVar[] end;
+        final IntVar[] offset;
+        final int[][] sources;
+        final BoolVar[][] from;
+
+        Program(MmapInstance in) {
+            this.in = in;
+            int n = in.size();
+            placed = new BoolVar[n];
+            copy = new BoolVar[n];
+            noCopy = new BoolVar[n];
+            copyBusy = new BoolVar[n];
+            start = new IntVar[n];
+            end = new IntVar[n];
+            offset = new IntVar[n];
+            sources = new int[n][];
+            from = new BoolVar[n][];
+            for (int i = 0; i < n; i++) {
+                variables(i);
+            }
+            copySupply();
+            oneCopyAtATime();
+            noCopySources();
+            noOverlap();
+            aliasing();
+            LinearExprBuilder reward = LinearExpr.newBuilder();
+            for (int i = 0; i < n; i++) {
+                reward.addTerm(placed[i], in.buffer(i).benefit());
+            }
+            cp.maximize(reward);
+        }
+
+        private void variables(int i) {
+            MmapBuffer b = in.buffer(i);
+            placed[i] = cp.newBoolVar("p" + i);
+            copy[i] = cp.newBoolVar("c" + i);
+            noCopy[i] = cp.newBoolVar("n" + i);
+            cp.addEquality(LinearExpr.sum(new Literal[] {copy[i], noCopy[i]}), placed[i]);
+            start[i] = b.output() ? cp.newConstant(b.time()) : cp.newIntVar(b.liveFirst(), b.time(), "s" + i);
+            end[i] = b.output() ? cp.newIntVar(b.time(), b.liveLast(), "e" + i) : cp.newConstant(b.time());
+            if (b.size() > in.capacity()) {
+                cp.addEquality(placed[i], 0);
+                offset[i] = cp.newConstant(0);
+            } else {
+                offset[i] = cp.newIntVar(0, in.capacity() - b.size(), "o" + i);
+            }
+        }
+
+        /** Eq. 5: the copy's steps supply its demand. */
+        private void copySupply() {
+            for (int i = 0; i < in.size(); i++) {
+                MmapBuffer b = in.buffer(i);
+                int limit = b.output() ? in.earliestCopyEnd(i) : in.latestCopyStart(i);
+                if (limit < 0) {
+                    cp.addEquality(copy[i], 0);
+                } else if (b.output()) {
+                    cp.addGreaterOrEqual(end[i], limit).onlyEnforceIf(copy[i]);
+                } else {
+                    cp.addLessOrEqual(start[i], limit).onlyEnforceIf(copy[i]);
+                }
+            }
+        }
+
+        /**
+         * Eq. 6: copy step intervals never share a step. An interval is present only when the copy has steps:
+         * CP-SAT's NoOverlap would not let an empty interval sit strictly inside another one.
+         */
+        private void oneCopyAtATime() {
+            List<IntervalVar> steps = new ArrayList<>();
+            for (int i = 0; i < in.size(); i++) {
+                MmapBuffer b = in.buffer(i);
+                int t = b.time();
+                BoolVar busy = cp.newBoolVar("q" + i);
+                cp.addImplication(busy, copy[i]);
+                Literal[] idle = {copy[i], busy.not()};
+                if (b.output()) {
+                    cp.addGreaterOrEqual(end[i], t + 1L).onlyEnforceIf(busy);
+                    cp.addLessOrEqual(end[i], t).onlyEnforceIf(idle);
+                    steps.add(cp.newOptionalIntervalVar(LinearExpr.constant(t + 1L), LinearExpr.affine(end[i], 1, -t),
+                            LinearExpr.affine(end[i], 1, 1), busy, "copy" + i));
+                } else {
+                    cp.addLessOrEqual(start[i], t - 1L).onlyEnforceIf(busy);
+                    cp.addGreaterOrEqual(start[i], t).onlyEnforceIf(idle);
+                    steps.add(cp.newOptionalIntervalVar(start[i], LinearExpr.affine(start[i], -1, t),
+                            LinearExpr.constant(t), busy, "copy" + i));
+                }
+                copyBusy[i] = busy;
+            }
+            cp.addNoOverlap(steps);
+        }
+
+        /** NoCopy extends an earlier allocation of the same tensor. */
+        private void noCopySources() {
+            for (int i = 0; i < in.size(); i++) {
+                MmapBuffer b = in.buffer(i);
+                List<Integer> candidates = new ArrayList<>();
+                for (int j : in.earlierOfTensor(i)) {
+                    MmapBuffer c = in.buffer(j);
+                    boolean possible = b.output() || c.liveFirst() <= b.time() - 1 && c.liveLast() >= b.liveFirst() - 1;
+                    if (possible) {
+                        candidates.add(j);
+                    }
+                }
+                sources[i] = candidates.stream().mapToInt(Integer::intValue).toArray();
+                from[i] = new BoolVar[sources[i].length];
+                if (sources[i].length == 0) {
+                    cp.addEquality(noCopy[i], 0);
+                    continue;
+                }
+                if (b.output()) {
+                    cp.addEquality(end[i], b.liveLast()).onlyEnforceIf(noCopy[i]);
+                }
+                Literal[] any = new Literal[sources[i].length + 1];
+                for (int k = 0; k < sources[i].length; k++) {
+                    int j = sources[i][k];
+                    BoolVar u = cp.newBoolVar("u" + i + "_" + j);
+                    from[i][k] = u;
+                    any[k] = u;
+                    cp.addImplication(u, placed[j]);
+                    if (b.output()) {
+                        cp.addLessOrEqual(start[j], b.time()).onlyEnforceIf(u);
+                    } else {
+                        cp.addLessOrEqual(LinearExpr.affine(start[j], 1, 1), start[i]).onlyEnforceIf(u);
+                        cp.addGreaterOrEqual(LinearExpr.affine(end[j], 1, 1), start[i]).onlyEnforceIf(u);
+                    }
+                }
+                any[sources[i].length] = noCopy[i].not();
+                cp.addBoolOr(any);
+            }
+        }
+
+        /**
+         * Capacity and overlap: the placed rectangles [s, e + 1) x [o, o + size) are disjoint. The sizes live at one
+         * time fit the capacity (a cumulative over the time sides), redundant but it gives CP-SAT's LP a bound.
+         */
+        private void noOverlap() {
+            NoOverlap2dConstraint rects = cp.addNoOverlap2D();
+            CumulativeConstraint load = cp.addCumulative(in.capacity());
+            for (int i = 0; i < in.size(); i++) {
+                MmapBuffer b = in.buffer(i);
+                if (b.size() > in.capacity()) {
+                    continue;
+                }
+                // One side of the interval is the use time, so its length has one variable (CP-SAT needs that).
+                LinearExpr length = b.output() ? LinearExpr.affine(end[i], 1, 1 - b.time())
+                        : LinearExpr.affine(start[i], -1, b.time() + 1L);
+                IntervalVar time = cp.newOptionalIntervalVar(start[i], length, LinearExpr.affine(end[i], 1, 1),
+                        placed[i], "t" + i);
+                IntervalVar address = cp.newOptionalFixedSizeIntervalVar(offset[i], b.size(), placed[i], "a" + i);
+                rects.addRectangle(time, address);
+                load.addDemand(time, b.size());
+            }
+        }
+
+        /** Eq. 4 and the all-or-nothing rule: a group shares its placed literal and its offset. */
+        private void aliasing() {
+            for (int i = 0; i < in.size(); i++) {
+                int[] group = in.aliasGroup(i);
+                if (group[0] != i) {
+                    cp.addEquality(placed[i], placed[group[0]]);
+                    cp.addEquality(offset[i], offset[group[0]]);
+                }
+            }
+        }
+
+        void hint(Mapping m) {
+            if (!MappingChecker.check(in, m).valid()) {
+                throw new IllegalArgumentException("the start mapping is not valid");
+            }
+            for (int i = 0; i < in.size(); i++) {
+                Decision d = m.decisions().get(i);
+                MmapBuffer b = in.buffer(i);
+                cp.addHint(placed[i], d.placed() ? 1 : 0);
+                cp.addHint(copy[i], d.action() == Action.COPY ? 1 : 0);
+                cp.addHint(noCopy[i], d.action() == Action.NOCOPY ? 1 : 0);
+                cp.addHint(copyBusy[i], d.action() == Action.COPY && (b.output() ? d.end() > b.time()
+                        : d.start() < b.time()) ? 1 : 0);
+                // A complete hint (dropped buffers at their use time, offset 0) lets CP-SAT's first dive follow it.
+                hintVar(start[i], d.placed() ? d.start() : b.time());
+                hintVar(end[i], d.placed() ? d.end() : b.time());
+                hintVar(offset[i], d.placed() ? d.offset() : 0);
+                boolean chosen = false;
+                for (int k = 0; k < sources[i].length; k++) {
+                    Decision s = m.decisions().get(sources[i][k]);
+                    boolean fits = d.action() == Action.NOCOPY && !chosen && s.placed()
+                            && (in.buffer(i).output() ? s.start() <= in.buffer(i).time()
+                            : s.start() <= d.start() - 1 && d.start() - 1 <= s.end());
+                    chosen |= fits;
+                    cp.addHint(from[i][k], fits ? 1 : 0);
+                }
+            }
+        }
+
+        private void hintVar(IntVar v, long value) {
+            if (v.getDomain().min() != v.getDomain().max()) {
+                cp.addHint(v, value);
+            }
+        }
+
+        Mapping mapping(CpSolver solver) {
+            Decision[] ds = new Decision[in.size()];
+            for (int i = 0; i < ds.length; i++) {
+                if (!solver.booleanValue(placed[i])) {
+                    ds[i] = Decision.DROP;
+                } else {
+                    ds[i] = new Decision(solver.booleanValue(copy[i]) ? Action.COPY : Action.NOCOPY,
+                            (int) solver.value(start[i]), (int) solver.value(end[i]), solver.value(offset[i]));
+                }
+            }
+            return new Mapping(Arrays.asList(ds));
+        }
+    }
+}

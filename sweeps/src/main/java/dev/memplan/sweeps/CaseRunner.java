@@ -1,0 +1,320 @@
+package dev.memplan.sweeps;
+
+import dev.memplan.baselines.allocation.Allocators;
+import dev.memplan.baselines.allocation.minimalloc.MiniMallocAllocator;
+import dev.memplan.baselines.replacement.PackingFailedException;
+import dev.memplan.baselines.replacement.Scheme;
+import dev.memplan.baselines.replacement.Schemes;
+import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
+import dev.memplan.baselines.scheduling.ScheduleResult;
+import dev.memplan.formulations.cosma.CosmaObjective;
+import dev.memplan.formulations.cosma.CosmaResult;
+import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.formulations.cosma.Technique;
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Allocation;
+import dev.memplan.model.BufferChecker;
+import dev.memplan.model.BufferSet;
+import dev.memplan.model.Budgets;
+import dev.memplan.model.CheckReport;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Plan;
+import dev.memplan.model.PlanChecker;
+import dev.memplan.model.Schedule;
+import dev.memplan.model.SolveStatus;
+import dev.memplan.model.TensorSetting;
+import dev.memplan.model.io.FormatException;
+import dev.memplan.model.io.MiniMallocCsv;
+import dev.memplan.model.io.PlanJson;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * Runs one case to a row: reads the graph (or buffers), resolves the budget, runs the planner, checks the plan
+ * with the {@link PlanChecker} (placements with the {@link BufferChecker}) and measures. What every sweep and the
+ * {@code bench compare}/{@code bench cosma} commands run. COSMA starts, as in the paper's comparison, from the best
+ * of the paper's four schemes (on the fixed order when the schedule is fixed), or from the just-in-time plan
+ * ({@code start: jit}). A case that fails becomes an ERROR row with the reason, so one bad case does not stop a
+ * sweep.
+ *
+ * <p>Graphs, M_R and the minimum-peak order (M_P, the {@code mpmf} schemes) are computed once per graph and tensor
+ * setting in a JVM and shared by concurrent cases.
+ */
+public final class CaseRunner {
+    private static final CaseRunner SHARED = new CaseRunner();
+    private static final String MACHINE = machine();
+    private static final String VERSION = version();
+
+    /**
+     * Graph contexts kept: a sweep's cases come graph by graph (spec order), so a few suffice, and the heap stays
+     * bounded when a sweep walks through many large graphs.
+     */
+    private static final int KEPT_CONTEXTS = 8;
+
+    /**
+     * M_P is part of a case's definition (its budget), so it must not depend on the case's time limit or the
+     * machine's load: it is computed once per graph and setting with these limits, not the case's (the beam search
+     * is deterministic; only graphs of at most 120 operators whose beam was truncated try the minimum-peak program,
+     * for at most this long).
+     */
+    private static final Limits M_P_LIMITS = new Limits(Duration.ofSeconds(60), 1, 0.0, 0L);
+
+    /** Most recently used last; guarded by itself. */
+    private final Map<String, CompletableFuture<GraphContext>> contexts = new LinkedHashMap<>(16, 0.75f, true);
+
+    /** The runner of this JVM (its graph cache is shared by every engine in it). */
+    public static CaseRunner shared() {
+        return SHARED;
+    }
+
+    /** A graph in a tensor setting, with its budgets' ingredients and the scheduler its mpmf schemes share. */
+    private record GraphContext(Graph full, Graph graph, TensorSetting setting, long mr, MinimumPeakScheduler mpmf,
+                                ScheduleResult mp) {
+    }
+
+    /** The case's outcome; never throws for a case's own failure (that is an ERROR row). */
+    public CaseOutcome run(SweepCase c, String specHash) {
+        long began = System.nanoTime();
+        Row row = new Row(c, specHash);
+        try {
+            if (c.planner().kind() == PlannerChoice.Kind.ALLOCATOR) {
+                return allocate(c, row);
+            }
+            return plan(c, row);
+        } catch (SweepException | FormatException | UncheckedIOException | IllegalArgumentException e) {
+            // User mistakes: a malformed file (FormatException), a graph breaking the model, a budget below M_R.
+            return new CaseOutcome(row.error(e.getMessage(), seconds(began)), null, null);
+        } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+            return new CaseOutcome(row.error("internal error (a bug in memplan): " + e, seconds(began)), null, null);
+        }
+    }
+
+    private CaseOutcome plan(SweepCase c, Row row) {
+        Limits limits = limits(c);
+        GraphContext ctx = context(c.source(), TensorSetting.fromFileName(c.setting()), limits);
+        row.mr = ctx.mr;
+        row.mp = ctx.mp.peak();
+        BudgetChoice budget = BudgetChoice.resolve(c.budget(), ctx.graph, ctx.setting, ctx.mpmf, limits);
+        row.budgetBytes = budget.bytes();
+        if (c.planner().kind() == PlannerChoice.Kind.SCHEME) {
+            Scheme scheme = Schemes.byNames(List.of(c.planner().name()), ctx.mpmf).get(0);
+            long began = System.nanoTime();
+            Plan p;
+            try {
+                p = scheme.plan(ctx.full, ctx.setting, budget.bytes(), limits);
+            } catch (PackingFailedException e) {
+                row.status = SolveStatus.UNKNOWN.name();
+                return new CaseOutcome(row.finish(seconds(began)), null, null);
+            }
+            CheckReport report = PlanChecker.requireValid(ctx.graph, p, scheme.name());
+            row.status = SolveStatus.HEURISTIC.name();
+            row.report(report);
+            return new CaseOutcome(row.finish(p.solver().seconds()), PlanJson.toJson(p), "json");
+        }
+        String schedule = c.planner().option("schedule");
+        Plan start = c.planner().option("start").equals("jit") ? null : bestScheme(ctx, schedule, budget.bytes(), limits);
+        Schedule fixed = switch (schedule) {
+            case "default" -> Schedule.defaultOrder(ctx.graph);
+            case "mpmf" -> ctx.mp.schedule();
+            default -> null;
+        };
+        Set<Technique> off = EnumSet.noneOf(Technique.class);
+        String without = c.planner().option("without");
+        for (String id : without.isEmpty() ? List.<String>of() : List.of(without.split("\\+"))) {
+            off.add(Technique.parse(id));
+        }
+        CosmaSolver.Options options = new CosmaSolver.Options(CosmaObjective.TRAFFIC, fixed, Backend.parse(c.solver()),
+                true, start, c.planner().option("encoding").equals("decoupled"), new MiniMallocAllocator(), off);
+        CosmaResult r = CosmaSolver.solve(ctx.full, ctx.setting, budget.bytes(), options, limits);
+        row.status = r.status().name();
+        row.bound = r.bound();
+        row.gap = r.gap();
+        if (r.pruned() != null) {
+            row.vars = (long) r.pruned().variables();
+            row.cons = (long) r.pruned().constraints();
+        }
+        if (r.plan() == null) {
+            return new CaseOutcome(row.finish(r.seconds()), null, null);
+        }
+        row.report(PlanChecker.requireValid(ctx.graph, r.plan(), "cosma"));
+        return new CaseOutcome(row.finish(r.seconds()), PlanJson.toJson(r.plan()), "json");
+    }
+
+    /** The least-traffic plan of the paper's four schemes (those on the fixed order when the schedule is fixed). */
+    private static Plan bestScheme(GraphContext ctx, String schedule, long budget, Limits limits) {
+        Plan best = null;
+        for (Scheme s : Schemes.byNames(Schemes.PAPER, ctx.mpmf)) {
+            if (!schedule.equals("free") && !s.name().startsWith(schedule + "/")) {
+                continue;
+            }
+            Plan p = s.plan(ctx.full, ctx.setting, budget, limits);
+            if (best == null || p.traffic().nonCompulsory() < best.traffic().nonCompulsory()) {
+                best = p;
+            }
+        }
+        return best;
+    }
+
+    private CaseOutcome allocate(SweepCase c, Row row) {
+        Limits limits = limits(c);
+        BufferSet buffers = MiniMallocCsv.read(Path.of(c.source()));
+        long capacity;
+        if (c.budget().equals("file")) {
+            Long fromFile = buffers.capacity() != null ? buffers.capacity()
+                    : MiniMallocCsv.capacityFromFileName(Path.of(c.source()).getFileName().toString());
+            if (fromFile == null) {
+                throw new SweepException(c.graph() + ": capacity 'file' needs a file named X.<capacity>.csv");
+            }
+            capacity = fromFile;
+        } else {
+            capacity = Long.parseLong(c.budget().replace("_", ""));
+        }
+        row.budgetBytes = capacity;
+        Allocation a = Allocators.byName(c.planner().name()).allocate(buffers, capacity, limits);
+        row.status = a.status().name();
+        if (!a.solved()) {
+            return new CaseOutcome(row.finish(a.seconds()), null, null);
+        }
+        BufferChecker.requireValid(a.placement(), capacity, c.planner().name());
+        row.peakAddress = a.placement().height();
+        return new CaseOutcome(row.finish(a.seconds()), MiniMallocCsv.toCsv(a.placement()), "csv");
+    }
+
+    private GraphContext context(String source, TensorSetting setting, Limits limits) {
+        String key = source + "\u0001" + setting.fileName();
+        CompletableFuture<GraphContext> mine = new CompletableFuture<>();
+        CompletableFuture<GraphContext> f;
+        synchronized (contexts) {
+            f = contexts.putIfAbsent(key, mine);
+            if (f == null && contexts.size() > KEPT_CONTEXTS) {
+                // The least recently used context goes; a case still using it holds its own reference.
+                contexts.remove(contexts.keySet().iterator().next());
+            }
+        }
+        if (f == null) {
+            try {
+                Graph full = GraphSources.graph(source);
+                Graph g = full.withSetting(setting);
+                MinimumPeakScheduler mpmf = new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, Backend.CPSAT);
+                mine.complete(new GraphContext(full, g, setting, Budgets.minimumRequired(g), mpmf,
+                        mpmf.schedule(g, M_P_LIMITS)));
+            } catch (RuntimeException | Error e) {
+                synchronized (contexts) {
+                    contexts.remove(key, mine);
+                }
+                mine.completeExceptionally(e);
+            }
+            f = mine;
+        }
+        try {
+            return f.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading " + source, e);
+        }
+    }
+
+    private static Limits limits(SweepCase c) {
+        // Capped at about 31 years, so that a deadline in nanoseconds fits a long.
+        Duration limit = c.timeLimit() == null ? null : Duration.ofMillis(Math.round(Math.min(c.timeLimit(), 1e9) * 1000));
+        // One clock for the case's steps (M_P, the starting schemes, the solve): the limit bounds the whole case.
+        return new Limits(limit, c.threads(), 0.0, 0L).startingNow();
+    }
+
+    private static double seconds(long began) {
+        return (System.nanoTime() - began) / 1e9;
+    }
+
+    /** The row being filled in. */
+    private static final class Row {
+        final SweepCase c;
+        final String specHash;
+        Long budgetBytes;
+        String status;
+        Long compulsory;
+        Long nonCompulsory;
+        Long loads;
+        Long spills;
+        Long bound;
+        Double gap;
+        Long vars;
+        Long cons;
+        Long peakFootprint;
+        Long peakAddress;
+        Long mr;
+        Long mp;
+
+        Row(SweepCase c, String specHash) {
+            this.c = c;
+            this.specHash = specHash;
+        }
+
+        void report(CheckReport r) {
+            compulsory = r.traffic().compulsory();
+            nonCompulsory = r.traffic().nonCompulsory();
+            loads = r.traffic().loads();
+            spills = r.traffic().spills();
+            peakFootprint = r.peakFootprint();
+            peakAddress = r.peakAddress();
+        }
+
+        ResultRow finish(double seconds) {
+            return build(status, seconds, null);
+        }
+
+        ResultRow error(String message, double seconds) {
+            return build("ERROR", seconds, message == null ? "no message" : message);
+        }
+
+        private ResultRow build(String st, double seconds, String error) {
+            return new ResultRow(c.key(), specHash, c.graph(), c.setting(), c.budget(), budgetBytes,
+                    c.planner().label(), c.solver(), c.timeLimit(), c.threads(), c.repeat(), st, compulsory,
+                    nonCompulsory, loads, spills, bound, gap, seconds, vars, cons, peakFootprint, peakAddress, mr, mp,
+                    null, MACHINE, VERSION, Instant.now(), error);
+        }
+    }
+
+    private static String machine() {
+        String host = System.getenv("HOSTNAME");
+        if (host == null || host.isBlank()) {
+            try {
+                host = InetAddress.getLocalHost().getHostName();
+            } catch (IOException e) {
+                host = "unknown-host";
+            }
+        }
+        return host + ", " + Runtime.getRuntime().availableProcessors() + " cores, Java "
+                + System.getProperty("java.version");
+    }
+
+    private static String version() {
+        Properties p = new Properties();
+        try (InputStream in = CaseRunner.class.getResourceAsStream("/dev/memplan/sweeps/version.properties")) {
+            if (in != null) {
+                p.load(in);
+            }
+        } catch (IOException e) {
+            return "unknown";
+        }
+        return p.getProperty("version", "unknown");
+    }
+}

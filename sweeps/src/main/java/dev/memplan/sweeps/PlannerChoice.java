@@ -1,0 +1,53 @@
+package dev.memplan.sweeps;
+
+import java.io.Serializable;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.TreeMap;
+
+/**
+ * One planner of a sweep: a comparison scheme ({@code SCHEDULER/POLICY/ALLOCATOR}), COSMA with its options
+ * ({@code schedule} free|default|mpmf, {@code encoding} decoupled|joint, {@code without} techniques, {@code start}
+ * schemes|jit), or a fixed-schedule allocator run on MiniMalloc CSV buffers.
+ *
+ * @param options COSMA's options that differ from the defaults, sorted by key (so equal choices have equal labels)
+ */
+public record PlannerChoice(Kind kind, String name, Map<String, String> options) implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** What a planner runs on and what it produces. */
+    public enum Kind {
+        /** a comparison scheme on a graph: a plan */
+        SCHEME,
+        /** the COSMA program on a graph: a plan */
+        COSMA,
+        /** a fixed-schedule allocator on buffers: a placement */
+        ALLOCATOR
+    }
+
+    /** COSMA's options and their defaults. */
+    static final Map<String, String> COSMA_DEFAULTS = Map.of("schedule", "free", "encoding", "decoupled", "without", "",
+            "start", "schemes");
+
+    public PlannerChoice {
+        options = Map.copyOf(new TreeMap<>(options));
+    }
+
+    /**
+     * The planner's name in results: the scheme or allocator name, {@code cosma}, or {@code cosma[k=v,...]} with
+     * the options that differ from the defaults.
+     */
+    public String label() {
+        if (kind != Kind.COSMA || options.isEmpty()) {
+            return name;
+        }
+        StringJoiner j = new StringJoiner(",", name + "[", "]");
+        new TreeMap<>(options).forEach((k, v) -> j.add(k + "=" + v));
+        return j.toString();
+    }
+
+    /** An option's value, or its default. */
+    String option(String key) {
+        return options.getOrDefault(key, COSMA_DEFAULTS.get(key));
+    }
+}

@@ -1,0 +1,201 @@
+package dev.memplan.sweeps;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The results database: a DuckDB file with one table, {@code results}, one row per finished case (schema:
+ * RESULTS-SCHEMA.md). DuckDB because it is embedded (no server), ACID with a write-ahead log (a row is inserted in
+ * one transaction, so a kill leaves whole rows or none), and exports Parquet and CSV itself ({@code COPY}), which
+ * pandas and R read directly. One process writes a database at a time (DuckDB locks the file); engines send every
+ * row to the one thread that owns this object.
+ */
+public final class ResultsDb implements AutoCloseable {
+    /** The columns in order, as in RESULTS-SCHEMA.md and the CSV export. */
+    public static final List<String> COLUMNS = List.of("case_key", "spec_hash", "graph", "setting", "budget",
+            "budget_bytes", "planner", "solver", "time_limit", "threads", "repeat", "status", "traffic_compulsory",
+            "traffic_non_compulsory", "loads", "spills", "bound", "gap", "seconds", "vars", "cons", "peak_footprint",
+            "peak_address", "m_r", "m_p", "plan_path", "machine", "memplan_version", "finished_at", "error");
+
+    private static final String CREATE = """
+            CREATE TABLE IF NOT EXISTS results (
+              case_key VARCHAR PRIMARY KEY, spec_hash VARCHAR, graph VARCHAR, setting VARCHAR, budget VARCHAR,
+              budget_bytes BIGINT, planner VARCHAR, solver VARCHAR, time_limit DOUBLE, threads INTEGER,
+              "repeat" INTEGER, status VARCHAR, traffic_compulsory BIGINT, traffic_non_compulsory BIGINT,
+              loads BIGINT, spills BIGINT, bound BIGINT, gap DOUBLE, seconds DOUBLE, vars BIGINT, cons BIGINT,
+              peak_footprint BIGINT, peak_address BIGINT, m_r BIGINT, m_p BIGINT, plan_path VARCHAR,
+              machine VARCHAR, memplan_version VARCHAR, finished_at TIMESTAMP, error VARCHAR)""";
+
+    private final Path file;
+    private final Connection connection;
+    private final PreparedStatement insert;
+
+    private ResultsDb(Path file, Connection connection) throws SQLException {
+        this.file = file;
+        this.connection = connection;
+        try (Statement s = connection.createStatement()) {
+            s.execute(CREATE);
+        }
+        this.insert = connection.prepareStatement("INSERT INTO results VALUES (" + "?, ".repeat(COLUMNS.size() - 1)
+                + "?) ON CONFLICT DO NOTHING");
+    }
+
+    /** Opens (creating when missing) the database file; null for an in-memory database. */
+    public static ResultsDb open(Path file) {
+        try {
+            if (file != null && file.toAbsolutePath().getParent() != null) {
+                Files.createDirectories(file.toAbsolutePath().getParent());
+            }
+            Connection c = DriverManager.getConnection("jdbc:duckdb:" + (file == null ? "" : file.toAbsolutePath()));
+            return new ResultsDb(file, c);
+        } catch (SQLException | IOException e) {
+            throw new SweepException("cannot open the results database " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The keys of the cases already in the database. */
+    public Set<String> finishedKeys() {
+        Set<String> keys = new HashSet<>();
+        try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery("SELECT case_key FROM results")) {
+            while (r.next()) {
+                keys.add(r.getString(1));
+            }
+        } catch (SQLException e) {
+            throw failure("read", e);
+        }
+        return keys;
+    }
+
+    /** Inserts one row in its own transaction (autocommit); a row whose key is present is ignored. */
+    public void insert(ResultRow row) {
+        try {
+            int i = 1;
+            insert.setString(i++, row.caseKey());
+            insert.setString(i++, row.specHash());
+            insert.setString(i++, row.graph());
+            insert.setString(i++, row.setting());
+            insert.setString(i++, row.budget());
+            setLong(i++, row.budgetBytes());
+            insert.setString(i++, row.planner());
+            insert.setString(i++, row.solver());
+            setDouble(i++, row.timeLimit());
+            insert.setInt(i++, row.threads());
+            insert.setInt(i++, row.repeat());
+            insert.setString(i++, row.status());
+            setLong(i++, row.trafficCompulsory());
+            setLong(i++, row.trafficNonCompulsory());
+            setLong(i++, row.loads());
+            setLong(i++, row.spills());
+            setLong(i++, row.bound());
+            setDouble(i++, row.gap());
+            insert.setDouble(i++, row.seconds());
+            setLong(i++, row.vars());
+            setLong(i++, row.cons());
+            setLong(i++, row.peakFootprint());
+            setLong(i++, row.peakAddress());
+            setLong(i++, row.mR());
+            setLong(i++, row.mP());
+            insert.setString(i++, row.planPath());
+            insert.setString(i++, row.machine());
+            insert.setString(i++, row.memplanVersion());
+            insert.setTimestamp(i++, Timestamp.from(row.finishedAt()));
+            insert.setString(i, row.error());
+            insert.executeUpdate();
+        } catch (SQLException e) {
+            throw failure("write to", e);
+        }
+    }
+
+    private void setLong(int i, Long v) throws SQLException {
+        if (v == null) {
+            insert.setNull(i, Types.BIGINT);
+        } else {
+            insert.setLong(i, v);
+        }
+    }
+
+    private void setDouble(int i, Double v) throws SQLException {
+        if (v == null) {
+            insert.setNull(i, Types.DOUBLE);
+        } else {
+            insert.setDouble(i, v);
+        }
+    }
+
+    /** Every row, ordered by graph, setting, budget bytes, planner, solver, time limit, threads, repeat. */
+    public List<ResultRow> rows() {
+        String sql = "SELECT " + String.join(", ", COLUMNS.stream().map(c -> '"' + c + '"').toList())
+                + " FROM results ORDER BY graph, setting, budget_bytes, budget, planner, solver, time_limit, threads, "
+                + "\"repeat\"";
+        try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery(sql)) {
+            java.util.ArrayList<ResultRow> out = new java.util.ArrayList<>();
+            while (r.next()) {
+                out.add(new ResultRow(r.getString(1), r.getString(2), r.getString(3), r.getString(4), r.getString(5),
+                        (Long) r.getObject(6, Long.class), r.getString(7), r.getString(8),
+                        r.getObject(9, Double.class), r.getInt(10), r.getInt(11), r.getString(12),
+                        r.getObject(13, Long.class), r.getObject(14, Long.class), r.getObject(15, Long.class),
+                        r.getObject(16, Long.class), r.getObject(17, Long.class), r.getObject(18, Double.class),
+                        r.getDouble(19), r.getObject(20, Long.class), r.getObject(21, Long.class),
+                        r.getObject(22, Long.class), r.getObject(23, Long.class), r.getObject(24, Long.class),
+                        r.getObject(25, Long.class), r.getString(26), r.getString(27), r.getString(28),
+                        r.getTimestamp(29).toInstant(), r.getString(30)));
+            }
+            return out;
+        } catch (SQLException e) {
+            throw failure("read", e);
+        }
+    }
+
+    /**
+     * Writes the table as CSV (header row, the columns of {@link #COLUMNS}) or Parquet, whole or not at all: DuckDB
+     * writes a temporary file in the target's folder, which is then moved over the target.
+     */
+    public void export(Path target, boolean parquet) {
+        Path absolute = target.toAbsolutePath();
+        Path tmp = absolute.resolveSibling("." + absolute.getFileName() + ".tmp" + (parquet ? ".parquet" : ".csv"));
+        String order = " ORDER BY graph, setting, budget_bytes, budget, planner, solver, time_limit, threads, \"repeat\"";
+        String select = "SELECT " + String.join(", ", COLUMNS.stream().map(c -> '"' + c + '"').toList())
+                + " FROM results" + order;
+        String format = parquet ? "(FORMAT PARQUET)" : "(FORMAT CSV, HEADER)";
+        try (Statement s = connection.createStatement()) {
+            Files.createDirectories(absolute.getParent());
+            s.execute("COPY (" + select + ") TO '" + tmp.toString().replace("'", "''") + "' " + format);
+            Files.move(tmp, absolute, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (SQLException | IOException e) {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException ignored) {
+                // The export already failed; that error is the one to report.
+            }
+            throw new SweepException("cannot export " + file + " to " + target + ": " + e.getMessage(), e);
+        }
+    }
+
+    private SweepException failure(String verb, SQLException e) {
+        return new SweepException("cannot " + verb + " the results database " + (file == null ? "(in memory)" : file)
+                + ": " + e.getMessage(), e);
+    }
+
+    @Override
+    public void close() {
+        try {
+            insert.close();
+            connection.close();
+        } catch (SQLException e) {
+            throw failure("close", e);
+        }
+    }
+}

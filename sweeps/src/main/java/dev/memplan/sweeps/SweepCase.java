@@ -1,0 +1,52 @@
+package dev.memplan.sweeps;
+
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Locale;
+
+/**
+ * One run of a sweep: a graph (or buffer file) in a tensor setting at a budget, planned by one planner on one
+ * back-end with a time limit and thread count; {@code repeat} numbers identical runs. Serializable, so a
+ * distributed engine can ship it to a worker.
+ *
+ * @param graph the graph as the spec names it (zoo or example name, generated name, or file path as written)
+ * @param source where to read it: the absolute file path for files, else the name
+ * @param setting {@code activations} or {@code all}; {@code buffers} for allocator cases
+ * @param budget as written: M_R, M_H, M_P, a fraction between M_R and M_P, bytes; for buffers bytes or "file"
+ * @param solver the back-end, empty for planners that solve no program
+ * @param timeLimit seconds, null for none
+ */
+public record SweepCase(String graph, String source, String setting, String budget, PlannerChoice planner,
+                        String solver, Double timeLimit, int threads, int repeat) implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * The case's key: a hash of every parameter that changes the result (not the spec it came from, so that two
+     * specs sharing a case share its row). Stable across runs and machines.
+     */
+    public String key() {
+        String text = String.join("\u0001", graph, setting, budget, planner.label(), solver,
+                timeLimit == null ? "none" : String.format(Locale.ROOT, "%.3f", timeLimit), Integer.toString(threads),
+                Integer.toString(repeat));
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 10);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every Java platform", e);
+        }
+    }
+
+    /** One line for listings and progress: graph, setting, budget, planner, solver, limit, threads, repeat. */
+    public String describe() {
+        return graph + " " + setting + " " + budget + " " + planner.label() + (solver.isEmpty() ? "" : " " + solver)
+                + " limit=" + (timeLimit == null ? "none" : trim(timeLimit)) + " threads=" + threads
+                + (repeat > 0 ? " repeat=" + repeat : "");
+    }
+
+    private static String trim(double seconds) {
+        return seconds == Math.rint(seconds) ? Long.toString((long) seconds) : Double.toString(seconds);
+    }
+}

@@ -1,0 +1,425 @@
+package dev.memplan.sweeps;
+
+import dev.memplan.baselines.allocation.Allocators;
+import dev.memplan.baselines.replacement.Schemes;
+import dev.memplan.formulations.cosma.Technique;
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.TensorSetting;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * A sweep spec (YAML or JSON) and its cases: the product of graphs x settings x budgets x planners x solvers x time
+ * limits x threads x repeats (and buffers x capacities x allocators), kept by {@code include} and dropped by
+ * {@code exclude} filters. The schema is in the README ("Sweeps"); every mistake is reported with the file, line
+ * and column. Axes a planner does not use are not multiplied: schemes solve no program (solver empty) and take the
+ * first time limit and thread count (for the minimum-peak order); allocators run on buffers, not graphs.
+ *
+ * @param name the spec's {@code name}, or its file name
+ * @param hash a hash of the spec's text
+ * @param cases in spec order: graph, setting, budget, planner, solver, time limit, threads, repeat
+ */
+public record SweepSpec(String name, String hash, List<SweepCase> cases) {
+    private static final Set<String> KEYS = Set.of("name", "graphs", "settings", "budgets", "planners", "solvers",
+            "time_limits", "threads", "repeats", "buffers", "capacities", "allocators", "include", "exclude");
+    private static final Set<String> FILTER_KEYS = Set.of("graph", "setting", "budget", "planner", "solver");
+    private static final Set<String> COSMA_KEYS = Set.of("name", "schedule", "encoding", "without", "start");
+    private static final String BUILTIN = "/dev/memplan/sweeps/specs/";
+
+    /** Reads a spec file; relative graph and buffer paths are relative to the spec's folder. */
+    public static SweepSpec read(Path file) {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new SweepException("cannot read spec " + file + ": " + e.getMessage(), e);
+        }
+        Path dir = file.toAbsolutePath().getParent();
+        return parse(text, file.toString(), dir);
+    }
+
+    /** A spec shipped with memplan ({@link #builtinNames()}), its relative paths against the working folder. */
+    public static SweepSpec builtin(String name) {
+        return parse(builtinText(name), "builtin:" + name + ".yaml", Path.of("").toAbsolutePath());
+    }
+
+    /** The text of a built-in spec, to copy and edit. */
+    public static String builtinText(String name) {
+        try (InputStream in = SweepSpec.class.getResourceAsStream(BUILTIN + name + ".yaml")) {
+            if (in == null) {
+                throw new SweepException("no built-in spec named '" + name + "'; built-in specs: "
+                        + String.join(", ", builtinNames()));
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the built-in spec " + name, e);
+        }
+    }
+
+    /** The built-in specs' names. */
+    public static List<String> builtinNames() {
+        return List.of("bench-compare", "bench-cosma", "three-networks");
+    }
+
+    /**
+     * Parses a spec's text.
+     *
+     * @param file the name used in messages (and {@code .json} selects JSON)
+     * @param dir the folder relative paths are resolved against
+     */
+    public static SweepSpec parse(String text, String file, Path dir) {
+        SpecNode root = SpecNode.parse(text, file);
+        Map<String, SpecNode> top = root.fields("a sweep spec");
+        for (Map.Entry<String, SpecNode> e : top.entrySet()) {
+            if (!KEYS.contains(e.getKey())) {
+                throw root.key(e.getKey()).error("unknown key '" + e.getKey() + "'; a spec has " + String.join(", ",
+                        KEYS.stream().sorted().toList()));
+            }
+        }
+        String name = top.containsKey("name") ? top.get("name").text("name") : Path.of(file).getFileName().toString();
+        List<Item> graphs = top.containsKey("graphs") ? graphs(top.get("graphs"), dir) : List.of();
+        List<Item> buffers = top.containsKey("buffers") ? files(top.get("buffers"), dir, "buffers") : List.of();
+        if (graphs.isEmpty() && buffers.isEmpty()) {
+            throw root.error("a spec needs 'graphs' (or 'buffers' for allocators)");
+        }
+        List<String> settings = values(top, "settings", List.of("activations"), (n, s) -> {
+            if (TensorSetting.fromFileName(s) == null) {
+                throw n.error("unknown setting '" + s + "': use 'activations' or 'all'");
+            }
+        });
+        List<String> budgets = values(top, "budgets", List.of("M_R", "M_H", "M_P"), (n, s) -> {
+            if (!BudgetChoice.isWellFormed(s)) {
+                throw n.error("budget '" + s + "' is not M_R, M_H, M_P, a fraction between 0 and 1 (M_R to M_P) "
+                        + "written with a point such as 0.25, or a number of bytes");
+            }
+        });
+        List<String> solvers = values(top, "solvers", List.of("cpsat"), (n, s) -> {
+            try {
+                Backend.parse(s);
+            } catch (IllegalArgumentException e) {
+                throw n.error(e.getMessage());
+            }
+        });
+        List<Double> limits = new ArrayList<>();
+        for (String s : values(top, "time_limits", List.of("60"), (n, s) -> {
+            if (!s.equals("none") && !(s.matches("\\d+(\\.\\d*)?|\\.\\d+") && Double.parseDouble(s) > 0)) {
+                throw n.error("a time limit is a positive number of seconds or 'none', got '" + s + "'");
+            }
+        })) {
+            limits.add(s.equals("none") ? null : Double.parseDouble(s));
+        }
+        List<Integer> threads = integers(top, "threads", List.of("1"));
+        int repeats = integers(top, "repeats", List.of("1")).get(0);
+        List<PlannerChoice> planners = graphs.isEmpty() ? List.of()
+                : top.containsKey("planners") ? planners(top.get("planners"))
+                : planners(SpecNode.parse("[paper, cosma]", file));
+        List<PlannerChoice> allocators = new ArrayList<>();
+        for (String a : values(top, "allocators", buffers.isEmpty() ? List.of() : List.of("minimalloc"), (n, s) -> {
+            if (!Allocators.NAMES.contains(s)) {
+                throw n.error("unknown allocator '" + s + "'; allocators: " + String.join(", ", Allocators.NAMES));
+            }
+        })) {
+            allocators.add(new PlannerChoice(PlannerChoice.Kind.ALLOCATOR, a, Map.of()));
+        }
+        if (!allocators.isEmpty() && buffers.isEmpty()) {
+            throw top.get("allocators").error("allocators run on 'buffers' (MiniMalloc CSV files), and the spec has none");
+        }
+        List<String> capacities = values(top, "capacities", List.of("file"), (n, s) -> {
+            if (!s.equals("file") && !s.replace("_", "").matches("\\d{1,18}")) {
+                throw n.error("a capacity is a number of bytes or 'file' (from the file name X.<capacity>.csv)");
+            }
+        });
+        List<Filter> include = filters(top.get("include"));
+        List<Filter> exclude = filters(top.get("exclude"));
+
+        List<SweepCase> cases = new ArrayList<>();
+        Set<String> keys = new LinkedHashSet<>();
+        for (Item g : graphs) {
+            for (String s : settings) {
+                for (String b : budgets) {
+                    for (PlannerChoice p : planners) {
+                        boolean solves = p.kind() == PlannerChoice.Kind.COSMA;
+                        for (String solver : solves ? solvers : List.of("")) {
+                            for (Double limit : solves ? limits : limits.subList(0, 1)) {
+                                for (int t : solves ? threads : threads.subList(0, 1)) {
+                                    for (int r = 0; r < repeats; r++) {
+                                        add(cases, keys, include, exclude,
+                                                new SweepCase(g.name, g.source, s, b, p, solver, limit, t, r));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for (Item f : buffers) {
+            for (String c : capacities) {
+                for (PlannerChoice a : allocators) {
+                    for (Double limit : limits) {
+                        for (int t : threads) {
+                            for (int r = 0; r < repeats; r++) {
+                                add(cases, keys, include, exclude,
+                                        new SweepCase(f.name, f.source, "buffers", c, a, "", limit, t, r));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return new SweepSpec(name, hash(text), List.copyOf(cases));
+    }
+
+    private static void add(List<SweepCase> cases, Set<String> keys, List<Filter> include, List<Filter> exclude,
+                            SweepCase c) {
+        if ((include.isEmpty() || include.stream().anyMatch(f -> f.matches(c)))
+                && exclude.stream().noneMatch(f -> f.matches(c)) && keys.add(c.key())) {
+            cases.add(c);
+        }
+    }
+
+    /** A graph or buffer file: its name as the spec writes it, and where to read it. */
+    private record Item(String name, String source) {
+    }
+
+    private static List<Item> graphs(SpecNode node, Path dir) {
+        List<Item> out = new ArrayList<>();
+        for (SpecNode n : node.items()) {
+            String text = n.text("a graph");
+            if (GraphSources.isName(text) && !Files.isRegularFile(dir.resolve(text))) {
+                out.add(new Item(text, text));
+            } else if (text.startsWith("gen:")) {
+                throw n.error("'" + text + "' is not a generated graph name: use gen:layered:N[:SEED] or "
+                        + "gen:cells:N[:SEED]");
+            } else {
+                out.addAll(files(n, dir, "a graph"));
+            }
+        }
+        return out;
+    }
+
+    /** A file, or a glob (its matches in name order); each must exist. */
+    private static List<Item> files(SpecNode node, Path dir, String what) {
+        List<Item> out = new ArrayList<>();
+        for (SpecNode n : node.items()) {
+            String text = n.text(what);
+            if (text.contains("*") || text.contains("?") || text.contains("[")) {
+                List<Item> matches = glob(dir, text);
+                if (matches.isEmpty()) {
+                    throw n.error("no file matches '" + text + "' (relative to " + dir + ")");
+                }
+                out.addAll(matches);
+            } else {
+                Path p = dir.resolve(text);
+                if (!Files.isRegularFile(p)) {
+                    throw n.error("'" + text + "' is no file (relative to " + dir + ")"
+                            + (what.equals("a graph") ? ", nor an example, zoo network or gen: name" : ""));
+                }
+                out.add(new Item(text, p.toAbsolutePath().normalize().toString()));
+            }
+        }
+        return out;
+    }
+
+    private static List<Item> glob(Path dir, String pattern) {
+        Path absolute = dir.resolve(pattern).normalize();
+        // The walk starts at the deepest folder without wildcards.
+        Path root = absolute.getRoot();
+        for (Path part : absolute) {
+            if (part.toString().matches(".*[*?\\[].*")) {
+                break;
+            }
+            root = root.resolve(part);
+        }
+        PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + absolute);
+        if (!Files.isDirectory(root)) {
+            return List.of();
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            return walk.filter(Files::isRegularFile).filter(matcher::matches).sorted()
+                    .map(p -> new Item(dir.relativize(p).toString(), p.toString())).toList();
+        } catch (IOException e) {
+            throw new SweepException("cannot list " + root + ": " + e.getMessage(), e);
+        }
+    }
+
+    private interface Check {
+        void check(SpecNode node, String value);
+    }
+
+    private static List<String> values(Map<String, SpecNode> top, String key, List<String> defaults, Check check) {
+        SpecNode node = top.get(key);
+        if (node == null) {
+            return defaults;
+        }
+        List<String> out = new ArrayList<>();
+        for (SpecNode n : node.items()) {
+            String s = n.text(key + " item");
+            check.check(n, s);
+            if (!out.contains(s)) {
+                out.add(s);
+            }
+        }
+        if (out.isEmpty()) {
+            throw node.error("'" + key + "' is empty");
+        }
+        return out;
+    }
+
+    private static List<Integer> integers(Map<String, SpecNode> top, String key, List<String> defaults) {
+        return values(top, key, defaults, (n, s) -> {
+            if (!s.matches("\\d{1,6}") || Integer.parseInt(s) < 1) {
+                throw n.error("'" + key + "' must be a positive whole number, got '" + s + "'");
+            }
+        }).stream().map(Integer::parseInt).toList();
+    }
+
+    private static List<PlannerChoice> planners(SpecNode node) {
+        List<PlannerChoice> out = new ArrayList<>();
+        for (SpecNode n : node.items()) {
+            if (n.isMap()) {
+                out.add(cosma(n));
+                continue;
+            }
+            String text = n.text("a planner");
+            switch (text) {
+                case "paper" -> Schemes.PAPER.forEach(s -> out.add(new PlannerChoice(PlannerChoice.Kind.SCHEME, s, Map.of())));
+                case "schemes" -> Schemes.all().forEach(s -> out.add(new PlannerChoice(PlannerChoice.Kind.SCHEME, s, Map.of())));
+                case "cosma" -> out.add(new PlannerChoice(PlannerChoice.Kind.COSMA, "cosma", Map.of()));
+                default -> {
+                    try {
+                        Schemes.byName(text);
+                    } catch (IllegalArgumentException e) {
+                        throw n.error(e.getMessage() + "; or 'paper' (the paper's four), 'schemes' (all), 'cosma', "
+                                + "or a map {name: cosma, schedule: ..., encoding: ..., without: [...], start: ...}");
+                    }
+                    out.add(new PlannerChoice(PlannerChoice.Kind.SCHEME, text, Map.of()));
+                }
+            }
+        }
+        return out.stream().distinct().toList();
+    }
+
+    private static PlannerChoice cosma(SpecNode n) {
+        Map<String, SpecNode> f = n.fields("a planner");
+        for (Map.Entry<String, SpecNode> e : f.entrySet()) {
+            if (!COSMA_KEYS.contains(e.getKey())) {
+                throw n.key(e.getKey()).error("unknown COSMA option '" + e.getKey() + "'; options: schedule, encoding, "
+                        + "without, start");
+            }
+        }
+        if (!f.containsKey("name") || !f.get("name").text("name").equals("cosma")) {
+            throw n.error("a planner written as a map is COSMA with options: {name: cosma, schedule: free|default|mpmf, "
+                    + "encoding: decoupled|joint, without: [forced, start-order, lift], start: schemes|jit}");
+        }
+        Map<String, String> options = new LinkedHashMap<>();
+        option(f, "schedule", List.of("free", "default", "mpmf"), options);
+        option(f, "encoding", List.of("decoupled", "joint"), options);
+        option(f, "start", List.of("schemes", "jit"), options);
+        if (f.containsKey("without")) {
+            List<String> ids = new ArrayList<>();
+            for (SpecNode w : f.get("without").items()) {
+                String id = w.text("a technique");
+                try {
+                    Technique.parse(id);
+                } catch (IllegalArgumentException e) {
+                    throw w.error(e.getMessage());
+                }
+                ids.add(id);
+            }
+            if (!ids.isEmpty()) {
+                options.put("without", String.join("+", ids.stream().sorted().distinct().toList()));
+            }
+        }
+        return new PlannerChoice(PlannerChoice.Kind.COSMA, "cosma", options);
+    }
+
+    private static void option(Map<String, SpecNode> f, String key, List<String> allowed, Map<String, String> options) {
+        if (f.containsKey(key)) {
+            String v = f.get(key).text(key);
+            if (!allowed.contains(v)) {
+                throw f.get(key).error("COSMA option " + key + " is one of " + String.join(", ", allowed) + ", got '"
+                        + v + "'");
+            }
+            if (!v.equals(PlannerChoice.COSMA_DEFAULTS.get(key))) {
+                options.put(key, v);
+            }
+        }
+    }
+
+    /** An include or exclude entry: a case matches when every named field matches one of its glob patterns. */
+    private record Filter(Map<String, List<Pattern>> fields) {
+        boolean matches(SweepCase c) {
+            for (Map.Entry<String, List<Pattern>> e : fields.entrySet()) {
+                String value = switch (e.getKey()) {
+                    case "graph" -> c.graph();
+                    case "setting" -> c.setting();
+                    case "budget" -> c.budget();
+                    case "planner" -> c.planner().label();
+                    default -> c.solver();
+                };
+                if (e.getValue().stream().noneMatch(m -> m.matcher(value).matches())) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    private static List<Filter> filters(SpecNode node) {
+        if (node == null) {
+            return List.of();
+        }
+        List<Filter> out = new ArrayList<>();
+        for (SpecNode n : node.items()) {
+            Map<String, List<Pattern>> fields = new LinkedHashMap<>();
+            for (Map.Entry<String, SpecNode> e : n.fields("a filter").entrySet()) {
+                if (!FILTER_KEYS.contains(e.getKey())) {
+                    throw n.key(e.getKey()).error("a filter matches graph, setting, budget, planner or solver, not '"
+                            + e.getKey() + "'");
+                }
+                List<Pattern> patterns = new ArrayList<>();
+                for (String s : e.getValue().texts("a filter value")) {
+                    patterns.add(wildcard(s));
+                }
+                fields.put(e.getKey(), patterns);
+            }
+            out.add(new Filter(fields));
+        }
+        return out;
+    }
+
+    /** A pattern where '*' matches any text (also '/') and '?' one character; everything else is literal. */
+    private static Pattern wildcard(String text) {
+        StringBuilder regex = new StringBuilder();
+        for (String part : text.split("(?<=[*?])|(?=[*?])")) {
+            regex.append(part.equals("*") ? ".*" : part.equals("?") ? "." : Pattern.quote(part));
+        }
+        return Pattern.compile(regex.toString());
+    }
+
+    static String hash(String text) {
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(d, 0, 10);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every Java platform", e);
+        }
+    }
+}

@@ -1,0 +1,139 @@
+package dev.memplan.sweeps;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SweepSpecTest {
+    @TempDir
+    Path dir;
+
+    private SweepSpec parse(String yaml) {
+        return SweepSpec.parse(yaml, "s.yaml", dir);
+    }
+
+    private String error(String yaml) {
+        return assertThrows(SweepException.class, () -> parse(yaml)).getMessage();
+    }
+
+    @Test
+    void casesAreTheProductAndSchemesDoNotMultiplySolverAxes() {
+        SweepSpec s = parse("""
+                graphs: [fig1, diamond]
+                settings: [activations, all]
+                budgets: [M_R, 0.5, 100]
+                planners: [paper, cosma]
+                solvers: [cpsat, scip]
+                time_limits: [5, 10]
+                threads: [1, 2]
+                repeats: 2
+                """);
+        // per graph, setting, budget: 4 schemes x 2 repeats + cosma x 2 solvers x 2 limits x 2 threads x 2 repeats
+        assertEquals(2 * 2 * 3 * (4 * 2 + 16), s.cases().size());
+        SweepCase scheme = s.cases().stream().filter(c -> c.planner().kind() == PlannerChoice.Kind.SCHEME).findFirst()
+                .orElseThrow();
+        assertEquals("", scheme.solver());
+        assertEquals(5.0, scheme.timeLimit());
+        assertEquals(1, scheme.threads());
+        assertEquals(s.cases().size(), s.cases().stream().map(SweepCase::key).distinct().count());
+    }
+
+    @Test
+    void keysDependOnParametersOnly() {
+        SweepSpec a = parse("graphs: [fig1]\nbudgets: [M_R]\nplanners: [cosma]\n");
+        SweepSpec b = parse("# another spec\nname: other\ngraphs: [fig1, chain]\nbudgets: [M_R]\nplanners: [cosma]\n");
+        assertEquals(a.cases().get(0).key(), b.cases().get(0).key());
+        assertNotEquals(a.hash(), b.hash());
+        SweepSpec joint = parse("graphs: [fig1]\nbudgets: [M_R]\nplanners: [{name: cosma, encoding: joint}]\n");
+        assertEquals("cosma[encoding=joint]", joint.cases().get(0).planner().label());
+        assertNotEquals(a.cases().get(0).key(), joint.cases().get(0).key());
+        SweepSpec explicitDefaults = parse("graphs: [fig1]\nbudgets: [M_R]\n"
+                + "planners: [{name: cosma, encoding: decoupled, schedule: free}]\n");
+        assertEquals(a.cases().get(0).key(), explicitDefaults.cases().get(0).key());
+    }
+
+    @Test
+    void includeAndExcludeFilterWithWildcards() {
+        SweepSpec s = parse("""
+                graphs: [fig1, diamond, chain]
+                budgets: [M_R, M_P]
+                planners: [paper, cosma, {name: cosma, schedule: default}]
+                include:
+                  - {planner: "cosma*"}
+                  - {planner: "*/greedy/*", budget: M_P}
+                exclude:
+                  - {graph: diamond}
+                  - {graph: chain, planner: "cosma[*"}
+                """);
+        Set<String> got = s.cases().stream().map(c -> c.graph() + " " + c.budget() + " " + c.planner().label())
+                .collect(Collectors.toSet());
+        assertTrue(got.contains("fig1 M_R cosma[schedule=default]"), got.toString());
+        assertTrue(got.contains("fig1 M_P mpmf/greedy/tflite"), got.toString());
+        assertTrue(got.contains("chain M_R cosma"), got.toString());
+        assertTrue(got.stream().noneMatch(g -> g.startsWith("diamond")), got.toString());
+        assertTrue(got.stream().noneMatch(g -> g.startsWith("chain") && g.contains("[")), got.toString());
+        assertTrue(got.stream().noneMatch(g -> g.contains("belady")), got.toString());
+        // fig1: 2 budgets x 2 cosmas + 2 greedy at M_P; chain: 2 budgets x cosma + 2 greedy at M_P
+        assertEquals(6 + 4, s.cases().size());
+    }
+
+    @Test
+    void filesGlobsJsonAndBuffers() throws IOException {
+        Files.createDirectories(dir.resolve("g"));
+        String graph = "{\"format\":\"memplan-graph/1\",\"name\":\"N\",\"tensors\":[{\"name\":\"x\",\"size\":4,\"kind\":"
+                + "\"activation\"},{\"name\":\"y\",\"size\":4,\"kind\":\"activation\"}],\"operators\":[{\"name\":\"o\","
+                + "\"inputs\":[\"x\"],\"outputs\":[\"y\"]}],\"outputs\":[\"y\"]}";
+        Files.writeString(dir.resolve("g/a.json"), graph.replace("\"N\"", "\"a\""));
+        Files.writeString(dir.resolve("g/b.json"), graph.replace("\"N\"", "\"b\""));
+        Files.writeString(dir.resolve("bufs.8.csv"), "id,lower,upper,size\n0,0,2,4\n1,1,3,4\n");
+        SweepSpec s = SweepSpec.parse("""
+                {"graphs": ["g/*.json", "gen:layered:5:2"], "budgets": ["M_R"], "planners": ["default/belady/tflite"],
+                 "buffers": ["bufs.8.csv"], "capacities": ["file", 16], "allocators": ["minimalloc", "greedy"]}
+                """, "s.json", dir);
+        List<String> graphs = s.cases().stream().map(SweepCase::graph).distinct().toList();
+        assertEquals(List.of("g/a.json", "g/b.json", "gen:layered:5:2", "bufs.8.csv"), graphs);
+        assertEquals(3 + 2 * 2, s.cases().size());
+        assertTrue(s.cases().get(0).source().startsWith(dir.toString()), s.cases().get(0).source());
+    }
+
+    @Test
+    void mistakesNameTheFileLineColumnAndRule() {
+        assertTrue(error("graphs: [fig1]\nbudgts: [M_R]\n").startsWith("s.yaml:2:1: unknown key 'budgts'"),
+                error("graphs: [fig1]\nbudgts: [M_R]\n"));
+        assertTrue(error("graphs: [fig1]\nbudgets: [M_R, half]\n").startsWith("s.yaml:2:16: budget 'half'"),
+                error("graphs: [fig1]\nbudgets: [M_R, half]\n"));
+        assertTrue(error("graphs: [fig1, nosuchnet]\n").startsWith("s.yaml:1:16: 'nosuchnet' is no file"),
+                error("graphs: [fig1, nosuchnet]\n"));
+        assertTrue(error("graphs: [\"g/*.json\"]\n").contains("no file matches 'g/*.json'"));
+        assertTrue(error("graphs: [fig1]\nplanners: [default/fifo/tflite]\n").startsWith("s.yaml:2:12: unknown scheme"));
+        assertTrue(error("graphs: [fig1]\nplanners: [{name: cosma, encoding: fast}]\n")
+                .startsWith("s.yaml:2:36: COSMA option encoding"), error("graphs: [fig1]\nplanners: [{name: cosma, encoding: fast}]\n"));
+        assertTrue(error("graphs: [fig1]\nsolvers: [gurobi]\n").startsWith("s.yaml:2:11:"));
+        assertTrue(error("graphs: [fig1]\ntime_limits: [-3]\n").contains("time limit"));
+        assertTrue(error("graphs: [fig1]\nsettings: [weights]\n").contains("unknown setting 'weights'"));
+        assertTrue(error("graphs: [fig1]\nexclude: [{network: fig1}]\n").matches("s\\.yaml:2:\\d+: a filter matches.*"));
+        assertTrue(error("graphs: [fig1\n").startsWith("s.yaml:"), error("graphs: [fig1\n"));
+        assertTrue(error("budgets: [M_R]\n").contains("needs 'graphs'"));
+        assertTrue(error("graphs: [gen:layered:x]\n").contains("not a generated graph name"));
+        assertTrue(error("").contains("empty"));
+    }
+
+    @Test
+    void builtinSpecsParse() {
+        assertEquals(300, SweepSpec.builtin("bench-compare").cases().size());
+        // 10 human networks x 2 settings x 3 budgets x 5; 4 NAS x 3 budgets x (4 schemes + 2 fixed-order COSMAs)
+        assertEquals(300 + 4 * 3 * 6, SweepSpec.builtin("bench-cosma").cases().size());
+        assertEquals(45, SweepSpec.builtin("three-networks").cases().size());
+        assertTrue(assertThrows(SweepException.class, () -> SweepSpec.builtin("nope")).getMessage().contains("bench-compare"));
+    }
+}
