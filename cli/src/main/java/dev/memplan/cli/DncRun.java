@@ -48,10 +48,14 @@ final class DncRun {
         CosmaResult fsDefault = null;
         CosmaResult fsMpmf = null;
         boolean small = g.operatorCount() <= DivideAndConquer.WHOLE_GRAPH_LIMIT;
-        // The schemes' plans: cheap, and far better starts for the fixed-schedule programs than just in time.
-        Plan defaultScheme = scheme("default/belady/tflite", null, full, s, budget, run, err);
+        // The schemes' plans: cheap, and far better starts for the fixed-schedule programs than just in time. On a
+        // large graph the caller's starting plans (its best scheme) are enough: a scheme there takes seconds.
+        Plan defaultScheme = small || extraStarts.isEmpty()
+                ? scheme("default/belady/tflite", null, full, s, budget, run, err) : null;
         Plan mpmfScheme = small && mpmf != null ? scheme("mpmf/belady/tflite", mpmf, full, s, budget, run, err) : null;
-        starts.add(defaultScheme);
+        if (defaultScheme != null) {
+            starts.add(defaultScheme);
+        }
         if (mpmfScheme != null) {
             starts.add(mpmfScheme);
         }
@@ -67,8 +71,14 @@ final class DncRun {
                 }
             }
         }
-        Plan bestScheme = mpmfScheme != null && mpmfScheme.traffic().nonCompulsory()
-                < defaultScheme.traffic().nonCompulsory() ? mpmfScheme : defaultScheme;
+        // The best plan the run started from that no program made (the schemes, the caller's starting plans).
+        Plan bestScheme = null;
+        for (Plan p : starts) {
+            if (p.traffic() != null && p != (fsDefault == null ? null : fsDefault.plan()) && p != (fsMpmf == null ? null : fsMpmf.plan())
+                    && (bestScheme == null || p.traffic().nonCompulsory() < bestScheme.traffic().nonCompulsory())) {
+                bestScheme = p;
+            }
+        }
         DncResult r = DivideAndConquer.solve(full, s, budget, options, run, starts, line -> {
             err.println(line);
             err.flush();
@@ -130,7 +140,7 @@ final class DncRun {
             t.row("FS(MPMF)", o.fsMpmf().objective() + " (" + o.fsMpmf().status() + ")");
         }
         if (o.scheme() != null) {
-            t.row("best scheme", o.scheme().traffic().nonCompulsory() + " (" + o.scheme().solver().name() + ")");
+            t.row("best start", o.scheme().traffic().nonCompulsory() + " (" + o.scheme().solver().name() + ")");
         }
         t.row("plan from", r.source());
         t.row("compulsory traffic", Long.toString(r.check().traffic().compulsory()));

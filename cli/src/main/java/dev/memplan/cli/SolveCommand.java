@@ -105,7 +105,7 @@ final class SolveCommand implements Callable<Integer> {
         if (obj == CosmaObjective.TRAFFIC && fixed == null && chosen.bytes() >= Budgets.minimumFeasible(g)) {
             DivideAndConquer.Options dnc = decomposeOptions.choose(g, options);
             if (dnc != null) {
-                return divideAndConquer(full, s, chosen, dnc, limits, mpmf, began);
+                return divideAndConquer(full, s, chosen, dnc, limits, mpmf, start, began);
             }
         }
         PrintWriter err = spec.commandLine().getErr();
@@ -195,10 +195,12 @@ final class SolveCommand implements Callable<Integer> {
     }
 
     private int divideAndConquer(Graph full, TensorSetting s, BudgetChoice chosen, DivideAndConquer.Options dnc,
-                                 Limits limits, MinimumPeakScheduler mpmf, long began) {
+                                 Limits limits, MinimumPeakScheduler mpmf, Plan start, long began) {
         PrintWriter out = Outputs.report(this.out, spec.commandLine());
         Graph g = full.withSetting(s);
-        DncRun.Outcome o = DncRun.run(full, s, chosen.bytes(), dnc, limits, mpmf, List.of(), began,
+        // The whole-graph path's starting plan (its best scheme) is a start here too: the result is never worse.
+        DncRun.Outcome o = DncRun.run(full, s, chosen.bytes(), dnc, limits, mpmf, start == null ? List.of()
+                : List.of(start), began,
                 spec.commandLine().getErr());
         Table t = new Table("", "");
         t.row("graph", g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
