@@ -129,7 +129,8 @@ final class DncRun {
                 o.seconds(), r.seconds()));
         t.row("parts", r.partition().size() + " (largest " + r.partition().largestPart() + " operators; "
                 + r.partition().totalCutBytes() + " bytes cross the cuts)");
-        t.row("stages", r.spillAtCut() == null ? "none: a starting plan meets the lower bound"
+        t.row("stages", r.spillAtCut() == null ? (r.bound() != null && r.traffic() <= r.bound()
+                ? "none: a starting plan meets the lower bound" : "none: the time was up before the parts were solved")
                 : "spill at cut " + r.spillAtCut() + ", state handed over " + orDash(r.handover())
                 + ", fixed-schedule optimum of the stitched order " + orDash(r.polished())
                 + ", windows " + r.windowsAccepted() + " of " + r.windowsTried() + " improved");

@@ -124,14 +124,13 @@ public final class DivideAndConquer {
                                   List<Plan> starts, Consumer<String> progress) {
         long began = System.nanoTime();
         Graph g = graph.withSetting(setting);
-        Clock clock = new Clock(began, limits.timeLimit());
+        Clock clock = new Clock(began, limits);
         CompletableFuture<Long> bound = forcedBound(g, budget);
 
         Best best = new Best(g);
         Long startTraffic = null;
         for (Plan s : starts) {
-            best.offer(s, "start (" + (s.solver() == null ? "given" : s.solver().name()) + ")");
-            long t = PlanChecker.requireValid(g, s, "a starting plan").traffic().nonCompulsory();
+            long t = best.offer(s, "start (" + (s.solver() == null ? "given" : s.solver().name()) + ")");
             startTraffic = startTraffic == null ? t : Math.min(startTraffic, t);
         }
 
@@ -149,17 +148,25 @@ public final class DivideAndConquer {
                     0, 0);
         }
         // The parts, each solved alone with a free schedule (the paper's scheme).
-        int[] startPosition = startPlan == null ? null : positions(g, startPlan);
+        int[] startPosition = startPlan == null ? null : PlanSplicer.positions(g, startPlan);
         List<Plan> partPlans = new ArrayList<>();
         int at = 0;
         int left = g.operatorCount();
         Duration partsEnd = clock.fraction(g.operatorCount() <= WHOLE_GRAPH_LIMIT ? PARTS_SHARE : LARGE_PARTS_SHARE);
         for (int k = 0; k < partition.size(); k++) {
+            if (clock.over()) {
+                // Past the deadline nothing is stitched: the parts so far are no plan of the whole graph.
+                progress.accept(String.format(Locale.ROOT, "dnc: the time is up after %d of %d parts; the best "
+                        + "plan so far is kept", k, partition.size()));
+                return finish(g, options, best, bound.getNow(null), began, partition, null, null, null,
+                        startTraffic, 0, 0);
+            }
             int[] ops = partition.parts().get(k);
             SubGraph part = SubGraph.of(g, ops, g.name() + "/part" + k);
             Duration share = clock.shareUntil(partsEnd, ops.length, left);
             left -= ops.length;
-            Plan partStart = contiguous ? PlanSplicer.restrict(g, startPlan, at, at + ops.length - 1, part) : null;
+            Plan partStart = contiguous ? PlanSplicer.restrict(g, startPlan, startPosition, at, at + ops.length - 1, part)
+                    : null;
             at += ops.length;
             if (partStart == null) {
                 partStart = new JustInTimePlanner(startPosition == null ? null : inOrder(g, part, startPosition))
@@ -273,16 +280,6 @@ public final class DivideAndConquer {
                 polished, startTraffic, tried, accepted, best.source());
     }
 
-    /** The timestep of each operator in a plan. */
-    private static int[] positions(Graph g, Plan plan) {
-        int[] order = plan.schedule().resolve(g);
-        int[] position = new int[order.length];
-        for (int t = 0; t < order.length; t++) {
-            position[order[t]] = t;
-        }
-        return position;
-    }
-
     /** The part's operators in the order of the given positions (a topological order of the part). */
     private static Schedule inOrder(Graph g, SubGraph part, int[] position) {
         return new Schedule(Arrays.stream(part.operators()).boxed().sorted(Comparator.comparingInt(o -> position[o]))
@@ -297,10 +294,14 @@ public final class DivideAndConquer {
                                Clock clock, Limits limits, Consumer<String> progress) {
         Plan current = best.plan();
         int[] order = current.schedule().resolve(g);
+        int[] position = new int[order.length];
+        for (int t = 0; t < order.length; t++) {
+            position[order[t]] = t;
+        }
         int[] ops = Arrays.copyOfRange(order, a, b + 1);
         SubGraph sub = SubGraph.of(g, ops, g.name() + "/window" + a);
         Duration share = clock.step();
-        Plan from = PlanSplicer.restrict(g, current, a, b, sub);
+        Plan from = PlanSplicer.restrict(g, current, position, a, b, sub);
         CosmaResult r;
         try {
             r = HardDeadline.call(clock.hard(share), "dnc-window", () -> CosmaSolver.solve(sub.graph(), setting,
@@ -432,9 +433,12 @@ public final class DivideAndConquer {
         private final long began;
         private final Duration limit;
 
-        Clock(long began, Duration limit) {
+        private final Limits limits;
+
+        Clock(long began, Limits limits) {
             this.began = began;
-            this.limit = limit;
+            this.limit = limits.timeLimit();
+            this.limits = limits;
         }
 
         private Duration elapsed() {
@@ -450,9 +454,10 @@ public final class DivideAndConquer {
             return d.isNegative() ? Duration.ZERO : d;
         }
 
+        /** True once the time (less the margin) is used up, the command's deadline passed or the run interrupted. */
         boolean over() {
             Duration d = left();
-            return d != null && d.isZero();
+            return (d != null && d.isZero()) || limits.expired();
         }
 
         /** The moment (from the start) at the fraction of the limit; null without a limit. */
