@@ -124,17 +124,34 @@ final class CompareCommand implements Callable<Integer> {
         Row cosma = null;
         DivideAndConquer.Options dnc = noCosma ? null
                 : decomposeOptions.choose(g, solverOptions.cosma(CosmaObjective.TRAFFIC, null, true, null));
+        CosmaResult whole = null;
+        if (dnc != null) {
+            whole = decomposeOptions.wholeFirst(full, s, chosen.bytes(),
+                    solverOptions.cosma(CosmaObjective.TRAFFIC, null, true, best), limits, err);
+            if (whole != null && !DecomposeOptions.decomposeAfter(whole, limits)) {
+                dnc = null;
+            }
+        }
         if (dnc != null) {
             err.println("running cosma, divide and conquer ...");
-            DncResult d = DncRun.run(full, s, chosen.bytes(), dnc, limits, mpmf, best == null ? List.of()
-                    : List.of(best), began, err).result();
+            List<Plan> starts = new ArrayList<>();
+            if (whole != null && whole.plan() != null) {
+                starts.add(whole.plan());
+            }
+            if (best != null) {
+                starts.add(best);
+            }
+            DncResult d = DncRun.run(full, s, chosen.bytes(), dnc, limits, mpmf, starts, began, err).result();
             cosma = new Row("cosma-dnc/" + solverOptions.backend().id(), d.status().name(), d.check(), d.seconds(),
                     "bound " + DncRun.orDash(d.bound()) + (d.gap() == null ? ""
                             : String.format(Locale.ROOT, ", gap %.2f%%", 100 * d.gap())) + ", from " + d.source());
         } else if (!noCosma) {
-            err.println("running cosma ...");
-            CosmaSolver.Options options = solverOptions.cosma(CosmaObjective.TRAFFIC, null, true, best);
-            CosmaResult c = CosmaSolver.solve(full, s, chosen.bytes(), options, limits);
+            CosmaResult c = whole;
+            if (c == null) {
+                err.println("running cosma ...");
+                CosmaSolver.Options options = solverOptions.cosma(CosmaObjective.TRAFFIC, null, true, best);
+                c = CosmaSolver.solve(full, s, chosen.bytes(), options, limits);
+            }
             c.notes().forEach(n -> notes.add("cosma: " + n));
             if (c.plan() != null) {
                 String note = (c.startingPlanOnly() ? "starting plan (best scheme), " : "")

@@ -25,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -102,16 +103,30 @@ final class SolveCommand implements Callable<Integer> {
                 ? bestScheme(full, s, chosen, mpmf, limits) : null;
         CosmaSolver.Options options = solverOptions.cosma(obj, fixed, !noPrune, start);
         // Below the least aligned budget no plan exists: COSMA proves INFEASIBLE at once, without the parts.
+        PrintWriter err = spec.commandLine().getErr();
+        CosmaResult whole = null;
         if (obj == CosmaObjective.TRAFFIC && fixed == null && chosen.bytes() >= Budgets.minimumFeasible(g)) {
             DivideAndConquer.Options dnc = decomposeOptions.choose(g, options);
             if (dnc != null) {
-                return divideAndConquer(full, s, chosen, dnc, limits, mpmf, start, began);
+                whole = decomposeOptions.wholeFirst(full, s, chosen.bytes(), options, limits, err);
+                if (whole == null || DecomposeOptions.decomposeAfter(whole, limits)) {
+                    List<Plan> starts = new ArrayList<>();
+                    if (whole != null && whole.plan() != null) {
+                        starts.add(whole.plan());
+                    }
+                    if (start != null) {
+                        starts.add(start);
+                    }
+                    return divideAndConquer(full, s, chosen, dnc, limits, mpmf, starts, whole, began);
+                }
             }
         }
-        PrintWriter err = spec.commandLine().getErr();
-        err.println("solving at budget " + chosen.bytes() + " (Ctrl-C stops and keeps the best checked plan so far) ...");
-        err.flush();
-        CosmaResult r = CosmaSolver.solve(full, s, chosen.bytes(), options, limits);
+        CosmaResult r = whole;
+        if (r == null) {
+            err.println("solving at budget " + chosen.bytes() + " (Ctrl-C stops and keeps the best checked plan so far) ...");
+            err.flush();
+            r = CosmaSolver.solve(full, s, chosen.bytes(), options, limits);
+        }
         Table t = new Table("", "");
         t.row("graph", g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
                 + s.fileName() + ")");
@@ -195,12 +210,12 @@ final class SolveCommand implements Callable<Integer> {
     }
 
     private int divideAndConquer(Graph full, TensorSetting s, BudgetChoice chosen, DivideAndConquer.Options dnc,
-                                 Limits limits, MinimumPeakScheduler mpmf, Plan start, long began) {
+                                 Limits limits, MinimumPeakScheduler mpmf, List<Plan> starts, CosmaResult whole,
+                                 long began) {
         PrintWriter out = Outputs.report(this.out, spec.commandLine());
         Graph g = full.withSetting(s);
-        // The whole-graph path's starting plan (its best scheme) is a start here too: the result is never worse.
-        DncRun.Outcome o = DncRun.run(full, s, chosen.bytes(), dnc, limits, mpmf, start == null ? List.of()
-                : List.of(start), began,
+        // The whole graph's plan and its starting plan (the best scheme) are starts too: the result is never worse.
+        DncRun.Outcome o = DncRun.run(full, s, chosen.bytes(), dnc, limits, mpmf, starts, began,
                 spec.commandLine().getErr());
         Table t = new Table("", "");
         t.row("graph", g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
@@ -208,6 +223,10 @@ final class SolveCommand implements Callable<Integer> {
         t.row("budget", chosen.describe());
         t.row("objective", "traffic, free schedule, divide and conquer (" + decomposeOptions.describe(dnc) + ")");
         t.row("solver", o.result().plan().solver().name() + ", " + solverOptions.describe());
+        if (whole != null) {
+            t.row("whole graph first", whole.status() + ", traffic " + DncRun.orDash(whole.objective())
+                    + String.format(Locale.ROOT, ", %.2f s (--decompose auto)", whole.seconds()));
+        }
         DncRun.describe(t, o);
         t.printWithoutHeader(out);
         out.println("plan checked: VALID");
