@@ -186,7 +186,7 @@ public final class DivideAndConquer {
                         budget, options.cosma().withSchedule(null).withStart(partFrom), limits.withTimeLimit(share)));
             } catch (IllegalStateException e) {
                 progress.accept("dnc: part " + (k + 1) + " keeps its starting plan: " + e.getMessage()
-                        + " (part saved as " + saved(part.graph()) + ")");
+                        + " (part saved as " + saved(part.graph(), partFrom) + ")");
                 r = null;
             }
             if (r == null || r.plan() == null) {
@@ -310,7 +310,7 @@ public final class DivideAndConquer {
             // A bug of the solver on this window (its own check failed): the window is skipped, the bug reported
             // with the window's graph saved, so the search goes on from a plan that is still checked.
             progress.accept("dnc: window " + a + ".." + b + " skipped: " + e.getMessage() + " (window saved as "
-                    + saved(sub.graph()) + ")");
+                    + saved(sub.graph(), from) + ")");
             return null;
         }
         if (r == null || r.plan() == null) {
@@ -329,12 +329,20 @@ public final class DivideAndConquer {
         return best.traffic() < before ? best.traffic() : null;
     }
 
-    /** Writes a graph to a temporary file for a bug report; its path, or why it could not be written. */
-    private static String saved(Graph graph) {
+    /**
+     * Writes a graph and the plan its solve started from (which a solver bug may need to show again) to temporary
+     * files for a bug report; the graph's path (the plan's is beside it, {@code .start.json}), or why they could
+     * not be written.
+     */
+    private static String saved(Graph graph, Plan start) {
         try {
             java.nio.file.Path file = java.nio.file.Files.createTempFile("memplan-dnc-window-", ".json");
             dev.memplan.model.io.GraphJson.write(graph, file);
-            return file.toString();
+            if (start != null) {
+                dev.memplan.model.io.PlanJson.write(start, java.nio.file.Path.of(
+                        file.toString().replaceFirst("\\.json$", ".start.json")));
+            }
+            return file + (start == null ? "" : ", its starting plan beside it (.start.json)");
         } catch (java.io.IOException | RuntimeException e) {
             return "nowhere: " + e.getMessage();
         }
