@@ -36,7 +36,7 @@ import java.util.Map;
  * limit the scheduler runs its top width (default {@link #DEFAULT_BEAM}, capped by {@link #memoryBeam}). With a
  * time limit it climbs a ladder of fixed widths (1, 4, 16, 64, 256, 1024, then the top), starting a rung only
  * when its predicted time fits and abandoning one that passes the deadline; the result is the widest rung that
- * completed, or the first whose peak is proven minimal (no layer cut, or the peak at M_R), and the method names
+ * completed, or the first whose peak is proven minimal (no layer cut, or unpinned at M_R), and the method names
  * it ("beam 256"), so that {@link #pinned} with that width gives the same order on any machine. A pinned
  * scheduler never runs the program (its time-limited answer depends on the machine).
  */
@@ -145,8 +145,10 @@ public final class MinimumPeakScheduler implements Scheduler {
                 width = w;
                 lastNanos = System.nanoTime() - now;
                 lastWidth = w;
-                if (!s.truncated || s.peak == Budgets.minimumRequired(graph)) {
-                    break; // exact, or at the lower bound M_R: no wider rung finds less
+                // Exact: wider rungs keep the same states, so the same order. At M_R no wider rung finds less, but a
+                // pinned width promises its own order (the mpmf schemes' traffic depends on it), so it climbs on.
+                if (!s.truncated || (!pinned && s.peak == Budgets.minimumRequired(graph))) {
+                    break;
                 }
             }
         }
