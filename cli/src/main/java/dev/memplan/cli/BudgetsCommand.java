@@ -24,7 +24,8 @@ import picocli.CommandLine.Model.CommandSpec;
             "M_P (the minimum peak footprint over all schedules without spills: exact DP over sets of finished operators,",
             "else a beam search and the program of COSMA eq. 13-15), M_H = (M_R + M_P) / 2",
             "and the peak footprint of the default order without spills. An M_P not proven optimal within the",
-            "limits is the best known value, shown with its lower bound."})
+            "limits is the best known value, shown with its lower bound and the beam width that found it",
+            "(reproduce it anywhere with --mp-beam WIDTH)."})
 final class BudgetsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -53,13 +54,14 @@ final class BudgetsCommand implements Callable<Integer> {
         for (TensorSetting s : settings) {
             Graph gs = g.withSetting(s);
             long mr = Budgets.minimumRequired(gs);
-            ScheduleResult mp = new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, solverOptions.backend())
-                    .schedule(gs, solverOptions.limits());
+            ScheduleResult mp = solverOptions.minimumPeak().schedule(gs, solverOptions.limits());
             t.row(s.fileName(), Long.toString(mr), Long.toString(mp.peak()),
                     Long.toString(Budgets.halfway(mr, mp.peak())),
                     Long.toString(Budgets.footprint(gs, Schedule.defaultOrder(gs))),
-                    (mp.status() == SolveStatus.OPTIMAL ? String.format("optimal (%.2f s)", mp.seconds())
-                            : "best known; lower bound " + mp.bound()) + ", " + mp.method());
+                    mp.status() == SolveStatus.OPTIMAL
+                            ? String.format("optimal (%.2f s), %s", mp.seconds(), mp.method())
+                            : String.format("%s, heuristic, lower bound %d (%.2f s)", mp.method(), mp.bound(),
+                                    mp.seconds()));
         }
         t.print(out);
         if (g.alignment() > 1) {

@@ -85,7 +85,7 @@ final class CompareCommand implements Callable<Integer> {
         TensorSetting s = Inputs.setting(setting);
         Graph g = full.withSetting(s);
         Limits limits = solverOptions.commandLimits();
-        MinimumPeakScheduler mpmf = new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, solverOptions.backend());
+        MinimumPeakScheduler mpmf = solverOptions.minimumPeak();
         List<Scheme> planners = Inputs.schemes(schemes, mpmf);
         BudgetChoice chosen = BudgetChoice.resolve(budget, g, s, mpmf, limits);
         out.println("graph " + g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "

@@ -91,7 +91,7 @@ final class SolveCommand implements Callable<Integer> {
         Graph g = full.withSetting(s);
         Backend backend = solverOptions.backend();
         Limits limits = solverOptions.commandLimits();
-        MinimumPeakScheduler mpmf = new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, backend);
+        MinimumPeakScheduler mpmf = solverOptions.minimumPeak();
         BudgetChoice chosen = BudgetChoice.resolve(budget, g, s, mpmf, limits);
         CosmaObjective obj = switch (objective) {
             case "traffic" -> CosmaObjective.TRAFFIC;

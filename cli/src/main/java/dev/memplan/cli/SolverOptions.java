@@ -1,6 +1,7 @@
 package dev.memplan.cli;
 
 import dev.memplan.baselines.allocation.minimalloc.MiniMallocAllocator;
+import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.cosma.Technique;
@@ -48,6 +49,25 @@ final class SolverOptions {
 
     @Option(names = "--threads", paramLabel = "N", defaultValue = "1", description = "solver threads (default: ${DEFAULT-VALUE})")
     int threads;
+
+    @Option(names = "--mp-beam", paramLabel = "WIDTH",
+            description = {"M_P's beam width, pinned: the minimum-peak order is the beam search at exactly this width",
+                "(no program), the same on every machine. Default: the exact DP / beam " + MinimumPeakScheduler.DEFAULT_BEAM
+                    + " without a time limit;",
+                "with one, the widest rung of 1, 4, 16, 64, 256, 1024, 4096 that finishes, named in the output",
+                "(e.g. 'beam 256'): pass that width here to reproduce it"})
+    Integer mpBeam;
+
+    /** The minimum-peak scheduler: pinned to --mp-beam, else the time-limited ladder (its program on this back-end). */
+    MinimumPeakScheduler minimumPeak() {
+        if (mpBeam == null) {
+            return new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, backend());
+        }
+        if (mpBeam < 1) {
+            throw new UserException("--mp-beam must be >= 1, got " + mpBeam);
+        }
+        return MinimumPeakScheduler.pinned(mpBeam, backend());
+    }
 
     Backend backend() {
         try {

@@ -109,7 +109,7 @@ public record BudgetChoice(String name, long bytes, long mr, ScheduleResult mp) 
         if (mp != null) {
             sb.append(", M_P = ").append(mp.peak());
             if (mp.status() != SolveStatus.OPTIMAL) {
-                sb.append(" best known, lower bound ").append(mp.bound());
+                sb.append(" (").append(mp.method()).append(", heuristic, lower bound ").append(mp.bound()).append(')');
             }
         }
         return sb.append(")").toString();

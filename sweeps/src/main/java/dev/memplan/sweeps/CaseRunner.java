@@ -67,11 +67,11 @@ public final class CaseRunner {
 
     /**
      * M_P is part of a case's definition (its budget), so it must not depend on the case's time limit or the
-     * machine's load: it is computed once per graph and setting with these limits, not the case's (the beam search
-     * is deterministic; only graphs of at most 120 operators whose beam was truncated try the minimum-peak program,
-     * for at most this long).
+     * machine's load: it is computed once per graph and setting by a beam search of a width fixed by the graph's
+     * size ({@link MinimumPeakScheduler#sizedWidth}: 4096 up to 1,000 operators), without a time limit and without
+     * the minimum-peak program (whose time-limited answer depends on the machine).
      */
-    private static final Limits M_P_LIMITS = new Limits(Duration.ofSeconds(60), 1, 0.0, 0L);
+    private static final Limits M_P_LIMITS = new Limits(null, 1, 0.0, 0L);
 
     /** Most recently used last; guarded by itself. */
     private final Map<String, CompletableFuture<GraphContext>> contexts = new LinkedHashMap<>(16, 0.75f, true);
@@ -209,7 +209,8 @@ public final class CaseRunner {
             try {
                 Graph full = GraphSources.graph(source);
                 Graph g = full.withSetting(setting);
-                MinimumPeakScheduler mpmf = new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, Backend.CPSAT);
+                MinimumPeakScheduler mpmf = MinimumPeakScheduler.pinned(
+                        MinimumPeakScheduler.sizedWidth(g.operatorCount()), Backend.CPSAT);
                 mine.complete(new GraphContext(full, g, setting, Budgets.minimumRequired(g), mpmf,
                         mpmf.schedule(g, M_P_LIMITS)));
             } catch (RuntimeException | Error e) {

@@ -25,20 +25,30 @@ import java.util.Map;
  * <p>Method: dynamic programming over the sets of finished operators (the down-sets of the DAG), as in
  * Serenity (Ahn et al., MLSys 2020): the tensors live after a down-set S do not depend on the order that
  * reached it, so best(S + o) = min over S of max(best(S), footprint of running o after S). The DP runs layer by
- * layer (|S| = 0, 1, ..., n) and keeps at most {@link #beamWidth} states per layer, the ones with the lowest peak
+ * layer (|S| = 0, 1, ..., n) and keeps at most a beam width of states per layer, the ones with the lowest peak
  * and then the fewest live bytes. When no layer had to be cut, the result is the proven minimum (OPTIMAL).
- * Otherwise it is a beam search (a greedy with look-ahead) and, when the graph is small enough, the
- * minimum-peak program (COSMA eq. 13-15, {@link MinimumPeak}) gets the remaining time to improve or prove it; the
- * result is HEURISTIC unless proven, with the best lower bound known (at least M_R). Time: O(n * beam * width
- * * degree) for the DP.
+ * Otherwise it is a beam search (a greedy with look-ahead) and, when the graph is small enough and the width is
+ * not pinned, the minimum-peak program (COSMA eq. 13-15, {@link MinimumPeak}) gets the remaining time to improve
+ * or prove it; the result is HEURISTIC unless proven, with the best lower bound known (at least M_R). Time:
+ * O(n * beam * width * degree) for the DP.
+ *
+ * <p>Reproducibility: a beam search at a fixed width is a deterministic function of the graph. Without a time
+ * limit the scheduler runs its top width (default {@link #DEFAULT_BEAM}, capped by {@link #memoryBeam}). With a
+ * time limit it climbs a ladder of fixed widths (1, 4, 16, 64, 256, 1024, then the top), starting a rung only
+ * when its predicted time fits and abandoning one that passes the deadline; the result is the widest rung that
+ * completed, or the first whose peak is proven minimal (no layer cut, or unpinned at M_R), and the method names
+ * it ("beam 256"), so that {@link #pinned} with that width gives the same order on any machine. A pinned
+ * scheduler never runs the program (its time-limited answer depends on the machine).
  */
 public final class MinimumPeakScheduler implements Scheduler {
     /** Above this many operators the program is not tried (its model grows with n squared). */
     static final int PROGRAM_OPERATOR_LIMIT = 120;
-    /** Without a time limit, the most the beam search may take (it narrows its beam to finish within it). */
-    static final Duration SEARCH_CAP = Duration.ofSeconds(60);
     /** Heap for the beam's trails (the orders that reached each kept state). */
     static final long TRAIL_BYTES = 256L << 20;
+    /** The ladder's rungs below the top width, narrowest first. */
+    static final int[] LADDER = {1, 4, 16, 64, 256, 1024};
+    /** A rung is started only when this many times the previous rung's time, scaled by the widths, fits. */
+    private static final double RUNG_MARGIN = 1.25;
 
     private final Map<Key, ScheduleResult> memo = new HashMap<>();
 
@@ -48,6 +58,7 @@ public final class MinimumPeakScheduler implements Scheduler {
     }
     private final int beamWidth;
     private final Backend backend;
+    private final boolean pinned;
 
     /** States kept per layer by default. */
     public static final int DEFAULT_BEAM = 4096;
@@ -57,12 +68,32 @@ public final class MinimumPeakScheduler implements Scheduler {
         this(DEFAULT_BEAM, Backend.CPSAT);
     }
 
+    /** Top width {@code beamWidth}; with a time limit the widest ladder rung that finishes. */
     public MinimumPeakScheduler(int beamWidth, Backend backend) {
+        this(beamWidth, backend, false);
+    }
+
+    private MinimumPeakScheduler(int beamWidth, Backend backend, boolean pinned) {
         if (beamWidth < 1) {
             throw new IllegalArgumentException("beam width must be >= 1, got " + beamWidth);
         }
         this.beamWidth = beamWidth;
         this.backend = backend;
+        this.pinned = pinned;
+    }
+
+    /**
+     * A scheduler whose result is the beam search at exactly {@code width} (capped by {@link #memoryBeam}), without
+     * the program: the same order on every machine. Under a time limit too short for that width it falls back to
+     * the widest ladder rung that finished, and its method says so.
+     */
+    public static MinimumPeakScheduler pinned(int width, Backend backend) {
+        return new MinimumPeakScheduler(width, backend, true);
+    }
+
+    /** The pinned width, or 0 when the width follows the time limit. */
+    public int pinnedWidth() {
+        return pinned ? beamWidth : 0;
     }
 
     @Override
@@ -81,40 +112,101 @@ public final class MinimumPeakScheduler implements Scheduler {
     private ScheduleResult compute(Graph graph, Limits limits) {
         long began = System.nanoTime();
         Limits lim = limits.startingNow();
-        Duration cap = lim.timeLimit() == null ? SEARCH_CAP : lim.timeLimit();
-        Search search = new Search(graph, Math.min(beamWidth, memoryBeam(graph.operatorCount())));
-        long end;
-        try {
-            end = Math.addExact(began, cap.toNanos());
-        } catch (ArithmeticException centuries) {
-            end = Long.MAX_VALUE; // --time-limit 1e12: no deadline
+        int top = Math.min(beamWidth, memoryBeam(graph.operatorCount()));
+        Search found = null;
+        int width = 0;
+        String shortfall = "";
+        if (lim.timeLimit() == null) {
+            found = new Search(graph, top);
+            found.run(Long.MAX_VALUE);
+            width = top;
+        } else {
+            long end;
+            try {
+                end = Math.addExact(began, lim.timeLimit().toNanos());
+            } catch (ArithmeticException centuries) {
+                end = Long.MAX_VALUE; // --time-limit 1e12: no deadline
+            }
+            double lastNanos = 0;
+            int lastWidth = 0;
+            for (int w : rungs(top)) {
+                long now = System.nanoTime();
+                // Rung 1 always runs: it is a greedy order, the least any answer needs.
+                if (found != null && now + RUNG_MARGIN * lastNanos * w / lastWidth > end) {
+                    shortfall = ", beam " + w + " predicted to pass the time limit";
+                    break;
+                }
+                Search s = new Search(graph, w);
+                if (!s.run(found == null ? Long.MAX_VALUE : end)) {
+                    shortfall = ", beam " + w + " passed the time limit";
+                    break;
+                }
+                found = s;
+                width = w;
+                lastNanos = System.nanoTime() - now;
+                lastWidth = w;
+                // Exact: wider rungs keep the same states, so the same order. At M_R no wider rung finds less, but a
+                // pinned width promises its own order (the mpmf schemes' traffic depends on it), so it climbs on.
+                if (!s.truncated || (!pinned && s.peak == Budgets.minimumRequired(graph))) {
+                    break;
+                }
+            }
         }
-        int[] order = search.run(end);
-        Schedule schedule = Schedule.of(graph, order);
+        Schedule schedule = Schedule.of(graph, found.order);
         long peak = Budgets.footprint(graph, schedule);
-        if (peak != search.peak) {
-            throw new IllegalStateException("bug: the scheduler's DP computed peak " + search.peak
+        if (peak != found.peak) {
+            throw new IllegalStateException("bug: the scheduler's DP computed peak " + found.peak
                     + " but the schedule's footprint is " + peak);
         }
         long bound = Budgets.minimumRequired(graph);
-        if (!search.truncated) {
+        if (!found.truncated) {
             return new ScheduleResult(schedule, peak, peak, SolveStatus.OPTIMAL, "exact DP over down-sets",
                     seconds(began));
         }
-        String method = "beam search (width " + beamWidth + (search.narrowest < beamWidth
-                ? ", narrowed to " + search.narrowest + " to finish within the time limit and memory" : "") + ")";
+        String method = "beam " + width + (width < beamWidth && width == top ? " (memory cap)" : "")
+                + (width < top ? shortfall + (pinned ? "; pinned " + beamWidth : "") : "");
         Duration left = lim.timeLimit();
-        if (graph.operatorCount() <= PROGRAM_OPERATOR_LIMIT && peak > bound && (left == null || left.toMillis() > 200)) {
+        if (!pinned && graph.operatorCount() <= PROGRAM_OPERATOR_LIMIT && peak > bound
+                && (left == null || left.toMillis() > 200)) {
             MinimumPeak.Result r = MinimumPeak.solve(graph, TensorSetting.ALL, backend, lim);
             bound = Math.max(bound, r.bound());
             if (r.value() < peak) {
                 schedule = r.schedule();
                 peak = r.value();
-                method = "minimum-peak program (" + r.backend() + ")";
+                method = "minimum-peak program (" + r.backend() + ") after " + method;
             }
         }
         SolveStatus status = peak == bound ? SolveStatus.OPTIMAL : SolveStatus.HEURISTIC;
         return new ScheduleResult(schedule, peak, bound, status, method, seconds(began));
+    }
+
+    /**
+     * A width fixed by the graph's size alone, for results that must not depend on the machine (sweeps): the widest
+     * ladder rung, at most {@link #DEFAULT_BEAM}, with width * n^2 <= 4096 * 1000^2 (a layer costs about width *
+     * frontier * n/64 words, so this keeps 2,000 operators near the cost of 1,000 at full width). 1,000 operators
+     * or fewer get {@link #DEFAULT_BEAM}; 2,000 get 1,024; 20,000 get 4.
+     */
+    public static int sizedWidth(int operators) {
+        double fits = DEFAULT_BEAM * Math.pow(1000.0 / Math.max(1, operators), 2);
+        int width = 1;
+        for (int w : rungs(DEFAULT_BEAM)) {
+            if (w <= fits) {
+                width = w;
+            }
+        }
+        return width;
+    }
+
+    /** The ladder's widths up to {@code top}, narrowest first, ending with {@code top}. */
+    static int[] rungs(int top) {
+        List<Integer> r = new ArrayList<>();
+        for (int w : LADDER) {
+            if (w < top) {
+                r.add(w);
+            }
+        }
+        r.add(top);
+        return r.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /**
@@ -132,18 +224,18 @@ public final class MinimumPeakScheduler implements Scheduler {
     /**
      * The layered DP; host tensors become live at their first use, as in the no-spill footprint. A state keeps the
      * operators ready to run (its frontier) and a trail of the order that reached it, so that expanding it costs
-     * the frontier, not n, and old layers' sets are dropped. The beam narrows when the layers so far say the rest
-     * would not finish by the deadline (at worst to one state: a greedy order, still complete).
+     * the frontier, not n, and old layers' sets are dropped. The width is fixed, so the result depends only on the
+     * graph and the width; a deadline abandons the search, never changes it.
      */
     private static final class Search {
         private final Graph g;
         private final int n;
         private final int[][] predecessors;
         private final int[][] successors;
-        private int beam;
+        private final int beam;
         boolean truncated;
         long peak;
-        int narrowest;
+        int[] order;
 
         /** The order that reached a state, newest step first; prefixes are shared between states. */
         private record Trail(Trail parent, int last) {
@@ -155,7 +247,6 @@ public final class MinimumPeakScheduler implements Scheduler {
         Search(Graph g, int beam) {
             this.g = g;
             this.beam = beam;
-            this.narrowest = beam;
             this.n = g.operatorCount();
             predecessors = new int[n][];
             List<List<Integer>> next = new ArrayList<>();
@@ -180,8 +271,11 @@ public final class MinimumPeakScheduler implements Scheduler {
             }
         }
 
-        /** The order found; {@code deadline} a {@link System#nanoTime()} value by which it must be done. */
-        int[] run(long deadline) {
+        /**
+         * Runs the search; false when {@code deadline} (a {@link System#nanoTime()} value) passed first, else the
+         * order and its peak are set.
+         */
+        boolean run(long deadline) {
             BitSet none = new BitSet(n);
             List<Integer> first = new ArrayList<>();
             for (int o = 0; o < n; o++) {
@@ -192,7 +286,9 @@ public final class MinimumPeakScheduler implements Scheduler {
             List<State> layer = List.of(new State(none, 0, 0, null,
                     first.stream().mapToInt(Integer::intValue).toArray()));
             for (int k = 0; k < n; k++) {
-                long layerBegan = System.nanoTime();
+                if (deadline != Long.MAX_VALUE && System.nanoTime() > deadline) {
+                    return false;
+                }
                 Map<BitSet, State> next = new HashMap<>();
                 for (State s : layer) {
                     for (int o : s.ready) {
@@ -216,16 +312,15 @@ public final class MinimumPeakScheduler implements Scheduler {
                     kept.add(new State(s.done, s.peak, s.live, s.trail, frontier(s.done, s.trail.last(), s.ready)));
                 }
                 layer = kept;
-                narrow(deadline, System.nanoTime() - layerBegan, n - 1 - k, layer.size());
             }
             State end = layer.get(0);
             peak = end.peak;
-            int[] order = new int[n];
+            order = new int[n];
             int i = n;
             for (Trail t = end.trail; t != null; t = t.parent) {
                 order[--i] = t.last;
             }
-            return order;
+            return true;
         }
 
         /** The frontier after running {@code o}: the parent's without o, plus o's successors now ready. */
@@ -242,23 +337,6 @@ public final class MinimumPeakScheduler implements Scheduler {
                 }
             }
             return ready.stream().mapToInt(Integer::intValue).toArray();
-        }
-
-        /**
-         * Narrows the beam when a layer of {@code width} states took {@code layerNanos} and the {@code layersLeft}
-         * at that cost would pass the deadline: to the width that fits, at least one.
-         */
-        private void narrow(long deadline, long layerNanos, int layersLeft, int width) {
-            if (layersLeft == 0 || width == 0) {
-                return;
-            }
-            long left = deadline - System.nanoTime();
-            double perState = Math.max(1.0, layerNanos / (double) width);
-            double fits = left <= 0 ? 1 : left / (perState * layersLeft);
-            if (fits < beam) {
-                beam = (int) Math.max(1, Math.floor(fits));
-                narrowest = Math.min(narrowest, beam);
-            }
         }
 
         private static boolean better(State a, State b) {

@@ -85,12 +85,12 @@ class MinimumPeakSchedulerTest {
     }
 
     /**
-     * With no time left the beam narrows to one state per layer: a greedy order, still complete and topological,
-     * its peak the footprint of that order, and it says so. On 2,000 operators this also shows the search is light:
-     * frontiers instead of every operator per state, trails instead of kept sets.
+     * With no time left the ladder keeps its first rung, one state per layer: a greedy order, still complete and
+     * topological, its peak the footprint of that order, and it says so. On 2,000 operators this also shows the
+     * search is light: frontiers instead of every operator per state, trails instead of kept sets.
      */
     @Test
-    void aPassedDeadlineNarrowsTheBeamToACompleteGreedyOrder() {
+    void aPassedDeadlineKeepsTheGreedyRung() {
         Graph g = RandomGraphs.layers(3, 20, 100, 2, 4096, false);
         Limits none = new Limits(java.time.Duration.ofSeconds(30), 1, 0.0, 0L,
                 dev.memplan.model.Deadline.after(java.time.Duration.ZERO));
@@ -98,7 +98,40 @@ class MinimumPeakSchedulerTest {
         r.schedule().validate(g);
         assertEquals(g.operatorCount(), r.schedule().operators().size());
         assertEquals(Budgets.footprint(g, r.schedule()), r.peak());
-        assertTrue(r.method().contains("narrowed to 1"), r.method());
+        assertTrue(r.method().startsWith("beam 1,"), r.method());
         assertTrue(r.bound() <= r.peak());
+        ScheduleResult again = MinimumPeakScheduler.pinned(1, Backend.CPSAT).schedule(g, Limits.DEFAULT);
+        assertEquals(r.schedule().operators(), again.schedule().operators(), "the rung named reproduces the order");
+    }
+
+    /** A pinned width is a function of the graph: two schedulers, with and without a time limit, agree. */
+    @Test
+    void aPinnedWidthGivesTheSameOrderEveryTime() {
+        Graph g = RandomGraphs.layers(5, 12, 8, 3, 4096, false);
+        ScheduleResult a = MinimumPeakScheduler.pinned(16, Backend.CPSAT).schedule(g, Limits.DEFAULT);
+        ScheduleResult b = MinimumPeakScheduler.pinned(16, Backend.CPSAT)
+                .schedule(g, Limits.DEFAULT.withTimeLimit(java.time.Duration.ofSeconds(60)));
+        assertEquals(a.peak(), b.peak());
+        assertEquals(a.schedule().operators(), b.schedule().operators());
+        assertEquals("beam 16", a.method(), "the label names the rung");
+        assertEquals(a.method(), b.method());
+        assertEquals(SolveStatus.HEURISTIC, a.status());
+    }
+
+    /**
+     * Where the exact DP finishes, a time-limited ladder stops at the first rung that cut no layer (or reached M_R)
+     * and so gives the unlimited search's value, proven.
+     */
+    @Test
+    void aCompletedRungMatchesTheUnlimitedSearchWhereTheDpIsExact() {
+        for (long seed = 0; seed < 10; seed++) {
+            Graph g = RandomGraphs.layers(seed, 3, 3, 3, 50, seed % 2 == 0);
+            ScheduleResult unlimited = new MinimumPeakScheduler().schedule(g, Limits.DEFAULT);
+            ScheduleResult limited = new MinimumPeakScheduler()
+                    .schedule(g, Limits.DEFAULT.withTimeLimit(java.time.Duration.ofSeconds(60)));
+            assertEquals(unlimited.peak(), limited.peak(), "seed " + seed);
+            assertEquals(SolveStatus.OPTIMAL, limited.status(), "seed " + seed);
+            assertEquals(bruteForce(g), limited.peak(), "seed " + seed);
+        }
     }
 }

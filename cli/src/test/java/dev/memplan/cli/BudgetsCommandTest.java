@@ -1,0 +1,32 @@
+package dev.memplan.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** M_P reproduces: a pinned beam width gives the same value and label with and without a time limit. */
+class BudgetsCommandTest {
+    /** The budgets table without its seconds (the only field that may differ between runs). */
+    private static String withoutSeconds(String out) {
+        return out.replaceAll("\\(\\d+\\.\\d+ s\\)", "(s)");
+    }
+
+    @Test
+    void aPinnedBeamWidthReproducesMpAndNamesItsRung() {
+        MainTest.Result a = MainTest.run("budgets", "transformer", "--setting", "all", "--mp-beam", "16");
+        MainTest.Result b = MainTest.run("budgets", "transformer", "--setting", "all", "--mp-beam", "16",
+                "--time-limit", "60");
+        assertEquals(0, a.code(), a.err());
+        assertEquals(0, b.code(), b.err());
+        assertTrue(a.out().contains("beam 16, heuristic, lower bound "), a.out());
+        assertEquals(withoutSeconds(a.out()), withoutSeconds(b.out()));
+    }
+
+    @Test
+    void aBeamWidthBelowOneIsAUserError() {
+        MainTest.Result r = MainTest.run("budgets", "fig1", "--mp-beam", "0");
+        assertEquals(Main.USER_ERROR, r.code());
+        assertTrue(r.err().contains("--mp-beam must be >= 1, got 0"), r.err());
+    }
+}
