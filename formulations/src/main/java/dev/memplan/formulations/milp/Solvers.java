@@ -80,7 +80,14 @@ public final class Solvers {
      */
     public static void preload() {
         if (nativeLoaded == null) {
-            Thread t = new Thread(Solvers::nativeAvailable, "memplan-native-preload");
+            Thread t = new Thread(() -> {
+                try {
+                    nativeAvailable();
+                } catch (VirtualMachineError e) {
+                    // Out of memory while unpacking: nothing is remembered, so the command's own thread tries again
+                    // when it needs a solver and reports what it meets there (one line, not this thread's trace).
+                }
+            }, "memplan-native-preload");
             t.setDaemon(true);
             t.start();
         }
