@@ -27,6 +27,11 @@ public final class GeneratedGraphs {
         return text.startsWith("gen:");
     }
 
+    /** Whether the text is a well-formed generated graph name (the form {@link #graph} accepts, sizes aside). */
+    public static boolean isWellFormedName(String text) {
+        return NAME.matcher(text).matches();
+    }
+
     /**
      * The graph of that name.
      *

@@ -1,6 +1,7 @@
 package dev.memplan.datasets;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,6 +22,8 @@ class GeneratedGraphsTest {
     void cellsHaveAboutTheOperatorsAskedFor() {
         int n = GeneratedGraphs.graph("gen:cells:1000").operators().size();
         assertTrue(n > 900 && n <= 1000, "operators: " + n);
+        assertTrue(GeneratedGraphs.isWellFormedName("gen:cells:1000"));
+        assertTrue(GeneratedGraphs.isWellFormedName("gen:layered:5:-3"));
     }
 
     @Test
@@ -29,6 +32,10 @@ class GeneratedGraphsTest {
             "gen:layered:10:x", "gen:layered:99999999999"}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> GeneratedGraphs.graph(bad));
             assertTrue(e.getMessage().contains(bad), e.getMessage());
+        }
+        for (String malformed : new String[] {"gen:", "gen:layered", "gen:tree:10", "gen:layered:10:x",
+            "gen:layered:99999999999"}) {
+            assertFalse(GeneratedGraphs.isWellFormedName(malformed), malformed);
         }
     }
 }

@@ -25,7 +25,7 @@ public final class GraphSources {
         if (Examples.exists(text) || Zoo.exists(text)) {
             return true;
         }
-        return text.matches("gen:(layered|cells):\\d{1,9}(:-?\\d{1,18})?");
+        return GeneratedGraphs.isWellFormedName(text);
     }
 
     /**
