@@ -222,42 +222,122 @@ public final class DivideAndConquer {
             }
         }
 
-        int tried = 0;
-        int accepted = 0;
+        int[] counts = new int[2];
         if (options.windows() && partition.size() > 1) {
-            int width = Math.min(g.operatorCount(), Math.max(2, options.maxPart()));
-            int stride = Math.max(1, width / 2);
-            boolean improved = true;
-            while (improved && !clock.over() && !best.meets(bound)) {
-                improved = false;
-                for (int a = 0; a < g.operatorCount() - 1 && !clock.over() && !best.meets(bound); a += stride) {
-                    int b = Math.min(g.operatorCount() - 1, a + width - 1);
-                    if (!loadsWithin(best.plan(), a, b)) {
-                        // No load starts in the window: its operators pay nothing a new order could save.
-                        if (b == g.operatorCount() - 1) {
-                            break;
-                        }
-                        continue;
-                    }
-                    tried++;
-                    Long value = window(g, setting, budget, options, best, a, b, clock, limits, progress);
-                    if (value != null) {
-                        accepted++;
-                        improved = true;
-                        progress.accept("dnc: window " + a + ".." + b + " improved the plan to " + value);
-                    }
-                    if (b == g.operatorCount() - 1) {
-                        break;
-                    }
-                }
-                if (limits.timeLimit() == null) {
-                    break;
-                }
-            }
+            search(g, setting, budget, options, best, bound, clock, limits, progress, counts);
         }
+        int tried = counts[0];
+        int accepted = counts[1];
 
         return finish(g, options, best, waitFor(bound, clock), began, partition, spillAtCut, handover, polished,
                 startTraffic, tried, accepted);
+    }
+
+    /**
+     * One pass of the window search: windows of {@code width} consecutive timesteps, half-overlapping, the first
+     * starting at {@code offset}; {@code context} re-orders each window knowing what the rest of the plan keeps on
+     * chip ({@link WindowOrder}), otherwise the window is solved alone like a part.
+     */
+    private record Pass(int width, int offset, boolean context) {
+    }
+
+    /**
+     * The large neighbourhood search: passes of windows, each kept while it improves the plan; once a pass finds
+     * nothing, the next kind of pass (another width, another offset, with or without the context) until every kind
+     * has come up empty since the last improvement, the time is up or the plan meets the bound. Without a time
+     * limit every kind runs once.
+     */
+    private static void search(Graph g, TensorSetting setting, long budget, Options options, Best best,
+                               CompletableFuture<Long> bound, Clock clock, Limits limits, Consumer<String> progress,
+                               int[] counts) {
+        int n = g.operatorCount();
+        int width = Math.min(n, Math.max(2, options.maxPart()));
+        List<Pass> passes = new ArrayList<>();
+        boolean small = n <= WHOLE_GRAPH_LIMIT;
+        // The windows solved alone first: on NASNet they find most of the gain within seconds (BENCHMARKS.md).
+        passes.add(new Pass(width, 0, false));
+        if (small) {
+            passes.add(new Pass(width, 0, true));
+            passes.add(new Pass(width, Math.max(1, width / 4), true));
+            passes.add(new Pass(Math.min(n, 2 * width), 0, true));
+            passes.add(new Pass(Math.max(2, width / 2), 0, true));
+        }
+        passes.add(new Pass(width, Math.max(1, width / 4), false));
+        int idle = 0;
+        int k = 0;
+        int ran = 0;
+        while (idle < passes.size() && !clock.over() && !best.meets(bound)) {
+            if (limits.timeLimit() == null && ran == passes.size()) {
+                break;
+            }
+            Pass pass = passes.get(k % passes.size());
+            ran++;
+            boolean improved = pass(g, setting, budget, options, best, bound, clock, limits, progress, counts, pass);
+            if (improved) {
+                idle = 0;
+            } else {
+                idle++;
+                k++;
+            }
+        }
+    }
+
+    private static boolean pass(Graph g, TensorSetting setting, long budget, Options options, Best best,
+                                CompletableFuture<Long> bound, Clock clock, Limits limits, Consumer<String> progress,
+                                int[] counts, Pass pass) {
+        int n = g.operatorCount();
+        int stride = Math.max(1, pass.width() / 2);
+        boolean improved = false;
+        for (int a = pass.offset(); a < n - 1 && !clock.over() && !best.meets(bound); a += stride) {
+            int b = Math.min(n - 1, a + pass.width() - 1);
+            if (pass.context() ? offChipWithin(best.plan(), a, b) : loadsWithin(best.plan(), a, b)) {
+                counts[0]++;
+                Long value = pass.context()
+                        ? contextWindow(g, setting, budget, options, best, a, b, clock, limits)
+                        : window(g, setting, budget, options, best, a, b, clock, limits, progress);
+                if (value != null) {
+                    counts[1]++;
+                    improved = true;
+                    progress.accept("dnc: window " + a + ".." + b + (pass.context() ? " (in context)" : "")
+                            + " improved the plan to " + value);
+                }
+            }
+            // No load starts in a window: its operators pay nothing a new order could save.
+            if (b == n - 1) {
+                break;
+            }
+        }
+        return improved;
+    }
+
+    /**
+     * Re-orders timesteps [a, b] of the best plan knowing the rest of it ({@link WindowOrder}), then decides the new
+     * order with the whole graph's fixed-schedule program, started from the old plan with the window's just-in-time
+     * plan spliced in and the state handed over; returns the new traffic when it fell, or null.
+     */
+    private static Long contextWindow(Graph g, TensorSetting setting, long budget, Options options, Best best, int a,
+                                      int b, Clock clock, Limits limits) {
+        Plan current = best.plan();
+        int[] order = current.schedule().resolve(g);
+        Duration share = clock.step();
+        Duration proposeShare = share.dividedBy(2);
+        List<String> proposed = HardDeadline.call(clock.hard(proposeShare), "dnc-window-order", () -> WindowOrder
+                .propose(g, setting, current, order, a, b, options.cosma().backend(), limits.withTimeLimit(proposeShare)));
+        if (proposed == null || clock.over()) {
+            return null;
+        }
+        int[] ops = proposed.stream().mapToInt(g::operatorIndex).toArray();
+        SubGraph sub = SubGraph.of(g, ops, g.name() + "/window" + a);
+        Plan jit = new JustInTimePlanner(new Schedule(proposed)).plan(sub.graph(), setting, budget, Limits.DEFAULT);
+        Plan spliced = PlanSplicer.splice(g, current, a, b, jit);
+        Plan candidate = options.handover() ? StateHandover.apply(g, spliced) : spliced;
+        long before = best.traffic();
+        best.offer(candidate, "windows");
+        Plan p = fixedSchedule(g, setting, budget, options, candidate, clock.step(), clock, limits);
+        if (p != null) {
+            best.offer(p, "windows");
+        }
+        return best.traffic() < before ? best.traffic() : null;
     }
 
     private static DncResult finish(Graph g, Options options, Best best, Long lower, long began, Partition partition,
@@ -346,6 +426,23 @@ public final class DivideAndConquer {
         } catch (java.io.IOException | RuntimeException e) {
             return "nowhere: " + e.getMessage();
         }
+    }
+
+    /**
+     * Whether [a, b] meets a stretch where a tensor is off chip between two of its segments (evicted, to be loaded
+     * again): a new order there may leave room to keep it.
+     */
+    private static boolean offChipWithin(Plan plan, int a, int b) {
+        for (List<Segment> list : plan.segments().values()) {
+            for (int i = 1; i < list.size(); i++) {
+                int from = list.get(i - 1).end() + 1;
+                int to = list.get(i).start();
+                if (list.get(i).origin() == Origin.LOADED && from <= b && a <= to) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Whether some loaded segment of the plan starts in [a, b]. */

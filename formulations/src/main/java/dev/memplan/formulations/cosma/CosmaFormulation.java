@@ -51,6 +51,8 @@ public final class CosmaFormulation {
     private final Model model;
     /** Null: no forced inequalities. */
     private final ForcedTraffic forced;
+    /** The room at each timestep of the program without addresses; null: the budget. */
+    private final long[] capacity;
 
     /** run[o][t]: the operator runs at t (null outside its window); with a fixed schedule, no variables. */
     private final Variable[][] run;
@@ -86,6 +88,39 @@ public final class CosmaFormulation {
      */
     public CosmaFormulation(Graph graph, TensorSetting setting, long budget, CosmaObjective objective,
                             Schedule fixedSchedule, boolean addresses, boolean prune, ForcedTraffic forced) {
+        this(graph, setting, budget, objective, fixedSchedule, addresses, prune, forced, null);
+    }
+
+    /**
+     * The program without addresses with room that changes over time: at timestep t the resident tensors' sizes
+     * sum to at most {@code capacity[t]} (at most the budget) instead of the budget. Divide and conquer uses it for
+     * a window of a plan whose other tensors stay where they are: the bytes they keep on chip at each of the
+     * window's timesteps are not the window's (the addresses of those tensors, hence fragmentation, are ignored:
+     * the program proposes an order, the whole graph's program then decides it).
+     *
+     * @param capacity one entry per timestep, each at most the budget; null: the budget everywhere
+     * @throws IllegalArgumentException with addresses, or when the capacity has the wrong length or exceeds the
+     *     budget
+     */
+    public CosmaFormulation(Graph graph, TensorSetting setting, long budget, CosmaObjective objective,
+                            Schedule fixedSchedule, boolean addresses, boolean prune, ForcedTraffic forced,
+                            long[] capacity) {
+        if (capacity != null) {
+            if (addresses || objective != CosmaObjective.TRAFFIC) {
+                throw new IllegalArgumentException("a capacity per timestep is for the traffic program without "
+                        + "addresses only");
+            }
+            if (capacity.length != graph.operatorCount()) {
+                throw new IllegalArgumentException("capacity has " + capacity.length + " timesteps, the graph "
+                        + graph.operatorCount());
+            }
+            for (long c : capacity) {
+                if (c > budget) {
+                    throw new IllegalArgumentException("capacity " + c + " is above the budget " + budget);
+                }
+            }
+        }
+        this.capacity = capacity == null ? null : capacity.clone();
         this.graph = graph;
         this.setting = setting;
         this.budget = budget;
@@ -421,8 +456,9 @@ public final class CosmaFormulation {
             for (int a = 0; a < graph.tensorCount(); a++) {
                 bytes.add(scaled(resident(a, t), graph.size(a)));
             }
-            if (hasVariable(bytes)) {
-                model.lessOrEqual("bytes_t" + t, bytes, budget);
+            long room = capacity == null ? budget : capacity[t];
+            if (hasVariable(bytes) || bytes.constant() > room) {
+                model.lessOrEqual("bytes_t" + t, bytes, room);
             }
         }
     }

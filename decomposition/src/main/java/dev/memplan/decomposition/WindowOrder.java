@@ -1,0 +1,241 @@
+package dev.memplan.decomposition;
+
+import dev.memplan.formulations.cosma.CosmaFormulation;
+import dev.memplan.formulations.cosma.CosmaObjective;
+import dev.memplan.formulations.cosma.ForcedTraffic;
+import dev.memplan.formulations.cosma.OperatorWindows;
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.formulations.milp.SolverResult;
+import dev.memplan.formulations.milp.Solvers;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Operator;
+import dev.memplan.model.Plan;
+import dev.memplan.model.Segment;
+import dev.memplan.model.Tensor;
+import dev.memplan.model.TensorKind;
+import dev.memplan.model.TensorSetting;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A new order for the operators a plan runs at timesteps [a, b], chosen knowing what the rest of the plan keeps on
+ * chip meanwhile: the window's program is COSMA's program without addresses, with a free schedule, over the
+ * window's operators, where
+ * <ul>
+ *   <li>the room at each timestep is the budget less the bytes of the tensors the window neither reads nor writes
+ *       that the plan keeps resident then (the rest of the plan stays as it is; their addresses are ignored);
+ *   <li>a tensor written before the window and read in it is a host tensor of the window (its first load free);
+ *   <li>every tensor read after the window (written in it or before) is read by one more operator, the window's
+ *       exit, so that the window pays for evicting it as the whole plan would (spill and load) instead of writing
+ *       it out for free as an output.
+ * </ul>
+ * A window solved alone with the whole budget (as a part is) sees none of this: at M_H every window of PNASNet
+ * has traffic 0 on its own, so its order never changes, while the whole plan pays for what those windows leave
+ * resident. The order this proposes is only a candidate: the caller decides it with the whole graph's
+ * fixed-schedule program, and keeps the result only when its checked traffic is lower.
+ */
+final class WindowOrder {
+    /** The exit operator's name and its output's (a one-unit token: an operator writes at least one tensor). */
+    private static final String EXIT = "memplan.window.exit";
+
+    private WindowOrder() {
+    }
+
+    /**
+     * @param order the plan's operators by timestep (graph indices)
+     * @param backend the MILP back-end of the window's program
+     * @param limits the window's time limit
+     * @return the names of the operators at a..b in a new order, or null (no solution in time, or the same order)
+     */
+    static List<String> propose(Graph g, TensorSetting setting, Plan plan, int[] order, int a, int b,
+                                Backend backend, Limits limits) {
+        int w = b - a + 1;
+        BitSet inside = new BitSet(g.operatorCount());
+        int[] position = new int[g.operatorCount()];
+        for (int t = 0; t < order.length; t++) {
+            position[order[t]] = t;
+        }
+        Set<Integer> tensors = new LinkedHashSet<>();
+        for (int t = a; t <= b; t++) {
+            inside.set(order[t]);
+        }
+        for (int t = a; t <= b; t++) {
+            for (int x : g.inputs(order[t])) {
+                tensors.add(x);
+            }
+            for (int x : g.outputs(order[t])) {
+                tensors.add(x);
+            }
+        }
+        BitSet windowTensor = new BitSet(g.tensorCount());
+        tensors.forEach(windowTensor::set);
+
+        // The bytes the rest of the plan keeps on chip at each of the window's timesteps and at the one after it.
+        long[] background = new long[w + 1];
+        plan.segments().forEach((name, list) -> {
+            int x = g.tensorIndex(name);
+            if (x < 0 || windowTensor.get(x)) {
+                return;
+            }
+            for (Segment s : list) {
+                for (int t = Math.max(a, s.start()); t <= Math.min(b + 1, s.end()); t++) {
+                    background[t - a] += g.size(x);
+                }
+            }
+        });
+        long budget = plan.budget();
+        long[] capacity = new long[w + 1];
+        for (int i = 0; i <= w; i++) {
+            capacity[i] = Math.max(0, budget - background[i]);
+        }
+
+        List<Tensor> list = new ArrayList<>();
+        List<String> outputs = new ArrayList<>();
+        List<String> readLater = new ArrayList<>();
+        long laterBytes = 0;
+        for (int x : tensors) {
+            Tensor tensor = g.tensor(x);
+            int p = g.producer(x);
+            boolean producedInside = p >= 0 && inside.get(p);
+            if (!producedInside && tensor.kind() != TensorKind.PARAMETER) {
+                tensor = Tensor.activation(tensor.name(), tensor.size());
+            }
+            list.add(tensor);
+            if (producedInside && g.isGraphOutput(x)) {
+                outputs.add(tensor.name());
+            }
+            for (int c : g.consumers(x)) {
+                if (position[c] > b) {
+                    readLater.add(tensor.name());
+                    laterBytes += padded(g, g.size(x));
+                    break;
+                }
+            }
+        }
+        List<Operator> ops = new ArrayList<>();
+        for (int t = a; t <= b; t++) {
+            ops.add(g.operator(order[t]));
+        }
+        String exit = unique(g, EXIT);
+        long token = g.alignment();
+        boolean withExit = !readLater.isEmpty() && laterBytes + token <= capacity[w];
+        long[] room;
+        if (withExit) {
+            list.add(Tensor.activation(exit, token));
+            ops.add(new Operator(exit, readLater, List.of(exit)));
+            room = capacity;
+        } else {
+            // Too much is read later to hold at once after the window (the plan evicts some of it): those tensors
+            // are outputs of the window, as for a part.
+            for (String name : readLater) {
+                int x = g.tensorIndex(name);
+                int p = g.producer(x);
+                if (p >= 0 && inside.get(p) && !outputs.contains(name)) {
+                    outputs.add(name);
+                }
+            }
+            room = Arrays.copyOf(capacity, w);
+        }
+        Graph window = new Graph(g.name() + "/context" + a, g.alignment(), list, ops, outputs);
+        CosmaFormulation f;
+        try {
+            // The forced round trips at the budget are forced with less room too: valid, and they keep the
+            // relaxation's bound from going negative (host tensors loaded by fractions).
+            ForcedTraffic forced = ForcedTraffic.of(window, OperatorWindows.of(window, null, true), budget);
+            f = new CosmaFormulation(window, setting, budget, CosmaObjective.TRAFFIC, null, false, true, forced, room);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        Plan hint = hint(g, window, plan, position, a, b, withExit ? exit : null, readLater);
+        if (hint != null) {
+            f.hint(hint);
+        }
+        SolverResult r = Solvers.create(backend).solve(f.model(), limits);
+        if (r.values() == null) {
+            return null;
+        }
+        List<String> proposed = new ArrayList<>(f.schedule(r).operators());
+        proposed.remove(exit);
+        List<String> now = new ArrayList<>();
+        for (int t = a; t <= b; t++) {
+            now.add(g.operator(order[t]).name());
+        }
+        return proposed.equals(now) ? null : proposed;
+    }
+
+    /**
+     * The plan's timesteps a..b as a plan of the window's graph (its exit, if any, at the end), for the program to
+     * start from: segments clipped to the window, a tensor resident when the window begins loaded then, a tensor
+     * read later kept to the exit when the plan keeps it past the window and loaded there otherwise.
+     */
+    private static Plan hint(Graph g, Graph window, Plan plan, int[] position, int a, int b, String exit,
+                             List<String> readLater) {
+        int w = b - a + 1;
+        java.util.Map<String, List<Segment>> segments = new java.util.LinkedHashMap<>();
+        for (int x = 0; x < window.tensorCount(); x++) {
+            String name = window.tensor(x).name();
+            if (name.equals(exit)) {
+                segments.put(name, List.of(Segment.created(w, w, 0)));
+                continue;
+            }
+            int gx = g.tensorIndex(name);
+            boolean toExit = exit != null && readLater.contains(name);
+            int lastUse = g.producer(gx) >= 0 && position[g.producer(gx)] >= a ? position[g.producer(gx)] - a : -1;
+            for (int c : g.consumers(gx)) {
+                if (position[c] >= a && position[c] <= b) {
+                    lastUse = Math.max(lastUse, position[c] - a);
+                }
+            }
+            if (toExit) {
+                lastUse = w;
+            }
+            List<Segment> kept = new ArrayList<>();
+            boolean atExit = false;
+            for (Segment seg : plan.segmentsOf(name)) {
+                int start = Math.max(seg.start(), a) - a;
+                int end = Math.min(seg.end(), b) - a;
+                if (toExit && seg.start() <= b && seg.end() > b) {
+                    end = w;
+                }
+                end = Math.min(end, lastUse);
+                if (start > end) {
+                    continue;
+                }
+                atExit |= end == w;
+                kept.add(new Segment(start, end, 0, seg.start() < a ? dev.memplan.model.Origin.LOADED : seg.origin()));
+            }
+            if (toExit && !atExit) {
+                kept.add(Segment.loaded(w, w, 0));
+            }
+            if (!kept.isEmpty()) {
+                segments.put(name, kept);
+            }
+        }
+        List<String> names = new ArrayList<>(plan.schedule().operators().subList(a, b + 1));
+        if (exit != null) {
+            names.add(exit);
+        }
+        // Offsets are 0: the program has no addresses, and the hint is only a start (not checked as a plan).
+        return PlanSplicer.withoutIdleLoads(window, new Plan(window.name(), plan.setting(), plan.budget(),
+                new dev.memplan.model.Schedule(names), segments, null, null));
+    }
+
+    private static long padded(Graph g, long size) {
+        long align = g.alignment();
+        return (size + align - 1) / align * align;
+    }
+
+    /** A name no operator or tensor of the graph has. */
+    private static String unique(Graph g, String name) {
+        String n = name;
+        for (int k = 1; g.operatorIndex(n) >= 0 || g.tensorIndex(n) >= 0; k++) {
+            n = name + "." + k;
+        }
+        return n;
+    }
+}
