@@ -68,11 +68,19 @@ final class DecomposeOptions {
      * plan, so auto is never worse than the whole graph's pipeline within its share. Measured (BENCHMARKS.md,
      * "Divide and conquer"): on gen:layered:2000 and 5000 the whole pipeline proves the optimum within 5-10 s
      * (5,732 B where divide and conquer alone ended at 56,156-135,868 B), while on 20,000 operators it skips every
-     * program as too large within a few seconds and divide and conquer gets the rest. Null when not auto.
+     * program as too large within a few seconds and divide and conquer gets the rest. A graph whose whole program
+     * is estimated too large ({@link DivideAndConquer#wholeFirstDoesNotPayOff}: the NAS networks, 20,000 operators)
+     * is divided at once. Null when not auto or when divided at once.
      */
     CosmaResult wholeFirst(Graph full, TensorSetting s, long budget, CosmaSolver.Options options, Limits limits,
                            PrintWriter err) {
         if (breakNodes != null || !decompose.equals("auto")) {
+            return null;
+        }
+        String whyNot = DivideAndConquer.wholeFirstDoesNotPayOff(full.withSetting(s));
+        if (whyNot != null) {
+            err.println("decompose auto: divide and conquer at once: " + whyNot);
+            err.flush();
             return null;
         }
         Limits left = limits.startingNow();

@@ -61,6 +61,15 @@ public final class DivideAndConquer {
      * 1-6 s; a 1,000-operator generated graph: over 30 s without proving anything, BENCHMARKS.md).
      */
     public static final int WHOLE_GRAPH_LIMIT = 600;
+    /**
+     * {@code --decompose auto} divides at once, without trying the whole graph first, when the whole graph's
+     * free-schedule program without addresses would have at least this many nonzeros (estimated). Measured
+     * (BENCHMARKS.md, "Divide and conquer"): the NAS networks have 1.2-3.7 million and their whole pipeline returns
+     * only its starting plan (NASNet at M_R with 60 s: 1,409,472 B whole first against 344,960 B divided at once);
+     * gen:layered:1,000-5,000 have 72,000-357,000 and are proven optimal whole within seconds; gen:cells:1,000 has
+     * 1.6 million, gen:layered:20,000 1.4 million.
+     */
+    public static final long WHOLE_FIRST_NONZEROS = 1_000_000;
     /** Without a time limit, the most one part, one window or one fixed-schedule step may take. */
     public static final Duration STEP_CAP = Duration.ofSeconds(60);
     /** The share of the time limit (from the start of this call) within which the parts are solved. */
@@ -105,6 +114,24 @@ public final class DivideAndConquer {
     }
 
     private DivideAndConquer() {
+    }
+
+    /**
+     * Whether {@code --decompose auto} should try the whole graph (in its tensor setting) first: its free-schedule
+     * program without addresses is estimated below {@link #WHOLE_FIRST_NONZEROS} nonzeros and to fit the free heap.
+     * Null when it should; otherwise the reason, for the report.
+     */
+    public static String wholeFirstDoesNotPayOff(Graph g) {
+        dev.memplan.formulations.cosma.ModelEstimate e = dev.memplan.formulations.cosma.ModelEstimate.of(g,
+                OperatorWindows.of(g, null, true), true, false);
+        if (e.nonzeros() >= WHOLE_FIRST_NONZEROS) {
+            return "the whole graph's free program without addresses (" + e + ") has " + WHOLE_FIRST_NONZEROS
+                    + " nonzeros or more";
+        }
+        if (e.bytes() > dev.memplan.formulations.cosma.ModelEstimate.freeHeap()) {
+            return "the whole graph's free program without addresses (" + e + ") would not fit the free heap";
+        }
+        return null;
     }
 
     /** The partition the options ask for. */

@@ -144,4 +144,18 @@ class DivideAndConquerTest {
         }
         assertTrue(discriminating > 0, "some start must leave room for the parts to improve");
     }
+
+    /**
+     * --decompose auto divides the NAS networks at once (their whole program returns only its starting plan) and
+     * tries a generated layered graph of the same size whole first (proven optimal whole within seconds).
+     */
+    @Test
+    void autoTriesTheWholeGraphFirstOnlyWhereItsProgramIsSmall() {
+        for (String nas : List.of("nasnet", "pnasnet", "amoebanet", "darts")) {
+            String why = DivideAndConquer.wholeFirstDoesNotPayOff(Zoo.graph(nas).withSetting(ACT));
+            assertTrue(why != null && why.contains("nonzeros or more"), nas + ": " + why);
+        }
+        Graph layered = dev.memplan.datasets.GeneratedGraphs.graph("gen:layered:500").withSetting(ACT);
+        assertEquals(null, DivideAndConquer.wholeFirstDoesNotPayOff(layered));
+    }
 }
