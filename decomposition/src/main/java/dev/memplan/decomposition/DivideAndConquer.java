@@ -3,6 +3,7 @@ package dev.memplan.decomposition;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.cosma.ForcedTraffic;
+import dev.memplan.formulations.cosma.ModelEstimate;
 import dev.memplan.formulations.cosma.OperatorWindows;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
@@ -122,13 +123,12 @@ public final class DivideAndConquer {
      * Null when it should; otherwise the reason, for the report.
      */
     public static String wholeFirstDoesNotPayOff(Graph g) {
-        dev.memplan.formulations.cosma.ModelEstimate e = dev.memplan.formulations.cosma.ModelEstimate.of(g,
-                OperatorWindows.of(g, null, true), true, false);
+        ModelEstimate e = ModelEstimate.of(g, OperatorWindows.of(g, null, true), true, false);
         if (e.nonzeros() >= WHOLE_FIRST_NONZEROS) {
             return "the whole graph's free program without addresses (" + e + ") has " + WHOLE_FIRST_NONZEROS
                     + " nonzeros or more";
         }
-        if (e.bytes() > dev.memplan.formulations.cosma.ModelEstimate.freeHeap()) {
+        if (e.bytes() > ModelEstimate.freeHeap()) {
             return "the whole graph's free program without addresses (" + e + ") would not fit the free heap";
         }
         return null;
@@ -272,7 +272,7 @@ public final class DivideAndConquer {
      * The large neighbourhood search: passes of windows, each kept while it improves the plan; once a pass finds
      * nothing, the next kind of pass (another width, another offset, with or without the context) until every kind
      * has come up empty since the last improvement, the time is up or the plan meets the bound. Without a time
-     * limit every kind runs once.
+     * limit it makes at most as many passes as there are kinds.
      */
     private static void search(Graph g, TensorSetting setting, long budget, Options options, Best best,
                                CompletableFuture<Long> bound, Clock clock, Limits limits, Consumer<String> progress,

@@ -10,7 +10,9 @@ import dev.memplan.formulations.milp.Solvers;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Operator;
+import dev.memplan.model.Origin;
 import dev.memplan.model.Plan;
+import dev.memplan.model.Schedule;
 import dev.memplan.model.Segment;
 import dev.memplan.model.Tensor;
 import dev.memplan.model.TensorKind;
@@ -18,8 +20,10 @@ import dev.memplan.model.TensorSetting;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -176,7 +180,7 @@ final class WindowOrder {
     private static Plan hint(Graph g, Graph window, Plan plan, int[] position, int a, int b, String exit,
                              List<String> readLater) {
         int w = b - a + 1;
-        java.util.Map<String, List<Segment>> segments = new java.util.LinkedHashMap<>();
+        Map<String, List<Segment>> segments = new LinkedHashMap<>();
         for (int x = 0; x < window.tensorCount(); x++) {
             String name = window.tensor(x).name();
             if (name.equals(exit)) {
@@ -207,7 +211,7 @@ final class WindowOrder {
                     continue;
                 }
                 atExit |= end == w;
-                kept.add(new Segment(start, end, 0, seg.start() < a ? dev.memplan.model.Origin.LOADED : seg.origin()));
+                kept.add(new Segment(start, end, 0, seg.start() < a ? Origin.LOADED : seg.origin()));
             }
             if (toExit && !atExit) {
                 kept.add(Segment.loaded(w, w, 0));
@@ -222,7 +226,7 @@ final class WindowOrder {
         }
         // Offsets are 0: the program has no addresses, and the hint is only a start (not checked as a plan).
         return PlanSplicer.withoutIdleLoads(window, new Plan(window.name(), plan.setting(), plan.budget(),
-                new dev.memplan.model.Schedule(names), segments, null, null));
+                new Schedule(names), segments, null, null));
     }
 
     private static long padded(Graph g, long size) {
