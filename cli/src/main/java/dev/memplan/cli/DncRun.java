@@ -126,7 +126,7 @@ final class DncRun {
         t.row("status", r.status().name());
         t.row("non-compulsory traffic", Long.toString(r.traffic()));
         t.row("bound", r.bound() == null ? "- (the forced bound was not computed in time)"
-                : r.bound() + " (forced traffic of the whole graph, free schedule)");
+                : r.bound() + " (whole graph, free schedule: forced traffic and live bytes)");
         t.row("gap", r.gap() == null ? "-" : String.format(Locale.ROOT, "%.2f%%", 100 * r.gap()));
         t.row("time", String.format(Locale.ROOT, "%.2f s (divide and conquer %.2f s after the starting plans)",
                 o.seconds(), r.seconds()));

@@ -4,6 +4,7 @@ import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.cosma.ForcedTraffic;
 import dev.memplan.formulations.cosma.ModelEstimate;
+import dev.memplan.formulations.milp.Backend;
 import dev.memplan.formulations.cosma.OperatorWindows;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
@@ -77,6 +78,15 @@ public final class DivideAndConquer {
     private static final double PARTS_SHARE = 0.35;
     /** The same above {@link #WHOLE_GRAPH_LIMIT}, where no fixed-schedule step follows and the windows are many. */
     private static final double LARGE_PARTS_SHARE = 0.6;
+    /**
+     * Up to {@link #WHOLE_GRAPH_LIMIT} operators, the share of the limit the window search leaves for the final
+     * live-bytes bound ({@link PeakBound}), whose target is then the final traffic: measured on PNASNet at M_R, the
+     * bound run beside the search took the second core and the heap from it (413,952 B became 652,762-690,394 B),
+     * while at the end it prunes with the best target.
+     */
+    private static final double BOUND_SHARE = 0.15;
+    /** The share of the limit the bound beside the search may take (it proves the easy cases at once). */
+    private static final double EARLY_BOUND_SHARE = 0.05;
     /** Below this share a part keeps its starting plan instead of a program. */
     private static final Duration MIN_SOLVE = Duration.ofMillis(300);
     /** Time kept at the end for the last check and the report. */
@@ -151,8 +161,7 @@ public final class DivideAndConquer {
                                   List<Plan> starts, Consumer<String> progress) {
         long began = System.nanoTime();
         Graph g = graph.withSetting(setting);
-        Clock clock = new Clock(began, limits);
-        CompletableFuture<Long> bound = forcedBound(g, budget);
+        Clock clock = new Clock(began, limits, graph.operatorCount() <= WHOLE_GRAPH_LIMIT ? BOUND_SHARE : 0);
 
         Best best = new Best(g);
         Long startTraffic = null;
@@ -160,6 +169,8 @@ public final class DivideAndConquer {
             long t = best.offer(s, "start (" + (s.solver() == null ? "given" : s.solver().name()) + ")");
             startTraffic = startTraffic == null ? t : Math.min(startTraffic, t);
         }
+        CompletableFuture<Long> bound = lowerBound(g, budget, best.plan() == null ? Long.MAX_VALUE : best.traffic(),
+                clock);
 
         // Automatic break nodes cut the best start's order, so that each part is a stretch of consecutive timesteps
         // of that plan and starts from it; given break nodes start from the part's just-in-time plan in that order.
@@ -171,8 +182,8 @@ public final class DivideAndConquer {
                 partition.size(), partition.largestPart(), partition.totalCutBytes()));
         if (best.plan() != null && (best.traffic() == 0 || best.meets(bound))) {
             progress.accept("dnc: the starting plan meets the lower bound; nothing to divide");
-            return finish(g, options, best, waitFor(bound, clock), began, partition, null, null, null, startTraffic,
-                    0, 0);
+            return finish(g, options, best, finalBound(g, budget, best, waitFor(bound, clock), clock), began,
+                    partition, null, null, null, startTraffic, 0, 0);
         }
         // The parts, each solved alone with a free schedule (the paper's scheme).
         int[] startPosition = startPlan == null ? null : PlanSplicer.positions(g, startPlan);
@@ -256,8 +267,8 @@ public final class DivideAndConquer {
         int tried = counts[0];
         int accepted = counts[1];
 
-        return finish(g, options, best, waitFor(bound, clock), began, partition, spillAtCut, handover, polished,
-                startTraffic, tried, accepted);
+        return finish(g, options, best, finalBound(g, budget, best, waitFor(bound, clock), clock), began, partition,
+                spillAtCut, handover, polished, startTraffic, tried, accepted);
     }
 
     /**
@@ -293,7 +304,7 @@ public final class DivideAndConquer {
         int idle = 0;
         int k = 0;
         int ran = 0;
-        while (idle < passes.size() && !clock.over() && !best.meets(bound)) {
+        while (idle < passes.size() && !clock.searchOver() && !best.meets(bound)) {
             if (limits.timeLimit() == null && ran == passes.size()) {
                 break;
             }
@@ -309,32 +320,91 @@ public final class DivideAndConquer {
         }
     }
 
+    /**
+     * One pass: the pass's windows, left to right, that can gain anything (alone: some bytes are loaded again in it;
+     * in context: some tensor is off chip during it while still needed). Ranking them by those bytes instead was
+     * tried and dropped: on PNASNet at M_R it ended at 533,120-652,762 B against 495,488 B left to right, and on
+     * AmoebaNet's solve it changed nothing.
+     */
     private static boolean pass(Graph g, TensorSetting setting, long budget, Options options, Best best,
                                 CompletableFuture<Long> bound, Clock clock, Limits limits, Consumer<String> progress,
                                 int[] counts, Pass pass) {
         int n = g.operatorCount();
         int stride = Math.max(1, pass.width() / 2);
-        boolean improved = false;
-        for (int a = pass.offset(); a < n - 1 && !clock.over() && !best.meets(bound); a += stride) {
+        long[] weight = pass.context() ? offChipBytes(g, best.plan()) : loadedBytes(g, best.plan());
+        long[] prefix = new long[n + 1];
+        for (int t = 0; t < n; t++) {
+            prefix[t + 1] = prefix[t] + weight[t];
+        }
+        List<int[]> windows = new ArrayList<>();
+        for (int a = pass.offset(); a < n - 1; a += stride) {
             int b = Math.min(n - 1, a + pass.width() - 1);
-            if (pass.context() ? offChipWithin(best.plan(), a, b) : loadsWithin(best.plan(), a, b)) {
-                counts[0]++;
-                Long value = pass.context()
-                        ? contextWindow(g, setting, budget, options, best, a, b, clock, limits)
-                        : window(g, setting, budget, options, best, a, b, clock, limits, progress);
-                if (value != null) {
-                    counts[1]++;
-                    improved = true;
-                    progress.accept("dnc: window " + a + ".." + b + (pass.context() ? " (in context)" : "")
-                            + " improved the plan to " + value);
-                }
+            // No reload in a window (alone), or no tensor off chip during it (in context): nothing to save there.
+            if (prefix[b + 1] - prefix[a] > 0) {
+                windows.add(new int[] {a, b});
             }
-            // No load starts in a window: its operators pay nothing a new order could save.
             if (b == n - 1) {
                 break;
             }
         }
+        boolean improved = false;
+        for (int[] w : windows) {
+            if (clock.searchOver() || best.meets(bound)) {
+                break;
+            }
+            int a = w[0];
+            int b = w[1];
+            counts[0]++;
+            Long value = pass.context()
+                    ? contextWindow(g, setting, budget, options, best, a, b, clock, limits)
+                    : window(g, setting, budget, options, best, a, b, clock, limits, progress);
+            if (value != null) {
+                counts[1]++;
+                improved = true;
+                progress.accept("dnc: window " + a + ".." + b + (pass.context() ? " (in context)" : "")
+                        + " improved the plan to " + value);
+            }
+        }
         return improved;
+    }
+
+    /** The bytes of the plan's non-compulsory loads by the timestep they start at. */
+    private static long[] loadedBytes(Graph g, Plan plan) {
+        long[] at = new long[g.operatorCount()];
+        plan.segments().forEach((name, list) -> {
+            int x = g.tensorIndex(name);
+            for (int i = 0; i < list.size(); i++) {
+                Segment s = list.get(i);
+                if (s.origin() == Origin.LOADED && (i > 0 || !g.isHost(x))) {
+                    at[s.start()] += g.size(x);
+                }
+            }
+        });
+        return at;
+    }
+
+    /** The bytes off chip at each timestep while still needed (between two segments of a tensor, the later loaded). */
+    private static long[] offChipBytes(Graph g, Plan plan) {
+        int n = g.operatorCount();
+        long[] delta = new long[n + 1];
+        plan.segments().forEach((name, list) -> {
+            int x = g.tensorIndex(name);
+            for (int i = 1; i < list.size(); i++) {
+                if (list.get(i).origin() == Origin.LOADED) {
+                    int from = list.get(i - 1).end() + 1;
+                    int to = list.get(i).start();
+                    delta[from] += g.size(x);
+                    delta[to + 1] -= g.size(x);
+                }
+            }
+        });
+        long[] at = new long[n];
+        long run = 0;
+        for (int t = 0; t < n; t++) {
+            run += delta[t];
+            at[t] = run;
+        }
+        return at;
     }
 
     /**
@@ -349,7 +419,7 @@ public final class DivideAndConquer {
         Duration share = clock.step();
         Duration proposeShare = share.dividedBy(2);
         List<String> proposed = HardDeadline.call(clock.hard(proposeShare), "dnc-window-order", () -> WindowOrder
-                .propose(g, setting, current, order, a, b, options.cosma().backend(), limits.withTimeLimit(proposeShare)));
+                .propose(g, setting, current, order, a, b, windowBackend(options), limits.withTimeLimit(proposeShare)));
         if (proposed == null || clock.over()) {
             return null;
         }
@@ -437,6 +507,16 @@ public final class DivideAndConquer {
     }
 
     /**
+     * The back-end of a window's program without addresses: SCIP where COSMA's is CP-SAT, as CosmaSolver's decoupled
+     * step does for the same program (SCIP's LP bound decides these small programs within their share; with CP-SAT
+     * `solve amoebanet --budget M_R --time-limit 60` improved 2 of 17 windows and ended at 1,390,656 B).
+     */
+    private static Backend windowBackend(Options options) {
+        Backend b = options.cosma().backend();
+        return b == Backend.CPSAT ? Backend.SCIP : b;
+    }
+
+    /**
      * Writes a graph and the plan its solve started from (which a solver bug may need to show again) to temporary
      * files for a bug report; the graph's path (the plan's is beside it, {@code .start.json}), or why they could
      * not be written.
@@ -455,35 +535,6 @@ public final class DivideAndConquer {
         }
     }
 
-    /**
-     * Whether [a, b] meets a stretch where a tensor is off chip between two of its segments (evicted, to be loaded
-     * again): a new order there may leave room to keep it.
-     */
-    private static boolean offChipWithin(Plan plan, int a, int b) {
-        for (List<Segment> list : plan.segments().values()) {
-            for (int i = 1; i < list.size(); i++) {
-                int from = list.get(i - 1).end() + 1;
-                int to = list.get(i).start();
-                if (list.get(i).origin() == Origin.LOADED && from <= b && a <= to) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    /** Whether some loaded segment of the plan starts in [a, b]. */
-    private static boolean loadsWithin(Plan plan, int a, int b) {
-        for (List<Segment> list : plan.segments().values()) {
-            for (Segment s : list) {
-                if (s.origin() == Origin.LOADED && a <= s.start() && s.start() <= b) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
     /** The fixed-schedule optimum of a plan's order, started from the plan; null when nothing better came out. */
     private static Plan fixedSchedule(Graph g, TensorSetting setting, long budget, Options options, Plan start,
                                       Duration share, Clock clock, Limits limits) {
@@ -492,19 +543,46 @@ public final class DivideAndConquer {
         return r == null ? null : r.plan();
     }
 
-    /** The forced traffic of the whole graph with a free schedule, computed on a daemon thread beside the search. */
-    private static CompletableFuture<Long> forcedBound(Graph g, long budget) {
+    /**
+     * The lower bound of the whole graph with a free schedule, computed on a daemon thread beside the search: the
+     * forced traffic ({@link ForcedTraffic}) and, up to {@link #WHOLE_GRAPH_LIMIT} operators, the live-bytes bound
+     * ({@link PeakBound}) with the best starting traffic as its target, whichever is higher.
+     */
+    private static CompletableFuture<Long> lowerBound(Graph g, long budget, long target, Clock clock) {
         CompletableFuture<Long> f = new CompletableFuture<>();
         Thread t = new Thread(() -> {
             try {
-                f.complete(ForcedTraffic.of(g, OperatorWindows.free(g, true), budget).bound());
+                long forced = ForcedTraffic.of(g, OperatorWindows.free(g, true), budget).bound();
+                long live = 0;
+                if (g.operatorCount() <= WHOLE_GRAPH_LIMIT && forced < target && !clock.over()) {
+                    live = PeakBound.of(g, budget, target, PeakBound.DEFAULT_STATE_CAP, clock.early()).traffic();
+                }
+                f.complete(Math.max(forced, live));
             } catch (RuntimeException | OutOfMemoryError e) {
                 f.complete(null);
             }
-        }, "dnc-forced-bound");
+        }, "dnc-lower-bound");
         t.setDaemon(true);
         t.start();
         return f;
+    }
+
+    /**
+     * The bound once the search is over: when the plan is not proven and time is left (up to
+     * {@link #WHOLE_GRAPH_LIMIT} operators), the live-bytes bound again with the final traffic as its target, which
+     * prunes more and may prove the plan optimal (PNASNet at M_H: 123,872 B proven in 0.1 s).
+     */
+    private static Long finalBound(Graph g, long budget, Best best, Long lower, Clock clock) {
+        if (best.plan() == null || g.operatorCount() > WHOLE_GRAPH_LIMIT || (lower != null && best.traffic() <= lower)
+                || clock.over()) {
+            return lower;
+        }
+        try {
+            PeakBound.Result r = PeakBound.of(g, budget, best.traffic(), PeakBound.DEFAULT_STATE_CAP, clock.limits());
+            return lower == null ? r.traffic() : Math.max(lower, r.traffic());
+        } catch (OutOfMemoryError e) {
+            return lower;
+        }
     }
 
     private static Long waitFor(CompletableFuture<Long> bound, Clock clock) {
@@ -567,10 +645,20 @@ public final class DivideAndConquer {
 
         private final Limits limits;
 
-        Clock(long began, Limits limits) {
+        /** The share of the limit the window search leaves to the final bound. */
+        private final double reserve;
+
+        Clock(long began, Limits limits, double reserve) {
             this.began = began;
             this.limit = limits.timeLimit();
             this.limits = limits;
+            this.reserve = reserve;
+        }
+
+        /** True once the window search should stop: over, or into the time kept for the final bound. */
+        boolean searchOver() {
+            Duration d = left();
+            return over() || (d != null && d.toMillis() < limit.toMillis() * reserve);
         }
 
         private Duration elapsed() {
@@ -584,6 +672,21 @@ public final class DivideAndConquer {
             }
             Duration d = limit.minus(MARGIN).minus(elapsed());
             return d.isNegative() ? Duration.ZERO : d;
+        }
+
+        /** The run's limits with {@link #EARLY_BOUND_SHARE} of the limit (at most what is left); 2 s without one. */
+        Limits early() {
+            Duration d = left();
+            Duration share = limit == null ? Duration.ofSeconds(2)
+                    : Duration.ofMillis(Math.max(1, Math.round(limit.toMillis() * EARLY_BOUND_SHARE)));
+            return limits.withTimeLimit(d == null || share.compareTo(d) < 0 ? share : d.isZero() ? Duration.ofMillis(1)
+                    : d);
+        }
+
+        /** The run's limits with what is left of the time (less the margin) as the time limit. */
+        Limits limits() {
+            Duration d = left();
+            return d == null ? limits : limits.withTimeLimit(d.isZero() ? Duration.ofMillis(1) : d);
         }
 
         /** True once the time (less the margin) is used up, the command's deadline passed or the run interrupted. */

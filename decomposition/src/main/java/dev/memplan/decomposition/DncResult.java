@@ -6,7 +6,8 @@ import dev.memplan.model.SolveStatus;
 
 /**
  * What divide and conquer delivers: the checked plan, its status (OPTIMAL only when its traffic meets the lower
- * bound), the bound (the forced traffic of the whole graph with a free schedule; null when it was not computed
+ * bound), the bound (the forced traffic or the live-bytes bound of the whole graph with a free schedule, whichever is
+ * higher; null when it was not computed
  * in time) and gap, and what each stage reached, so that a table can show what each buys.
  *
  * @param spillAtCut traffic of the parts' plans put together as the paper does (everything crossing a cut spilled);

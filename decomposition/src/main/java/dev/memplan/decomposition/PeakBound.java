@@ -1,0 +1,234 @@
+package dev.memplan.decomposition;
+
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A lower bound on the non-compulsory traffic of every plan with a free schedule, from the bytes that every order
+ * must hold live at some timestep.
+ *
+ * <p>The argument: at a timestep t of any plan, call a tensor live when it is an input or output of the operator
+ * at t, or was written (a host tensor: first read) before t and is read after t. The operator's inputs and
+ * outputs must be resident. A live tensor that is not resident at t is read after t, so it is loaded again after t,
+ * and that load is charged: its tensor was on chip before. A tensor written by an operator that is not a graph
+ * output also paid a spill to have a host copy. So if F bytes are live at t, at least E = F - B of them are off chip,
+ * and the plan pays at least E + max(0, E - H). Here H is the live bytes at t, other than the operator's own, that
+ * can leave at the price of a load alone (host tensors and graph outputs). The plan's traffic is at least the most
+ * this costs at any timestep of its order, hence at least the least such maximum over all orders.
+ *
+ * <p>That least maximum is bounded from below by an exact dynamic program over the sets of finished operators (the
+ * down-sets), layer by layer as in the minimum-peak scheduler, but without cutting any layer: every order passes
+ * through exactly one down-set of each size k. A state holds the least cost any order has up to its down-set, so
+ * the least value in a complete layer is a lower bound. States whose value reaches a target (the traffic of the
+ * best plan known) are dropped: they cannot lead below it. If a whole layer is dropped, no order costs less than the
+ * target, and the target is the bound: the best plan is proven optimal. The layers grow quickly in a wide graph.
+ * The program stops at a state or time cap and keeps the bound of the last complete layer (at most the target). It
+ * runs from the start of the graph (down-sets) and from the end (up-sets, the operators still to run), since a
+ * network's pressure is often in its stem or its head. Alignment is ignored (padding only adds bytes), so the
+ * bound stays valid with it.
+ */
+public final class PeakBound {
+    /** Most states in one layer before the program stops. */
+    public static final int DEFAULT_STATE_CAP = 200_000;
+
+    /**
+     * The bound and how far the two programs got.
+     *
+     * @param traffic the lower bound on the non-compulsory traffic
+     * @param proven true when a program dropped a whole layer: no plan costs less than the target
+     * @param forwardLayers complete layers from the start of the graph
+     * @param backwardLayers complete layers from its end
+     */
+    public record Result(long traffic, boolean proven, int forwardLayers, int backwardLayers) {
+    }
+
+    private PeakBound() {
+    }
+
+    /**
+     * @param g the graph in its tensor setting
+     * @param budget the budget B
+     * @param target the traffic of the best plan known (Long.MAX_VALUE: none): states that reach it are dropped
+     * @param stateCap most states per layer
+     * @param limits a time limit for both directions together (its deadline is honoured)
+     */
+    public static Result of(Graph g, long budget, long target, int stateCap, Limits limits) {
+        long began = System.nanoTime();
+        long half = limits.timeLimit() == null ? Long.MAX_VALUE / 4 : limits.timeLimit().toNanos() / 2;
+        long[] forward = run(g, budget, target, false, stateCap, began + half, limits);
+        if (forward[2] == 1) {
+            return new Result(forward[0], true, (int) forward[1], 0);
+        }
+        long[] backward = run(g, budget, target, true, stateCap, began + 2 * half, limits);
+        return new Result(Math.max(forward[0], backward[0]), backward[2] == 1, (int) forward[1], (int) backward[1]);
+    }
+
+    /** {bound, number of complete layers, 1 when a whole layer was dropped (proven) else 0}. */
+    private static long[] run(Graph g, long budget, long target, boolean reverse, int stateCap, long end,
+                              Limits limits) {
+        int n = g.operatorCount();
+        int words = (n + 63) / 64;
+        // Forward: an operator is ready when every producer of its inputs is done; a tensor is live after the done
+        // set when it was written there (or, a host tensor, read there) and is still read by an operator not done.
+        // Backward (the done set is the operators that run last): an operator is ready when every reader of its
+        // outputs is done; a tensor is live before the done set when some reader is done and its writer (or, a
+        // host tensor, some reader) is not.
+        Map<Key, long[]> layer = new HashMap<>();
+        // {live bytes, of which host tensors and graph outputs, least cost so far}
+        layer.put(new Key(new long[words]), new long[] {0, 0, 0});
+        long bound = 0;
+        int complete = 0;
+        for (int k = 0; k < n; k++) {
+            if (System.nanoTime() > end || limits.expired()) {
+                break;
+            }
+            Map<Key, long[]> next = new HashMap<>();
+            boolean cut = false;
+            for (Map.Entry<Key, long[]> e : layer.entrySet()) {
+                long[] done = e.getKey().bits;
+                long[] v = e.getValue();
+                for (int o = 0; o < n && !cut; o++) {
+                    if (has(done, o) || !ready(g, done, o, reverse)) {
+                        continue;
+                    }
+                    long[] after = done.clone();
+                    after[o >> 6] |= 1L << (o & 63);
+                    long step = v[0];
+                    long cheap = v[1];
+                    long liveAfter = v[0];
+                    long cheapAfter = v[1];
+                    for (int x : own(g, o)) {
+                        boolean wasLive = isLive(g, x, done, reverse);
+                        boolean stillLive = isLive(g, x, after, reverse);
+                        long size = g.size(x);
+                        boolean loadOnly = g.isHost(x) || g.isGraphOutput(x);
+                        if (!wasLive) {
+                            step += size;
+                        } else if (loadOnly) {
+                            cheap -= size; // the operator's own: it cannot leave
+                        }
+                        long change = (stillLive ? size : 0) - (wasLive ? size : 0);
+                        liveAfter += change;
+                        if (loadOnly) {
+                            cheapAfter += change;
+                        }
+                    }
+                    long excess = Math.max(0, step - budget);
+                    long cost = excess + Math.max(0, excess - cheap);
+                    long value = Math.max(v[2], cost);
+                    if (value >= target) {
+                        continue; // no order through here costs less than the best plan known
+                    }
+                    Key key = new Key(after);
+                    long[] old = next.get(key);
+                    if (old == null) {
+                        if (next.size() >= stateCap) {
+                            cut = true;
+                            break;
+                        }
+                        next.put(key, new long[] {liveAfter, cheapAfter, value});
+                    } else if (value < old[2]) {
+                        old[2] = value;
+                    }
+                }
+                if (cut) {
+                    break;
+                }
+            }
+            if (cut) {
+                break;
+            }
+            if (next.isEmpty()) {
+                // Every order of k + 1 operators reached the target: none costs less.
+                return new long[] {target, k + 1, 1};
+            }
+            long least = Long.MAX_VALUE;
+            for (long[] v : next.values()) {
+                least = Math.min(least, v[2]);
+            }
+            bound = Math.max(bound, least);
+            complete = k + 1;
+            layer = next;
+        }
+        return new long[] {bound, complete, 0};
+    }
+
+    /** The operator's inputs and outputs, each once. */
+    private static int[] own(Graph g, int o) {
+        return java.util.stream.IntStream.concat(Arrays.stream(g.inputs(o)), Arrays.stream(g.outputs(o))).distinct()
+                .toArray();
+    }
+
+    private static boolean has(long[] bits, int o) {
+        return (bits[o >> 6] & (1L << (o & 63))) != 0;
+    }
+
+    private static boolean ready(Graph g, long[] done, int o, boolean reverse) {
+        if (!reverse) {
+            for (int x : g.inputs(o)) {
+                int p = g.producer(x);
+                if (p >= 0 && !has(done, p)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        for (int x : g.outputs(o)) {
+            for (int c : g.consumers(x)) {
+                if (!has(done, c)) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Whether tensor x is live between the done set and the rest: forward, touched by a done operator (written, or
+     * read if a host tensor) and read by one not done; backward, read by a done operator and touched by one not
+     * done (its writer, or another reader of a host tensor).
+     */
+    private static boolean isLive(Graph g, int x, long[] done, boolean reverse) {
+        int p = g.producer(x);
+        boolean touchedDone = p >= 0 && has(done, p);
+        boolean touchedRest = p >= 0 && !has(done, p);
+        boolean readDone = false;
+        boolean readRest = false;
+        for (int c : g.consumers(x)) {
+            if (has(done, c)) {
+                readDone = true;
+            } else {
+                readRest = true;
+            }
+        }
+        if (p < 0) {
+            touchedDone = readDone;
+            touchedRest = readRest;
+        }
+        return reverse ? readDone && touchedRest : touchedDone && readRest;
+    }
+
+    /** A down-set as a hash key. */
+    private static final class Key {
+        private final long[] bits;
+        private final int hash;
+
+        Key(long[] bits) {
+            this.bits = bits;
+            this.hash = Arrays.hashCode(bits);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && Arrays.equals(bits, k.bits);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+}
