@@ -42,19 +42,29 @@ public record SubGraph(Graph graph, int[] operators) {
         List<Tensor> list = new ArrayList<>();
         List<String> outputs = new ArrayList<>();
         for (int t : tensors) {
-            Tensor tensor = g.tensor(t);
-            int p = g.producer(t);
-            boolean producedInside = p >= 0 && inside.get(p);
-            if (!producedInside && tensor.kind() != TensorKind.PARAMETER) {
-                // Written by an earlier part: loaded from host memory here, like a graph input.
-                tensor = Tensor.activation(tensor.name(), tensor.size());
-            }
+            Tensor tensor = seenFrom(g, t, inside);
             list.add(tensor);
-            if (producedInside && (g.isGraphOutput(t) || readOutside(g, t, inside))) {
+            if (producedInside(g, t, inside) && (g.isGraphOutput(t) || readOutside(g, t, inside))) {
                 outputs.add(tensor.name());
             }
         }
         return new SubGraph(new Graph(name, g.alignment(), list, ops, outputs), order.clone());
+    }
+
+    /** Whether an operator of the set writes the tensor. */
+    static boolean producedInside(Graph g, int t, BitSet inside) {
+        int p = g.producer(t);
+        return p >= 0 && inside.get(p);
+    }
+
+    /**
+     * The tensor as a graph of the set's operators sees it: one written outside the set (by an earlier part) is
+     * loaded from host memory there, like a graph input; parameters stay parameters.
+     */
+    static Tensor seenFrom(Graph g, int t, BitSet inside) {
+        Tensor tensor = g.tensor(t);
+        return producedInside(g, t, inside) || tensor.kind() == TensorKind.PARAMETER ? tensor
+                : Tensor.activation(tensor.name(), tensor.size());
     }
 
     private static boolean readOutside(Graph g, int t, BitSet inside) {

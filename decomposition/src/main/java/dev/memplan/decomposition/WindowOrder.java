@@ -15,7 +15,6 @@ import dev.memplan.model.Plan;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.Segment;
 import dev.memplan.model.Tensor;
-import dev.memplan.model.TensorKind;
 import dev.memplan.model.TensorSetting;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -103,14 +102,9 @@ final class WindowOrder {
         List<String> readLater = new ArrayList<>();
         long laterBytes = 0;
         for (int x : tensors) {
-            Tensor tensor = g.tensor(x);
-            int p = g.producer(x);
-            boolean producedInside = p >= 0 && inside.get(p);
-            if (!producedInside && tensor.kind() != TensorKind.PARAMETER) {
-                tensor = Tensor.activation(tensor.name(), tensor.size());
-            }
+            Tensor tensor = SubGraph.seenFrom(g, x, inside);
             list.add(tensor);
-            if (producedInside && g.isGraphOutput(x)) {
+            if (SubGraph.producedInside(g, x, inside) && g.isGraphOutput(x)) {
                 outputs.add(tensor.name());
             }
             for (int c : g.consumers(x)) {
@@ -137,9 +131,7 @@ final class WindowOrder {
             // Too much is read later to hold at once after the window (the plan evicts some of it): those tensors
             // are outputs of the window, as for a part.
             for (String name : readLater) {
-                int x = g.tensorIndex(name);
-                int p = g.producer(x);
-                if (p >= 0 && inside.get(p) && !outputs.contains(name)) {
+                if (SubGraph.producedInside(g, g.tensorIndex(name), inside) && !outputs.contains(name)) {
                     outputs.add(name);
                 }
             }
