@@ -580,7 +580,8 @@ public final class DivideAndConquer {
             return lower;
         }
         try {
-            PeakBound.Result r = PeakBound.of(g, budget, best.traffic(), PeakBound.DEFAULT_STATE_CAP, clock.limits());
+            Limits room = clock.left() == null ? clock.limits().withTimeLimit(STEP_CAP) : clock.limits();
+            PeakBound.Result r = PeakBound.of(g, budget, best.traffic(), PeakBound.DEFAULT_STATE_CAP, room);
             return lower == null ? r.traffic() : Math.max(lower, r.traffic());
         } catch (OutOfMemoryError e) {
             return lower;
