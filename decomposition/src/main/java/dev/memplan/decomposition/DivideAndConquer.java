@@ -81,7 +81,8 @@ public final class DivideAndConquer {
     /**
      * Up to {@link #WHOLE_GRAPH_LIMIT} operators, the share of the limit the window search leaves for the final
      * live-bytes bound ({@link PeakBound}), whose target is then the final traffic: measured on PNASNet at M_R, the
-     * bound run beside the search took the second core and the heap from it (413,952 B became 652,762-690,394 B),
+     * bound run beside the search took the second core and the heap from it (413,952 B became 652,762-1,199,360 B
+     * in three runs),
      * while at the end it prunes with the best target.
      */
     private static final double BOUND_SHARE = 0.15;
@@ -325,7 +326,7 @@ public final class DivideAndConquer {
     /**
      * One pass: the pass's windows, left to right, that can gain anything (alone: some bytes are loaded again in it;
      * in context: some tensor is off chip during it while still needed). Ranking them by those bytes instead was
-     * tried and dropped: on PNASNet at M_R it ended at 533,120-652,762 B against 495,488 B left to right, and on
+     * tried and dropped: on PNASNet at M_R it ended at 533,120 B against 495,488 B left to right, and on
      * AmoebaNet's solve it changed nothing.
      */
     private static boolean pass(Graph g, TensorSetting setting, long budget, Options options, Best best,
