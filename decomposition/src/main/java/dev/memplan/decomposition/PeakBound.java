@@ -87,7 +87,12 @@ public final class PeakBound {
             }
             Map<Key, long[]> next = new HashMap<>();
             boolean cut = false;
+            int seen = 0;
             for (Map.Entry<Key, long[]> e : layer.entrySet()) {
+                if ((++seen & 1023) == 0 && (System.nanoTime() > end || limits.expired())) {
+                    cut = true; // out of time inside a layer: it is not complete
+                    break;
+                }
                 long[] done = e.getKey().bits;
                 long[] v = e.getValue();
                 for (int o = 0; o < n && !cut; o++) {
