@@ -511,8 +511,9 @@ public final class DivideAndConquer {
 
     /**
      * The back-end of a window's program without addresses: SCIP where COSMA's is CP-SAT, as CosmaSolver's decoupled
-     * step does for the same program (SCIP's LP bound decides these small programs within their share; with CP-SAT
-     * `solve amoebanet --budget M_R --time-limit 60` improved 2 of 17 windows and ended at 1,390,656 B).
+     * step does for the same program (its LP bound decides small programs of this kind). Not shown better by
+     * measurement: `solve amoebanet --budget M_R --time-limit 60` ended at 1,390,656 B with CP-SAT here and at
+     * 1,428,288 B with SCIP, within the run-to-run spread (BENCHMARKS.md).
      */
     private static Backend windowBackend(Options options) {
         Backend b = options.cosma().backend();
@@ -576,8 +577,8 @@ public final class DivideAndConquer {
      * prunes more and may prove the plan optimal (PNASNet at M_H: 123,872 B proven in 0.1 s).
      */
     private static Long finalBound(Graph g, long budget, Best best, Long lower, Clock clock) {
-        if (best.plan() == null || g.operatorCount() > WHOLE_GRAPH_LIMIT || (lower != null && best.traffic() <= lower)
-                || clock.over()) {
+        if (best.plan() == null || best.traffic() == 0 || g.operatorCount() > WHOLE_GRAPH_LIMIT
+                || (lower != null && best.traffic() <= lower) || clock.over()) {
             return lower;
         }
         try {
@@ -683,8 +684,10 @@ public final class DivideAndConquer {
             Duration d = left();
             Duration share = limit == null ? Duration.ofSeconds(2)
                     : Duration.ofMillis(Math.max(1, Math.round(limit.toMillis() * EARLY_BOUND_SHARE)));
-            return limits.withTimeLimit(d == null || share.compareTo(d) < 0 ? share : d.isZero() ? Duration.ofMillis(1)
-                    : d);
+            if (d != null && d.compareTo(share) <= 0) {
+                share = d.isZero() ? Duration.ofMillis(1) : d;
+            }
+            return limits.withTimeLimit(share);
         }
 
         /** The run's limits with what is left of the time (less the margin) as the time limit. */

@@ -57,18 +57,19 @@ public final class PeakBound {
      */
     public static Result of(Graph g, long budget, long target, int stateCap, Limits limits) {
         long began = System.nanoTime();
+        // nanoTime may be near any value: compare elapsed times, never sums with a far-off sentinel.
         long half = limits.timeLimit() == null ? Long.MAX_VALUE / 4 : limits.timeLimit().toNanos() / 2;
-        long[] forward = run(g, budget, target, false, stateCap, began + half, limits);
+        long[] forward = run(g, budget, target, false, stateCap, began, half, limits);
         if (forward[2] == 1) {
             return new Result(forward[0], true, (int) forward[1], 0);
         }
-        long[] backward = run(g, budget, target, true, stateCap, began + 2 * half, limits);
+        long[] backward = run(g, budget, target, true, stateCap, began, 2 * half, limits);
         return new Result(Math.max(forward[0], backward[0]), backward[2] == 1, (int) forward[1], (int) backward[1]);
     }
 
     /** {bound, number of complete layers, 1 when a whole layer was dropped (proven) else 0}. */
-    private static long[] run(Graph g, long budget, long target, boolean reverse, int stateCap, long end,
-                              Limits limits) {
+    private static long[] run(Graph g, long budget, long target, boolean reverse, int stateCap, long began,
+                              long allowed, Limits limits) {
         int n = g.operatorCount();
         int words = (n + 63) / 64;
         // Forward: an operator is ready when every producer of its inputs is done; a tensor is live after the done
@@ -82,14 +83,14 @@ public final class PeakBound {
         long bound = 0;
         int complete = 0;
         for (int k = 0; k < n; k++) {
-            if (System.nanoTime() > end || limits.expired()) {
+            if (System.nanoTime() - began > allowed || limits.expired()) {
                 break;
             }
             Map<Key, long[]> next = new HashMap<>();
             boolean cut = false;
             int seen = 0;
             for (Map.Entry<Key, long[]> e : layer.entrySet()) {
-                if ((++seen & 1023) == 0 && (System.nanoTime() > end || limits.expired())) {
+                if ((++seen & 1023) == 0 && (System.nanoTime() - began > allowed || limits.expired())) {
                     cut = true; // out of time inside a layer: it is not complete
                     break;
                 }
