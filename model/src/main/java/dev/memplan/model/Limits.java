@@ -4,15 +4,16 @@ import java.time.Duration;
 
 /**
  * What a Planner or Allocator may spend: wall time (null for none), threads, the relative gap at which an
- * optimiser may stop, the random seed (so that a run can be repeated), and the {@link Deadline} of the whole
- * command.
+ * optimiser may stop, the random seed (so that a run can be repeated), the {@link Deadline} of the whole
+ * command, the deterministic {@link Work} budget (unlimited unless given), and where to report {@link Progress}.
  *
  * <p>{@link #timeLimit()} is what is left: the given limit, capped by the time to the deadline. Every step that
  * reads it when it starts (a solver call, a packing, a scheduler) therefore stays within the command's limit
  * without knowing about it. {@link #startingNow()} turns the relative limit into the deadline, so that the steps
  * of one planner share one clock.
  */
-public record Limits(Duration timeLimit, int threads, double relativeGap, long seed, Deadline deadline) {
+public record Limits(Duration timeLimit, int threads, double relativeGap, long seed, Deadline deadline, Work work,
+                     Progress progress) {
 
     public static final Limits DEFAULT = new Limits(null, 1, 0.0, 0L);
 
@@ -27,11 +28,18 @@ public record Limits(Duration timeLimit, int threads, double relativeGap, long s
             throw new IllegalArgumentException("time limit must not be negative, got " + timeLimit);
         }
         deadline = deadline == null ? Deadline.NONE : deadline;
+        work = work == null ? Work.unlimited() : work;
+        progress = progress == null ? Progress.NONE : progress;
     }
 
-    /** Without a deadline beyond the time limit. */
+    /** Without a deadline beyond the time limit, a work limit, or a progress listener. */
     public Limits(Duration timeLimit, int threads, double relativeGap, long seed) {
         this(timeLimit, threads, relativeGap, seed, Deadline.NONE);
+    }
+
+    /** Without a work limit or a progress listener. */
+    public Limits(Duration timeLimit, int threads, double relativeGap, long seed, Deadline deadline) {
+        this(timeLimit, threads, relativeGap, seed, deadline, null, null);
     }
 
     /** The time left: the given limit capped by the deadline (zero once it passed); null when neither is set. */
@@ -51,12 +59,23 @@ public record Limits(Duration timeLimit, int threads, double relativeGap, long s
 
     /** Another time limit, the same deadline. */
     public Limits withTimeLimit(Duration value) {
-        return new Limits(value, threads, relativeGap, seed, deadline);
+        return new Limits(value, threads, relativeGap, seed, deadline, work, progress);
+    }
+
+    /** Another work budget, the rest the same. */
+    public Limits withWork(Work value) {
+        return new Limits(timeLimit, threads, relativeGap, seed, deadline, value, progress);
+    }
+
+    /** Another progress listener, the rest the same. */
+    public Limits withProgress(Progress value) {
+        return new Limits(timeLimit, threads, relativeGap, seed, deadline, work, value);
     }
 
     /** The time limit, from now on, as (the earlier of it and) the deadline. */
     public Limits startingNow() {
         Duration limit = timeLimit();
-        return limit == null ? this : new Limits(limit, threads, relativeGap, seed, deadline.earlier(Deadline.after(limit)));
+        return limit == null ? this : new Limits(limit, threads, relativeGap, seed,
+                deadline.earlier(Deadline.after(limit)), work, progress);
     }
 }
