@@ -56,6 +56,7 @@ public final class Main implements Runnable {
     private static int run(long startedAt, PrintWriter out, PrintWriter err, String... args) {
         started = startedAt;
         CommandLine cl = new CommandLine(new Main());
+        HelpText.apply(cl);
         cl.setOut(out);
         cl.setErr(err);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {

@@ -22,7 +22,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * there, on the local pool or another engine; {@code memplan sweep export DB} writes the table as CSV or Parquet.
  */
 @Command(name = "sweep", mixinStandardHelpOptions = true,
-        description = {"Runs the cases of a sweep spec (YAML or JSON; README, \"Sweeps\") into a results database, one row",
+        description = {"Runs the cases of a sweep spec (YAML or JSON; docs/sweeps.md) into a results database, one row",
             "per case, every plan written and checked. A re-run skips the cases already in the database, so an",
             "interrupted sweep resumes; progress on stderr."},
         subcommands = {SweepCommand.Export.class})
@@ -122,7 +122,7 @@ final class SweepCommand implements Callable<Integer> {
 
     /** {@code memplan sweep export DB --csv OUT | --parquet OUT}. */
     @Command(name = "export", mixinStandardHelpOptions = true,
-            description = {"Writes the results table as CSV (header row; the columns of RESULTS-SCHEMA.md) or Parquet,",
+            description = {"Writes the results table as CSV (header row; the columns of docs/sweeps.md, \"Results\") or Parquet,",
                 "for pandas or R; the file is written whole or not at all."})
     static final class Export implements Callable<Integer> {
         @Spec
