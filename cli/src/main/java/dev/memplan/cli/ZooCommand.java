@@ -5,7 +5,6 @@ import dev.memplan.datasets.zoo.ZooFiles;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -39,14 +38,10 @@ final class ZooCommand implements Runnable {
             for (String name : Zoo.names()) {
                 ZooFiles.Stats s = ZooFiles.stats(name);
                 t.row(name, s.nas() ? "NAS" : "human", Integer.toString(s.operators()), Integer.toString(s.tensors()),
-                        bytes(s.activationBytes()), bytes(s.parameterBytes()), bytes(s.minimumActivations()),
-                        bytes(s.minimumAll()), s.title());
+                        Long.toString(s.activationBytes()), Long.toString(s.parameterBytes()),
+                        Long.toString(s.minimumActivations()), Long.toString(s.minimumAll()), s.title());
             }
             t.print(out);
-        }
-
-        private static String bytes(long value) {
-            return String.format(Locale.ROOT, "%,d", value);
         }
     }
 

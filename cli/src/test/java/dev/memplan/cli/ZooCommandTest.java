@@ -22,8 +22,10 @@ class ZooCommandTest {
         assertEquals(0, r.code(), r.err());
         for (String name : Zoo.names()) {
             ZooFiles.Stats s = ZooFiles.stats(name);
+            // Sizes are plain integers, as everywhere in memplan's output (no thousands separators).
             assertTrue(r.out().matches("(?s).*\\n" + name + "\\s+(human|NAS)\\s+" + s.operators() + "\\s+" + s.tensors()
-                    + "\\s.*"), r.out());
+                    + "\\s+" + s.activationBytes() + "\\s+" + s.parameterBytes() + "\\s+" + s.minimumActivations()
+                    + "\\s+" + s.minimumAll() + "\\s.*"), r.out());
         }
     }
 
