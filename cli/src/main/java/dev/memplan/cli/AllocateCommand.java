@@ -63,6 +63,12 @@ final class AllocateCommand implements Callable<Integer> {
         if (!Allocators.NAMES.contains(allocator)) {
             throw new UserException("unknown allocator '" + allocator + "'; allocators: " + String.join(", ", Allocators.NAMES));
         }
+        // Every option before the file is read: a mistyped value should not wait for a large CSV.
+        java.time.Duration limit = Inputs.timeLimit(timeLimit, "--time-limit");
+        Inputs.threads(threads, "--threads");
+        if (capacity != null && capacity <= 0) {
+            throw new UserException("--capacity must be positive, got " + capacity);
+        }
         if (!Files.exists(file)) {
             throw new UserException("no such file: " + file);
         }
@@ -76,10 +82,6 @@ final class AllocateCommand implements Callable<Integer> {
         }
         if (cap != null && ByteRange.problem(cap, "--capacity") != null) {
             throw new UserException(ByteRange.problem(cap, "--capacity"));
-        }
-        java.time.Duration limit = Inputs.timeLimit(timeLimit, "--time-limit");
-        if (threads < 1) {
-            throw new UserException("--threads must be >= 1, got " + threads);
         }
         Limits limits = new Limits(limit, threads, 0.0, 0L);
         Allocation a = minimize ? Allocators.minimize(allocator, buffers, limits)

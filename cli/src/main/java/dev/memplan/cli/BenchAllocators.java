@@ -75,9 +75,7 @@ final class BenchAllocators implements Callable<Integer> {
             }
         }
         Duration limit = Inputs.timeLimit(timeLimit, "--time-limit");
-        if (threads < 1) {
-            throw new UserException("--threads must be >= 1, got " + threads);
-        }
+        Inputs.threads(threads, "--threads");
         if (random < 0) {
             throw new UserException("--random must be a number of random sets >= 0, got " + random);
         }

@@ -3,6 +3,7 @@ package dev.memplan.cli;
 import dev.memplan.datasets.onnx.OnnxImport;
 import dev.memplan.datasets.zoo.Zoo;
 import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
 import dev.memplan.model.TensorSetting;
 import dev.memplan.sweeps.GraphSources;
 import java.nio.file.Files;
@@ -75,5 +76,13 @@ final class Inputs {
         } catch (IllegalArgumentException e) {
             throw new UserException(e.getMessage());
         }
+    }
+
+    /** A thread count given as {@code option}: 1..{@link Limits#MAX_THREADS}, checked before any work. */
+    static int threads(int n, String option) {
+        if (n < 1 || n > Limits.MAX_THREADS) {
+            throw new UserException(option + " must be within 1.." + Limits.MAX_THREADS + ", got " + n);
+        }
+        return n;
     }
 }

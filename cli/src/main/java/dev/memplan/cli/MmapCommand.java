@@ -6,6 +6,7 @@ import dev.memplan.baselines.mmap.MctsPlay;
 import dev.memplan.baselines.mmap.RandomPlay;
 import dev.memplan.datasets.mmap.MmapInstances;
 import dev.memplan.formulations.mmap.MmapCpSat;
+import dev.memplan.model.ByteRange;
 import dev.memplan.model.Limits;
 import dev.memplan.model.io.MmapJson;
 import dev.memplan.model.mmap.Action;
@@ -55,6 +56,7 @@ final class MmapCommand implements Runnable {
 
     /** The instance named by an argument, with the capacity replaced when one is given. */
     static MmapInstance instance(String argument, Long capacity) {
+        checkCapacity(capacity);
         MmapInstance in;
         Path file = Path.of(argument);
         if (Files.isRegularFile(file) && isMmapFile(file)) {
@@ -69,12 +71,23 @@ final class MmapCommand implements Runnable {
             in = MmapInstances.fromGraph(Inputs.graph(argument));
         }
         if (capacity != null) {
-            if (capacity < 0) {
-                throw new UserException("--capacity must be >= 0, got " + capacity);
-            }
             in = in.withCapacity(capacity);
         }
         return in;
+    }
+
+    /** A --capacity is a byte count: 0..2^53, checked where it is parsed, before any work. */
+    static void checkCapacity(Long capacity) {
+        if (capacity == null) {
+            return;
+        }
+        if (capacity < 0) {
+            throw new UserException("--capacity must be >= 0, got " + capacity);
+        }
+        String problem = ByteRange.problem(capacity, "--capacity");
+        if (problem != null) {
+            throw new UserException(problem);
+        }
     }
 
     private static boolean isMmapFile(Path file) {
@@ -132,13 +145,19 @@ final class MmapCommand implements Runnable {
             return timeLimit - (System.nanoTime() - startNanos) / 1e9 - Math.min(1.0, 0.05 * timeLimit);
         }
 
+        /** Checks every value before any work (a zero --simulations crashed MCTS after the instance was built). */
+        void validate() {
+            if (!(timeLimit > 0) || Double.isInfinite(timeLimit)) {
+                throw new UserException("--time-limit must be a positive number of seconds, got " + timeLimit);
+            }
+            Inputs.threads(threads, "--threads");
+            if (simulations < 1) {
+                throw new UserException("--simulations must be >= 1 (MCTS simulations per move), got " + simulations);
+            }
+            checkCapacity(capacity);
+        }
+
         Limits limits(double seconds) {
-            if (timeLimit <= 0) {
-                throw new UserException("--time-limit must be positive, got " + timeLimit);
-            }
-            if (threads < 1 || simulations < 1) {
-                throw new UserException("--threads and --simulations must be >= 1");
-            }
             return new Limits(Duration.ofMillis(Math.max(1, Math.round(seconds * 1000))), threads, 0.0, seed);
         }
     }
@@ -165,6 +184,8 @@ final class MmapCommand implements Runnable {
         @Override
         public Integer call() {
             long start = System.nanoTime();
+            run.validate();
+            Outputs.check(out, "--out", false, input);
             PrintWriter o = spec.commandLine().getOut();
             MmapInstance in = instance(input, run.capacity);
             MappingPlanner p = planner(planner, run.simulations);
@@ -218,6 +239,8 @@ final class MmapCommand implements Runnable {
         @Override
         public Integer call() {
             long start = System.nanoTime();
+            run.validate();
+            Outputs.check(csv, "--csv", false, input);
             MmapInstance in = instance(input, run.capacity);
             spec.commandLine().getOut().println(describe(in));
             Table table = table();
@@ -304,6 +327,7 @@ final class MmapCommand implements Runnable {
 
         @Override
         public Integer call() {
+            Outputs.check(out, "--out", false, input);
             MmapInstance in = instance(input, capacity);
             MmapJson.write(in, out);
             spec.commandLine().getOut().println("wrote " + out + ": " + describe(in));

@@ -79,9 +79,7 @@ final class SolverOptions {
 
     Limits limits() {
         Duration limit = Inputs.timeLimit(timeLimit, "--time-limit");
-        if (threads < 1) {
-            throw new UserException("--threads must be >= 1, got " + threads);
-        }
+        Inputs.threads(threads, "--threads");
         return new Limits(limit, threads, 0.0, 0L);
     }
 

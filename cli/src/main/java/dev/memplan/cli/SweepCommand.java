@@ -90,6 +90,12 @@ final class SweepCommand implements Callable<Integer> {
         }
         SweepEngine chosen = SweepEngine.byName(engine);
         Path plansDir = plans != null ? plans : defaultPlans(db);
+        // Before any case runs: the database is one (or a new file), and the plans can be written.
+        if (Outputs.isStdout(db)) {
+            throw new UserException("--db -: the results database is a file; name one (e.g. results.duckdb)");
+        }
+        ResultsDb.requireDuckDb(db, true);
+        Outputs.checkFolder(plansDir, "--plans");
         SweepRun.Summary s;
         try (ResultsDb results = ResultsDb.open(db)) {
             s = SweepRun.run(sweep, results, plansDir, chosen, new SweepEngine.Options(jobs, master), err, null);
@@ -144,17 +150,26 @@ final class SweepCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            if (!Files.isRegularFile(db)) {
-                throw new UserException("no results database " + db);
-            }
             boolean parquet = target.parquet != null;
             Path out = parquet ? target.parquet : target.csv;
-            int rows;
-            try (ResultsDb results = ResultsDb.open(db)) {
-                results.export(out, parquet);
-                rows = results.rows().size();
+            String option = parquet ? "--parquet" : "--csv";
+            if (parquet && Outputs.isStdout(out)) {
+                throw new UserException("--parquet -: Parquet is binary and standard output takes CSV only "
+                        + "(--csv -); name a file");
             }
-            spec.commandLine().getOut().println("wrote " + rows + " rows to " + out);
+            // Before any work: the output is never the database (same file, links included) and can be written.
+            Outputs.check(out, option, true, db.toString());
+            int rows;
+            try (ResultsDb results = ResultsDb.openReadOnly(db)) {
+                rows = results.rows().size();
+                if (Outputs.isStdout(out)) {
+                    results.exportCsv(spec.commandLine().getOut());
+                } else {
+                    results.export(out, parquet);
+                }
+            }
+            Outputs.report(out, spec.commandLine()).println("wrote " + rows + " rows to "
+                    + (Outputs.isStdout(out) ? "standard output" : out));
             return 0;
         }
     }

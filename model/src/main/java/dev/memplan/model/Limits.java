@@ -17,9 +17,15 @@ public record Limits(Duration timeLimit, int threads, double relativeGap, long s
 
     public static final Limits DEFAULT = new Limits(null, 1, 0.0, 0L);
 
+    /**
+     * The most threads any step may use: far above the cores of any machine memplan plans on, and low enough that
+     * a mistyped count cannot make the native solvers fail (SCIP printed native errors at 100,000).
+     */
+    public static final int MAX_THREADS = 256;
+
     public Limits {
-        if (threads < 1) {
-            throw new IllegalArgumentException("threads must be >= 1, got " + threads);
+        if (threads < 1 || threads > MAX_THREADS) {
+            throw new IllegalArgumentException("threads must be within 1.." + MAX_THREADS + ", got " + threads);
         }
         if (relativeGap < 0) {
             throw new IllegalArgumentException("relative gap must be >= 0, got " + relativeGap);

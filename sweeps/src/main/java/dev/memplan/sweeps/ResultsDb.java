@@ -1,6 +1,7 @@
 package dev.memplan.sweeps;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -12,19 +13,21 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.sql.Timestamp;
 import java.sql.Types;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Properties;
 import java.util.Set;
 
 /**
- * The results database: a DuckDB file with one table, {@code results}, one row per finished case (schema:
- * RESULTS-SCHEMA.md). DuckDB because it is embedded (no server), ACID with a write-ahead log (a row is inserted in
+ * The results database: a DuckDB file with one table, {@code results}, one row per finished case (its columns:
+ * {@link #COLUMNS}, described in docs/sweeps.md). DuckDB because it is embedded (no server), ACID with a write-ahead log (a row is inserted in
  * one transaction, so a kill leaves whole rows or none), and exports Parquet and CSV itself ({@code COPY}), which
  * pandas and R read directly. One process writes a database at a time (DuckDB locks the file); engines send every
  * row to the one thread that owns this object.
  */
 public final class ResultsDb implements AutoCloseable {
-    /** The columns in order, as in RESULTS-SCHEMA.md and the CSV export. */
+    /** The columns in order, as in docs/sweeps.md and the CSV export. */
     public static final List<String> COLUMNS = List.of("case_key", "spec_hash", "graph", "setting", "budget",
             "budget_bytes", "planner", "solver", "time_limit", "threads", "repeat", "status", "traffic_compulsory",
             "traffic_non_compulsory", "loads", "spills", "bound", "gap", "seconds", "vars", "cons", "peak_footprint",
@@ -44,17 +47,32 @@ public final class ResultsDb implements AutoCloseable {
     private final PreparedStatement insert;
 
     private ResultsDb(Path file, Connection connection) throws SQLException {
-        this.file = file;
-        this.connection = connection;
-        try (Statement s = connection.createStatement()) {
-            s.execute(CREATE);
-        }
-        this.insert = connection.prepareStatement("INSERT INTO results VALUES (" + "?, ".repeat(COLUMNS.size() - 1)
-                + "?) ON CONFLICT DO NOTHING");
+        this(file, connection, true);
     }
 
-    /** Opens (creating when missing) the database file; null for an in-memory database. */
+    private ResultsDb(Path file, Connection connection, boolean writable) throws SQLException {
+        this.file = file;
+        this.connection = connection;
+        if (writable) {
+            try (Statement s = connection.createStatement()) {
+                s.execute(CREATE);
+            }
+            this.insert = connection.prepareStatement("INSERT INTO results VALUES (" + "?, ".repeat(COLUMNS.size() - 1)
+                    + "?) ON CONFLICT DO NOTHING");
+        } else {
+            this.insert = null;
+        }
+    }
+
+    /**
+     * Opens (creating when missing) the database file to write results; null for an in-memory database. An
+     * existing file must be a DuckDB database: DuckDB would open any other file (a spec, a CSV) as an empty
+     * in-memory database, so a sweep would run every case and store nothing.
+     */
     public static ResultsDb open(Path file) {
+        if (file != null) {
+            requireDuckDb(file, true);
+        }
         try {
             if (file != null && file.toAbsolutePath().getParent() != null) {
                 Files.createDirectories(file.toAbsolutePath().getParent());
@@ -63,6 +81,66 @@ public final class ResultsDb implements AutoCloseable {
             return new ResultsDb(file, c);
         } catch (SQLException | IOException e) {
             throw new SweepException("cannot open the results database " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Opens an existing results database read-only (export, figures): it must be a DuckDB file with a
+     * {@code results} table; nothing is created or changed.
+     */
+    public static ResultsDb openReadOnly(Path file) {
+        requireDuckDb(file, false);
+        Properties readOnly = new Properties();
+        readOnly.setProperty("duckdb.read_only", "true");
+        Connection c;
+        try {
+            c = DriverManager.getConnection("jdbc:duckdb:" + file.toAbsolutePath(), readOnly);
+        } catch (SQLException e) {
+            throw new SweepException("cannot open the results database " + file + ": " + e.getMessage(), e);
+        }
+        try (Statement s = c.createStatement(); ResultSet r = s.executeQuery(
+                "SELECT count(*) FROM information_schema.tables WHERE table_name = 'results'")) {
+            r.next();
+            if (r.getLong(1) == 0) {
+                c.close();
+                throw new SweepException(file + " is a DuckDB database without a 'results' table: not a memplan "
+                        + "results database");
+            }
+            return new ResultsDb(file, c, false);
+        } catch (SQLException e) {
+            throw new SweepException("cannot read the results database " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** DuckDB's magic bytes, at offset 8 of every database file (after a checksum). */
+    private static final byte[] MAGIC = {'D', 'U', 'C', 'K'};
+
+    /**
+     * Fails unless {@code file} is a DuckDB database file, judged by its header, not its name; a missing file is
+     * accepted when {@code mayCreate}.
+     */
+    public static void requireDuckDb(Path file, boolean mayCreate) {
+        if (!Files.exists(file)) {
+            if (mayCreate) {
+                return;
+            }
+            throw new SweepException("no results database " + file + " (no such file)");
+        }
+        if (!Files.isRegularFile(file)) {
+            throw new SweepException(file + " is not a results database: it is " + (Files.isDirectory(file)
+                    ? "a folder" : "not a regular file"));
+        }
+        byte[] head = new byte[12];
+        int n;
+        try (InputStream in = Files.newInputStream(file)) {
+            n = in.readNBytes(head, 0, head.length);
+        } catch (IOException e) {
+            throw new SweepException("cannot read the results database " + file + ": " + e.getMessage(), e);
+        }
+        if (n < head.length || !Arrays.equals(Arrays.copyOfRange(head, 8, 12), MAGIC)) {
+            throw new SweepException(file + " is not a DuckDB database (" + (n == 0 ? "it is empty"
+                    : "its header is not DuckDB's") + (mayCreate ? "): refusing to use it as the results database; "
+                    + "name a new file or an existing results database" : "): not a results database"));
         }
     }
 
@@ -81,6 +159,9 @@ public final class ResultsDb implements AutoCloseable {
 
     /** Inserts one row in its own transaction (autocommit); a row whose key is present is ignored. */
     public void insert(ResultRow row) {
+        if (insert == null) {
+            throw new IllegalStateException("the results database " + file + " was opened read-only");
+        }
         try {
             int i = 1;
             insert.setString(i++, row.caseKey());
@@ -161,26 +242,62 @@ public final class ResultsDb implements AutoCloseable {
 
     /**
      * Writes the table as CSV (header row, the columns of {@link #COLUMNS}) or Parquet, whole or not at all: DuckDB
-     * writes a temporary file in the target's folder, which is then moved over the target.
+     * writes a temporary file in the target's folder, which is then moved over the target. The target must not be
+     * this database (the caller checks links too, before any work): replacing it would lose every result.
      */
     public void export(Path target, boolean parquet) {
         Path absolute = target.toAbsolutePath();
+        if (file != null && absolute.normalize().equals(file.toAbsolutePath().normalize())) {
+            throw new SweepException("cannot export " + file + " onto itself: that would replace the results "
+                    + "database; name another file");
+        }
         Path tmp = absolute.resolveSibling("." + absolute.getFileName() + ".tmp" + (parquet ? ".parquet" : ".csv"));
+        try {
+            Files.createDirectories(absolute.getParent());
+            copyTo(tmp, parquet);
+            Files.move(tmp, absolute, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (SQLException | IOException e) {
+            deleteQuietly(tmp);
+            throw new SweepException("cannot export " + file + " to " + target + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Writes the table as CSV text (header row) to {@code out}, through a temporary file. */
+    public void exportCsv(java.io.Writer out) {
+        Path tmp = null;
+        try {
+            tmp = Files.createTempFile("memplan-export", ".csv");
+            Files.delete(tmp);
+            copyTo(tmp, false);
+            try (java.io.Reader in = Files.newBufferedReader(tmp)) {
+                in.transferTo(out);
+            }
+            out.flush();
+        } catch (SQLException | IOException e) {
+            throw new SweepException("cannot export " + file + " to standard output: " + e.getMessage(), e);
+        } finally {
+            deleteQuietly(tmp);
+        }
+    }
+
+    private void copyTo(Path tmp, boolean parquet) throws SQLException {
         String order = " ORDER BY graph, setting, budget_bytes, budget, planner, solver, time_limit, threads, \"repeat\"";
         String select = "SELECT " + String.join(", ", COLUMNS.stream().map(c -> '"' + c + '"').toList())
                 + " FROM results" + order;
         String format = parquet ? "(FORMAT PARQUET)" : "(FORMAT CSV, HEADER)";
         try (Statement s = connection.createStatement()) {
-            Files.createDirectories(absolute.getParent());
             s.execute("COPY (" + select + ") TO '" + tmp.toString().replace("'", "''") + "' " + format);
-            Files.move(tmp, absolute, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (SQLException | IOException e) {
-            try {
-                Files.deleteIfExists(tmp);
-            } catch (IOException ignored) {
-                // The export already failed; that error is the one to report.
-            }
-            throw new SweepException("cannot export " + file + " to " + target + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void deleteQuietly(Path tmp) {
+        if (tmp == null) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(tmp);
+        } catch (IOException ignored) {
+            // The export already failed or finished; that is the outcome to report.
         }
     }
 
@@ -192,7 +309,9 @@ public final class ResultsDb implements AutoCloseable {
     @Override
     public void close() {
         try {
-            insert.close();
+            if (insert != null) {
+                insert.close();
+            }
             connection.close();
         } catch (SQLException e) {
             throw failure("close", e);

@@ -4,6 +4,7 @@ import dev.memplan.baselines.allocation.Allocators;
 import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Limits;
 import dev.memplan.model.TensorSetting;
 import java.io.IOException;
 import java.io.InputStream;
@@ -93,6 +94,11 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
             }
         }
         String name = top.containsKey("name") ? top.get("name").text("name") : Path.of(file).getFileName().toString();
+        for (String axis : List.of("graphs", "buffers")) {
+            if (top.containsKey(axis) && top.get(axis).items().isEmpty()) {
+                throw top.get(axis).error("'" + axis + "' is empty: a sweep over no " + axis + " runs nothing");
+            }
+        }
         List<Item> graphs = top.containsKey("graphs") ? graphs(top.get("graphs"), dir) : List.of();
         List<Item> buffers = top.containsKey("buffers") ? files(top.get("buffers"), dir, "buffers") : List.of();
         if (graphs.isEmpty() && buffers.isEmpty()) {
@@ -125,6 +131,9 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
             limits.add(s.equals("none") ? null : Double.parseDouble(s));
         }
         List<Integer> threads = integers(top, "threads", List.of("1"));
+        if (top.containsKey("threads") && threads.stream().anyMatch(t -> t > Limits.MAX_THREADS)) {
+            throw top.get("threads").error("'threads' must be within 1.." + Limits.MAX_THREADS);
+        }
         int repeats = integers(top, "repeats", List.of("1")).get(0);
         List<PlannerChoice> planners = graphs.isEmpty() ? List.of()
                 : top.containsKey("planners") ? planners(top.get("planners"))
@@ -182,6 +191,11 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
                     }
                 }
             }
+        }
+        if (cases.isEmpty()) {
+            throw root.error("the spec has no cases: 'include' and 'exclude' leave none of the "
+                    + (graphs.size() * settings.size() * budgets.size() * planners.size()
+                    + buffers.size() * capacities.size() * allocators.size()) + " combinations");
         }
         return new SweepSpec(name, hash(text), List.copyOf(cases));
     }
@@ -291,6 +305,9 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
     }
 
     private static List<PlannerChoice> planners(SpecNode node) {
+        if (node.items().isEmpty()) {
+            throw node.error("'planners' is empty: name at least one planner (e.g. [paper, cosma])");
+        }
         List<PlannerChoice> out = new ArrayList<>();
         for (SpecNode n : node.items()) {
             if (n.isMap()) {

@@ -37,6 +37,9 @@ public final class MmapInstance {
         if (capacity < 0) {
             throw new InvalidInstanceException("capacity", "capacity must be >= 0, got " + capacity);
         }
+        // The 2^53 rule of every byte count in memplan (docs/model-and-formats.md): CP-SAT and the players sum
+        // these, and a capacity of 2^63 - 1 made CP-SAT reject the model.
+        tooLarge("capacity", capacity, "capacity");
         if (this.supply.length == 0) {
             throw new InvalidInstanceException("supply", "a program needs at least one instruction (one supply value)");
         }
@@ -45,13 +48,22 @@ public final class MmapInstance {
             if (this.supply[t] < 0) {
                 throw new InvalidInstanceException("supply[" + t + "]", "supply must be >= 0, got " + this.supply[t]);
             }
-            supplyPrefix[t + 1] = Math.addExact(supplyPrefix[t], this.supply[t]);
+            tooLarge("supply[" + t + "]", this.supply[t], "supply");
+            supplyPrefix[t + 1] = supplyPrefix[t] + this.supply[t];
+            tooLarge("supply[" + t + "]", supplyPrefix[t + 1], "the total supply up to this instruction");
         }
         for (int i = 0; i < this.buffers.size(); i++) {
             validate(i, this.buffers.get(i));
         }
         aliasGroup = groups();
         earlierOfTensor = earlierOfTensor();
+    }
+
+    private static void tooLarge(String where, long value, String what) {
+        String problem = dev.memplan.model.ByteRange.problem(value, what);
+        if (problem != null) {
+            throw new InvalidInstanceException(where, problem);
+        }
     }
 
     private void validate(int i, MmapBuffer b) {
@@ -70,6 +82,9 @@ public final class MmapInstance {
         if (b.benefit() < 0) {
             throw new InvalidInstanceException(where + ".benefit", "benefit must be >= 0, got " + b.benefit());
         }
+        tooLarge(where + ".size", b.size(), "size");
+        tooLarge(where + ".demand", b.demand(), "demand");
+        tooLarge(where + ".benefit", b.benefit(), "benefit");
         if (b.time() < 0 || b.time() > last) {
             throw new InvalidInstanceException(where + ".time", "time " + b.time() + " is outside the program's 0.."
                     + last);

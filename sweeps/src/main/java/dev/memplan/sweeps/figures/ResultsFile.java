@@ -90,6 +90,7 @@ public final class ResultsFile {
     }
 
     private static List<FinishedCase> readDuckDb(Path file) {
+        dev.memplan.sweeps.ResultsDb.requireDuckDb(file, false);
         Properties p = new Properties();
         p.setProperty("duckdb.read_only", "true");
         String name = file.toString();
