@@ -2,6 +2,7 @@ package dev.memplan.cli;
 
 import dev.memplan.baselines.allocation.Allocators;
 import dev.memplan.model.Allocation;
+import dev.memplan.model.Buffer;
 import dev.memplan.model.BufferChecker;
 import dev.memplan.model.BufferSet;
 import dev.memplan.model.ByteRange;
@@ -82,6 +83,15 @@ final class AllocateCommand implements Callable<Integer> {
         }
         if (cap != null && ByteRange.problem(cap, "--capacity") != null) {
             throw new UserException(ByteRange.problem(cap, "--capacity"));
+        }
+        if (cap != null) {
+            for (Buffer b : buffers.buffers()) {
+                if (b.fixedOffset() != null && ByteRange.add(b.fixedOffset(), b.size()) > cap) {
+                    throw new UserException(file + ": buffer '" + Messages.clean(b.id()) + "' is fixed at ["
+                            + b.fixedOffset() + ", " + ByteRange.add(b.fixedOffset(), b.size())
+                            + "), beyond the capacity " + cap + ": no packing keeps it");
+                }
+            }
         }
         Limits limits = new Limits(limit, threads, 0.0, 0L);
         Allocation a = minimize ? Allocators.minimize(allocator, buffers, limits)

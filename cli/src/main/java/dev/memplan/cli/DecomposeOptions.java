@@ -114,8 +114,8 @@ final class DecomposeOptions {
         try {
             lines = Files.readAllLines(file);
         } catch (IOException e) {
-            throw new UserException("--decompose: cannot read break-node file " + file + " (" + e.getMessage()
-                    + "); use auto, none or a file with one operator name a line");
+            throw new UserException("--decompose " + file + ": cannot read the break-node file: " + dev.memplan.model.io.AtomicFiles.reason(e)
+                    + "; use auto, none or a file with one operator name a line");
         }
         List<String> names = new ArrayList<>();
         for (String line : lines) {

@@ -70,7 +70,8 @@ public final class Main implements Runnable {
         });
         cl.setParameterExceptionHandler((e, a) -> {
             CommandLine c = e.getCommandLine();
-            c.getErr().println("memplan: error: " + Messages.clean(e.getMessage()));
+            String unknown = unknownCommand(e);
+            c.getErr().println("memplan: error: " + (unknown != null ? unknown : Messages.clean(e.getMessage())));
             c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help'.");
             return USER_ERROR;
         });
@@ -87,6 +88,23 @@ public final class Main implements Runnable {
         out.flush();
         err.flush();
         return code;
+    }
+
+    /**
+     * "unknown command 'foo'" with the commands there are, when the first word after a command that has
+     * subcommands is none of them (picocli says "Unmatched argument at index 0"); null otherwise.
+     */
+    private static String unknownCommand(CommandLine.ParameterException e) {
+        if (!(e instanceof CommandLine.UnmatchedArgumentException u) || u.getUnmatched().isEmpty()) {
+            return null;
+        }
+        CommandLine c = e.getCommandLine();
+        String word = u.getUnmatched().get(0);
+        if (c.getSubcommands().isEmpty() || word.startsWith("-")) {
+            return null;
+        }
+        return "unknown command '" + Messages.clean(word) + "' for '" + c.getCommandSpec().qualifiedName()
+                + "'; commands: " + String.join(", ", c.getSubcommands().keySet());
     }
 
     private static boolean isUserMistake(Exception e) {

@@ -95,7 +95,7 @@ final class MmapCommand implements Runnable {
             String head = new String(s.readNBytes(4096), StandardCharsets.UTF_8);
             return head.contains("\"" + MmapJson.FORMAT + "\"");
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot read " + file + ": " + dev.memplan.model.io.AtomicFiles.reason(e), e);
         }
     }
 

@@ -29,8 +29,13 @@ final class OnnxOptions {
         try {
             OnnxImport.Options o = OnnxImport.Options.defaults().withFusion(OnnxImport.Fusion.parse(fuse))
                     .withBytesPerElement(bytesPerElement).withOpaque(opaque);
+            java.util.Set<String> named = new java.util.HashSet<>();
             for (String text : inputs) {
                 Map.Entry<String, long[]> e = OnnxImport.parseInput(text);
+                if (!named.add(e.getKey())) {
+                    throw new UserException("--input " + Messages.clean(text) + ": input '" + Messages.clean(e.getKey())
+                            + "' is given twice; give each input's shape once");
+                }
                 o = o.withInput(e.getKey(), e.getValue());
             }
             return o;

@@ -122,7 +122,7 @@ final class SweepCommand implements Callable<Integer> {
         try {
             return Files.readString(file);
         } catch (java.io.IOException e) {
-            throw new UserException("cannot read " + file + ": " + e.getMessage());
+            throw new UserException("cannot read " + file + ": " + dev.memplan.model.io.AtomicFiles.reason(e));
         }
     }
 

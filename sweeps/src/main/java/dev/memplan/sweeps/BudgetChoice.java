@@ -75,6 +75,10 @@ public record BudgetChoice(String name, long bytes, long mr, ScheduleResult mp) 
         try {
             bytes = Long.parseLong(argument.replace("_", ""));
         } catch (NumberFormatException e) {
+            if (argument.replace("_", "").matches("\\d+")) {
+                throw new SweepException("the budget is " + argument + ", above 2^53 = " + dev.memplan.model.ByteRange.MAX
+                        + ", the largest byte count memplan supports");
+            }
             throw new SweepException("a budget is M_R, M_H, M_P, a fraction between M_R and M_P such as 0.25, or a "
                     + "number of bytes; got '" + argument + "'");
         }

@@ -135,7 +135,8 @@ public final class ResultsDb implements AutoCloseable {
         try (InputStream in = Files.newInputStream(file)) {
             n = in.readNBytes(head, 0, head.length);
         } catch (IOException e) {
-            throw new SweepException("cannot read the results database " + file + ": " + e.getMessage(), e);
+            throw new SweepException("cannot read the results database " + file + ": "
+                    + dev.memplan.model.io.AtomicFiles.reason(e), e);
         }
         if (n < head.length || !Arrays.equals(Arrays.copyOfRange(head, 8, 12), MAGIC)) {
             throw new SweepException(file + " is not a DuckDB database (" + (n == 0 ? "it is empty"

@@ -52,7 +52,7 @@ final class SpecNode {
             throw new SweepException(where(file, e.getLocation()) + ": not valid " + (factory instanceof YAMLFactory
                     ? "YAML" : "JSON") + ": " + e.getOriginalMessage().replaceAll("\\s+", " ").trim());
         } catch (IOException e) {
-            throw new SweepException(file + ": cannot read: " + e.getMessage(), e);
+            throw new SweepException(file + ": cannot read: " + dev.memplan.model.io.AtomicFiles.reason(e), e);
         }
     }
 

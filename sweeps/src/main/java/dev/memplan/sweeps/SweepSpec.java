@@ -49,7 +49,7 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new SweepException("cannot read spec " + file + ": " + e.getMessage(), e);
+            throw new SweepException("cannot read spec " + file + ": " + dev.memplan.model.io.AtomicFiles.reason(e), e);
         }
         Path dir = file.toAbsolutePath().getParent();
         return parse(text, file.toString(), dir);

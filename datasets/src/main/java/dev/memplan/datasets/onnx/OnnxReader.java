@@ -70,7 +70,7 @@ final class OnnxReader {
             }
             bytes = Files.readAllBytes(path);
         } catch (IOException e) {
-            throw new FormatException(file, "file", "cannot read: " + e.getMessage(), e);
+            throw new FormatException(file, "file", "cannot read: " + dev.memplan.model.io.AtomicFiles.reason(e), e);
         }
         return read(file, bytes);
     }

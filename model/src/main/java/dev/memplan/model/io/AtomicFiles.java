@@ -105,7 +105,17 @@ public final class AtomicFiles {
         if (!Files.isDirectory(dir)) {
             return dir + " is not a folder";
         }
-        return Files.isWritable(dir) ? null : "folder " + dir + " is not writable (permission denied)";
+        if (!Files.isWritable(dir)) {
+            return "folder " + dir + " is not writable (permission denied)";
+        }
+        // A whole-or-nothing write needs a temporary file beside the target: try one now, so that a folder that
+        // takes no new files (/proc, a read-only mount) fails before the work, with its real reason.
+        try {
+            Files.delete(Files.createTempFile(dir, ".memplan-probe", ".tmp"));
+        } catch (IOException e) {
+            return "cannot create a file in folder " + dir + ": " + reason(e);
+        }
+        return null;
     }
 
     private static UncheckedIOException failure(String message) {

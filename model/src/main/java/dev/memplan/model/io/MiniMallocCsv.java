@@ -3,6 +3,7 @@ package dev.memplan.model.io;
 import dev.memplan.model.Buffer;
 import dev.memplan.model.BufferSet;
 import dev.memplan.model.ByteRange;
+import dev.memplan.model.OverlapSweep;
 import dev.memplan.model.Placement;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -159,12 +160,46 @@ public final class MiniMallocCsv {
     private record Parsed(String file, List<Buffer> buffers, Long capacity, String offsetColumn, List<Long> offsets,
                           List<Integer> lines) {
 
+        /**
+         * The problem: each buffer with its fixed offset, if any. Fixed offsets that no packing can keep (two
+         * buffers fixed at shared addresses while both live, an offset off its alignment) are the file's mistake,
+         * named here, not an "infeasible" for an allocator to prove.
+         */
         BufferSet withFixedOffsets() {
             List<Buffer> fixed = new ArrayList<>(buffers.size());
+            List<Integer> pinned = new ArrayList<>();
             for (int i = 0; i < buffers.size(); i++) {
                 Buffer b = buffers.get(i);
-                fixed.add(new Buffer(b.id(), b.lower(), b.upper(), b.size(), b.alignment(), offsets.get(i)));
+                Long o = offsets.get(i);
+                if (o != null) {
+                    if (o % b.alignment() != 0) {
+                        throw new FormatException(file, "line " + lines.get(i) + ", column '" + offsetColumn + "'",
+                                "buffer '" + b.id() + "' is fixed at offset " + o + ", not a multiple of its alignment "
+                                        + b.alignment());
+                    }
+                    pinned.add(i);
+                }
+                fixed.add(new Buffer(b.id(), b.lower(), b.upper(), b.size(), b.alignment(), o));
             }
+            int k = pinned.size();
+            long[] lower = new long[k];
+            long[] upper = new long[k];
+            long[] offset = new long[k];
+            long[] size = new long[k];
+            for (int j = 0; j < k; j++) {
+                Buffer b = buffers.get(pinned.get(j));
+                lower[j] = b.lower();
+                upper[j] = b.upper();
+                offset[j] = offsets.get(pinned.get(j));
+                size[j] = b.size();
+            }
+            OverlapSweep.findOverlaps(lower, upper, offset, size, (a, b) -> {
+                int x = Math.min(pinned.get(a), pinned.get(b));
+                int y = Math.max(pinned.get(a), pinned.get(b));
+                throw new FormatException(file, "line " + lines.get(y) + ", column '" + offsetColumn + "'",
+                        "buffers '" + buffers.get(x).id() + "' (line " + lines.get(x) + ") and '" + buffers.get(y).id()
+                                + "' are fixed at overlapping addresses while both are live: no packing keeps both");
+            });
             return new BufferSet(fixed, capacity);
         }
 
@@ -269,6 +304,9 @@ public final class MiniMallocCsv {
                 throw row.error(Column.ID, "duplicate id '" + id + "' (also line " + previous + ")");
             }
             long lower = row.integer(Column.LOWER);
+            if (lower < 0) {
+                throw row.error(Column.LOWER, row.name(Column.LOWER) + " must be >= 0 (a time), found " + lower);
+            }
             long upper = row.integer(Column.UPPER);
             boolean inclusive = row.name(Column.UPPER).equals("end");
             if (inclusive) {
@@ -301,6 +339,9 @@ public final class MiniMallocCsv {
             Long offset = null;
             if (index.containsKey(Column.OFFSET) && !row.text(Column.OFFSET).isBlank()) {
                 offset = row.bytes(Column.OFFSET, "offset");
+                if (offset < 0) {
+                    throw row.error(Column.OFFSET, "offset must be >= 0, found " + offset);
+                }
             }
             buffers.add(new Buffer(id, lower, upper, size, alignment, null));
             offsets.add(offset);
@@ -330,6 +371,11 @@ public final class MiniMallocCsv {
 
         void start(int lineNumber, String text) {
             line = lineNumber;
+            int quote = text.indexOf('"');
+            if (quote >= 0) {
+                throw new FormatException(file, "line " + line + ", column " + (quote + 1),
+                        "a quote: MiniMalloc's CSV has no quoted fields (ids are plain text without commas or quotes)");
+            }
             fields = text.split(",", -1);
             if (fields.length != names.length) {
                 throw new FormatException(file, "line " + line, "expected " + names.length + " fields ("

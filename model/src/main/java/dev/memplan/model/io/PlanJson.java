@@ -118,6 +118,9 @@ public final class PlanJson {
             throw root.error("setting", "unknown tensor setting '" + settingText + "'; expected activations or all");
         }
         long budget = root.bytes("budget", "an integer number of bytes");
+        if (budget < 0) {
+            throw root.error("budget", "budget must be >= 0 bytes, found " + budget);
+        }
         Schedule schedule = new Schedule(root.strings("schedule", "the list of operator names in run order",
                 "an operator name"));
 

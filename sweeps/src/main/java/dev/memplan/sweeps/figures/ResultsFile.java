@@ -57,7 +57,7 @@ public final class ResultsFile {
         } catch (java.nio.charset.MalformedInputException e) {
             throw new FormatException(file.toString(), "file", "not UTF-8 text");
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("cannot read " + file + ": " + dev.memplan.model.io.AtomicFiles.reason(e), e);
         }
         List<CsvRecord> records = CsvRecord.parse(text, file.toString());
         if (records.isEmpty()) {
