@@ -52,7 +52,7 @@ class DecomposeCommandTest {
         MainTest.Result missing = MainTest.run("solve", "fig1", "--budget", "M_H", "--decompose",
                 dir.resolve("none.txt").toString());
         assertEquals(2, missing.code());
-        assertTrue(missing.err().contains("cannot read break-node file"), missing.err());
+        assertTrue(missing.err().contains("cannot read the break-node file: no such file or folder"), missing.err());
         Path file = dir.resolve("breaks.txt");
         Files.writeString(file, "# break nodes\nn3\nzzz\n");
         MainTest.Result bad = MainTest.run("solve", "fig1", "--budget", "M_H", "--decompose", file.toString());

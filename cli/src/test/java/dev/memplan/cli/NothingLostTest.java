@@ -76,7 +76,7 @@ class NothingLostTest {
                 "no results database");
         assertFalse(Files.exists(missing));
         assertRefused(MainTest.run("plot", "traffic", spec.toString(), "--out", dir.resolve("f.svg").toString()),
-                "not a DuckDB database");
+                "cannot read it as a DuckDB database", "its header is not DuckDB's");
     }
 
     @Test

@@ -126,23 +126,31 @@ public final class ResultsDb implements AutoCloseable {
             }
             throw new SweepException("no results database " + file + " (no such file)");
         }
+        String why = whyNotDuckDb(file);
+        if (why != null) {
+            throw new SweepException(file + " is not a DuckDB database (" + why + (mayCreate
+                    ? "): refusing to use it as the results database; name a new file or an existing results database"
+                    : "): not a results database"));
+        }
+    }
+
+    /** Null when the existing {@code file} starts with DuckDB's header, else why it is not a DuckDB database. */
+    public static String whyNotDuckDb(Path file) {
         if (!Files.isRegularFile(file)) {
-            throw new SweepException(file + " is not a results database: it is " + (Files.isDirectory(file)
-                    ? "a folder" : "not a regular file"));
+            return Files.isDirectory(file) ? "it is a folder" : "it is not a regular file";
         }
         byte[] head = new byte[12];
         int n;
         try (InputStream in = Files.newInputStream(file)) {
             n = in.readNBytes(head, 0, head.length);
         } catch (IOException e) {
-            throw new SweepException("cannot read the results database " + file + ": "
-                    + dev.memplan.model.io.AtomicFiles.reason(e), e);
+            return "cannot read it: " + dev.memplan.model.io.AtomicFiles.reason(e);
         }
-        if (n < head.length || !Arrays.equals(Arrays.copyOfRange(head, 8, 12), MAGIC)) {
-            throw new SweepException(file + " is not a DuckDB database (" + (n == 0 ? "it is empty"
-                    : "its header is not DuckDB's") + (mayCreate ? "): refusing to use it as the results database; "
-                    + "name a new file or an existing results database" : "): not a results database"));
+        if (n == 0) {
+            return "it is empty";
         }
+        return n < head.length || !Arrays.equals(Arrays.copyOfRange(head, 8, 12), MAGIC)
+                ? "its header is not DuckDB's" : null;
     }
 
     /** The keys of the cases already in the database. */

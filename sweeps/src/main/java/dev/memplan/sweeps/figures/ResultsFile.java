@@ -90,7 +90,12 @@ public final class ResultsFile {
     }
 
     private static List<FinishedCase> readDuckDb(Path file) {
-        dev.memplan.sweeps.ResultsDb.requireDuckDb(file, false);
+        String why = dev.memplan.sweeps.ResultsDb.whyNotDuckDb(file);
+        if (why != null) {
+            // DuckDB would open a text file as an empty in-memory database; say what the file is instead.
+            throw new FormatException(file.toString(), "file", "cannot read it as a DuckDB database: " + why
+                    + " (a results CSV export must be named .csv)");
+        }
         Properties p = new Properties();
         p.setProperty("duckdb.read_only", "true");
         String name = file.toString();
