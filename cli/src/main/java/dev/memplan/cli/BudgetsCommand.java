@@ -4,11 +4,13 @@ import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.baselines.scheduling.ScheduleResult;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorKind;
 import dev.memplan.model.TensorSetting;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -45,16 +47,22 @@ final class BudgetsCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        // --time-limit bounds the whole command (graph built, every setting), not each setting's M_P.
+        Limits limits = solverOptions.commandLimits();
         Graph g = Inputs.graph(graph, onnx);
         long parameters = g.tensors().stream().filter(t -> t.kind() == TensorKind.PARAMETER).count();
         out.println("graph " + g.name() + ": " + g.operatorCount() + " operators, " + g.tensorCount() + " tensors ("
                 + parameters + " parameters), alignment " + g.alignment());
         List<TensorSetting> settings = setting == null ? List.of(TensorSetting.values()) : List.of(Inputs.setting(setting));
         Table t = new Table("setting", "M_R", "M_P", "M_H", "default-order footprint", "M_P status");
-        for (TensorSetting s : settings) {
+        for (int i = 0; i < settings.size(); i++) {
+            TensorSetting s = settings.get(i);
             Graph gs = g.withSetting(s);
             long mr = Budgets.minimumRequired(gs);
-            ScheduleResult mp = solverOptions.minimumPeak().schedule(gs, solverOptions.limits());
+            // Each setting left gets an equal share of the time left.
+            Duration left = limits.timeLimit();
+            Limits share = left == null ? limits : limits.withTimeLimit(left.dividedBy(settings.size() - i));
+            ScheduleResult mp = solverOptions.minimumPeak().schedule(gs, share);
             t.row(s.fileName(), Long.toString(mr), Long.toString(mp.peak()),
                     Long.toString(Budgets.halfway(mr, mp.peak())),
                     Long.toString(Budgets.footprint(gs, Schedule.defaultOrder(gs))),

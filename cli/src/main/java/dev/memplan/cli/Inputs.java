@@ -85,4 +85,23 @@ final class Inputs {
         }
         return n;
     }
+
+    /**
+     * A buffer set from a MiniMalloc CSV file or a generated trace ({@code gen:trace:N[:SEED]}); the file is
+     * checked to exist first, so a missing file is named as such.
+     */
+    static dev.memplan.model.BufferSet buffers(String argument) {
+        if (dev.memplan.datasets.TrainingTrace.isTraceName(argument) && !Files.exists(Path.of(argument))) {
+            try {
+                return dev.memplan.datasets.TrainingTrace.of(argument);
+            } catch (IllegalArgumentException e) {
+                throw new UserException(e.getMessage());
+            }
+        }
+        Path file = Path.of(argument);
+        if (!Files.exists(file)) {
+            throw new UserException("no such file: " + file + " (give a MiniMalloc CSV or gen:trace:N[:SEED])");
+        }
+        return dev.memplan.model.io.MiniMallocCsv.read(file);
+    }
 }

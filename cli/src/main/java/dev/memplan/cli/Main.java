@@ -21,7 +21,7 @@ import picocli.CommandLine.Command;
 @Command(name = "memplan", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Plans how a DNN uses an accelerator's scratchpad: operator schedule, tensor addresses and "
                 + "off-chip spills, solved exactly and checked against the memory model.",
-        subcommands = {SolveCommand.class, CompareCommand.class, AllocateCommand.class, CheckCommand.class, BudgetsCommand.class, ConvertCommand.class, ImportCommand.class, ZooCommand.class,
+        subcommands = {SolveCommand.class, CompareCommand.class, AllocateCommand.class, CheckCommand.class, TraceCommand.class, BudgetsCommand.class, ConvertCommand.class, ImportCommand.class, ZooCommand.class,
             BenchCommand.class, PlotCommand.class, SweepCommand.class, MmapCommand.class,
             CommandLine.HelpCommand.class})
 public final class Main implements Runnable {

@@ -239,7 +239,7 @@ final class SolveCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static Schedule readSchedule(Graph g, String argument) {
+    static Schedule readSchedule(Graph g, String argument) {
         if (argument.equals("default")) {
             return Schedule.defaultOrder(g);
         }

@@ -17,7 +17,8 @@ import java.util.Comparator;
  * fits, scanning the placed buffers by offset, or on top of the highest.
  *
  * <p>The heuristic ignores the capacity: {@link #pack} is the packing it reaches, {@link #allocate} reports
- * whether that fits. Time O(n^2 log n); limits are not consulted (it takes milliseconds).
+ * whether that fits. Time O(n log n + p log p) for p pairs of buffers live at once ({@link GapPacking}); limits
+ * are not consulted (a second on 100,000 buffers).
  */
 public final class GreedyBySizeAllocator implements Allocator {
 

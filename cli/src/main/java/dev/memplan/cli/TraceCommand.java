@@ -1,0 +1,95 @@
+package dev.memplan.cli;
+
+import dev.memplan.datasets.TrainingTrace;
+import dev.memplan.model.Buffer;
+import dev.memplan.model.BufferSet;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Lifetimes;
+import dev.memplan.model.Schedule;
+import dev.memplan.model.io.MiniMallocCsv;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code memplan trace}: a graph run in an order, as the buffer list a fixed-schedule allocator packs (one
+ * buffer per tensor, live from the step it is made or first used to its last use), or a generated training-step
+ * trace, written as MiniMalloc's CSV.
+ */
+@Command(name = "trace", mixinStandardHelpOptions = true,
+        description = {"Writes the buffers of a graph run in an order as MiniMalloc's CSV (id,lower,upper,size,alignment):",
+            "one buffer per tensor of the setting, live over [first step, last use + 1), so that any allocator, here",
+            "or MiniMalloc's own program, can pack it. SOURCE is a graph (file, zoo or gen:layered/gen:cells) or a",
+            "generated training-step trace gen:trace:N[:SEED] of exactly N buffers."})
+final class TraceCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "SOURCE", description = "a graph, or gen:trace:N[:SEED]")
+    String source;
+
+    @Option(names = "--schedule", paramLabel = "default|FILE",
+            description = "the order: the default order (default), or a file (a plan JSON, or one operator name per line)")
+    String schedule;
+
+    @Option(names = "--setting", paramLabel = "activations|all",
+            description = "which tensors become buffers (default: activations; all adds parameters)")
+    String setting;
+
+    @Option(names = "--out", required = true, paramLabel = "OUT.csv", description = "where to write the CSV ('-': standard output)")
+    Path out;
+
+    @Override
+    public Integer call() {
+        Outputs.check(out, "--out", true, source, schedule);
+        BufferSet buffers;
+        String what;
+        if (TrainingTrace.isTraceName(source) && !java.nio.file.Files.exists(Path.of(source))) {
+            if (schedule != null || setting != null) {
+                throw new UserException("--schedule and --setting apply to a graph, not to the generated trace " + source);
+            }
+            buffers = Inputs.buffers(source);
+            what = source;
+        } else {
+            dev.memplan.model.TensorSetting ts = setting == null ? dev.memplan.model.TensorSetting.ACTIVATIONS
+                    : Inputs.setting(setting);
+            Graph g = Inputs.graph(source).withSetting(ts);
+            Schedule order = schedule == null ? Schedule.defaultOrder(g) : SolveCommand.readSchedule(g, schedule);
+            buffers = of(g, order);
+            what = "graph " + g.name() + " (" + ts.fileName() + ", " + (schedule == null ? "default order" : schedule) + ")";
+        }
+        Outputs.write(out, MiniMallocCsv.toCsv(buffers), spec.commandLine().getOut());
+        PrintWriter report = Outputs.report(out, spec.commandLine());
+        if (!Outputs.isStdout(out)) {
+            report.println(what + ": " + buffers.size() + " buffers, largest live total " + maxLive(buffers)
+                    + " bytes; wrote " + out);
+        }
+        return 0;
+    }
+
+    /** One buffer per tensor of the graph's setting that is resident at some step of the order. */
+    static BufferSet of(Graph g, Schedule order) {
+        Lifetimes life = Lifetimes.of(g, order);
+        List<Buffer> list = new ArrayList<>();
+        for (int t = 0; t < g.tensorCount(); t++) {
+            if (life.first(t) < 0) {
+                continue;
+            }
+            list.add(new Buffer(g.tensor(t).name(), life.first(t), life.last(t) + 1L, g.size(t), g.alignment(), null));
+        }
+        return new BufferSet(list);
+    }
+
+    /** The largest total size live at one moment (the max-load lower bound on any packing's height). */
+    static long maxLive(BufferSet buffers) {
+        return dev.memplan.model.LoadBound.of(buffers);
+    }
+}
