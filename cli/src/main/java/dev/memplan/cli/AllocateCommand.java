@@ -9,6 +9,9 @@ import dev.memplan.model.ByteRange;
 import dev.memplan.model.Limits;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.io.MiniMallocCsv;
+import dev.memplan.model.LoadBound;
+import dev.memplan.baselines.allocation.Portfolio;
+import dev.memplan.datasets.TrainingTrace;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,16 +36,17 @@ final class AllocateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "BUFFERS.csv", description = "buffers in MiniMalloc's CSV format")
-    Path file;
+    @Parameters(index = "0", paramLabel = "BUFFERS.csv",
+            description = "buffers in MiniMalloc's CSV format, or a generated training-step trace gen:trace:N[:SEED]")
+    String input;
 
     @Option(names = "--capacity", paramLabel = "BYTES",
             description = "capacity (default: the number in the file name, as MiniMalloc's X.<capacity>.csv)")
     Long capacity;
 
-    @Option(names = "--allocator", defaultValue = "minimalloc",
-            paramLabel = "minimalloc|telamalloc|skyline|ilp|cpsat|tflite|greedy|bestfit",
-            description = "allocator (default: ${DEFAULT-VALUE})")
+    @Option(names = "--allocator", defaultValue = "auto",
+            paramLabel = "auto|minimalloc|telamalloc|skyline|ilp|cpsat|tflite|greedy|bestfit",
+            description = "allocator (default: ${DEFAULT-VALUE}: the fast heuristics, then MiniMalloc from the best of them)")
     String allocator;
 
     @Option(names = "--minimize", description = "find the least height instead of packing into the capacity")
@@ -59,7 +63,8 @@ final class AllocateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Outputs.check(out, "--out", true, file.toString());
+        Path file = Path.of(input);
+        Outputs.check(out, "--out", true, input);
         PrintWriter o = Outputs.report(out, spec.commandLine());
         if (!Allocators.NAMES.contains(allocator)) {
             throw new UserException("unknown allocator '" + allocator + "'; allocators: " + String.join(", ", Allocators.NAMES));
@@ -70,10 +75,11 @@ final class AllocateCommand implements Callable<Integer> {
         if (capacity != null && capacity <= 0) {
             throw new UserException("--capacity must be positive, got " + capacity);
         }
-        if (!Files.exists(file)) {
-            throw new UserException("no such file: " + file);
+        if (minimize && allocator.equals("telamalloc")) {
+            throw new UserException("--allocator telamalloc answers feasibility only (does a packing fit the capacity?);"
+                    + " for --minimize use auto, minimalloc, ilp, cpsat or a heuristic");
         }
-        BufferSet buffers = MiniMallocCsv.read(file);
+        BufferSet buffers = Inputs.buffers(input);
         Long cap = capacity != null ? capacity : buffers.capacity();
         if (cap == null && !minimize) {
             throw new UserException(file + ": no capacity; give --capacity or name the file X.<capacity>.csv");
@@ -94,17 +100,36 @@ final class AllocateCommand implements Callable<Integer> {
             }
         }
         Limits limits = new Limits(limit, threads, 0.0, 0L);
-        Allocation a = minimize ? Allocators.minimize(allocator, buffers, limits)
-                : Allocators.byName(allocator).allocate(buffers, cap, limits);
-        o.println(file.getFileName() + ": " + buffers.size() + " buffers" + (cap == null ? "" : ", capacity " + cap)
-                + ", allocator " + allocator + (minimize ? " (minimise height)" : ""));
+        String name = TrainingTrace.isTraceName(input) && !Files.exists(file) ? input : file.getFileName().toString();
+        long bound = LoadBound.of(buffers);
+        o.println(name + ": " + buffers.size() + " buffers" + (cap == null ? "" : ", capacity " + cap)
+                + ", allocator " + allocator + (minimize ? " (minimise height)" : "") + ", lower bound L " + bound
+                + " (largest live total)");
+        o.flush();
+        Allocation a;
+        if (allocator.equals(Portfolio.NAME)) {
+            Portfolio.Outcome outcome = minimize ? Portfolio.minimize(buffers, limits) : Portfolio.allocate(buffers, cap, limits);
+            for (String line : outcome.log()) {
+                o.println("  " + line);
+            }
+            a = outcome.allocation();
+        } else {
+            a = minimize ? Allocators.minimize(allocator, buffers, limits)
+                    : Allocators.byName(allocator).allocate(buffers, cap, limits);
+        }
         String time = String.format(Locale.ROOT, "%.3f s", a.seconds());
         if (a.solved()) {
             BufferChecker.requireValid(a.placement(), minimize ? a.placement().height() : cap, allocator);
             String what = minimize ? (a.status() == SolveStatus.OPTIMAL ? "minimum height (proven)"
                     : a.status() == SolveStatus.HEURISTIC ? "height reached (heuristic)" : "best height found (not proven)")
                     : "solved";
-            o.println(what + ": height " + a.placement().height() + ", time " + time + ", status " + a.status());
+            long h = a.placement().height();
+            String gap = bound > 0 ? String.format(Locale.ROOT, ", %.6f L (gap %.4f%%)", (double) h / bound,
+                    100.0 * (h - bound) / h) : "";
+            o.println(what + ": height " + h + gap + ", time " + time + ", status " + a.status());
+            if (a.note() != null) {
+                o.println("note: " + a.note());
+            }
             if (out != null) {
                 Outputs.write(out, MiniMallocCsv.toCsv(a.placement()), spec.commandLine().getOut());
                 if (!Outputs.isStdout(out)) {
@@ -114,12 +139,8 @@ final class AllocateCommand implements Callable<Integer> {
             return 0;
         }
         if (a.status() == SolveStatus.INFEASIBLE) {
-            o.println("infeasible (proven): no packing fits in " + cap + " bytes; time " + time);
+            o.println("infeasible (proven): no packing fits in " + cap + " bytes" + (a.note() != null ? " (" + a.note() + ")" : "") + "; time " + time);
             return Main.INVALID;
-        }
-        if (minimize && allocator.equals("telamalloc")) {
-            o.println("gave up: telamalloc answers feasibility only; --minimize needs another allocator");
-            return GAVE_UP;
         }
         // Say what happened: a heuristic that stops after 0.5 s did not search for the whole time limit.
         String why = a.note() != null ? a.note()

@@ -14,6 +14,7 @@ import dev.memplan.model.Allocator;
 import dev.memplan.model.BufferChecker;
 import dev.memplan.model.BufferSet;
 import dev.memplan.model.Limits;
+import dev.memplan.model.LoadBound;
 import dev.memplan.model.Placement;
 import dev.memplan.model.SolveStatus;
 import java.util.List;
@@ -25,9 +26,9 @@ import java.util.function.Function;
  * the heuristics report the height they reach without a capacity.
  */
 public final class Allocators {
-    /** Exact allocators first, then the heuristics. */
-    public static final List<String> NAMES = List.of("minimalloc", "telamalloc", "ilp", "cpsat", "skyline", "tflite",
-            "greedy", "bestfit");
+    /** The portfolio (the default), the exact allocators, then the heuristics. */
+    public static final List<String> NAMES = List.of(Portfolio.NAME, "minimalloc", "telamalloc", "ilp", "cpsat", "skyline",
+            "tflite", "greedy", "bestfit");
 
     private Allocators() {
     }
@@ -35,6 +36,17 @@ public final class Allocators {
     /** The allocator of that name, for packing into a given capacity. */
     public static Allocator byName(String name) {
         return switch (name) {
+            case Portfolio.NAME -> new Allocator() {
+                @Override
+                public String name() {
+                    return Portfolio.NAME;
+                }
+
+                @Override
+                public Allocation allocate(BufferSet buffers, long capacity, Limits limits) {
+                    return Portfolio.allocate(buffers, capacity, limits).allocation();
+                }
+            };
             case "minimalloc" -> new MiniMallocAllocator();
             case "telamalloc" -> new TelaMallocAllocator();
             case "ilp" -> new PlacementIlp(Backend.SCIP, false);
@@ -55,12 +67,19 @@ public final class Allocators {
     }
 
     /**
-     * The least height the allocator finds for {@code buffers}: OPTIMAL when proven (minimalloc, ilp, cpsat),
-     * HEURISTIC for the heuristics (the height they reach with no capacity), and for telamalloc, which only
-     * answers feasibility, UNKNOWN.
+     * The least height the allocator finds for {@code buffers}. A height equal to the max-load lower bound
+     * ({@link LoadBound}) is OPTIMAL whoever found it. Otherwise: HEURISTIC for the heuristics (the height they
+     * reach with no capacity); for the exact ones (minimalloc, ilp, cpsat) OPTIMAL when proven, else FEASIBLE,
+     * each started from the best of the fast heuristics (greedy, bestfit, tflite) as upper bound and hint, so
+     * never above it; {@code auto} is the {@link Portfolio}.
+     *
+     * @throws IllegalArgumentException for telamalloc, which answers feasibility only, and unknown names
      */
     public static Allocation minimize(String name, BufferSet buffers, Limits limits) {
         long began = System.nanoTime();
+        if (name.equals(Portfolio.NAME)) {
+            return Portfolio.minimize(buffers, limits).allocation();
+        }
         Function<BufferSet, Placement> unbounded = switch (name) {
             case "skyline" -> new SkylineAllocator()::pack;
             case "tflite" -> new TfliteArenaAllocator()::pack;
@@ -68,18 +87,50 @@ public final class Allocators {
             case "bestfit" -> new BestFitAllocator()::pack;
             default -> null;
         };
+        long bound = LoadBound.of(buffers);
         if (unbounded != null) {
             Placement p = unbounded.apply(buffers);
             BufferChecker.requireValid(p, p.height(), name);
-            return new Allocation(SolveStatus.HEURISTIC, p, (System.nanoTime() - began) / 1e9);
+            return new Allocation(p.height() == bound ? SolveStatus.OPTIMAL : SolveStatus.HEURISTIC, p,
+                    (System.nanoTime() - began) / 1e9);
         }
-        return switch (name) {
-            case "minimalloc" -> new MiniMallocAllocator().minimize(buffers, limits);
-            case "ilp" -> PlacementIlp.minimumHeight(Backend.SCIP, buffers, null, limits);
-            case "cpsat" -> PlacementCpSat.minimumHeight(buffers, null, limits);
-            case "telamalloc" -> new Allocation(SolveStatus.UNKNOWN, null, 0);
-            default -> throw new IllegalArgumentException("unknown allocator '" + name + "'; allocators: "
-                    + String.join(", ", NAMES));
+        if (name.equals("telamalloc")) {
+            throw new IllegalArgumentException("telamalloc answers feasibility only: minimise with auto or minimalloc");
+        }
+        if (!NAMES.contains(name)) {
+            throw new IllegalArgumentException("unknown allocator '" + name + "'; allocators: " + String.join(", ", NAMES));
+        }
+        Placement start = bestFastHeuristic(buffers);
+        Limits rest = limits;
+        if (limits.timeLimit() != null) {
+            long left = limits.timeLimit().toNanos() - (System.nanoTime() - began);
+            rest = limits.withTimeLimit(java.time.Duration.ofNanos(Math.max(1_000_000, left)));
+        }
+        Allocation a = switch (name) {
+            case "minimalloc" -> new MiniMallocAllocator().minimize(buffers, rest, start);
+            case "ilp" -> PlacementIlp.minimumHeight(Backend.SCIP, buffers, start, rest);
+            default -> PlacementCpSat.minimumHeight(buffers, start, rest);
         };
+        double seconds = (System.nanoTime() - began) / 1e9;
+        if (!a.solved() || a.placement().height() > start.height()) {
+            String why = a.note() != null ? a.note() : "the search found nothing better in time";
+            return new Allocation(start.height() == bound ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE, start, seconds,
+                    why + "; the starting packing (best fast heuristic) is kept");
+        }
+        SolveStatus status = a.placement().height() == bound ? SolveStatus.OPTIMAL : a.status();
+        return new Allocation(status, a.placement(), seconds, a.note());
+    }
+
+    /** The lowest packing of greedy by size, best fit and TFLite's arena (each O(n log n)), checked. */
+    public static Placement bestFastHeuristic(BufferSet buffers) {
+        Placement best = null;
+        for (Function<BufferSet, Placement> h : List.<Function<BufferSet, Placement>>of(
+                new GreedyBySizeAllocator()::pack, new BestFitAllocator()::pack, new TfliteArenaAllocator()::pack)) {
+            Placement p = h.apply(buffers);
+            if (best == null || p.height() < best.height()) {
+                best = p;
+            }
+        }
+        return best;
     }
 }

@@ -91,6 +91,11 @@ public final class PlacementCpSat implements Allocator {
             return PlacementProblem.none(SolveStatus.INFEASIBLE, start);
         }
         PlacementProblem.requireLegalHint(buffers, hint, capacity);
+        // Two intervals per buffer and CP-SAT's pairwise no-overlap reasoning: about 4 KB a buffer, 64 B a pair.
+        String tooBig = PlacementProblem.tooBig(buffers, "placement CP-SAT model", 64, 4096);
+        if (tooBig != null) {
+            return PlacementProblem.skipped(buffers, hint, minimize, tooBig, start);
+        }
         if (!Solvers.nativeAvailable()) {
             throw new IllegalStateException("CP-SAT needs the OR-Tools native libraries, which could not be loaded ("
                     + Solvers.nativeFailure() + ")");
@@ -109,7 +114,9 @@ public final class PlacementCpSat implements Allocator {
             params.setRelativeGapLimit(lim.relativeGap());
         }
         if (lim.timeLimit() != null) {
-            params.setMaxTimeInSeconds(lim.timeLimit().getSeconds() + lim.timeLimit().getNano() / 1e9);
+            // The time limit holds for the whole call: building the model took some of it.
+            java.time.Duration left = PlacementProblem.remaining(lim, start).timeLimit();
+            params.setMaxTimeInSeconds(left.getSeconds() + left.getNano() / 1e9);
         }
         params.setCatchSigintSignal(false);
         CpSolverStatus status;

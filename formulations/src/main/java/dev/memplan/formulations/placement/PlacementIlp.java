@@ -87,6 +87,11 @@ public final class PlacementIlp implements Allocator {
             return PlacementProblem.none(SolveStatus.INFEASIBLE, start);
         }
         PlacementProblem.requireLegalHint(buffers, hint, capacity);
+        // A binary and two big-M rows per pair: about 1.5 KB a pair inside SCIP.
+        String tooBig = PlacementProblem.tooBig(buffers, "placement ILP", 1536, 2048);
+        if (tooBig != null) {
+            return PlacementProblem.skipped(buffers, hint, minimize, tooBig, start);
+        }
         Formulation f = new Formulation(problem, minimize);
         if (hint != null) {
             f.hint(hint);
@@ -94,7 +99,8 @@ public final class PlacementIlp implements Allocator {
         if (f.model.variableCount() == 0) { // every buffer has a fixed offset: nothing to choose
             return PlacementProblem.placed(buffers, f.offsets(null), capacity, false, NAME, start);
         }
-        SolverResult result = Solvers.create(backend).solve(f.model, limits);
+        // The time limit holds for the whole call: building the model took some of it.
+        SolverResult result = Solvers.create(backend).solve(f.model, PlacementProblem.remaining(limits, start));
         return switch (result.status()) {
             case OPTIMAL, FEASIBLE -> PlacementProblem.placed(buffers, f.offsets(result), capacity,
                     minimize && result.status() == SolveStatus.OPTIMAL, NAME + "/" + result.backend(), start);

@@ -188,4 +188,73 @@ final class PlacementProblem {
     private static double seconds(long startNanos) {
         return (System.nanoTime() - startNanos) / 1e9;
     }
+
+    /** Native memory a placement model may take: beyond it the model is skipped with a note. */
+    static final long NATIVE_BUDGET = 1L << 30;
+
+    /** Pairs of buffers that share a moment, counted in O(n log n) without listing them. */
+    static long pairCount(BufferSet set) {
+        int n = set.size();
+        long[] starts = new long[n];
+        for (int i = 0; i < n; i++) {
+            starts[i] = set.get(i).lower();
+        }
+        Arrays.sort(starts);
+        long pairs = 0;
+        for (int i = 0; i < n; i++) {
+            // Buffers starting in [lower, upper) of i, i itself excluded; each pair is counted once from the
+            // earlier start (twice for equal starts, an overestimate).
+            pairs += below(starts, set.get(i).upper()) - below(starts, set.get(i).lower()) - 1;
+        }
+        return pairs;
+    }
+
+    private static int below(long[] sorted, long value) {
+        int lo = 0;
+        int hi = sorted.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (sorted[mid] < value) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /**
+     * Why the model of {@code set} is not built (its estimated size in the solver, {@code perPair} bytes a pair
+     * and {@code perBuffer} a buffer, is beyond {@link #NATIVE_BUDGET} or the Java heap left), or null.
+     */
+    static String tooBig(BufferSet set, String model, long perPair, long perBuffer) {
+        long pairs = pairCount(set);
+        long bytes = perPair * pairs + perBuffer * set.size();
+        if (bytes <= NATIVE_BUDGET && dev.memplan.model.HeapRoom.fits(bytes / 4)) {
+            return null;
+        }
+        return String.format(java.util.Locale.ROOT, "skipped the %s: %,d buffers with %,d pairs live at once would take"
+                + " about %,d MB in the solver, above the %,d MB memplan gives a model", model, set.size(), pairs,
+                bytes >> 20, NATIVE_BUDGET >> 20);
+    }
+
+    /**
+     * What a model that is not built returns: with {@code minimize} and a legal {@code start}, that packing
+     * (FEASIBLE) with the note; otherwise UNKNOWN with the note.
+     */
+    static Allocation skipped(BufferSet set, Placement start, boolean minimize, String note, long startNanos) {
+        if (minimize && start != null) {
+            return new Allocation(SolveStatus.FEASIBLE, start, seconds(startNanos), note + "; kept the starting packing");
+        }
+        return new Allocation(SolveStatus.UNKNOWN, null, seconds(startNanos), note);
+    }
+
+    /** The limits with the time spent since {@code startNanos} taken off the time limit (at least 1 ms left). */
+    static dev.memplan.model.Limits remaining(dev.memplan.model.Limits limits, long startNanos) {
+        if (limits == null || limits.timeLimit() == null) {
+            return limits;
+        }
+        long left = limits.timeLimit().toNanos() - (System.nanoTime() - startNanos);
+        return limits.withTimeLimit(java.time.Duration.ofNanos(Math.max(1_000_000, left)));
+    }
 }

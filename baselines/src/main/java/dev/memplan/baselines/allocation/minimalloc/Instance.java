@@ -158,4 +158,61 @@ final class Instance {
         }
         return o;
     }
+
+    /**
+     * Bytes the search needs for {@code set} with {@code threads} racing threads, estimated before anything is
+     * built: the overlap lists (twice, while they are built), the section memberships once shared and twice per
+     * thread, and a few arrays per buffer. Time O(n log n), no structure of size p or m built.
+     */
+    static long estimateBytes(BufferSet set, int threads) {
+        int n = set.size();
+        long[] lower = new long[n];
+        long[] upper = new long[n];
+        for (int i = 0; i < n; i++) {
+            lower[i] = set.get(i).lower();
+            upper[i] = set.get(i).upper();
+        }
+        long[] ends = upper.clone();
+        Arrays.sort(ends);
+        long[] starts = lower.clone();
+        Arrays.sort(starts);
+        long memberships = 0;
+        long pairs = 0;
+        for (int i = 0; i < n; i++) {
+            // Sections are the distinct ends t with lower < t <= upper; count ends (with repeats as an upper
+            // bound) in that range, and buffers starting in [lower, upper) for the pairs (each pair about twice).
+            memberships += countAtMost(ends, upper[i]) - countAtMost(ends, lower[i]);
+            pairs += countBelow(starts, upper[i]) - countBelow(starts, lower[i]);
+        }
+        long perThread = 8 * memberships + 64L * n;
+        return 4 * memberships + 16 * pairs + Math.max(1, threads) * perThread + 96L * n;
+    }
+
+    private static long countAtMost(long[] sorted, long value) {
+        int lo = 0;
+        int hi = sorted.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (sorted[mid] <= value) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    private static long countBelow(long[] sorted, long value) {
+        int lo = 0;
+        int hi = sorted.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (sorted[mid] < value) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
 }

@@ -4,6 +4,7 @@ import dev.memplan.model.Allocation;
 import dev.memplan.model.Allocator;
 import dev.memplan.model.BufferChecker;
 import dev.memplan.model.BufferSet;
+import dev.memplan.model.HeapRoom;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Placement;
 import dev.memplan.model.SolveStatus;
@@ -77,6 +78,10 @@ public final class MiniMallocAllocator implements Allocator {
     public Allocation allocate(BufferSet buffers, long capacity, Limits limits) {
         long start = System.nanoTime();
         long deadline = deadline(start, limits);
+        String tooBig = tooBig(buffers, limits);
+        if (tooBig != null) {
+            return new Allocation(SolveStatus.UNKNOWN, null, (System.nanoTime() - start) / 1e9, tooBig);
+        }
         Instance instance = new Instance(buffers);
         Race.Verdict verdict = quickVerdict(instance, capacity);
         if (verdict == null && instance.huge && capacity >= Instance.MAX_ROOM) {
@@ -111,8 +116,25 @@ public final class MiniMallocAllocator implements Allocator {
      * fixed offsets rule out every capacity. {@link Limits#seed()} is not used: the search is deterministic.
      */
     public Allocation minimize(BufferSet buffers, Limits limits) {
+        return minimize(buffers, limits, null);
+    }
+
+    /**
+     * As {@link #minimize(BufferSet, Limits)}, starting from {@code upper} (a legal placement, e.g. the best
+     * heuristic's; null: MiniMalloc's own greedy packing) when it is lower than the greedy packing: the answer is
+     * never higher than {@code upper}. When the search would not fit in the heap ({@link HeapRoom}), the answer
+     * is {@code upper} as FEASIBLE with a note saying so, or UNKNOWN when there is none.
+     */
+    public Allocation minimize(BufferSet buffers, Limits limits, Placement upper) {
         long start = System.nanoTime();
         long deadline = deadline(start, limits);
+        String tooBig = tooBig(buffers, limits);
+        if (tooBig != null) {
+            double s = (System.nanoTime() - start) / 1e9;
+            return upper == null ? new Allocation(SolveStatus.UNKNOWN, null, s, tooBig)
+                    : new Allocation(SolveStatus.FEASIBLE, checked(buffers, upper.offsets(), upper.height()), s,
+                            tooBig + "; kept the starting packing");
+        }
         Instance instance = new Instance(buffers);
         if (instance.huge) {
             throw new IllegalArgumentException(TOO_LARGE);
@@ -122,6 +144,10 @@ public final class MiniMallocAllocator implements Allocator {
         }
         long[] best = instance.greedy();
         long high = height(instance, best);
+        if (upper != null && upper.height() < high) {
+            best = upper.offsets();
+            high = upper.height();
+        }
         long lowerBound = Math.max(instance.maxLive, instance.maxFixedTop);
         long low = lowerBound;
         // Bisection in passes: each probe gets a node limit, and a probe left undecided sends the next ones
@@ -161,6 +187,12 @@ public final class MiniMallocAllocator implements Allocator {
         Placement placement = checked(buffers, best, high);
         return new Allocation(low >= high ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE, placement,
                 (System.nanoTime() - start) / 1e9);
+    }
+
+    /** Why the search would not fit in the heap, or null when it fits. */
+    private static String tooBig(BufferSet buffers, Limits limits) {
+        long bytes = Instance.estimateBytes(buffers, limits.threads());
+        return HeapRoom.fits(bytes) ? null : HeapRoom.shortfall("MiniMalloc's search of " + buffers.size() + " buffers", bytes);
     }
 
     /** A verdict that needs no search, or null. */

@@ -33,8 +33,8 @@ import java.util.List;
  * <p>The heuristic ignores the capacity: {@link #pack(BufferSet)} returns the placement it builds, whatever its
  * height, so that a benchmark can report the height reached. {@link #allocate} returns it as
  * {@link SolveStatus#HEURISTIC} when it fits and {@link SolveStatus#UNKNOWN} otherwise; a heuristic proves
- * nothing, so it never answers {@link SolveStatus#INFEASIBLE}. It runs to completion and ignores
- * {@link Limits}.
+ * nothing, so it never answers {@link SolveStatus#INFEASIBLE}. It stops at {@link Limits#timeLimit()} with
+ * {@link SolveStatus#UNKNOWN}: it is quadratic, a minute on 100,000 buffers.
  *
  * <p>Time O(n (n + s)) for n buffers and s distinct time slots (each step places a buffer or raises a gap, and
  * there are O(n) of each), plus O(f) per fit test with f fixed buffers.
@@ -58,7 +58,12 @@ public final class SkylineAllocator implements Allocator {
             // A buffer above the capacity never fits (and its top could overflow the skyline's heights).
             return new Allocation(SolveStatus.UNKNOWN, null, seconds(start));
         }
-        Placement placement = new Packing(buffers, axis).run();
+        long deadline = limits.timeLimit() == null ? Long.MAX_VALUE
+                : start + Math.min(limits.timeLimit().toNanos(), Long.MAX_VALUE / 4);
+        Placement placement = new Packing(buffers, axis).run(deadline);
+        if (placement == null) {
+            return new Allocation(SolveStatus.UNKNOWN, null, seconds(start), "the time limit was reached");
+        }
         if (placement.height() > capacity) {
             return Allocation.exceedsCapacity(placement.height(), capacity, seconds(start));
         }
@@ -73,13 +78,23 @@ public final class SkylineAllocator implements Allocator {
      * @throws IllegalArgumentException when the fixed-offset buffers alone overlap or are misaligned
      */
     public Placement pack(BufferSet buffers) {
+        return pack(buffers, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #pack(BufferSet)}, or null when {@link System#nanoTime()} passes {@code deadlineNanos} first
+     * (the heuristic is quadratic: on 100,000 buffers it takes a minute).
+     */
+    public Placement pack(BufferSet buffers, long deadlineNanos) {
         TimeAxis axis = TimeAxis.of(buffers);
         String conflict = axis.fixedConflict(buffers, Long.MAX_VALUE);
         if (conflict != null) {
             throw new IllegalArgumentException("no packing exists: " + conflict);
         }
-        Placement placement = new Packing(buffers, axis).run();
-        BufferChecker.requireValid(placement, Long.MAX_VALUE, name());
+        Placement placement = new Packing(buffers, axis).run(deadlineNanos);
+        if (placement != null) {
+            BufferChecker.requireValid(placement, Long.MAX_VALUE, name());
+        }
         return placement;
     }
 
@@ -116,7 +131,8 @@ public final class SkylineAllocator implements Allocator {
             }
         }
 
-        Placement run() {
+        /** The packing, or null when the deadline passes first. */
+        Placement run(long deadlineNanos) {
             List<Integer> order = priorityOrder();
             boolean[] placed = new boolean[set.size()];
             int remaining = order.size();
@@ -124,7 +140,11 @@ public final class SkylineAllocator implements Allocator {
                 climbObstacles(s);
             }
             int[] gap = new int[axis.slots];
+            long steps = 0;
             while (remaining > 0) {
+                if ((++steps & 63) == 0 && System.nanoTime() - deadlineNanos > 0) {
+                    return null;
+                }
                 long row = Arrays.stream(height).min().orElseThrow();
                 labelGaps(row, gap);
                 int chosen = -1;
@@ -151,8 +171,9 @@ public final class SkylineAllocator implements Allocator {
             int n = set.size();
             long[] contention = new long[n];
             List<Integer> order = new ArrayList<>();
+            RangeMax max = new RangeMax(axis.contention);
             for (int i = 0; i < n; i++) {
-                contention[i] = axis.contentionOf(i);
+                contention[i] = axis.end[i] > axis.first[i] ? max.of(axis.first[i], axis.end[i]) : 0;
                 if (set.get(i).fixedOffset() == null) {
                     order.add(i);
                 }
@@ -261,6 +282,34 @@ public final class SkylineAllocator implements Allocator {
                     }
                 }
             }
+        }
+    }
+
+    /** Maximum over a range of a fixed array in O(1) after O(s log s) preparation (a sparse table). */
+    private static final class RangeMax {
+        private final long[][] table;
+
+        RangeMax(long[] values) {
+            int s = values.length;
+            int levels = 1;
+            while ((1 << levels) <= s) {
+                levels++;
+            }
+            table = new long[levels][];
+            table[0] = values.clone();
+            for (int k = 1; k < levels; k++) {
+                int width = 1 << k;
+                table[k] = new long[Math.max(0, s - width + 1)];
+                for (int i = 0; i + width <= s; i++) {
+                    table[k][i] = Math.max(table[k - 1][i], table[k - 1][i + width / 2]);
+                }
+            }
+        }
+
+        /** Max of values[from .. to), from < to. */
+        long of(int from, int to) {
+            int k = 31 - Integer.numberOfLeadingZeros(to - from);
+            return Math.max(table[k][from], table[k][to - (1 << k)]);
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.memplan.model.Allocator;
 import dev.memplan.model.Buffer;
 import dev.memplan.model.BufferChecker;
 import dev.memplan.model.BufferSet;
+import dev.memplan.model.HeapRoom;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Placement;
 import dev.memplan.model.SolveStatus;
@@ -86,6 +87,12 @@ public final class TelaMallocAllocator implements Allocator {
             return new Run(new Allocation(SolveStatus.INFEASIBLE, null, seconds(start)), 0, 0, 0, 0, 0);
         }
         List<int[]> parts = options.contentionGrouping() ? Phases.components(axis) : List.of(all(buffers.size()));
+        int largest = parts.stream().mapToInt(p -> p.length).max().orElse(0);
+        long need = estimateBytes(largest, 0);
+        if (!HeapRoom.fits(need)) {
+            return fallback(buffers, capacity, limits, start, HeapRoom.shortfall("TelaMalloc's search of a part of "
+                    + largest + " buffers", need));
+        }
         List<TelaSearch> searches = new ArrayList<>();
         for (int[] part : parts) {
             TelaSearch search = search(buffers, axis, part, capacity, start, budget);
@@ -137,6 +144,26 @@ public final class TelaMallocAllocator implements Allocator {
         return new Run(new Allocation(status, placement, seconds(start), note), steps, minor, major, stuck, deepest);
     }
 
+    /**
+     * When the search would not fit: the skyline heuristic TelaMalloc starts from, within the time limit; its
+     * packing when it fits the capacity (HEURISTIC), UNKNOWN otherwise, with the reason as the note.
+     */
+    private Run fallback(BufferSet buffers, long capacity, Limits limits, long start, String why) {
+        long deadline = limits.timeLimit() == null ? Long.MAX_VALUE : start + budgetNanos(limits);
+        Placement p = new SkylineAllocator().pack(buffers, deadline);
+        Allocation a;
+        if (p == null) {
+            a = new Allocation(SolveStatus.UNKNOWN, null, seconds(start), why + "; its skyline start ran out of time");
+        } else if (p.height() > capacity) {
+            a = new Allocation(SolveStatus.UNKNOWN, null, seconds(start), why + "; its skyline start reaches height "
+                    + p.height() + " > " + capacity);
+        } else {
+            BufferChecker.requireValid(p, capacity, name());
+            a = new Allocation(SolveStatus.HEURISTIC, p, seconds(start), why + "; its skyline start packed them");
+        }
+        return new Run(a, 0, 0, 0, 0, 0);
+    }
+
     /** The search over one part, with buffers renumbered 0..m-1 in the order of {@code part}. */
     private TelaSearch search(BufferSet buffers, TimeAxis axis, int[] part, long capacity, long start,
             long budget) {
@@ -156,16 +183,7 @@ public final class TelaMallocAllocator implements Allocator {
             fixed[i] = b.fixedOffset() == null ? -1 : b.fixedOffset();
             grouped[part[i]] = b.fixedOffset() != null;
         }
-        int[][] neighbours = new int[m][];
-        for (int i = 0; i < m; i++) {
-            List<Integer> live = new ArrayList<>();
-            for (int j = 0; j < m; j++) {
-                if (j != i && axis.overlap(part[i], part[j])) {
-                    live.add(j);
-                }
-            }
-            neighbours[i] = live.stream().mapToInt(Integer::intValue).toArray();
-        }
+        int[][] neighbours = neighbours(axis, part);
         List<int[]> phases = new ArrayList<>();
         List<int[]> global = options.contentionGrouping()
                 ? Phases.group(axis, part, grouped, capacity, options.phaseStep())
@@ -178,6 +196,53 @@ public final class TelaMallocAllocator implements Allocator {
             phases.add(mapped);
         }
         return new TelaSearch(capacity, size, alignment, lifetime, fixed, neighbours, phases, options, start, budget);
+    }
+
+    /**
+     * For each buffer of the part (local numbering), the others live with it, by a sweep over first slots:
+     * O(m log m + p) for p overlapping pairs, primitive arrays.
+     */
+    static int[][] neighbours(TimeAxis axis, int[] part) {
+        int m = part.length;
+        long[] key = new long[m];
+        for (int i = 0; i < m; i++) {
+            key[i] = ((long) axis.first[part[i]] << 32) | i;
+        }
+        Arrays.sort(key);
+        int[] degree = new int[m];
+        for (int x = 0; x < m; x++) {
+            int a = (int) key[x];
+            for (int y = x + 1; y < m && (int) (key[y] >>> 32) < axis.end[part[a]]; y++) {
+                degree[a]++;
+                degree[(int) key[y]]++;
+            }
+        }
+        int[][] lists = new int[m][];
+        for (int i = 0; i < m; i++) {
+            lists[i] = new int[degree[i]];
+            degree[i] = 0;
+        }
+        for (int x = 0; x < m; x++) {
+            int a = (int) key[x];
+            for (int y = x + 1; y < m && (int) (key[y] >>> 32) < axis.end[part[a]]; y++) {
+                int b = (int) key[y];
+                lists[a][degree[a]++] = b;
+                lists[b][degree[b]++] = a;
+            }
+        }
+        for (int[] list : lists) {
+            Arrays.sort(list);
+        }
+        return lists;
+    }
+
+    /**
+     * Bytes the search over a part of m buffers needs at worst: every point of the search path keeps the
+     * propagated lower bounds of every buffer and their reasons (about 64 bytes a buffer), and the path is as
+     * deep as the part has free buffers; plus the neighbour lists.
+     */
+    static long estimateBytes(int m, long pairs) {
+        return 64L * m * m + 8 * pairs + 256L * m;
     }
 
     private static long budgetNanos(Limits limits) {

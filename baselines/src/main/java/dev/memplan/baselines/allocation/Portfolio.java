@@ -1,0 +1,181 @@
+package dev.memplan.baselines.allocation;
+
+import dev.memplan.baselines.allocation.heuristics.BestFitAllocator;
+import dev.memplan.baselines.allocation.heuristics.GreedyBySizeAllocator;
+import dev.memplan.baselines.allocation.heuristics.TfliteArenaAllocator;
+import dev.memplan.baselines.allocation.minimalloc.MiniMallocAllocator;
+import dev.memplan.baselines.allocation.telamalloc.SkylineAllocator;
+import dev.memplan.formulations.placement.PlacementCpSat;
+import dev.memplan.model.Allocation;
+import dev.memplan.model.BufferChecker;
+import dev.memplan.model.BufferSet;
+import dev.memplan.model.Limits;
+import dev.memplan.model.LoadBound;
+import dev.memplan.model.Placement;
+import dev.memplan.model.SolveStatus;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The default allocator ({@code --allocator auto}): the fast heuristics first (greedy by size, best fit,
+ * TFLite's arena, and the skyline on sets of up to {@value #SKYLINE_MAX} buffers, where it takes seconds), the
+ * lowest packing kept; the max-load lower bound L ({@link LoadBound}); OPTIMAL as soon as a height meets L;
+ * otherwise the best height handed to MiniMalloc as its starting upper bound, and on small sets (up to
+ * {@value #CP_SAT_MAX} buffers) to CP-SAT as its hint, within the limits. The answer is never above the best
+ * heuristic's height, and every placement is checked.
+ *
+ * <p>Which members run depends only on the input (its size, the bound), never on the clock; the time limit
+ * stops the exact searches. Without a time limit the exact searches get {@link #DEFAULT_EXACT_SECONDS}
+ * seconds, said in the log.
+ */
+public final class Portfolio {
+    public static final String NAME = "auto";
+    /** The skyline heuristic is quadratic: run it on sets up to this size. */
+    public static final int SKYLINE_MAX = 20_000;
+    /** CP-SAT after MiniMalloc on sets up to this size. */
+    public static final int CP_SAT_MAX = 400;
+    /** The exact searches' time when the caller gives no time limit. */
+    public static final int DEFAULT_EXACT_SECONDS = 60;
+
+    /** The answer, its lower bound, the member that found the packing kept, and what each member did. */
+    public record Outcome(Allocation allocation, long lowerBound, String winner, List<String> log) {
+    }
+
+    private Portfolio() {
+    }
+
+    /** The least height the portfolio finds for {@code buffers}. */
+    public static Outcome minimize(BufferSet buffers, Limits limits) {
+        long start = System.nanoTime();
+        long deadline = deadline(start, limits);
+        long bound = LoadBound.of(buffers);
+        List<String> log = new ArrayList<>();
+        Placement best = null;
+        String winner = null;
+        for (Member m : heuristics(buffers.size())) {
+            if (best != null && best.height() == bound) {
+                break;
+            }
+            long t0 = System.nanoTime();
+            Placement p = m.pack.apply(new Object[] {buffers, deadline});
+            if (p == null) {
+                log.add(m.name + ": stopped at the time limit");
+                continue;
+            }
+            log.add(m.name + ": height " + p.height() + seconds(t0));
+            if (best == null || p.height() < best.height()) {
+                best = p;
+                winner = m.name;
+            }
+        }
+        boolean proven = best != null && best.height() == bound;
+        if (!proven && best != null) {
+            long left = deadline - System.nanoTime();
+            if (left > 0) {
+                long t0 = System.nanoTime();
+                Allocation a = new MiniMallocAllocator().minimize(buffers, limits.withTimeLimit(Duration.ofNanos(left)), best);
+                if (a.solved() && a.placement().height() < best.height()) {
+                    best = a.placement();
+                    winner = "minimalloc";
+                }
+                proven = a.status() == SolveStatus.OPTIMAL || best.height() == bound;
+                log.add("minimalloc: " + a.status() + (a.solved() ? " height " + a.placement().height() : "")
+                        + seconds(t0) + (a.note() != null ? " (" + a.note() + ")" : ""));
+            }
+        }
+        if (!proven && best != null && buffers.size() <= CP_SAT_MAX && deadline - System.nanoTime() > 0) {
+            long t0 = System.nanoTime();
+            Allocation a = PlacementCpSat.minimumHeight(buffers, best,
+                    limits.withTimeLimit(Duration.ofNanos(deadline - System.nanoTime())));
+            if (a.solved() && a.placement().height() < best.height()) {
+                best = a.placement();
+                winner = "cpsat";
+            }
+            proven = a.status() == SolveStatus.OPTIMAL;
+            log.add("cpsat: " + a.status() + (a.solved() ? " height " + a.placement().height() : "") + seconds(t0)
+                    + (a.note() != null ? " (" + a.note() + ")" : ""));
+        }
+        if (limits.timeLimit() == null && !proven) {
+            log.add("no --time-limit: the exact searches had " + DEFAULT_EXACT_SECONDS + " s");
+        }
+        double s = (System.nanoTime() - start) / 1e9;
+        if (best == null) {
+            return new Outcome(new Allocation(SolveStatus.UNKNOWN, null, s, "no member finished within the time limit"),
+                    bound, null, log);
+        }
+        BufferChecker.requireValid(best, best.height(), NAME + "/" + winner);
+        return new Outcome(new Allocation(proven ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE, best, s), bound, winner,
+                log);
+    }
+
+    /**
+     * A packing below {@code capacity}: the heuristics first, then MiniMalloc's complete search (which may prove
+     * that none exists); INFEASIBLE at once when L exceeds the capacity.
+     */
+    public static Outcome allocate(BufferSet buffers, long capacity, Limits limits) {
+        long start = System.nanoTime();
+        long deadline = deadline(start, limits);
+        long bound = LoadBound.of(buffers);
+        List<String> log = new ArrayList<>();
+        if (bound > capacity) {
+            log.add("max load " + bound + " > capacity " + capacity);
+            return new Outcome(new Allocation(SolveStatus.INFEASIBLE, null, (System.nanoTime() - start) / 1e9,
+                    "at some moment " + bound + " bytes are live, more than the capacity " + capacity), bound, null, log);
+        }
+        for (Member m : heuristics(buffers.size())) {
+            long t0 = System.nanoTime();
+            Placement p = m.pack.apply(new Object[] {buffers, deadline});
+            if (p == null) {
+                log.add(m.name + ": stopped at the time limit");
+                continue;
+            }
+            log.add(m.name + ": height " + p.height() + seconds(t0));
+            if (p.height() <= capacity) {
+                BufferChecker.requireValid(p, capacity, NAME + "/" + m.name);
+                return new Outcome(new Allocation(SolveStatus.FEASIBLE, p, (System.nanoTime() - start) / 1e9), bound,
+                        m.name, log);
+            }
+        }
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+            return new Outcome(new Allocation(SolveStatus.UNKNOWN, null, (System.nanoTime() - start) / 1e9,
+                    "no heuristic fits and no time is left"), bound, null, log);
+        }
+        long t0 = System.nanoTime();
+        Allocation a = new MiniMallocAllocator().allocate(buffers, capacity, limits.withTimeLimit(Duration.ofNanos(left)));
+        log.add("minimalloc: " + a.status() + seconds(t0));
+        Allocation whole = new Allocation(a.status(), a.placement(), (System.nanoTime() - start) / 1e9, a.note());
+        return new Outcome(whole, bound, a.solved() ? "minimalloc" : null, log);
+    }
+
+    /** A heuristic: packs {@code {buffers, deadlineNanos}}, null when stopped by the deadline. */
+    private record Member(String name, Function<Object[], Placement> pack) {
+    }
+
+    private static List<Member> heuristics(int n) {
+        List<Member> list = new ArrayList<>();
+        list.add(new Member(GreedyBySizeAllocator.NAME, a -> new GreedyBySizeAllocator().pack((BufferSet) a[0])));
+        list.add(new Member(BestFitAllocator.NAME, a -> new BestFitAllocator().pack((BufferSet) a[0])));
+        list.add(new Member(TfliteArenaAllocator.NAME, a -> new TfliteArenaAllocator().pack((BufferSet) a[0])));
+        if (n <= SKYLINE_MAX) {
+            list.add(new Member("skyline", a -> new SkylineAllocator().pack((BufferSet) a[0], (Long) a[1])));
+        }
+        return list;
+    }
+
+    private static long deadline(long start, Limits limits) {
+        if (limits.timeLimit() == null) {
+            return start + DEFAULT_EXACT_SECONDS * 1_000_000_000L;
+        }
+        if (limits.timeLimit().toDays() > 36_500) {
+            return Long.MAX_VALUE;
+        }
+        return start + limits.timeLimit().toNanos();
+    }
+
+    private static String seconds(long t0) {
+        return String.format(java.util.Locale.ROOT, ", %.2f s", (System.nanoTime() - t0) / 1e9);
+    }
+}
