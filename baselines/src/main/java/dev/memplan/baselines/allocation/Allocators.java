@@ -80,8 +80,10 @@ public final class Allocators {
         if (name.equals(Portfolio.NAME)) {
             return Portfolio.minimize(buffers, limits).allocation();
         }
+        long deadline = limits.timeLimit() == null || limits.timeLimit().toDays() > 36_500 ? Long.MAX_VALUE
+                : began + limits.timeLimit().toNanos();
         Function<BufferSet, Placement> unbounded = switch (name) {
-            case "skyline" -> new SkylineAllocator()::pack;
+            case "skyline" -> b -> new SkylineAllocator().pack(b, deadline);
             case "tflite" -> new TfliteArenaAllocator()::pack;
             case "greedy" -> new GreedyBySizeAllocator()::pack;
             case "bestfit" -> new BestFitAllocator()::pack;
@@ -90,6 +92,10 @@ public final class Allocators {
         long bound = LoadBound.of(buffers);
         if (unbounded != null) {
             Placement p = unbounded.apply(buffers);
+            if (p == null) {
+                return new Allocation(SolveStatus.UNKNOWN, null, (System.nanoTime() - began) / 1e9,
+                        "the time limit was reached (the skyline heuristic is quadratic in the buffers)");
+            }
             BufferChecker.requireValid(p, p.height(), name);
             return new Allocation(p.height() == bound ? SolveStatus.OPTIMAL : SolveStatus.HEURISTIC, p,
                     (System.nanoTime() - began) / 1e9);
