@@ -61,8 +61,35 @@ final class AllocateCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "OUT.csv", description = "write the placement as CSV ('-': to standard output, the report to standard error)")
     Path out;
 
+    @Option(names = "--report-peak-rss", hidden = true, description = "print the process's peak RSS at the end (for bench allocators --scale)")
+    boolean reportPeakRss;
+
     @Override
     public Integer call() {
+        try {
+            return allocate();
+        } finally {
+            if (reportPeakRss) {
+                spec.commandLine().getOut().println("peak RSS " + peakRssKb() + " KB");
+            }
+        }
+    }
+
+    /** VmHWM of this process from /proc (Linux), or -1. */
+    static long peakRssKb() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmHWM:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", ""));
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            return -1;
+        }
+        return -1;
+    }
+
+    private Integer allocate() {
         Path file = Path.of(input);
         Outputs.check(out, "--out", true, input);
         PrintWriter o = Outputs.report(out, spec.commandLine());

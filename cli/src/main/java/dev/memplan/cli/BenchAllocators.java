@@ -60,6 +60,15 @@ final class BenchAllocators implements Callable<Integer> {
         "one at a time (rows minimalloc-no-<technique>), to show what each buys"})
     boolean ablations;
 
+    @Option(names = "--scale", description = {"instead: each allocator minimising the height of generated training-step",
+        "traces (gen:trace:N) of --sizes buffers, each run in its own JVM (3 GB heap) so that its peak RSS is its own;",
+        "prints height / L, wall time and peak RSS"})
+    boolean scale;
+
+    @Option(names = "--sizes", split = ",", paramLabel = "N1,...", defaultValue = "10000,50000,100000",
+            description = "trace sizes for --scale (default: ${DEFAULT-VALUE})")
+    List<Integer> sizes;
+
     @Option(names = "--csv", defaultValue = "bench-allocators.csv", paramLabel = "OUT",
             description = "CSV (default: ${DEFAULT-VALUE})")
     Path csv;
@@ -78,6 +87,9 @@ final class BenchAllocators implements Callable<Integer> {
         Inputs.threads(threads, "--threads");
         if (random < 0) {
             throw new UserException("--random must be a number of random sets >= 0, got " + random);
+        }
+        if (scale) {
+            return new BenchScale(out, csv, names, sizes, timeLimit).run();
         }
         Map<String, BufferSet> sets = new LinkedHashMap<>();
         for (String i : instances == null ? MiniMallocSuite.challengingNames() : instances) {
@@ -119,8 +131,7 @@ final class BenchAllocators implements Callable<Integer> {
                 boolean heuristic = Allocators.NAMES.contains(name) && Allocators.heuristic(name);
                 if (heuristic) {
                     a = Allocators.minimize(name, set, limits);
-                    long h = a.placement().height();
-                    row.add(h <= capacity ? "fits" : "exceeds");
+                    row.add(!a.solved() ? "gave up" : a.placement().height() <= capacity ? "fits" : "exceeds");
                 } else {
                     a = variants.get(name).allocate(set, capacity, limits);
                     row.add(a.solved() ? "solved" : a.status() == SolveStatus.INFEASIBLE ? "infeasible" : "gave up");
