@@ -72,12 +72,12 @@ public final class MiniMallocCsv {
 
     /** Reads a buffer set; the capacity comes from a file name such as {@code A.1048576.csv}, else null. */
     public static BufferSet read(Path file) {
-        return parse(decode(AtomicFiles.readBytes(file), file.toString()), file.toString()).withFixedOffsets();
+        return parse(file).withFixedOffsets();
     }
 
     /** Reads a buffer set from CSV text; {@code fileName} names it in errors and may carry the capacity. */
     public static BufferSet read(String csv, String fileName) {
-        return parse(csv, fileName).withFixedOffsets();
+        return parse(new Lines(csv), fileName).withFixedOffsets();
     }
 
     /**
@@ -87,12 +87,12 @@ public final class MiniMallocCsv {
      * @throws FormatException when there is no offset column or some row has no offset
      */
     public static Placement readPlacement(Path file) {
-        return parse(decode(AtomicFiles.readBytes(file), file.toString()), file.toString()).placement();
+        return parse(file).placement();
     }
 
     /** As {@link #readPlacement(Path)}, from CSV text. */
     public static Placement readPlacement(String csv, String fileName) {
-        return parse(csv, fileName).placement();
+        return parse(new Lines(csv), fileName).placement();
     }
 
     /** Writes a solved file: the buffers and an {@code offset} column with the placement. */
@@ -219,32 +219,139 @@ public final class MiniMallocCsv {
         }
     }
 
-    private static String decode(byte[] bytes, String file) {
+    /**
+     * Parses a file as it streams in (a line at a time, strict UTF-8), so that a trace of a million buffers is
+     * never held as one string.
+     */
+    private static Parsed parse(Path file) {
+        if (java.nio.file.Files.isDirectory(file)) {
+            throw new java.io.UncheckedIOException("cannot read " + file + ": it is a folder, not a file",
+                    new java.io.IOException("folder"));
+        }
+        Lines lines;
         try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
-        } catch (CharacterCodingException e) {
-            String text = new String(bytes, StandardCharsets.UTF_8);
-            int at = text.indexOf('\uFFFD');
-            long line = at < 0 ? 1 : text.substring(0, at).chars().filter(c -> c == '\n').count() + 1;
-            throw new FormatException(file, "line " + line, "not UTF-8 text", e);
+            lines = new Lines(java.nio.file.Files.newInputStream(file));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot read " + file + ": " + AtomicFiles.reason(e), e);
+        }
+        try (lines) {
+            return parse(lines, file.toString());
+        } catch (Lines.Failure f) {
+            if (f.getCause() instanceof CharacterCodingException) {
+                throw new FormatException(file.toString(), "line " + f.line, "not UTF-8 text", f.getCause());
+            }
+            throw new java.io.UncheckedIOException("cannot read " + file + ": " + AtomicFiles.reason(f.getCause()),
+                    f.getCause());
         }
     }
 
-    private static Parsed parse(String text, String file) {
-        if (text.startsWith("\uFEFF")) {
-            text = text.substring(1);
-        }
-        String[] lines = text.split("\n", -1);
-        for (int i = 0; i < lines.length; i++) {
-            if (lines[i].endsWith("\r")) {
-                lines[i] = lines[i].substring(0, lines[i].length() - 1);
+    /**
+     * The lines of a byte stream, read a block at a time so that a trace of a million buffers is never held
+     * whole: split at the byte '\n' (never part of a UTF-8 sequence), each line decoded as strict UTF-8 with one
+     * trailing '\r' dropped, and an empty last line after a final '\n' (as {@code split("\n", -1)} gives).
+     * Read and decoding failures become {@link Failure} with the line number.
+     */
+    private static final class Lines implements AutoCloseable {
+        private final java.io.InputStream in;
+        private final java.nio.charset.CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+        private final byte[] buf = new byte[1 << 16];
+        private byte[] line = new byte[256];
+        private int pos;
+        private int end;
+        private boolean done;
+        private int number;
+
+        static final class Failure extends RuntimeException {
+            final int line;
+
+            Failure(int line, java.io.IOException cause) {
+                super(cause);
+                this.line = line;
+            }
+
+            @Override
+            public synchronized java.io.IOException getCause() {
+                return (java.io.IOException) super.getCause();
             }
         }
-        if (lines[0].isBlank()) {
+
+        Lines(java.io.InputStream in) {
+            this.in = in;
+        }
+
+        Lines(String text) {
+            this(new java.io.ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)));
+        }
+
+        /** The next line, or null after the last. */
+        String next() {
+            if (done) {
+                return null;
+            }
+            number++;
+            int length = 0;
+            while (true) {
+                if (pos == end) {
+                    try {
+                        end = in.read(buf, 0, buf.length);
+                    } catch (java.io.IOException e) {
+                        throw new Failure(number, e);
+                    }
+                    pos = 0;
+                    if (end <= 0) {
+                        end = 0;
+                        done = true;
+                        return decode(length);
+                    }
+                }
+                int from = pos;
+                while (pos < end && buf[pos] != '\n') {
+                    pos++;
+                }
+                int count = pos - from;
+                if (length + count > line.length) {
+                    line = java.util.Arrays.copyOf(line, Math.max(length + count, 2 * line.length));
+                }
+                System.arraycopy(buf, from, line, length, count);
+                length += count;
+                if (pos < end) {
+                    pos++;
+                    return decode(length);
+                }
+            }
+        }
+
+        private String decode(int length) {
+            if (length > 0 && line[length - 1] == '\r') {
+                length--;
+            }
+            try {
+                return decoder.decode(ByteBuffer.wrap(line, 0, length)).toString();
+            } catch (CharacterCodingException e) {
+                throw new Failure(number, e);
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                in.close();
+            } catch (java.io.IOException ignored) {
+                // Reading is over; nothing was written.
+            }
+        }
+    }
+
+    private static Parsed parse(Lines lines, String file) {
+        String first = lines.next();
+        if (first.startsWith("\uFEFF")) {
+            first = first.substring(1);
+        }
+        if (first.isBlank()) {
             throw new FormatException(file, "line 1", "no header; expected one such as id,lower,upper,size");
         }
-        String[] header = lines[0].split(",", -1);
+        String[] header = first.split(",", -1);
         Map<Column, Integer> index = new HashMap<>();
         String[] names = new String[header.length];
         for (int k = 0; k < header.length; k++) {
@@ -282,9 +389,10 @@ public final class MiniMallocCsv {
         Map<String, Integer> idLine = new HashMap<>();
         long total = 0;
         int blank = -1;
-        for (int i = 1; i < lines.length; i++) {
-            int line = i + 1;
-            if (lines[i].isBlank()) {
+        int line = 1;
+        for (String text = lines.next(); text != null; text = lines.next()) {
+            line++;
+            if (text.isBlank()) {
                 if (blank < 0) {
                     blank = line;
                 }
@@ -294,7 +402,7 @@ public final class MiniMallocCsv {
                 throw new FormatException(file, "line " + blank,
                         "blank line before the last buffer (MiniMalloc stops reading at the first blank line)");
             }
-            row.start(line, lines[i]);
+            row.start(line, text);
             String id = row.text(Column.ID);
             if (id.isEmpty()) {
                 throw row.error(Column.ID, "empty buffer id");
