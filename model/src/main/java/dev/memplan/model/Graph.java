@@ -36,7 +36,8 @@ public final class Graph {
     private final int[][] inputsOf;
     private final int[][] outputsOf;
     private final boolean[] graphOutput;
-    private final org.jgrapht.Graph<Integer, DefaultEdge> dag;
+    /** Built on first use: JGraphT's objects take seconds and gigabytes on a million operators. */
+    private volatile org.jgrapht.Graph<Integer, DefaultEdge> dag;
     /** The activations-only view, once asked for. */
     private volatile Graph activationsView;
 
@@ -70,20 +71,23 @@ public final class Graph {
         indexOperators();
         graphOutput = new boolean[nt];
         indexOutputs();
-        List<List<Integer>> readers = new ArrayList<>();
-        for (int t = 0; t < nt; t++) {
-            readers.add(new ArrayList<>());
-        }
+        int[] readCount = new int[nt];
         for (int o = 0; o < no; o++) {
             for (int t : inputsOf[o]) {
-                readers.get(t).add(o);
+                readCount[t]++;
             }
         }
         consumers = new int[nt][];
         for (int t = 0; t < nt; t++) {
-            consumers[t] = readers.get(t).stream().mapToInt(Integer::intValue).toArray();
+            consumers[t] = new int[readCount[t]];
+            readCount[t] = 0;
         }
-        dag = buildDag();
+        for (int o = 0; o < no; o++) {
+            for (int t : inputsOf[o]) {
+                consumers[t][readCount[t]++] = o;
+            }
+        }
+        checkAcyclic();
     }
 
     private void indexTensors() {
@@ -156,16 +160,23 @@ public final class Graph {
 
     /** Distinct tensor indices of a list of names, in first-mention order. */
     private int[] resolve(Operator op, List<String> names, String where) {
-        Set<Integer> seen = new LinkedHashSet<>();
+        int[] out = new int[names.size()];
+        int k2 = 0;
         for (int k = 0; k < names.size(); k++) {
             Integer t = tensorIndex.get(names.get(k));
             if (t == null) {
                 throw new InvalidGraphException(where + "[" + k + "]",
                         "operator '" + op.name() + "' refers to unknown tensor '" + names.get(k) + "'");
             }
-            seen.add(t);
+            boolean repeated = false;
+            for (int j = 0; j < k2 && !repeated; j++) {
+                repeated = out[j] == t;
+            }
+            if (!repeated) {
+                out[k2++] = t;
+            }
         }
-        return seen.stream().mapToInt(Integer::intValue).toArray();
+        return k2 == out.length ? out : Arrays.copyOf(out, k2);
     }
 
     private void indexOutputs() {
@@ -186,7 +197,8 @@ public final class Graph {
         }
     }
 
-    private org.jgrapht.Graph<Integer, DefaultEdge> buildDag() {
+    /** The operator DAG as JGraphT's graph, with an edge per producer-reader pair. */
+    private SimpleDirectedGraph<Integer, DefaultEdge> simpleGraph() {
         SimpleDirectedGraph<Integer, DefaultEdge> g = new SimpleDirectedGraph<>(DefaultEdge.class);
         for (int o = 0; o < operators.size(); o++) {
             g.addVertex(o);
@@ -198,8 +210,14 @@ public final class Graph {
                 }
             }
         }
-        // An order in which every producer comes before its readers proves the graph acyclic; only when the default
-        // order is not one is the (slower, on 20,000 operators seconds) search for a cycle run, to name it.
+        return g;
+    }
+
+    /**
+     * An order in which every producer comes before its readers proves the graph acyclic; only when the default
+     * order is not one is the (slower, on 20,000 operators seconds) search for a cycle run, to name it.
+     */
+    private void checkAcyclic() {
         boolean topological = true;
         for (int o = 0; o < operators.size() && topological; o++) {
             for (int t : inputsOf[o]) {
@@ -207,6 +225,7 @@ public final class Graph {
             }
         }
         if (!topological) {
+            SimpleDirectedGraph<Integer, DefaultEdge> g = simpleGraph();
             for (Set<Integer> component : new KosarajuStrongConnectivityInspector<>(g).stronglyConnectedSets()) {
                 if (component.size() > 1) {
                     String names = component.stream().sorted().limit(8).map(o -> "'" + operators.get(o).name() + "'")
@@ -225,6 +244,10 @@ public final class Graph {
                 }
             }
         }
+    }
+
+    private org.jgrapht.Graph<Integer, DefaultEdge> buildDag() {
+        SimpleDirectedGraph<Integer, DefaultEdge> g = simpleGraph();
         DirectedAcyclicGraph<Integer, DefaultEdge> acyclic = new DirectedAcyclicGraph<>(DefaultEdge.class);
         g.vertexSet().forEach(acyclic::addVertex);
         g.edgeSet().forEach(e -> acyclic.addEdge(g.getEdgeSource(e), g.getEdgeTarget(e)));
@@ -315,7 +338,17 @@ public final class Graph {
 
     /** The operator DAG (vertices are operator indices; an edge per producer-consumer pair), unmodifiable. */
     public org.jgrapht.Graph<Integer, DefaultEdge> dag() {
-        return dag;
+        org.jgrapht.Graph<Integer, DefaultEdge> d = dag;
+        if (d == null) {
+            synchronized (this) {
+                d = dag;
+                if (d == null) {
+                    d = buildDag();
+                    dag = d;
+                }
+            }
+        }
+        return d;
     }
 
     /**

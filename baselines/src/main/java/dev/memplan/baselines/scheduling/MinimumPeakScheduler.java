@@ -131,13 +131,14 @@ public final class MinimumPeakScheduler implements Scheduler {
             int lastWidth = 0;
             for (int w : rungs(top)) {
                 long now = System.nanoTime();
-                // Rung 1 always runs: it is a greedy order, the least any answer needs.
                 if (found != null && now + RUNG_MARGIN * lastNanos * w / lastWidth > end) {
                     shortfall = ", beam " + w + " predicted to pass the time limit";
                     break;
                 }
                 Search s = new Search(graph, w);
-                if (!s.run(found == null ? Long.MAX_VALUE : end)) {
+                // The greedy rung may finish up to a second past the limit (milliseconds on thousands of
+                // operators); on a million operators it stops there and the default order stands in.
+                if (!s.run(found == null ? saturatedAdd(end, RUNG1_GRACE_NANOS) : end)) {
                     shortfall = ", beam " + w + " passed the time limit";
                     break;
                 }
@@ -151,6 +152,15 @@ public final class MinimumPeakScheduler implements Scheduler {
                     break;
                 }
             }
+        }
+        if (found == null) {
+            // Even the greedy rung passed the time limit (a million operators): the default order's footprint is
+            // an upper bound, M_R the lower one.
+            Schedule order = Schedule.defaultOrder(graph);
+            long footprint = Budgets.footprint(graph, order);
+            long lower = Budgets.minimumRequired(graph);
+            return new ScheduleResult(order, footprint, lower, footprint == lower ? SolveStatus.OPTIMAL
+                    : SolveStatus.HEURISTIC, "default order (beam 1 passed the time limit)", seconds(began));
         }
         Schedule schedule = Schedule.of(graph, found.order);
         long peak = Budgets.footprint(graph, schedule);
@@ -217,6 +227,14 @@ public final class MinimumPeakScheduler implements Scheduler {
         return (int) Math.max(1, Math.min(Integer.MAX_VALUE, TRAIL_BYTES / (32L * Math.max(1, n))));
     }
 
+    /** How long past the time limit the greedy rung may run to completion. */
+    static final long RUNG1_GRACE_NANOS = 1_000_000_000L;
+
+    private static long saturatedAdd(long a, long b) {
+        long r = a + b;
+        return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
+    }
+
     private static double seconds(long began) {
         return (System.nanoTime() - began) / 1e9;
     }
@@ -248,26 +266,40 @@ public final class MinimumPeakScheduler implements Scheduler {
             this.g = g;
             this.beam = beam;
             this.n = g.operatorCount();
+            // Primitive arrays only: on a million operators, a BitSet and a boxed list per operator took seconds.
             predecessors = new int[n][];
-            List<List<Integer>> next = new ArrayList<>();
+            int[] seen = new int[n];
+            java.util.Arrays.fill(seen, -1);
+            int[] scratch = new int[16];
+            int[] outDegree = new int[n];
             for (int o = 0; o < n; o++) {
-                next.add(new ArrayList<>());
-            }
-            for (int o = 0; o < n; o++) {
-                BitSet p = new BitSet();
+                int k = 0;
                 for (int t : g.inputs(o)) {
-                    if (g.producer(t) >= 0) {
-                        p.set(g.producer(t));
+                    int q = g.producer(t);
+                    if (q >= 0 && seen[q] != o) {
+                        seen[q] = o;
+                        if (k == scratch.length) {
+                            scratch = java.util.Arrays.copyOf(scratch, 2 * k);
+                        }
+                        scratch[k++] = q;
                     }
                 }
-                predecessors[o] = p.stream().toArray();
-                for (int q : predecessors[o]) {
-                    next.get(q).add(o);
+                int[] p = java.util.Arrays.copyOf(scratch, k);
+                java.util.Arrays.sort(p);
+                predecessors[o] = p;
+                for (int q : p) {
+                    outDegree[q]++;
                 }
             }
             successors = new int[n][];
             for (int o = 0; o < n; o++) {
-                successors[o] = next.get(o).stream().mapToInt(Integer::intValue).toArray();
+                successors[o] = new int[outDegree[o]];
+                outDegree[o] = 0;
+            }
+            for (int o = 0; o < n; o++) {
+                for (int q : predecessors[o]) {
+                    successors[q][outDegree[q]++] = o;
+                }
             }
         }
 
