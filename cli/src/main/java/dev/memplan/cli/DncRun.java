@@ -82,10 +82,7 @@ final class DncRun {
                 bestScheme = p;
             }
         }
-        DncResult r = DivideAndConquer.solve(full, s, budget, options, run, starts, line -> {
-            err.println(line);
-            err.flush();
-        });
+        DncResult r = DivideAndConquer.solve(full, s, budget, options, run, starts, new Heartbeat(err));
         return new Outcome(r, fsDefault, fsMpmf, bestScheme, (System.nanoTime() - began) / 1e9);
     }
 

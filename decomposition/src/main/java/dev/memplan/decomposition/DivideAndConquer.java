@@ -134,6 +134,12 @@ public final class DivideAndConquer {
      * Null when it should; otherwise the reason, for the report.
      */
     public static String wholeFirstDoesNotPayOff(Graph g) {
+        // The estimate itself needs every operator's ancestor set: n^2 bits (5 GB on 200,000 operators).
+        long ancestorBytes = (long) g.operatorCount() * g.operatorCount() / 8;
+        if (!dev.memplan.model.HeapRoom.fits(ancestorBytes)) {
+            return "the whole graph (" + g.operatorCount() + " operators) is too large even to estimate its program:"
+                    + " its ancestor sets alone need " + (ancestorBytes >> 20) + " MB";
+        }
         ModelEstimate e = ModelEstimate.of(g, OperatorWindows.of(g, null, true), true, false);
         if (e.nonzeros() >= WHOLE_FIRST_NONZEROS) {
             return "the whole graph's free program without addresses (" + e + ") has " + WHOLE_FIRST_NONZEROS
@@ -556,6 +562,12 @@ public final class DivideAndConquer {
         CompletableFuture<Long> f = new CompletableFuture<>();
         Thread t = new Thread(() -> {
             try {
+                // The free windows keep every operator's ancestor set (n^2 bits): beyond the heap, no bound.
+                long n = g.operatorCount();
+                if (!dev.memplan.model.HeapRoom.fits(n * n / 8)) {
+                    f.complete(null);
+                    return;
+                }
                 long forced = ForcedTraffic.of(g, OperatorWindows.free(g, true), budget).bound();
                 long live = 0;
                 if (g.operatorCount() <= WHOLE_GRAPH_LIMIT && forced < target && !clock.over()) {

@@ -1,0 +1,54 @@
+package dev.memplan.cli;
+
+import java.io.PrintWriter;
+import java.util.function.Consumer;
+
+/**
+ * Progress lines for a terminal or a log: stage lines are printed as they come; routine lines (one per part or
+ * window of divide and conquer, thousands on a large graph) at most one every {@link #INTERVAL_NANOS}, the
+ * latest, with the number of routine lines it stands for.
+ */
+final class Heartbeat implements Consumer<String> {
+    static final long INTERVAL_NANOS = 3_000_000_000L;
+
+    private final PrintWriter err;
+    private long last = System.nanoTime() - INTERVAL_NANOS;
+    private int skipped;
+    /** The latest routine line not printed, or null. */
+    private String pending;
+
+    Heartbeat(PrintWriter err) {
+        this.err = err;
+    }
+
+    private void print(String line, int before) {
+        err.println(before <= 0 ? line : line + " (" + before + " such lines before it not shown)");
+    }
+
+    /** Whether a line is one of many alike (a part or window done) rather than a stage. */
+    static boolean routine(String line) {
+        return line.startsWith("dnc: part ") || line.startsWith("dnc: window ");
+    }
+
+    @Override
+    public synchronized void accept(String line) {
+        long now = System.nanoTime();
+        if (routine(line)) {
+            if (now - last < INTERVAL_NANOS) {
+                skipped++;
+                pending = line;
+                return;
+            }
+            print(line, skipped);
+            last = now;
+        } else {
+            if (pending != null) {
+                print(pending, skipped - 1);
+            }
+            err.println(line);
+        }
+        pending = null;
+        skipped = 0;
+        err.flush();
+    }
+}
