@@ -143,6 +143,7 @@ final class SolveCommand implements Callable<Integer> {
         t.row("bound", r.bound() == null ? "-" : Long.toString(r.bound()));
         t.row("gap", r.gap() == null ? "-" : String.format("%.2f%%", 100 * r.gap()));
         t.row("time", String.format("%.2f s", r.seconds()));
+        solverOptions.workRow(t, limits);
         if (r.check() != null) {
             t.row("compulsory traffic", Long.toString(r.check().traffic().compulsory()));
             t.row("peak footprint", Long.toString(r.check().peakFootprint()));
@@ -228,6 +229,7 @@ final class SolveCommand implements Callable<Integer> {
                     + String.format(Locale.ROOT, ", %.2f s (--decompose auto)", whole.seconds()));
         }
         DncRun.describe(t, o);
+        solverOptions.workRow(t, limits);
         t.printWithoutHeader(out);
         out.println("plan checked: VALID");
         if (this.out != null) {

@@ -8,6 +8,7 @@ import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.model.Deadline;
 import dev.memplan.model.Limits;
+import dev.memplan.model.Work;
 import dev.memplan.model.Plan;
 import dev.memplan.model.Schedule;
 import java.time.Duration;
@@ -33,6 +34,13 @@ final class SolverOptions {
             description = {"wall-time limit: of the whole command for solve and compare (JVM start, budget, every step,",
                 "checking and writing; the best checked plan so far when it is reached), per solve for bench (default: none)"})
     Double timeLimit;
+
+    @Option(names = "--work-limit", paramLabel = "UNITS",
+            description = {"deterministic work limit in work units (about a second each on a quiet 2-core machine):",
+                "every share of the search is a share of counted work (CP-SAT's deterministic time, memplan's own",
+                "steps), so the same command prints the same plan, traffic, bound and status on any machine and",
+                "load; with --time-limit too, the time limit is the outer guard (default: none; needs --solver cpsat)"})
+    Double workLimit;
 
     @Option(names = "--encoding", paramLabel = "decoupled|joint", defaultValue = "decoupled",
             description = {"COSMA (traffic): 'decoupled' stops at the first step that proves optimality: the forced-",
@@ -80,7 +88,32 @@ final class SolverOptions {
     Limits limits() {
         Duration limit = Inputs.timeLimit(timeLimit, "--time-limit");
         Inputs.threads(threads, "--threads");
+        if (workLimit != null) {
+            Work work = work(workLimit, "--work-limit");
+            if (backend() != Backend.CPSAT) {
+                throw new UserException("--work-limit needs --solver cpsat: CP-SAT counts deterministic time; SCIP, CBC,"
+                        + " HiGHS and ojAlgo report no deterministic work memplan can count (use --time-limit with them)");
+            }
+            // In work mode the time limit is the step's work; the wall limit becomes the deadline (commandLimits).
+            return new Limits(null, threads, 0.0, 0L, Deadline.NONE, work, null);
+        }
         return new Limits(limit, threads, 0.0, 0L);
+    }
+
+    /** Whether the run is bounded by deterministic work. */
+    boolean workMode() {
+        return workLimit != null;
+    }
+
+    /** A work budget given as {@code option}: positive and finite. */
+    static Work work(Double units, String option) {
+        if (units == null) {
+            return Work.unlimited();
+        }
+        if (!Double.isFinite(units) || units <= 0 || units > 1e9) {
+            throw new UserException(option + " must be a positive number of work units up to 1e9, got " + units);
+        }
+        return Work.of(units);
     }
 
     /**
@@ -93,6 +126,15 @@ final class SolverOptions {
         if (timeLimit == null) {
             return limits;
         }
+        if (workLimit != null) {
+            // The work decides; the wall limit only guards, as the command's deadline.
+            Duration wall = Inputs.timeLimit(timeLimit, "--time-limit");
+            Duration since = Duration.ofNanos(System.nanoTime() - Main.started());
+            Duration left = wall.minus(wall.dividedBy(10).compareTo(WRITE_MARGIN) < 0 ? wall.dividedBy(10) : WRITE_MARGIN)
+                    .minus(since);
+            return new Limits(null, limits.threads(), 0.0, 0L, Deadline.after(left.isNegative() ? Duration.ZERO : left),
+                    limits.work(), null);
+        }
         Duration limit = limits.timeLimit();
         Duration margin = limit.dividedBy(10).compareTo(WRITE_MARGIN) < 0 ? limit.dividedBy(10) : WRITE_MARGIN;
         Duration sinceStart = Duration.ofNanos(System.nanoTime() - Main.started());
@@ -102,7 +144,9 @@ final class SolverOptions {
     }
 
     String describe() {
-        return "time limit " + (timeLimit == null ? "none" : timeLimit + " s") + ", threads " + threads + ", encoding "
+        return (workLimit == null ? "" : "work limit " + workLimit + " units, ")
+                + "time limit " + (timeLimit == null ? "none" : timeLimit + " s") + ", threads " + (workLimit == null ? threads
+                : 1 + " (a work limit runs CP-SAT on one worker)") + ", encoding "
                 + encoding + (without == null || without.isEmpty() ? "" : ", without " + String.join(",", without));
     }
 
@@ -133,5 +177,19 @@ final class SolverOptions {
             }
         }
         return off;
+    }
+
+    /**
+     * The "work" row under a work limit: the units used of the limit, and whether the wall-time guard stopped a
+     * step early (then the result depends on the machine).
+     */
+    void workRow(Table t, Limits limits) {
+        if (!limits.workMode()) {
+            return;
+        }
+        t.row("work", String.format(java.util.Locale.ROOT, "%.2f of %s units%s", limits.work().used(),
+                workLimit == null ? "-" : String.format(java.util.Locale.ROOT, "%.0f", workLimit),
+                limits.work().wallStopped() ? " (the time limit stopped the work early: this result depends on the"
+                        + " machine)" : " (deterministic: the same on every run)"));
     }
 }

@@ -178,6 +178,11 @@ public final class DivideAndConquer {
         }
         CompletableFuture<Long> bound = lowerBound(g, budget, best.plan() == null ? Long.MAX_VALUE : best.traffic(),
                 clock);
+        if (clock.work()) {
+            // Under a work limit the bound is known before the search, so that no decision depends on when it
+            // arrives (it charges its own share of the work).
+            bound.join();
+        }
 
         // Automatic break nodes cut the best start's order, so that each part is a stretch of consecutive timesteps
         // of that plan and starts from it; given break nodes start from the part's just-in-time plan in that order.
@@ -665,11 +670,20 @@ public final class DivideAndConquer {
         /** The share of the limit the window search leaves to the final bound. */
         private final double reserve;
 
+        /** In work mode: the work charged before the run began, so that elapsed() counts the run's work. */
+        private final long workAtStart;
+
         Clock(long began, Limits limits, double reserve) {
             this.began = began;
             this.limit = limits.timeLimit();
             this.limits = limits;
             this.reserve = reserve;
+            this.workAtStart = limits.work().usedMicro();
+        }
+
+        /** Whether shares are of deterministic work ({@link Limits#workMode()}) rather than of wall time. */
+        boolean work() {
+            return limits.workMode();
         }
 
         /** True once the window search should stop: over, or into the time kept for the final bound. */
@@ -679,6 +693,10 @@ public final class DivideAndConquer {
         }
 
         private Duration elapsed() {
+            if (work()) {
+                // Work units read as seconds: micro-units to nanoseconds.
+                return Duration.ofNanos((limits.work().usedMicro() - workAtStart) * 1000);
+            }
             return Duration.ofNanos(System.nanoTime() - began);
         }
 
@@ -687,7 +705,8 @@ public final class DivideAndConquer {
             if (limit == null) {
                 return null;
             }
-            Duration d = limit.minus(MARGIN).minus(elapsed());
+            // The margin is wall time for writing the answer: work has none.
+            Duration d = (work() ? limit : limit.minus(MARGIN)).minus(elapsed());
             return d.isNegative() ? Duration.ZERO : d;
         }
 
@@ -740,6 +759,10 @@ public final class DivideAndConquer {
          * end; null without a limit (wait for it).
          */
         Duration hard(Duration share) {
+            if (work()) {
+                // A step stops at its work; only the command's wall deadline (the outer guard) cuts it short.
+                return limits.wallLeft();
+            }
             Duration d = left();
             if (d == null) {
                 return null;

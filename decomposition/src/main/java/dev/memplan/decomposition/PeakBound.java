@@ -2,6 +2,7 @@ package dev.memplan.decomposition;
 
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
+import dev.memplan.model.Work;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -59,17 +60,24 @@ public final class PeakBound {
         long began = System.nanoTime();
         // nanoTime may be near any value: compare elapsed times, never sums with a far-off sentinel.
         long half = limits.timeLimit() == null ? Long.MAX_VALUE / 4 : limits.timeLimit().toNanos() / 2;
-        long[] forward = run(g, budget, target, false, stateCap, began, half, limits);
+        // Under a work limit: half the work for each direction, counted in operator checks, no clock.
+        Limits step = limits.workMode() ? limits.startingNow() : limits;
+        Work.Meter forwardMeter = step.workMode() ? step.work().share(0.5).meter(CHECKS_PER_UNIT) : null;
+        long[] forward = run(g, budget, target, false, stateCap, began, half, limits, forwardMeter);
         if (forward[2] == 1) {
             return new Result(forward[0], true, (int) forward[1], 0);
         }
-        long[] backward = run(g, budget, target, true, stateCap, began, 2 * half, limits);
+        Work.Meter backwardMeter = step.workMode() ? step.work().meter(CHECKS_PER_UNIT) : null;
+        long[] backward = run(g, budget, target, true, stateCap, began, 2 * half, limits, backwardMeter);
         return new Result(Math.max(forward[0], backward[0]), backward[2] == 1, (int) forward[1], (int) backward[1]);
     }
 
     /** {bound, number of complete layers, 1 when a whole layer was dropped (proven) else 0}. */
+    /** Operator checks (one ready test of one operator in one state) per work unit. */
+    static final long CHECKS_PER_UNIT = 50_000_000L;
+
     private static long[] run(Graph g, long budget, long target, boolean reverse, int stateCap, long began,
-                              long allowed, Limits limits) {
+                              long allowed, Limits limits, Work.Meter meter) {
         int n = g.operatorCount();
         int words = (n + 63) / 64;
         // Forward: an operator is ready when every producer of its inputs is done; a tensor is live after the done
@@ -83,14 +91,16 @@ public final class PeakBound {
         long bound = 0;
         int complete = 0;
         for (int k = 0; k < n; k++) {
-            if (System.nanoTime() - began > allowed || limits.expired()) {
+            if (meter != null ? !meter.flush() || limits.deadline().expired()
+                    : System.nanoTime() - began > allowed || limits.expired()) {
                 break;
             }
             Map<Key, long[]> next = new HashMap<>();
             boolean cut = false;
             int seen = 0;
             for (Map.Entry<Key, long[]> e : layer.entrySet()) {
-                if ((++seen & 1023) == 0 && (System.nanoTime() - began > allowed || limits.expired())) {
+                if (meter != null ? !meter.step(n) || limits.deadline().expired()
+                        : (++seen & 1023) == 0 && (System.nanoTime() - began > allowed || limits.expired())) {
                     cut = true; // out of time inside a layer: it is not complete
                     break;
                 }

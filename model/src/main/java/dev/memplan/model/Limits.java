@@ -48,9 +48,32 @@ public record Limits(Duration timeLimit, int threads, double relativeGap, long s
         this(timeLimit, threads, relativeGap, seed, deadline, null, null);
     }
 
-    /** The time left: the given limit capped by the deadline (zero once it passed); null when neither is set. */
+    /**
+     * Whether a deterministic work limit governs the run ({@link Work#isLimited()}). Then {@link #timeLimit()}
+     * is measured in work units, read as deterministic seconds: every share a step takes of it is a share of work,
+     * the same on a quiet or a loaded machine, and the {@link #deadline()} stays the outer guard of wall time.
+     */
+    public boolean workMode() {
+        return work.isLimited();
+    }
+
+    /** The wall time to the deadline, whatever the mode; null without one. */
+    public Duration wallLeft() {
+        return deadline.remaining();
+    }
+
+    /**
+     * The time left: the given limit capped by the deadline (zero once it passed); null when neither is set. In
+     * {@link #workMode()}: the work left for this step in units read as seconds, the given limit capped by what
+     * is left of the work budget; the deadline does not enter.
+     */
     @Override
     public Duration timeLimit() {
+        if (work.isLimited()) {
+            double units = work.left();
+            Duration left = Duration.ofNanos(Math.round(Math.min(units, 1e9) * 1e9));
+            return timeLimit == null || left.compareTo(timeLimit) < 0 ? left : timeLimit;
+        }
         Duration left = deadline.remaining();
         if (left == null) {
             return timeLimit;
@@ -60,7 +83,7 @@ public record Limits(Duration timeLimit, int threads, double relativeGap, long s
 
     /** True once the deadline has passed (or the run was interrupted). */
     public boolean expired() {
-        return deadline.expired() || (timeLimit != null && timeLimit.isZero());
+        return deadline.expired() || (timeLimit != null && timeLimit.isZero()) || (work.isLimited() && work.exhausted());
     }
 
     /** Another time limit, the same deadline. */
@@ -81,6 +104,10 @@ public record Limits(Duration timeLimit, int threads, double relativeGap, long s
     /** The time limit, from now on, as (the earlier of it and) the deadline. */
     public Limits startingNow() {
         Duration limit = timeLimit();
+        if (work.isLimited()) {
+            // A step's share of work: a child budget its sub-steps draw from, charged through to the root.
+            return new Limits(limit, threads, relativeGap, seed, deadline, work.cap(limit.toNanos() / 1e9), progress);
+        }
         return limit == null ? this : new Limits(limit, threads, relativeGap, seed,
                 deadline.earlier(Deadline.after(limit)), work, progress);
     }

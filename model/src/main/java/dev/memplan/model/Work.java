@@ -40,6 +40,7 @@ public final class Work {
     private final Work parent;
     private final long limit;
     private final AtomicLong used = new AtomicLong();
+    private final java.util.concurrent.atomic.AtomicBoolean wallStopped = new java.util.concurrent.atomic.AtomicBoolean();
 
     private Work(Work parent, long limit) {
         this.parent = parent;
@@ -55,6 +56,21 @@ public final class Work {
 
     private static double toUnits(long micro) {
         return micro == Long.MAX_VALUE ? Double.POSITIVE_INFINITY : micro / (double) MICRO;
+    }
+
+    /**
+     * Records that a step charged here was stopped by wall time (the outer guard), not by its work: the result
+     * then depends on the machine. Seen by every ancestor.
+     */
+    public void markWallStop() {
+        for (Work w = this; w != null; w = w.parent) {
+            w.wallStopped.set(true);
+        }
+    }
+
+    /** Whether some step charged here was stopped by wall time rather than by work. */
+    public boolean wallStopped() {
+        return wallStopped.get();
     }
 
     /** Whether this budget or an ancestor has a finite limit. */

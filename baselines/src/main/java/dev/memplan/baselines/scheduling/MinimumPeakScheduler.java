@@ -116,7 +116,21 @@ public final class MinimumPeakScheduler implements Scheduler {
         Search found = null;
         int width = 0;
         String shortfall = "";
-        if (lim.timeLimit() == null) {
+        if (lim.workMode() && !pinned) {
+            // Under a work limit the width follows the graph's size alone (no ladder timed on the clock), so the
+            // order is the same on every machine; only the command's wall deadline can cut it short.
+            int w = Math.min(top, sizedWidth(graph.operatorCount()));
+            Search s = new Search(graph, w);
+            java.time.Duration wall = lim.wallLeft();
+            long guard = wall == null ? Long.MAX_VALUE : began + Math.min(wall.toNanos(), Long.MAX_VALUE / 4);
+            if (s.run(guard)) {
+                found = s;
+                width = w;
+            } else {
+                lim.work().markWallStop();
+                shortfall = ", beam " + w + " passed the time limit";
+            }
+        } else if (lim.timeLimit() == null || pinned && lim.workMode()) {
             found = new Search(graph, top);
             found.run(Long.MAX_VALUE);
             width = top;

@@ -399,7 +399,8 @@ public final class CosmaSolver {
         if (start != null) {
             relaxed.hint(start);
         }
-        List<Backend> backends = options.backend() == Backend.CPSAT && limits.timeLimit() != null
+        // SCIP first for its bound, then CP-SAT; under a work limit CP-SAT alone (SCIP counts no deterministic work).
+        List<Backend> backends = options.backend() == Backend.CPSAT && limits.timeLimit() != null && !limits.workMode()
                 ? List.of(Backend.SCIP, Backend.CPSAT) : List.of(options.backend());
         Allocator packer = options.packer() != null ? options.packer() : new PlacementCpSat(false);
         long bound = floor;

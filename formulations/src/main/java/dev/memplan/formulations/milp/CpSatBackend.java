@@ -85,7 +85,9 @@ public final class CpSatBackend implements MilpSolver {
         params.setNumWorkers(lim.threads());
         params.setRelativeGapLimit(lim.relativeGap());
         params.setRandomSeed(Outcomes.seed31(lim.seed()));
-        if (lim.timeLimit() != null) {
+        if (lim.workMode()) {
+            limitWork(params, out.limits());
+        } else if (lim.timeLimit() != null) {
             params.setMaxTimeInSeconds(out.limitSeconds());
         }
 
@@ -95,6 +97,7 @@ public final class CpSatBackend implements MilpSolver {
         try (RunningSolvers.Registration r = RunningSolvers.register(solver::stopSearch)) {
             status = solver.solve(cp);
         }
+        chargeWork(solver, params, out.limits());
         boolean hasObjective = !model.objective().isConstant();
         switch (status) {
             case OPTIMAL, FEASIBLE -> {
@@ -114,6 +117,43 @@ public final class CpSatBackend implements MilpSolver {
                 // Without a solution CP-SAT's bound can be a placeholder (0 when stopped before presolve ends).
                 return out.without(SolveStatus.UNKNOWN, null);
             }
+        }
+    }
+
+    /**
+     * Deterministic time CP-SAT spends per work unit: on the reference machine (2 cores, one worker) CP-SAT does
+     * about this much deterministic time in a wall second (BENCHMARKS.md, "Work calibration").
+     */
+    public static final double DETERMINISTIC_TIME_PER_UNIT = 1.0;
+
+    /**
+     * Sets a work-mode limit on CP-SAT: its deterministic time for the work left in {@code limits}, one worker
+     * (CP-SAT's parallel portfolio is not deterministic), and the wall time to the command's deadline as the
+     * outer guard.
+     */
+    public static void limitWork(SatParameters.Builder params, Limits limits) {
+        double units = limits.timeLimit() == null ? Double.POSITIVE_INFINITY : limits.timeLimit().toNanos() / 1e9;
+        params.setNumWorkers(1);
+        params.setMaxDeterministicTime(Math.max(1e-4, units * DETERMINISTIC_TIME_PER_UNIT));
+        java.time.Duration wall = limits.wallLeft();
+        if (wall != null) {
+            params.setMaxTimeInSeconds(Math.max(0.001, wall.toNanos() / 1e9));
+        }
+    }
+
+    /**
+     * Charges the deterministic time CP-SAT used to the work budget (in work mode), and marks the budget when the
+     * wall-time guard, not the work, stopped the search.
+     */
+    public static void chargeWork(CpSolver solver, SatParameters.Builder params, Limits limits) {
+        if (!limits.workMode()) {
+            return;
+        }
+        double used = solver.response().getDeterministicTime();
+        limits.work().charge(used / DETERMINISTIC_TIME_PER_UNIT);
+        if (params.hasMaxTimeInSeconds() && solver.wallTime() >= 0.95 * params.getMaxTimeInSeconds()
+                && used < 0.95 * params.getMaxDeterministicTime()) {
+            limits.work().markWallStop();
         }
     }
 

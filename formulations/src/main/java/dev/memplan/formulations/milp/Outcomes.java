@@ -34,6 +34,11 @@ final class Outcomes {
         this.backend = backend;
     }
 
+    /** The limits of this call (from its start: in work mode, its own share of the work). */
+    Limits limits() {
+        return limits;
+    }
+
     static Limits orDefault(Limits limits) {
         return limits == null ? Limits.DEFAULT : limits;
     }

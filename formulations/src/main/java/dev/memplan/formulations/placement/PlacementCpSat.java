@@ -113,7 +113,9 @@ public final class PlacementCpSat implements Allocator {
         if (minimize) {
             params.setRelativeGapLimit(lim.relativeGap());
         }
-        if (lim.timeLimit() != null) {
+        if (lim.workMode()) {
+            dev.memplan.formulations.milp.CpSatBackend.limitWork(params, lim.startingNow());
+        } else if (lim.timeLimit() != null) {
             // The time limit holds for the whole call: building the model took some of it.
             java.time.Duration left = PlacementProblem.remaining(lim, start).timeLimit();
             params.setMaxTimeInSeconds(left.getSeconds() + left.getNano() / 1e9);
@@ -123,6 +125,7 @@ public final class PlacementCpSat implements Allocator {
         try (RunningSolvers.Registration r = RunningSolvers.register(solver::stopSearch)) {
             status = solver.solve(f.cp);
         }
+        dev.memplan.formulations.milp.CpSatBackend.chargeWork(solver, params, lim);
         switch (status) {
             case OPTIMAL, FEASIBLE -> {
                 long[] offsets = new long[buffers.size()];
