@@ -123,7 +123,7 @@ final class CompareCommand implements Callable<Integer> {
         }
         Row cosma = null;
         DivideAndConquer.Options dnc = noCosma ? null
-                : decomposeOptions.choose(g, solverOptions.cosma(CosmaObjective.TRAFFIC, null, true, null));
+                : decomposeOptions.choose(g, solverOptions.cosma(CosmaObjective.TRAFFIC, null, true, best));
         CosmaResult whole = null;
         if (dnc != null) {
             whole = decomposeOptions.wholeFirst(full, s, chosen.bytes(),

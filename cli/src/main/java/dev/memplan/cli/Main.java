@@ -79,9 +79,6 @@ public final class Main implements Runnable {
         try {
             code = cl.execute(args);
         } catch (OutOfMemoryError e) {
-            if (System.getenv("MEMPLAN_TRACE_OOM") != null) {
-                e.printStackTrace();
-            }
             // Writers go through temporary files, so whatever was being written is not left half-done.
             err.println("memplan: error: out of memory (the heap is " + (Runtime.getRuntime().maxMemory() >> 20)
                     + " MB; set a larger one with MEMPLAN_JAVA_OPTS=-Xmx8g). Nothing was half-written. This is a "

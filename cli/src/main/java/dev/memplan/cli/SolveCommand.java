@@ -184,10 +184,9 @@ final class SolveCommand implements Callable<Integer> {
      */
     private static Plan bestScheme(Graph full, TensorSetting s, BudgetChoice chosen, MinimumPeakScheduler mpmf,
                                    Limits limits) {
-        List<String> names = new ArrayList<>(List.of("default/belady/tflite"));
-        if (chosen.mp() != null) {
-            names.add("mpmf/belady/tflite");
-        }
+        // The paper's four schemes, as compare runs them, so that solve and compare start COSMA from the same plan
+        // (and under a work limit print the same traffic).
+        List<String> names = dev.memplan.baselines.replacement.Schemes.PAPER;
         if (chosen.bytes() < Budgets.minimumFeasible(full.withSetting(s))) {
             return null; // no aligned plan exists: COSMA says INFEASIBLE (proven)
         }

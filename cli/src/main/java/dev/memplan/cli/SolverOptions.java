@@ -190,6 +190,6 @@ final class SolverOptions {
         t.row("work", String.format(java.util.Locale.ROOT, "%.2f of %s units%s", limits.work().used(),
                 workLimit == null ? "-" : String.format(java.util.Locale.ROOT, "%.0f", workLimit),
                 limits.work().wallStopped() ? " (the time limit stopped the work early: this result depends on the"
-                        + " machine)" : " (deterministic: the same on every run)"));
+                        + " machine)" : " (counted work; the wall clock cut nothing short)"));
     }
 }

@@ -169,6 +169,11 @@ public final class DivideAndConquer {
         long began = System.nanoTime();
         Graph g = graph.withSetting(setting);
         Clock clock = new Clock(began, limits, graph.operatorCount() <= WHOLE_GRAPH_LIMIT ? BOUND_SHARE : 0);
+        if (limits.workMode()) {
+            // Each stage line says how much work the run has used: the measure its shares are taken of.
+            Consumer<String> lines = progress;
+            progress = line -> lines.accept(line + String.format(Locale.ROOT, " [work %.3f]", limits.work().used()));
+        }
 
         Best best = new Best(g);
         Long startTraffic = null;

@@ -43,6 +43,13 @@ public final class MiniMallocAllocator implements Allocator {
     private static final long MIN_PROBE_NODES = 4096;
 
     /**
+     * Search nodes per work unit under a work limit ({@link Limits#workMode()}): the node budget that replaces
+     * the clock (about a second of search on the reference machine). The nodes are not charged to the work
+     * budget: MiniMalloc's node count is not reported back, so its time is among memplan's uncounted steps.
+     */
+    static final long NODES_PER_UNIT = 2_000_000L;
+
+    /**
      * Beyond 2^61 the search's sums could overflow. memplan's readers keep sizes and alignments within 2^53 in
      * total (ByteRange), so only a caller of this class with its own buffers meets this.
      */
@@ -89,8 +96,20 @@ public final class MiniMallocAllocator implements Allocator {
         }
         long[] offsets = null;
         if (verdict == null) {
+            long nodeLimit = Long.MAX_VALUE;
+            int threads = limits.threads();
+            if (limits.workMode()) {
+                // Under a work limit: a node budget from the step's work instead of the clock, one thread (racing
+                // threads finish in an order the machine decides), the command's wall deadline as the outer guard.
+                double units = limits.timeLimit() == null ? Double.POSITIVE_INFINITY : limits.timeLimit().toNanos() / 1e9;
+                nodeLimit = units * NODES_PER_UNIT >= Long.MAX_VALUE ? Long.MAX_VALUE
+                        : Math.max(MIN_PROBE_NODES, (long) (units * NODES_PER_UNIT));
+                threads = 1;
+                java.time.Duration wall = limits.wallLeft();
+                deadline = wall == null ? Long.MAX_VALUE : start + Math.min(wall.toNanos(), Long.MAX_VALUE / 4);
+            }
             Race.Result result = Race.decide(instance, options, Math.min(capacity, instance.room), deadline,
-                    limits.threads(), Long.MAX_VALUE);
+                    threads, nodeLimit);
             verdict = result.verdict();
             offsets = result.offsets();
         }
