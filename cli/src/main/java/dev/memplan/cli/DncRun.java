@@ -100,7 +100,9 @@ final class DncRun {
         err.println("dnc: starting plan " + label + " ...");
         err.flush();
         Limits share = limits.timeLimit() == null ? limits : limits.withTimeLimit(limits.timeLimit().dividedBy(8));
-        Duration wait = share.timeLimit() == null ? null
+        // Under a work limit the step ends at its work; only the command's wall deadline may abandon it (an
+        // abandoned step would go on charging the shared work in the background).
+        Duration wait = limits.workMode() ? limits.wallLeft() : share.timeLimit() == null ? null
                 : share.timeLimit().plus(share.timeLimit().dividedBy(2)).plusMillis(500);
         CosmaResult r = HardDeadline.call(wait, "dnc-" + label, () -> CosmaSolver.solve(full, s, budget,
                 options.cosma().withSchedule(scheme.schedule()).withStart(scheme), share));
