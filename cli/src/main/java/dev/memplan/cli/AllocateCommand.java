@@ -6,7 +6,9 @@ import dev.memplan.model.Buffer;
 import dev.memplan.model.BufferChecker;
 import dev.memplan.model.BufferSet;
 import dev.memplan.model.ByteRange;
+import dev.memplan.model.Deadline;
 import dev.memplan.model.Limits;
+import dev.memplan.model.Work;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.io.MiniMallocCsv;
 import dev.memplan.model.LoadBound;
@@ -55,6 +57,13 @@ final class AllocateCommand implements Callable<Integer> {
     @Option(names = "--time-limit", paramLabel = "SECONDS", description = "wall-time limit (default: none)")
     Double timeLimit;
 
+    @Option(names = "--work-limit", paramLabel = "UNITS",
+            description = {"deterministic work limit (about a second a unit on a quiet 2-core machine): MiniMalloc counts",
+                "search nodes, TelaMalloc search steps, CP-SAT deterministic time, each on one thread, so the same",
+                "command prints the same height and status on any machine and load; --time-limit stays the outer",
+                "guard (default: none; not with --allocator ilp, whose back-end counts no deterministic work)"})
+    Double workLimit;
+
     @Option(names = "--threads", paramLabel = "N", defaultValue = "1", description = "threads (default: ${DEFAULT-VALUE})")
     int threads;
 
@@ -99,6 +108,11 @@ final class AllocateCommand implements Callable<Integer> {
         // Every option before the file is read: a mistyped value should not wait for a large CSV.
         java.time.Duration limit = Inputs.timeLimit(timeLimit, "--time-limit");
         Inputs.threads(threads, "--threads");
+        Work work = SolverOptions.work(workLimit, "--work-limit");
+        if (work.isLimited() && allocator.equals("ilp")) {
+            throw new UserException("--work-limit does not work with --allocator ilp: SCIP reports no deterministic work"
+                    + " memplan can count; use --allocator cpsat or minimalloc, or --time-limit");
+        }
         if (capacity != null && capacity <= 0) {
             throw new UserException("--capacity must be positive, got " + capacity);
         }
@@ -126,7 +140,10 @@ final class AllocateCommand implements Callable<Integer> {
                 }
             }
         }
-        Limits limits = new Limits(limit, threads, 0.0, 0L);
+        // Under a work limit the time limit becomes the wall deadline that guards the counted work.
+        Limits limits = work.isLimited()
+                ? new Limits(null, threads, 0.0, 0L, limit == null ? Deadline.NONE : Deadline.after(limit), work, null)
+                : new Limits(limit, threads, 0.0, 0L);
         String name = TrainingTrace.isTraceName(input) && !Files.exists(file) ? input : file.getFileName().toString();
         long bound = LoadBound.of(buffers);
         o.println(name + ": " + buffers.size() + " buffers" + (cap == null ? "" : ", capacity " + cap)
@@ -157,6 +174,7 @@ final class AllocateCommand implements Callable<Integer> {
             if (a.note() != null) {
                 o.println("note: " + a.note());
             }
+            workLine(o, limits);
             if (out != null) {
                 Outputs.write(out, MiniMallocCsv.toCsv(a.placement()), spec.commandLine().getOut());
                 if (!Outputs.isStdout(out)) {
@@ -174,6 +192,18 @@ final class AllocateCommand implements Callable<Integer> {
                 : limit != null && a.seconds() >= 0.9 * limit.toNanos() / 1e9 ? "no solution found within the time limit of "
                         + timeLimit + " s" : "no solution found";
         o.println("gave up after " + time + ": " + why + " (not proven infeasible)");
+        workLine(o, limits);
         return GAVE_UP;
+    }
+
+    /** Under a work limit: the work used, and whether the clock cut it short (then the result is the machine's). */
+    private void workLine(PrintWriter o, Limits limits) {
+        if (!limits.workMode()) {
+            return;
+        }
+        o.println(String.format(Locale.ROOT, "work: %.2f of %s units%s", limits.work().used(),
+                SolverOptions.units(workLimit), limits.work().wallStopped()
+                        ? " (the time limit stopped the work early: this result depends on the machine)"
+                        : " (counted work; the wall clock cut nothing short)"));
     }
 }

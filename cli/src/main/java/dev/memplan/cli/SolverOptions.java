@@ -183,12 +183,18 @@ final class SolverOptions {
      * The "work" row under a work limit: the units used of the limit, and whether the wall-time guard stopped a
      * step early (then the result depends on the machine).
      */
+    /** A work limit as the user typed it: 60, 0.5. */
+    static String units(double value) {
+        return value == Math.rint(value) && Math.abs(value) < 1e15 ? String.valueOf((long) value)
+                : java.math.BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+    }
+
     void workRow(Table t, Limits limits) {
         if (!limits.workMode()) {
             return;
         }
         t.row("work", String.format(java.util.Locale.ROOT, "%.2f of %s units%s", limits.work().used(),
-                workLimit == null ? "-" : String.format(java.util.Locale.ROOT, "%.0f", workLimit),
+                workLimit == null ? "-" : units(workLimit),
                 limits.work().wallStopped() ? " (the time limit stopped the work early: this result depends on the"
                         + " machine)" : " (counted work; the wall clock cut nothing short)"));
     }

@@ -85,6 +85,68 @@ class WorkLimitTest {
         assertTrue(bad.err().contains("--work-limit must be a positive number"), bad.err());
     }
 
+    @Test
+    void allocateUnderAWorkLimitGivesTheSameAnswerWithBusyThreadsBeside() throws Exception {
+        String suite = challenging("C");
+        List<String[]> cases = List.of(
+                new String[] {"allocate", "gen:trace:1000", "--allocator", "minimalloc", "--minimize", "--work-limit", "0.3"},
+                new String[] {"allocate", "gen:trace:2000", "--minimize", "--work-limit", "0.5"},
+                new String[] {"allocate", suite, "--allocator", "telamalloc", "--work-limit", "0.3"},
+                new String[] {"allocate", suite, "--allocator", "cpsat", "--minimize", "--work-limit", "0.3"});
+        List<String> quiet = new ArrayList<>();
+        for (String[] c : cases) {
+            quiet.add(answer(MainTest.run(c)));
+        }
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Thread> busy = busy(stop);
+        try {
+            for (int i = 0; i < cases.size(); i++) {
+                assertEquals(quiet.get(i), answer(MainTest.run(cases.get(i))), String.join(" ", cases.get(i)));
+            }
+        } finally {
+            stop.set(true);
+            for (Thread t : busy) {
+                t.join();
+            }
+        }
+        assertTrue(quiet.get(2).contains("the work limit was reached"), quiet.get(2));
+        MainTest.Result ilp = MainTest.run("allocate", suite, "--allocator", "ilp", "--work-limit", "1");
+        assertEquals(2, ilp.code());
+        assertTrue(ilp.err().contains("--work-limit does not work with --allocator ilp"), ilp.err());
+    }
+
+    /** The exit code and the output without wall times; the work row must say the clock cut nothing short. */
+    private static String answer(MainTest.Result r) {
+        assertTrue(r.out().contains("(counted work; the wall clock cut nothing short)"), r.out() + r.err());
+        return r.code() + "\n" + r.out().replaceAll("(?m),? (time |after )?[0-9.]+ s(?=[,;:\s)]|$)", "");
+    }
+
+    /** MiniMalloc's challenging instance as a CSV file named with its capacity, as the suite ships it. */
+    private String challenging(String name) {
+        Path file = dir.resolve(name + "." + dev.memplan.datasets.MiniMallocSuite.CHALLENGING_CAPACITY + ".csv");
+        dev.memplan.model.io.MiniMallocCsv.write(dev.memplan.datasets.MiniMallocSuite.challenging(name), file);
+        return file.toString();
+    }
+
+    private static List<Thread> busy(AtomicBoolean stop) {
+        List<Thread> busy = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            Thread t = new Thread(() -> {
+                long x = 0;
+                while (!stop.get()) {
+                    x += System.nanoTime() % 7;
+                }
+                if (x == 42) {
+                    System.out.print("");
+                }
+            });
+            t.setDaemon(true);
+            t.start();
+            busy.add(t);
+        }
+        return busy;
+    }
+
     /** A plan file names the wall time its solver took; everything else must match. */
     private static String withoutSeconds(String json) {
         return json.replaceAll("\"seconds\"\\s*:\\s*[0-9.eE+-]+", "\"seconds\":0");

@@ -17,6 +17,7 @@ import dev.memplan.model.Limits;
 import dev.memplan.model.LoadBound;
 import dev.memplan.model.Placement;
 import dev.memplan.model.SolveStatus;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
 
@@ -80,8 +81,8 @@ public final class Allocators {
         if (name.equals(Portfolio.NAME)) {
             return Portfolio.minimize(buffers, limits).allocation();
         }
-        long deadline = limits.timeLimit() == null || limits.timeLimit().toDays() > 36_500 ? Long.MAX_VALUE
-                : began + limits.timeLimit().toNanos();
+        Duration wall = limits.workMode() ? limits.wallLeft() : limits.timeLimit();
+        long deadline = wall == null || wall.toDays() > 36_500 ? Long.MAX_VALUE : began + wall.toNanos();
         Function<BufferSet, Placement> unbounded = switch (name) {
             case "skyline" -> b -> new SkylineAllocator().pack(b, deadline);
             case "tflite" -> new TfliteArenaAllocator()::pack;
@@ -94,7 +95,7 @@ public final class Allocators {
             Placement p = unbounded.apply(buffers);
             if (p == null) {
                 return new Allocation(SolveStatus.UNKNOWN, null, (System.nanoTime() - began) / 1e9,
-                        "the time limit was reached (the skyline heuristic is quadratic in the buffers)");
+                        "the time limit was reached (the skyline heuristic with fixed-offset buffers is quadratic)");
             }
             BufferChecker.requireValid(p, p.height(), name);
             return new Allocation(p.height() == bound ? SolveStatus.OPTIMAL : SolveStatus.HEURISTIC, p,
@@ -108,7 +109,7 @@ public final class Allocators {
         }
         Placement start = bestFastHeuristic(buffers);
         Limits rest = limits;
-        if (limits.timeLimit() != null) {
+        if (limits.timeLimit() != null && !limits.workMode()) {
             long left = limits.timeLimit().toNanos() - (System.nanoTime() - began);
             rest = limits.withTimeLimit(java.time.Duration.ofNanos(Math.max(1_000_000, left)));
         }

@@ -20,7 +20,7 @@ import java.util.function.Function;
 
 /**
  * The default allocator ({@code --allocator auto}): the fast heuristics first (greedy by size, best fit,
- * TFLite's arena, and the skyline on sets of up to {@value #SKYLINE_MAX} buffers, where it takes seconds), the
+ * TFLite's arena and the skyline, each O(n log n): about a second on 100,000 buffers), the
  * lowest packing kept; the max-load lower bound L ({@link LoadBound}); OPTIMAL as soon as a height meets L;
  * otherwise the best height handed to MiniMalloc as its starting upper bound, and on small sets (up to
  * {@value #CP_SAT_MAX} buffers) to CP-SAT as its hint, within the limits. The answer is never above the best
@@ -28,12 +28,12 @@ import java.util.function.Function;
  *
  * <p>Which members run depends only on the input (its size, the bound), never on the clock; the time limit
  * stops the exact searches. Without a time limit the exact searches get {@link #DEFAULT_EXACT_SECONDS}
- * seconds, said in the log.
+ * seconds, said in the log. Under a work limit ({@link Limits#workMode()}) MiniMalloc counts search nodes and
+ * CP-SAT deterministic time, each on one thread, so the answer is the same on every run; the clock (the
+ * command's deadline) only guards.
  */
 public final class Portfolio {
     public static final String NAME = "auto";
-    /** The skyline heuristic is quadratic: run it on sets up to this size. */
-    public static final int SKYLINE_MAX = 20_000;
     /** CP-SAT after MiniMalloc on sets up to this size. */
     public static final int CP_SAT_MAX = 400;
     /** The exact searches' time when the caller gives no time limit. */
@@ -71,11 +71,12 @@ public final class Portfolio {
             }
         }
         boolean proven = best != null && best.height() == bound;
+        boolean cpSat = buffers.size() <= CP_SAT_MAX;
         if (!proven && best != null) {
-            long left = deadline - System.nanoTime();
-            if (left > 0) {
+            if (timeLeft(deadline, limits)) {
                 long t0 = System.nanoTime();
-                Allocation a = new MiniMallocAllocator().minimize(buffers, limits.withTimeLimit(Duration.ofNanos(left)), best);
+                // Under a work limit MiniMalloc gets its share of the work (half when CP-SAT follows), else the time.
+                Allocation a = new MiniMallocAllocator().minimize(buffers, exact(limits, deadline, cpSat ? 0.5 : 1.0), best);
                 if (a.solved() && a.placement().height() < best.height()) {
                     best = a.placement();
                     winner = "minimalloc";
@@ -85,10 +86,9 @@ public final class Portfolio {
                         + seconds(t0) + (a.note() != null ? " (" + a.note() + ")" : ""));
             }
         }
-        if (!proven && best != null && buffers.size() <= CP_SAT_MAX && deadline - System.nanoTime() > 0) {
+        if (!proven && best != null && cpSat && timeLeft(deadline, limits)) {
             long t0 = System.nanoTime();
-            Allocation a = PlacementCpSat.minimumHeight(buffers, best,
-                    limits.withTimeLimit(Duration.ofNanos(deadline - System.nanoTime())));
+            Allocation a = PlacementCpSat.minimumHeight(buffers, best, exact(limits, deadline, 1.0));
             if (a.solved() && a.placement().height() < best.height()) {
                 best = a.placement();
                 winner = "cpsat";
@@ -97,7 +97,7 @@ public final class Portfolio {
             log.add("cpsat: " + a.status() + (a.solved() ? " height " + a.placement().height() : "") + seconds(t0)
                     + (a.note() != null ? " (" + a.note() + ")" : ""));
         }
-        if (limits.timeLimit() == null && !proven) {
+        if (limits.timeLimit() == null && !limits.workMode() && !proven) {
             log.add("no --time-limit: the exact searches had " + DEFAULT_EXACT_SECONDS + " s");
         }
         double s = (System.nanoTime() - start) / 1e9;
@@ -138,13 +138,12 @@ public final class Portfolio {
                         m.name, log);
             }
         }
-        long left = deadline - System.nanoTime();
-        if (left <= 0) {
+        if (!timeLeft(deadline, limits)) {
             return new Outcome(new Allocation(SolveStatus.UNKNOWN, null, (System.nanoTime() - start) / 1e9,
                     "no heuristic fits and no time is left"), bound, null, log);
         }
         long t0 = System.nanoTime();
-        Allocation a = new MiniMallocAllocator().allocate(buffers, capacity, limits.withTimeLimit(Duration.ofNanos(left)));
+        Allocation a = new MiniMallocAllocator().allocate(buffers, capacity, exact(limits, deadline, 1.0));
         log.add("minimalloc: " + a.status() + seconds(t0));
         Allocation whole = new Allocation(a.status(), a.placement(), (System.nanoTime() - start) / 1e9, a.note());
         return new Outcome(whole, bound, a.solved() ? "minimalloc" : null, log);
@@ -159,13 +158,35 @@ public final class Portfolio {
         list.add(new Member(GreedyBySizeAllocator.NAME, a -> new GreedyBySizeAllocator().pack((BufferSet) a[0])));
         list.add(new Member(BestFitAllocator.NAME, a -> new BestFitAllocator().pack((BufferSet) a[0])));
         list.add(new Member(TfliteArenaAllocator.NAME, a -> new TfliteArenaAllocator().pack((BufferSet) a[0])));
-        if (n <= SKYLINE_MAX) {
-            list.add(new Member("skyline", a -> new SkylineAllocator().pack((BufferSet) a[0], (Long) a[1])));
-        }
+        list.add(new Member("skyline", a -> new SkylineAllocator().pack((BufferSet) a[0], (Long) a[1])));
         return list;
     }
 
+    /** Whether the exact searches may still run: work left under a work limit, else time before the deadline. */
+    private static boolean timeLeft(long deadline, Limits limits) {
+        return limits.workMode() ? !limits.expired() : deadline - System.nanoTime() > 0;
+    }
+
+    /**
+     * The limits of an exact search: under a work limit, {@code share} of the work left (the wall deadline stays
+     * the outer guard); else the time to the deadline.
+     */
+    private static Limits exact(Limits limits, long deadline, double share) {
+        if (limits.workMode()) {
+            return limits.withTimeLimit(Duration.ofNanos(Math.round(limits.work().left() * share * 1e9)));
+        }
+        return limits.withTimeLimit(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+    }
+
+    /**
+     * When the heuristics and searches must stop by the clock: under a work limit the command's wall deadline
+     * (none: never), else the time limit, or {@link #DEFAULT_EXACT_SECONDS} without one.
+     */
     private static long deadline(long start, Limits limits) {
+        if (limits.workMode()) {
+            Duration wall = limits.wallLeft();
+            return wall == null ? Long.MAX_VALUE : start + Math.min(wall.toNanos(), Long.MAX_VALUE / 4);
+        }
         if (limits.timeLimit() == null) {
             return start + DEFAULT_EXACT_SECONDS * 1_000_000_000L;
         }

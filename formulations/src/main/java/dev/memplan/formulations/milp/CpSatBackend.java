@@ -132,9 +132,14 @@ public final class CpSatBackend implements MilpSolver {
      * outer guard.
      */
     public static void limitWork(SatParameters.Builder params, Limits limits) {
+        limitWork(params, limits, DETERMINISTIC_TIME_PER_UNIT);
+    }
+
+    /** As {@link #limitWork(SatParameters.Builder, Limits)}, with the model's own deterministic time per unit. */
+    public static void limitWork(SatParameters.Builder params, Limits limits, double perUnit) {
         double units = limits.timeLimit() == null ? Double.POSITIVE_INFINITY : limits.timeLimit().toNanos() / 1e9;
         params.setNumWorkers(1);
-        params.setMaxDeterministicTime(Math.max(1e-4, units * DETERMINISTIC_TIME_PER_UNIT));
+        params.setMaxDeterministicTime(Math.max(1e-4, units * perUnit));
         java.time.Duration wall = limits.wallLeft();
         if (wall != null) {
             params.setMaxTimeInSeconds(Math.max(0.001, wall.toNanos() / 1e9));
@@ -146,11 +151,16 @@ public final class CpSatBackend implements MilpSolver {
      * wall-time guard, not the work, stopped the search.
      */
     public static void chargeWork(CpSolver solver, SatParameters.Builder params, Limits limits) {
+        chargeWork(solver, params, limits, DETERMINISTIC_TIME_PER_UNIT);
+    }
+
+    /** As {@link #chargeWork(CpSolver, SatParameters.Builder, Limits)}, with the model's own time per unit. */
+    public static void chargeWork(CpSolver solver, SatParameters.Builder params, Limits limits, double perUnit) {
         if (!limits.workMode()) {
             return;
         }
         double used = solver.response().getDeterministicTime();
-        limits.work().charge(used / DETERMINISTIC_TIME_PER_UNIT);
+        limits.work().charge(used / perUnit);
         if (params.hasMaxTimeInSeconds() && solver.wallTime() >= 0.95 * params.getMaxTimeInSeconds()
                 && used < 0.95 * params.getMaxDeterministicTime()) {
             limits.work().markWallStop();

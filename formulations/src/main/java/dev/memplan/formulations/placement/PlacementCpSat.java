@@ -43,6 +43,13 @@ import dev.memplan.model.SolveStatus;
  * packing. Every placement is checked.
  */
 public final class PlacementCpSat implements Allocator {
+    /**
+     * CP-SAT's deterministic time per work unit on placement models: their no-overlap propagation does about
+     * 0.05 deterministic seconds in a wall second on the quiet 2-core reference machine (COSMA's programs about
+     * 1.0; BENCHMARKS.md, "Deterministic work limits").
+     */
+    static final double DETERMINISTIC_TIME_PER_UNIT = 0.05;
+
 
     public static final String NAME = "cpsat";
 
@@ -114,7 +121,7 @@ public final class PlacementCpSat implements Allocator {
             params.setRelativeGapLimit(lim.relativeGap());
         }
         if (lim.workMode()) {
-            dev.memplan.formulations.milp.CpSatBackend.limitWork(params, lim.startingNow());
+            dev.memplan.formulations.milp.CpSatBackend.limitWork(params, lim.startingNow(), DETERMINISTIC_TIME_PER_UNIT);
         } else if (lim.timeLimit() != null) {
             // The time limit holds for the whole call: building the model took some of it.
             java.time.Duration left = PlacementProblem.remaining(lim, start).timeLimit();
@@ -125,7 +132,7 @@ public final class PlacementCpSat implements Allocator {
         try (RunningSolvers.Registration r = RunningSolvers.register(solver::stopSearch)) {
             status = solver.solve(f.cp);
         }
-        dev.memplan.formulations.milp.CpSatBackend.chargeWork(solver, params, lim);
+        dev.memplan.formulations.milp.CpSatBackend.chargeWork(solver, params, lim, DETERMINISTIC_TIME_PER_UNIT);
         switch (status) {
             case OPTIMAL, FEASIBLE -> {
                 long[] offsets = new long[buffers.size()];

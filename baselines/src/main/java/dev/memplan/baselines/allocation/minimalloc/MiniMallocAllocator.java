@@ -43,11 +43,12 @@ public final class MiniMallocAllocator implements Allocator {
     private static final long MIN_PROBE_NODES = 4096;
 
     /**
-     * Search nodes per work unit under a work limit ({@link Limits#workMode()}): the node budget that replaces
-     * the clock (about a second of search on the reference machine). The nodes are not charged to the work
-     * budget: MiniMalloc's node count is not reported back, so its time is among memplan's uncounted steps.
+     * Search effort per work unit under a work limit ({@link Limits#workMode()}): the budget that replaces the
+     * clock, charged to the command's work. A node costs one plus the buffers it considers
+     * ({@link Search#effort()}); about 40 million a second on the quiet 2-core reference machine, on 154 to
+     * 1,000 buffers alike (BENCHMARKS.md, "Deterministic work limits").
      */
-    static final long NODES_PER_UNIT = 2_000_000L;
+    static final long EFFORT_PER_UNIT = 40_000_000L;
 
     /**
      * Beyond 2^61 the search's sums could overflow. memplan's readers keep sizes and alignments within 2^53 in
@@ -97,21 +98,26 @@ public final class MiniMallocAllocator implements Allocator {
         long[] offsets = null;
         if (verdict == null) {
             long nodeLimit = Long.MAX_VALUE;
+            long effortLimit = Long.MAX_VALUE;
             int threads = limits.threads();
             if (limits.workMode()) {
                 // Under a work limit: a node budget from the step's work instead of the clock, one thread (racing
                 // threads finish in an order the machine decides), the command's wall deadline as the outer guard.
-                double units = limits.timeLimit() == null ? Double.POSITIVE_INFINITY : limits.timeLimit().toNanos() / 1e9;
-                nodeLimit = units * NODES_PER_UNIT >= Long.MAX_VALUE ? Long.MAX_VALUE
-                        : Math.max(MIN_PROBE_NODES, (long) (units * NODES_PER_UNIT));
+                effortLimit = nodeBudget(limits);
                 threads = 1;
                 java.time.Duration wall = limits.wallLeft();
                 deadline = wall == null ? Long.MAX_VALUE : start + Math.min(wall.toNanos(), Long.MAX_VALUE / 4);
             }
             Race.Result result = Race.decide(instance, options, Math.min(capacity, instance.room), deadline,
-                    threads, nodeLimit);
+                    threads, nodeLimit, effortLimit);
             verdict = result.verdict();
             offsets = result.offsets();
+            if (limits.workMode()) {
+                limits.work().charge((double) result.effort() / EFFORT_PER_UNIT);
+                if (verdict == Race.Verdict.STOPPED) {
+                    limits.work().markWallStop();
+                }
+            }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         switch (verdict) {
@@ -169,6 +175,18 @@ public final class MiniMallocAllocator implements Allocator {
         }
         long lowerBound = Math.max(instance.maxLive, instance.maxFixedTop);
         long low = lowerBound;
+        // Under a work limit: the probes draw on one node budget from the step's work, on one thread, and only
+        // the command's wall deadline (the outer guard) stops them by the clock.
+        boolean work = limits.workMode();
+        long budget = Long.MAX_VALUE;
+        int threads = limits.threads();
+        if (work) {
+            budget = nodeBudget(limits);
+            threads = 1;
+            java.time.Duration wall = limits.wallLeft();
+            deadline = wall == null ? Long.MAX_VALUE : start + Math.min(wall.toNanos(), Long.MAX_VALUE / 4);
+        }
+        long used = 0;
         // Bisection in passes: each probe gets a node limit, and a probe left undecided sends the next ones
         // higher (below it, capacities are only harder); when a pass runs out of room between the undecided
         // floor and the best height, the next pass starts over from the proven bound with twice the nodes.
@@ -186,7 +204,11 @@ public final class MiniMallocAllocator implements Allocator {
                 // Most real sets pack at their largest live total: try it first.
                 probe = low;
             }
-            Race.Result result = Race.decide(instance, options, probe, deadline, limits.threads(), nodeLimit);
+            if (used >= budget) {
+                break;
+            }
+            Race.Result result = Race.decide(instance, options, probe, deadline, threads, nodeLimit, budget - used);
+            used += result.effort();
             switch (result.verdict()) {
                 case PACKED:
                     best = result.offsets();
@@ -201,11 +223,24 @@ public final class MiniMallocAllocator implements Allocator {
                     break;
                 default:
                     stopped = true;
+                    if (work) {
+                        limits.work().markWallStop();
+                    }
             }
+        }
+        if (work) {
+            limits.work().charge((double) used / EFFORT_PER_UNIT);
         }
         Placement placement = checked(buffers, best, high);
         return new Allocation(low >= high ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE, placement,
                 (System.nanoTime() - start) / 1e9);
+    }
+
+    /** The search effort a work-limited step may spend: its work left times {@link #EFFORT_PER_UNIT}. */
+    private static long nodeBudget(Limits limits) {
+        double units = limits.timeLimit() == null ? Double.POSITIVE_INFINITY : limits.timeLimit().toNanos() / 1e9;
+        return units * EFFORT_PER_UNIT >= Long.MAX_VALUE ? Long.MAX_VALUE
+                : Math.max(MIN_PROBE_NODES, (long) (units * EFFORT_PER_UNIT));
     }
 
     /** Why the search would not fit in the heap, or null when it fits. */

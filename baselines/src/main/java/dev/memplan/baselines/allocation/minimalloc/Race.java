@@ -26,8 +26,11 @@ final class Race {
         STOPPED
     }
 
-    /** The verdict, and the offsets when packed. */
-    record Result(Verdict verdict, long[] offsets) {
+    /** The verdict, the offsets when packed, and the work ({@link Search#effort()}) of every thread together. */
+    record Result(Verdict verdict, long[] offsets, long effort) {
+        Result(Verdict verdict, long[] offsets) {
+            this(verdict, offsets, 0);
+        }
     }
 
     private final Instance instance;
@@ -40,6 +43,8 @@ final class Race {
     private Result result;
     private Throwable failure;
     private int exhausted;
+    private long effort;
+    private long effortLimit = Long.MAX_VALUE;
 
     private Race(Instance instance, MiniMallocOptions options, long capacity, long deadline, long nodeLimit) {
         this.instance = instance;
@@ -57,6 +62,14 @@ final class Race {
     static Result decide(Instance instance, MiniMallocOptions options, long capacity, long deadline, int threads,
                          long nodeLimit) {
         return new Race(instance, options, capacity, deadline, nodeLimit).run(threads);
+    }
+
+    /** As {@link #decide}, each thread also ending as undecided after {@code effortLimit} of work. */
+    static Result decide(Instance instance, MiniMallocOptions options, long capacity, long deadline, int threads,
+                         long nodeLimit, long effortLimit) {
+        Race race = new Race(instance, options, capacity, deadline, nodeLimit);
+        race.effortLimit = effortLimit;
+        return race.run(threads);
     }
 
     private Result run(int threads) {
@@ -108,8 +121,9 @@ final class Race {
             if (failure != null) {
                 throw new IllegalStateException("minimalloc search thread failed", failure);
             }
-            return result != null ? result
+            Result r = result != null ? result
                     : new Result(exhausted == k && !interrupted ? Verdict.UNDECIDED : Verdict.STOPPED, null);
+            return new Result(r.verdict(), r.offsets(), effort);
         }
     }
 
@@ -117,6 +131,7 @@ final class Race {
         Search search = new Search(instance.sweep, options, capacity, instance.size, instance.alignment,
                 instance.fixed, instance.lower, instance.upper,
                 () -> settled || Deadline.interrupted() || (deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0), nodeLimit);
+        search.effortLimit = effortLimit;
         int status;
         if (share.size() == 1 || !options.restarts()) {
             status = search.run(share.get(0), Long.MAX_VALUE);
@@ -134,6 +149,7 @@ final class Race {
             }
         }
         synchronized (this) {
+            effort += search.effort();
             if (result == null && status == Search.FOUND) {
                 result = new Result(Verdict.PACKED, search.solution.clone());
             } else if (result == null && status == Search.NOT_FOUND) {

@@ -173,6 +173,18 @@ final class Search {
      * the buffer placed last in this frame: canonical search places nothing before it in (offset, position)
      * order.
      */
+    /**
+     * The work this search has done over all its runs: per node visited, one plus the buffers it considers (a
+     * node's cost grows with them). What a work limit counts.
+     */
+    long effort() {
+        return effort;
+    }
+
+    /** The effort after which a run ends as exhausted (a work limit); none by default. */
+    long effortLimit = Long.MAX_VALUE;
+    private long effort;
+
     private int search(Frame frame, long lastOffset, int lastPosition) {
         if (--nodesRemaining < 0) {
             return ABORTED;
@@ -181,12 +193,13 @@ final class Search {
             if (stop.now()) {
                 return STOPPED;
             }
-            if (nodes >= nodeLimit) {
+            if (nodes >= nodeLimit || effort >= effortLimit) {
                 return EXHAUSTED;
             }
         }
         int[] order = frame.order;
         int k = order.length;
+        effort += 1 + k;
         int base = candidateTop;
         if (candidates.length < base + k) {
             candidates = Arrays.copyOf(candidates, Math.max(2 * candidates.length, base + k));

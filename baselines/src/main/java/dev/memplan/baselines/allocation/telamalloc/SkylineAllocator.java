@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
+import java.util.PriorityQueue;
 
 /**
  * The contention-ordered skyline heuristic that TelaMalloc starts from and falls back to (Maas, Beaugnon,
@@ -34,10 +35,11 @@ import java.util.List;
  * height, so that a benchmark can report the height reached. {@link #allocate} returns it as
  * {@link SolveStatus#HEURISTIC} when it fits and {@link SolveStatus#UNKNOWN} otherwise; a heuristic proves
  * nothing, so it never answers {@link SolveStatus#INFEASIBLE}. It stops at {@link Limits#timeLimit()} with
- * {@link SolveStatus#UNKNOWN}: it is quadratic, a minute on 100,000 buffers.
+ * {@link SolveStatus#UNKNOWN}.
  *
- * <p>Time O(n (n + s)) for n buffers and s distinct time slots (each step places a buffer or raises a gap, and
- * there are O(n) of each), plus O(f) per fit test with f fixed buffers.
+ * <p>Without fixed-offset buffers the indexed packing runs ({@link FastPacking}): O(n log n) for n buffers
+ * (0.9 s on 100,000). With them the plain loop runs, O(n (n + s)) for s distinct time slots, plus O(f) per fit
+ * test with f fixed buffers; both give the same offsets.
  */
 public final class SkylineAllocator implements Allocator {
 
@@ -60,7 +62,7 @@ public final class SkylineAllocator implements Allocator {
         }
         long deadline = limits.timeLimit() == null ? Long.MAX_VALUE
                 : start + Math.min(limits.timeLimit().toNanos(), Long.MAX_VALUE / 4);
-        Placement placement = new Packing(buffers, axis).run(deadline);
+        Placement placement = run(buffers, axis, deadline);
         if (placement == null) {
             return new Allocation(SolveStatus.UNKNOWN, null, seconds(start), "the time limit was reached");
         }
@@ -83,7 +85,7 @@ public final class SkylineAllocator implements Allocator {
 
     /**
      * As {@link #pack(BufferSet)}, or null when {@link System#nanoTime()} passes {@code deadlineNanos} first
-     * (the heuristic is quadratic: on 100,000 buffers it takes a minute).
+     * (about a second on 100,000 buffers; with fixed-offset buffers the plain loop runs, quadratic).
      */
     public Placement pack(BufferSet buffers, long deadlineNanos) {
         TimeAxis axis = TimeAxis.of(buffers);
@@ -91,11 +93,26 @@ public final class SkylineAllocator implements Allocator {
         if (conflict != null) {
             throw new IllegalArgumentException("no packing exists: " + conflict);
         }
-        Placement placement = new Packing(buffers, axis).run(deadlineNanos);
+        Placement placement = run(buffers, axis, deadlineNanos);
         if (placement != null) {
             BufferChecker.requireValid(placement, Long.MAX_VALUE, name());
         }
         return placement;
+    }
+
+    /**
+     * The packing: the indexed one ({@link FastPacking}, O(n log n) steps) when no buffer has a fixed offset,
+     * else the plain loop ({@link Packing}), which also steps around the obstacles. Both place every buffer at
+     * the same address (SkylineReferenceTest).
+     */
+    private static Placement run(BufferSet buffers, TimeAxis axis, long deadlineNanos) {
+        boolean fixed = buffers.buffers().stream().anyMatch(b -> b.fixedOffset() != null);
+        return fixed ? new Packing(buffers, axis).run(deadlineNanos) : new FastPacking(buffers, axis).run(deadlineNanos);
+    }
+
+    /** The plain loop, for tests: the reference the indexed packing is compared with. */
+    static Placement reference(BufferSet buffers) {
+        return new Packing(buffers, TimeAxis.of(buffers)).run(Long.MAX_VALUE);
     }
 
     private static double seconds(long startNanos) {
@@ -166,32 +183,8 @@ public final class SkylineAllocator implements Allocator {
             return new Placement(set, offset);
         }
 
-        /** Section 3.1: highest contention first; ties by alignment, size * lifetime^2, lifetime. */
         private List<Integer> priorityOrder() {
-            int n = set.size();
-            long[] contention = new long[n];
-            List<Integer> order = new ArrayList<>();
-            RangeMax max = new RangeMax(axis.contention);
-            for (int i = 0; i < n; i++) {
-                contention[i] = axis.end[i] > axis.first[i] ? max.of(axis.first[i], axis.end[i]) : 0;
-                if (set.get(i).fixedOffset() == null) {
-                    order.add(i);
-                }
-            }
-            Comparator<Integer> byContention = Comparator.comparingLong(i -> contention[i]);
-            Comparator<Integer> byAlignment = Comparator.comparingLong(i -> set.get(i).alignment());
-            Comparator<Integer> byWeight = Comparator.comparingDouble(i -> {
-                double life = lifetime(i);
-                return set.get(i).size() * life * life;
-            });
-            Comparator<Integer> byLifetime = Comparator.comparingLong(this::lifetime);
-            order.sort(byContention.reversed().thenComparing(byAlignment.reversed()).thenComparing(byWeight.reversed())
-                    .thenComparing(byLifetime.reversed()).thenComparing(Comparator.naturalOrder()));
-            return order;
-        }
-
-        private long lifetime(int i) {
-            return set.get(i).upper() - set.get(i).lower();
+            return SkylineAllocator.priorityOrder(set, axis);
         }
 
         /** gap[s] = index of the maximal run of slots at height {@code row} that holds s, or -1. */
@@ -283,6 +276,300 @@ public final class SkylineAllocator implements Allocator {
                 }
             }
         }
+    }
+
+    /**
+     * The same heuristic without a scan per step, for sets without fixed offsets. The skyline is kept as its
+     * maximal runs of equal height (segments, with their neighbours in O(1)); a queue by height gives the next
+     * row. Each gap of the row is asked once, when it appears, for its best buffer: the unplaced buffer of
+     * lowest rank in the priority order whose slots lie inside the gap, found in a segment tree over the buffers
+     * sorted by first slot that keeps each node's lowest rank and earliest end (a node ending past the gap or
+     * ranking no better than the best found is skipped). The row takes the best of its gaps' answers, as the
+     * loop does; placing a buffer changes only its own gap (the parts left of and right of it are asked again),
+     * and a row where no gap has an answer is raised, each gap to its lower neighbour, merging with it. There
+     * are O(n) placements and O(n) raises, each with O(1) queries and queue operations.
+     */
+    private static final class FastPacking {
+        private static final int NONE = Integer.MAX_VALUE;
+        private final BufferSet set;
+        private final TimeAxis axis;
+        private final int slots;
+        /** Per segment start: its end slot (-1 when the slot starts no segment) and its height. */
+        private final int[] segEnd;
+        private final long[] segHeight;
+        /** Per end slot: the start of the segment ending there. */
+        private final int[] startByEnd;
+        /** Segments by height, lazily: an entry is stale when its segment no longer has that end and height. */
+        private final PriorityQueue<long[]> byHeight = new PriorityQueue<>(
+                Comparator.<long[]>comparingLong(e -> e[0]).thenComparingLong(e -> e[1]));
+        /** Free buffers by first slot (leaf order), their ranks and ends; the tree over the leaves. */
+        private final int[] leafBuffer;
+        private final int[] leafFirst;
+        private final int leaves;
+        private final int[] minRank;
+        private final int[] minEnd;
+        private final int[] rankOf;
+        private final int[] byRank;
+        private final int[] leafOf;
+
+        FastPacking(BufferSet set, TimeAxis axis) {
+            this.set = set;
+            this.axis = axis;
+            this.slots = axis.slots;
+            this.segEnd = new int[slots + 1];
+            this.segHeight = new long[slots + 1];
+            this.startByEnd = new int[slots + 1];
+            Arrays.fill(segEnd, -1);
+            List<Integer> order = priorityOrder(set, axis);
+            int m = order.size();
+            rankOf = new int[set.size()];
+            byRank = new int[m];
+            for (int r = 0; r < m; r++) {
+                rankOf[order.get(r)] = r;
+                byRank[r] = order.get(r);
+            }
+            Integer[] sorted = order.toArray(new Integer[0]);
+            Arrays.sort(sorted, Comparator.<Integer>comparingInt(i -> axis.first[i]).thenComparingInt(i -> rankOf[i]));
+            leafBuffer = new int[m];
+            leafFirst = new int[m];
+            leafOf = new int[set.size()];
+            for (int k = 0; k < m; k++) {
+                leafBuffer[k] = sorted[k];
+                leafFirst[k] = axis.first[sorted[k]];
+                leafOf[sorted[k]] = k;
+            }
+            int size = 1;
+            while (size < Math.max(1, m)) {
+                size <<= 1;
+            }
+            leaves = size;
+            minRank = new int[2 * size];
+            minEnd = new int[2 * size];
+            Arrays.fill(minRank, NONE);
+            Arrays.fill(minEnd, NONE);
+            for (int k = 0; k < m; k++) {
+                minRank[size + k] = rankOf[leafBuffer[k]];
+                minEnd[size + k] = axis.end[leafBuffer[k]];
+            }
+            for (int v = size - 1; v >= 1; v--) {
+                minRank[v] = Math.min(minRank[2 * v], minRank[2 * v + 1]);
+                minEnd[v] = Math.min(minEnd[2 * v], minEnd[2 * v + 1]);
+            }
+        }
+
+        /** The packing, or null when the deadline passes first. */
+        Placement run(long deadlineNanos) {
+            long[] offset = new long[set.size()];
+            int remaining = byRank.length;
+            if (remaining == 0 || slots == 0) {
+                return new Placement(set, offset);
+            }
+            write(0, slots, 0);
+            merge(0);
+            // The gaps of the current row with an answer, best rank first ({rank, start}); those without one.
+            PriorityQueue<int[]> answered = new PriorityQueue<>(Comparator.comparingInt(a -> a[0]));
+            List<Integer> blocked = new ArrayList<>();
+            long row = -1;
+            long steps = 0;
+            while (remaining > 0) {
+                if ((++steps & 63) == 0 && System.nanoTime() - deadlineNanos > 0) {
+                    return null;
+                }
+                if (answered.isEmpty() && blocked.isEmpty()) {
+                    row = nextRow(answered, blocked);
+                    continue;
+                }
+                if (answered.isEmpty()) {
+                    for (int start : blocked) {
+                        raise(start);
+                    }
+                    blocked.clear();
+                    continue;
+                }
+                int[] best = answered.poll();
+                int i = byRank[best[0]];
+                int a = best[1];
+                int b = segEnd[a];
+                long at = TimeAxis.alignUp(row, set.get(i).alignment());
+                offset[i] = at;
+                remove(i);
+                remaining--;
+                int f = axis.first[i];
+                int e = axis.end[i];
+                // The parts of the gap left and right of the buffer stay at the row; its own slots rise.
+                if (a < f) {
+                    write(a, f, row);
+                }
+                if (e < b) {
+                    write(e, b, row);
+                }
+                write(f, e, ByteRange.add(at, set.get(i).size()));
+                merge(f);
+                if (a < f) {
+                    ask(a, answered, blocked);
+                }
+                if (e < b) {
+                    ask(e, answered, blocked);
+                }
+            }
+            return new Placement(set, offset);
+        }
+
+        /** The lowest height of the skyline; every segment at it becomes a gap of the row and is asked. */
+        private long nextRow(PriorityQueue<int[]> answered, List<Integer> blocked) {
+            long row = -1;
+            while (!byHeight.isEmpty()) {
+                long[] top = byHeight.peek();
+                int start = (int) top[1];
+                if (segEnd[start] != (int) top[2] || segHeight[start] != top[0]) {
+                    byHeight.poll();
+                    continue;
+                }
+                if (row >= 0 && top[0] != row) {
+                    break;
+                }
+                byHeight.poll();
+                row = top[0];
+                ask(start, answered, blocked);
+            }
+            if (row < 0) {
+                throw new IllegalStateException("bug: no skyline segment left, yet buffers remain");
+            }
+            return row;
+        }
+
+        /** Finds the gap's best buffer and files the gap under answered or blocked. */
+        private void ask(int start, PriorityQueue<int[]> answered, List<Integer> blocked) {
+            int rank = best(start, segEnd[start]);
+            if (rank == NONE) {
+                blocked.add(start);
+            } else {
+                answered.add(new int[] {rank, start});
+            }
+        }
+
+        /** The lowest rank of an unplaced buffer living inside slots [a, b), or NONE. */
+        private int best(int a, int b) {
+            int from = lowerBound(a);
+            int to = lowerBound(b);
+            if (from >= to) {
+                return NONE;
+            }
+            return best(1, 0, leaves, from, to, b, NONE);
+        }
+
+        private int best(int v, int lo, int hi, int from, int to, int b, int bound) {
+            if (hi <= from || to <= lo || minEnd[v] > b || minRank[v] >= bound) {
+                return bound;
+            }
+            if (hi - lo == 1) {
+                return minRank[v];
+            }
+            int mid = (lo + hi) >>> 1;
+            // The child with the better rank first: its answer prunes the other.
+            if (minRank[2 * v] <= minRank[2 * v + 1]) {
+                bound = best(2 * v, lo, mid, from, to, b, bound);
+                return best(2 * v + 1, mid, hi, from, to, b, bound);
+            }
+            bound = best(2 * v + 1, mid, hi, from, to, b, bound);
+            return best(2 * v, lo, mid, from, to, b, bound);
+        }
+
+        /** The first leaf whose buffer starts at or after slot s. */
+        private int lowerBound(int s) {
+            int lo = 0;
+            int hi = leafFirst.length;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (leafFirst[mid] < s) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
+        }
+
+        private void remove(int i) {
+            int v = leaves + leafOf[i];
+            minRank[v] = NONE;
+            minEnd[v] = NONE;
+            for (v >>= 1; v >= 1; v >>= 1) {
+                minRank[v] = Math.min(minRank[2 * v], minRank[2 * v + 1]);
+                minEnd[v] = Math.min(minEnd[2 * v], minEnd[2 * v + 1]);
+            }
+        }
+
+        /** Raises a gap to its lower neighbour (the row is full there), merging with it. */
+        private void raise(int start) {
+            int end = segEnd[start];
+            long next = Long.MAX_VALUE;
+            if (start > 0) {
+                next = Math.min(next, segHeight[startByEnd[start]]);
+            }
+            if (end < slots) {
+                next = Math.min(next, segHeight[end]);
+            }
+            if (next == Long.MAX_VALUE) {
+                throw new IllegalStateException("bug: skyline row cannot rise, yet buffers remain");
+            }
+            write(start, end, next);
+            merge(start);
+        }
+
+        /** Makes slots [a, b) one segment at height h (its neighbours must be segments already). */
+        private void write(int a, int b, long h) {
+            segEnd[a] = b;
+            segHeight[a] = h;
+            startByEnd[b] = a;
+        }
+
+        /** Merges the segment starting at a with equal neighbours and files the result by height. */
+        private void merge(int a) {
+            int b = segEnd[a];
+            long h = segHeight[a];
+            if (a > 0) {
+                int left = startByEnd[a];
+                if (segHeight[left] == h) {
+                    segEnd[a] = -1;
+                    segEnd[left] = b;
+                    startByEnd[b] = left;
+                    a = left;
+                }
+            }
+            if (b < slots && segHeight[b] == h) {
+                int right = segEnd[b];
+                segEnd[b] = -1;
+                segEnd[a] = right;
+                startByEnd[right] = a;
+                b = right;
+            }
+            byHeight.add(new long[] {h, a, b});
+        }
+    }
+
+    /** Section 3.1: highest contention first; ties by alignment, size * lifetime^2, lifetime. Free buffers only. */
+    private static List<Integer> priorityOrder(BufferSet set, TimeAxis axis) {
+        int n = set.size();
+        long[] contention = new long[n];
+        List<Integer> order = new ArrayList<>();
+        RangeMax max = new RangeMax(axis.contention);
+        for (int i = 0; i < n; i++) {
+            contention[i] = axis.end[i] > axis.first[i] ? max.of(axis.first[i], axis.end[i]) : 0;
+            if (set.get(i).fixedOffset() == null) {
+                order.add(i);
+            }
+        }
+        Comparator<Integer> byContention = Comparator.comparingLong(i -> contention[i]);
+        Comparator<Integer> byAlignment = Comparator.comparingLong(i -> set.get(i).alignment());
+        Comparator<Integer> byWeight = Comparator.comparingDouble(i -> {
+            double life = set.get(i).upper() - set.get(i).lower();
+            return set.get(i).size() * life * life;
+        });
+        Comparator<Integer> byLifetime = Comparator.comparingLong(i -> set.get(i).upper() - set.get(i).lower());
+        order.sort(byContention.reversed().thenComparing(byAlignment.reversed()).thenComparing(byWeight.reversed())
+                .thenComparing(byLifetime.reversed()).thenComparing(Comparator.naturalOrder()));
+        return order;
     }
 
     /** Maximum over a range of a fixed array in O(1) after O(s log s) preparation (a sparse table). */

@@ -104,8 +104,22 @@ public final class TelaMallocAllocator implements Allocator {
         long[] offsets = new long[buffers.size()];
         SolveStatus status = SolveStatus.FEASIBLE;
         String note = null;
+        // Under a work limit the parts draw on one budget of effort (the clock is only the outer guard): a step
+        // propagates over the part, so it costs the part's size.
+        long effortLeft = limits.workMode() ? effortBudget(limits) : Long.MAX_VALUE;
         for (int k = 0; k < parts.size() && status == SolveStatus.FEASIBLE; k++) {
-            TelaSearch.Outcome outcome = searches.get(k).run();
+            TelaSearch part = searches.get(k);
+            long stepCost = Math.max(1, parts.get(k).length);
+            part.stepLimit = effortLeft == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(1, effortLeft / stepCost);
+            TelaSearch.Outcome outcome = part.run();
+            if (limits.workMode()) {
+                long spent = (part.steps + part.majorBacktracks) * stepCost;
+                effortLeft -= spent;
+                limits.work().charge((double) spent / EFFORT_PER_UNIT);
+                if (outcome == TelaSearch.Outcome.TIME_LIMIT) {
+                    limits.work().markWallStop();
+                }
+            }
             switch (outcome) {
                 case SOLVED -> {
                     long[] local = searches.get(k).offsets();
@@ -121,6 +135,10 @@ public final class TelaMallocAllocator implements Allocator {
                 case TIME_LIMIT -> {
                     status = SolveStatus.UNKNOWN;
                     note = "the time limit was reached";
+                }
+                case WORK_LIMIT -> {
+                    status = SolveStatus.UNKNOWN;
+                    note = "the work limit was reached";
                 }
             }
         }
@@ -149,7 +167,8 @@ public final class TelaMallocAllocator implements Allocator {
      * packing when it fits the capacity (HEURISTIC), UNKNOWN otherwise, with the reason as the note.
      */
     private Run fallback(BufferSet buffers, long capacity, Limits limits, long start, String why) {
-        long deadline = limits.timeLimit() == null ? Long.MAX_VALUE : start + budgetNanos(limits);
+        long budget = budgetNanos(limits);
+        long deadline = budget == Long.MAX_VALUE ? Long.MAX_VALUE : start + budget;
         Placement p = new SkylineAllocator().pack(buffers, deadline);
         Allocation a;
         if (p == null) {
@@ -245,7 +264,24 @@ public final class TelaMallocAllocator implements Allocator {
         return 64L * m * m + 8 * pairs + 256L * m;
     }
 
+    /**
+     * Effort per work unit under a work limit, where a search step (a candidate placement tried, or a major
+     * backtrack) costs the size of its part, since each propagates over the part: about a second of search on a
+     * quiet 2-core machine (BENCHMARKS.md, "Deterministic work limits").
+     */
+    static final long EFFORT_PER_UNIT = 3_000_000L;
+
+    private static long effortBudget(Limits limits) {
+        double units = limits.timeLimit() == null ? Double.POSITIVE_INFINITY : limits.timeLimit().toNanos() / 1e9;
+        return units * EFFORT_PER_UNIT >= Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(1, (long) (units * EFFORT_PER_UNIT));
+    }
+
+    /** The wall budget: the time limit, or under a work limit the wall left to the command's deadline. */
     private static long budgetNanos(Limits limits) {
+        if (limits.workMode()) {
+            java.time.Duration wall = limits.wallLeft();
+            return wall == null ? Long.MAX_VALUE : wall.toNanos();
+        }
         if (limits.timeLimit() == null) {
             return Long.MAX_VALUE;
         }

@@ -30,7 +30,7 @@ import java.util.List;
 final class TelaSearch {
 
     /** How a search ended. */
-    enum Outcome { SOLVED, INFEASIBLE, GAVE_UP, TIME_LIMIT }
+    enum Outcome { SOLVED, INFEASIBLE, GAVE_UP, TIME_LIMIT, WORK_LIMIT }
 
     private static final int LONGEST_LIFETIME = 0;
     private static final int LARGEST_SIZE = 1;
@@ -56,6 +56,8 @@ final class TelaSearch {
     private final List<Point> stack = new ArrayList<>();
 
     long steps;
+    /** The steps (candidate placements tried, plus major backtracks) after which the search stops: work. */
+    long stepLimit = Long.MAX_VALUE;
     long minorBacktracks;
     long majorBacktracks;
     long stuckJumps;
@@ -152,6 +154,9 @@ final class TelaSearch {
         while (true) {
             if (System.nanoTime() - startNanos > budgetNanos) {
                 return Outcome.TIME_LIMIT;
+            }
+            if (steps + majorBacktracks >= stepLimit) {
+                return Outcome.WORK_LIMIT;
             }
             Point p = stack.get(stack.size() - 1);
             int c = nextCandidate(p);
