@@ -75,8 +75,8 @@ final class AllocateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try {
-            return allocate();
+        try (Ticker ticker = new Ticker(spec.commandLine().getErr(), "reading the buffers")) {
+            return allocate(ticker);
         } finally {
             if (reportPeakRss) {
                 spec.commandLine().getOut().println("peak RSS " + peakRssKb() + " KB");
@@ -98,7 +98,7 @@ final class AllocateCommand implements Callable<Integer> {
         return -1;
     }
 
-    private Integer allocate() {
+    private Integer allocate(Ticker ticker) {
         Path file = Path.of(input);
         Outputs.check(out, "--out", true, input);
         PrintWriter o = Outputs.report(out, spec.commandLine());
@@ -150,6 +150,7 @@ final class AllocateCommand implements Callable<Integer> {
                 + ", allocator " + allocator + (minimize ? " (minimise height)" : "") + ", lower bound L " + bound
                 + " (largest live total)");
         o.flush();
+        ticker.stage("allocating " + buffers.size() + " buffers with " + allocator);
         Allocation a;
         if (allocator.equals(Portfolio.NAME)) {
             Portfolio.Outcome outcome = minimize ? Portfolio.minimize(buffers, limits) : Portfolio.allocate(buffers, cap, limits);

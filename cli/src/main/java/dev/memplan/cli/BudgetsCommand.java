@@ -46,6 +46,12 @@ final class BudgetsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        try (Ticker ticker = new Ticker(spec.commandLine().getErr(), "reading the graph")) {
+            return budgets(ticker);
+        }
+    }
+
+    private Integer budgets(Ticker ticker) {
         PrintWriter out = spec.commandLine().getOut();
         // --time-limit bounds the whole command (graph built, every setting), not each setting's M_P.
         Limits limits = solverOptions.commandLimits();
@@ -62,6 +68,7 @@ final class BudgetsCommand implements Callable<Integer> {
             // Each setting left gets an equal share of the time left.
             Duration left = limits.timeLimit();
             Limits share = left == null ? limits : limits.withTimeLimit(left.dividedBy(settings.size() - i));
+            ticker.stage("the minimum-peak order (M_P) of setting " + s.fileName());
             ScheduleResult mp = solverOptions.minimumPeak().schedule(gs, share);
             t.row(s.fileName(), Long.toString(mr), Long.toString(mp.peak()),
                     Long.toString(Budgets.halfway(mr, mp.peak())),

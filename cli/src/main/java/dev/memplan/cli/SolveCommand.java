@@ -81,6 +81,12 @@ final class SolveCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        try (Ticker ticker = new Ticker(spec.commandLine().getErr(), "reading the graph")) {
+            return solve(ticker);
+        }
+    }
+
+    private Integer solve(Ticker ticker) {
         // The solver libraries load while the graph and the budget are computed, not inside the first solve.
         Solvers.preload();
         long began = System.nanoTime();
@@ -92,6 +98,7 @@ final class SolveCommand implements Callable<Integer> {
         Backend backend = solverOptions.backend();
         Limits limits = solverOptions.commandLimits();
         MinimumPeakScheduler mpmf = solverOptions.minimumPeak();
+        ticker.stage("computing the budget " + budget);
         BudgetChoice chosen = BudgetChoice.resolve(budget, g, s, mpmf, limits);
         CosmaObjective obj = switch (objective) {
             case "traffic" -> CosmaObjective.TRAFFIC;
@@ -99,8 +106,10 @@ final class SolveCommand implements Callable<Integer> {
             default -> throw new UserException("unknown objective '" + objective + "': use 'traffic' or 'peak'");
         };
         Schedule fixed = schedule == null ? null : readSchedule(g, schedule);
+        ticker.stage("the starting plans (the paper's schemes)");
         Plan start = fixed == null && obj == CosmaObjective.TRAFFIC
                 ? bestScheme(full, s, chosen, mpmf, limits) : null;
+        ticker.stage("solving at budget " + chosen.bytes());
         CosmaSolver.Options options = solverOptions.cosma(obj, fixed, !noPrune, start);
         // Below the least aligned budget no plan exists: COSMA proves INFEASIBLE at once, without the parts.
         PrintWriter err = spec.commandLine().getErr();
@@ -117,6 +126,8 @@ final class SolveCommand implements Callable<Integer> {
                     if (start != null) {
                         starts.add(start);
                     }
+                    // Divide and conquer prints its own progress (a line per stage, parts every few seconds).
+                    ticker.close();
                     return divideAndConquer(full, s, chosen, dnc, limits, mpmf, starts, whole, began);
                 }
             }
@@ -125,6 +136,7 @@ final class SolveCommand implements Callable<Integer> {
         if (r == null) {
             err.println("solving at budget " + chosen.bytes() + " (Ctrl-C stops and keeps the best checked plan so far) ...");
             err.flush();
+            ticker.touch();
             r = CosmaSolver.solve(full, s, chosen.bytes(), options, limits);
         }
         Table t = new Table("", "");

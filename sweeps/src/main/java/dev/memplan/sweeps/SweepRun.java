@@ -48,6 +48,7 @@ public final class SweepRun {
         }
         long began = System.nanoTime();
         int[] counts = new int[2];
+        double[] firstDone = new double[1];
         engine.run(todo, spec.hash(), options, outcome -> {
             ResultRow row = outcome.row().withSpecHash(spec.hash());
             if (outcome.planText() != null && plans != null) {
@@ -61,7 +62,11 @@ public final class SweepRun {
                 counts[1]++;
             }
             double elapsed = (System.nanoTime() - began) / 1e9;
-            double left = elapsed / counts[0] * (todo.size() - counts[0]);
+            if (counts[0] == 1) {
+                firstDone[0] = elapsed;
+            }
+            double left = timeLeft(elapsed, firstDone[0], row.seconds(), counts[0], todo.size() - counts[0],
+                    options.jobs());
             progress.println(String.format(Locale.ROOT, "[%d/%d] %s elapsed, ~%s left: %s %s %s %s %s%s",
                     skipped + counts[0], spec.cases().size(), clock(elapsed), clock(left), row.graph(), row.setting(),
                     row.budget(), row.planner(), row.status(),
@@ -79,6 +84,22 @@ public final class SweepRun {
     static String fileName(ResultRow row) {
         String name = String.join("-", row.graph(), row.setting(), row.budget(), row.planner(), row.caseKey());
         return name.replaceAll("[^A-Za-z0-9._=+-]", "_");
+    }
+
+    /**
+     * The time the cases still to run will take: the pace since the first case of this run finished (the
+     * engine's start-up, a Spark session or the solvers' native libraries, and the cases a resume skipped count
+     * for nothing); after the first case, its own time per job.
+     *
+     * @param elapsed   seconds since this run began
+     * @param firstDone seconds at which its first case finished
+     * @param seconds   the time of the case just finished
+     * @param done      cases this run finished
+     * @param left      cases still to run
+     */
+    static double timeLeft(double elapsed, double firstDone, double seconds, int done, int left, int jobs) {
+        double pace = done >= 2 ? (elapsed - firstDone) / (done - 1) : seconds / Math.max(1, jobs);
+        return Math.max(0, pace) * left;
     }
 
     static String clock(double seconds) {

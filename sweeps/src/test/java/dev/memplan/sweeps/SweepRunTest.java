@@ -55,6 +55,17 @@ class SweepRunTest {
     }
 
     @Test
+    void theTimeLeftCountsOnlyTheWorkStillToDoAtThePaceOfThisRun() {
+        // A resumed sweep whose engine took 30 s to start: its first case (1 s) finished at 31 s; 200 cases left.
+        assertEquals(200.0, SweepRun.timeLeft(31, 31, 1.0, 1, 200, 1), 1e-9);
+        // Two jobs: half the first case's time per case.
+        assertEquals(100.0, SweepRun.timeLeft(31, 31, 1.0, 1, 200, 2), 1e-9);
+        // Then the pace since the first case: 10 more cases in 20 s, 50 left.
+        assertEquals(100.0, SweepRun.timeLeft(51, 31, 2.0, 11, 50, 1), 1e-9);
+        assertEquals(0.0, SweepRun.timeLeft(51, 31, 2.0, 11, 0, 1), 1e-9);
+    }
+
+    @Test
     void everyCaseGetsOneCheckedRowAndARerunSkipsThem() throws IOException {
         SweepSpec spec = SweepSpec.parse(SPEC, "s.yaml", dir);
         Path db = dir.resolve("r.duckdb");
