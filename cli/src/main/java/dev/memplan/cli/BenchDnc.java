@@ -102,7 +102,7 @@ final class BenchDnc implements Callable<Integer> {
                 resetPeaks();
                 long began = System.nanoTime();
                 DivideAndConquer.Options options = DivideAndConquer.Options.of(
-                        solverOptions.cosma(CosmaObjective.TRAFFIC, null, true, null)).withMaxPart(maxPart);
+                        solverOptions.cosma(CosmaObjective.TRAFFIC, null, null)).withMaxPart(maxPart);
                 DncRun.Outcome o = DncRun.run(full, s, chosen.bytes(), options, limits,
                         mpmf, List.of(), began, err);
                 double seconds = (System.nanoTime() - began) / 1e9;

@@ -38,7 +38,7 @@ final class BenchSweep {
     static String cosma(SolverOptions o, String extra) {
         StringBuilder sb = new StringBuilder("{name: cosma, encoding: ").append(o.encoding);
         if (o.without != null && !o.without.isEmpty()) {
-            sb.append(", without: ").append(list(o.without));
+            sb.append(", without: ").append(list(o.without.stream().map(dev.memplan.formulations.cosma.Technique::id).toList()));
         }
         if (extra != null) {
             sb.append(", ").append(extra);

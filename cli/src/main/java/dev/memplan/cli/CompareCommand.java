@@ -123,11 +123,11 @@ final class CompareCommand implements Callable<Integer> {
         }
         Row cosma = null;
         DivideAndConquer.Options dnc = noCosma ? null
-                : decomposeOptions.choose(g, solverOptions.cosma(CosmaObjective.TRAFFIC, null, true, best));
+                : decomposeOptions.choose(g, solverOptions.cosma(CosmaObjective.TRAFFIC, null, best));
         CosmaResult whole = null;
         if (dnc != null) {
             whole = decomposeOptions.wholeFirst(full, s, chosen.bytes(),
-                    solverOptions.cosma(CosmaObjective.TRAFFIC, null, true, best), limits, err);
+                    solverOptions.cosma(CosmaObjective.TRAFFIC, null, best), limits, err);
             if (whole != null && !DecomposeOptions.decomposeAfter(whole, limits)) {
                 dnc = null;
             }
@@ -149,7 +149,7 @@ final class CompareCommand implements Callable<Integer> {
             CosmaResult c = whole;
             if (c == null) {
                 err.println("running cosma ...");
-                CosmaSolver.Options options = solverOptions.cosma(CosmaObjective.TRAFFIC, null, true, best);
+                CosmaSolver.Options options = solverOptions.cosma(CosmaObjective.TRAFFIC, null, best);
                 c = CosmaSolver.solve(full, s, chosen.bytes(), options, limits);
             }
             c.notes().forEach(n -> notes.add("cosma: " + n));

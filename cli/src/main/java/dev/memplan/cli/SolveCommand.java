@@ -59,8 +59,22 @@ final class SolveCommand implements Callable<Integer> {
     String setting;
 
     @Option(names = "--objective", paramLabel = "traffic|peak", defaultValue = "traffic",
-            description = "what to minimise (default: ${DEFAULT-VALUE})")
-    String objective;
+            converter = ObjectiveConverter.class, description = "what to minimise (default: ${DEFAULT-VALUE})")
+    CosmaObjective objective;
+
+    /** --objective's values, any case. */
+    static final class ObjectiveConverter implements picocli.CommandLine.ITypeConverter<CosmaObjective> {
+        @Override
+        public CosmaObjective convert(String value) {
+            for (CosmaObjective o : CosmaObjective.values()) {
+                if (o.name().equalsIgnoreCase(value.trim())) {
+                    return o;
+                }
+            }
+            throw new picocli.CommandLine.TypeConversionException("unknown objective '" + value
+                    + "': use 'traffic' or 'peak'");
+        }
+    }
 
     @Option(names = "--schedule", paramLabel = "default|FILE",
             description = "fix the schedule: the default order, or a file (a plan JSON, or one operator name per line)")
@@ -70,7 +84,8 @@ final class SolveCommand implements Callable<Integer> {
             description = "write the plan (memplan-plan/1); '-': to standard output (the report goes to standard error)")
     Path out;
 
-    @Option(names = "--no-prune", description = "build the model without the lifetime windows (to measure what they buy)")
+    /** The older spelling of --without prune, kept so scripts keep working. */
+    @Option(names = "--no-prune", hidden = true, description = "the same as --without prune")
     boolean noPrune;
 
     @Mixin
@@ -100,17 +115,17 @@ final class SolveCommand implements Callable<Integer> {
         MinimumPeakScheduler mpmf = solverOptions.minimumPeak();
         ticker.stage("computing the budget " + budget);
         BudgetChoice chosen = BudgetChoice.resolve(budget, g, s, mpmf, limits);
-        CosmaObjective obj = switch (objective) {
-            case "traffic" -> CosmaObjective.TRAFFIC;
-            case "peak" -> CosmaObjective.PEAK;
-            default -> throw new UserException("unknown objective '" + objective + "': use 'traffic' or 'peak'");
-        };
+        CosmaObjective obj = objective;
+        if (noPrune) {
+            solverOptions.without = solverOptions.without == null ? new ArrayList<>() : new ArrayList<>(solverOptions.without);
+            solverOptions.without.add(dev.memplan.formulations.cosma.Technique.PRUNE);
+        }
         Schedule fixed = schedule == null ? null : readSchedule(g, schedule);
         ticker.stage("the starting plans (the paper's schemes)");
         Plan start = fixed == null && obj == CosmaObjective.TRAFFIC
                 ? bestScheme(full, s, chosen, mpmf, limits) : null;
         ticker.stage("solving at budget " + chosen.bytes());
-        CosmaSolver.Options options = solverOptions.cosma(obj, fixed, !noPrune, start);
+        CosmaSolver.Options options = solverOptions.cosma(obj, fixed, start);
         // Below the least aligned budget no plan exists: COSMA proves INFEASIBLE at once, without the parts.
         PrintWriter err = spec.commandLine().getErr();
         CosmaResult whole = null;
@@ -147,7 +162,7 @@ final class SolveCommand implements Callable<Integer> {
         t.row("solver", r.backend() + ", " + solverOptions.describe());
         t.row("model", r.pruned() == null ? (r.plan() == null ? "none built" : r.notes().isEmpty()
                 ? "none built: the starting plan meets the lower bound" : "none built (see the notes)")
-                : r.pruned() + (noPrune ? " (no pruning)" : r.unpruned() == null ? ""
+                : r.pruned() + (!solverOptions.pruned() ? " (no pruning)" : r.unpruned() == null ? ""
                         : " (before pruning: " + r.unpruned() + ")"));
         t.row("status", r.status().name() + (r.startingPlanOnly() ? " (the starting plan; the solver found nothing better)" : ""));
         String what = obj == CosmaObjective.TRAFFIC ? "non-compulsory traffic" : "peak footprint";

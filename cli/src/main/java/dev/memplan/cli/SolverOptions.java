@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /**
@@ -24,8 +25,42 @@ import picocli.CommandLine.Option;
  */
 final class SolverOptions {
     @Option(names = "--solver", paramLabel = "scip|cpsat|cbc|highs|ojalgo", defaultValue = "cpsat",
-            description = "back-end (default: ${DEFAULT-VALUE})")
-    String solver;
+            converter = BackendConverter.class, description = "back-end (default: ${DEFAULT-VALUE})")
+    Backend solver;
+
+    /** COSMA's encodings: the decoupled sequence of programs, or the joint big-M program alone. */
+    enum Encoding {
+        DECOUPLED, JOINT;
+
+        @Override
+        public String toString() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
+    /** --solver's values: the back-ends' ids, any case. */
+    static final class BackendConverter implements CommandLine.ITypeConverter<Backend> {
+        @Override
+        public Backend convert(String value) {
+            try {
+                return Backend.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** --without's values: the techniques' ids (forced, start-order, lift, prune). */
+    static final class TechniqueConverter implements CommandLine.ITypeConverter<Technique> {
+        @Override
+        public Technique convert(String value) {
+            try {
+                return Technique.parse(value.trim());
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
 
     /** The most kept back from the limit to check and write the result. */
     private static final Duration WRITE_MARGIN = Duration.ofSeconds(1);
@@ -43,17 +78,32 @@ final class SolverOptions {
     Double workLimit;
 
     @Option(names = "--encoding", paramLabel = "decoupled|joint", defaultValue = "decoupled",
+            converter = EncodingConverter.class,
             description = {"COSMA (traffic): 'decoupled' stops at the first step that proves optimality: the forced-",
                 "traffic bound, the starting plan's order, the activations lifted (with parameters), the program",
                 "without addresses packed by MiniMalloc, then the joint program; 'joint' runs the big-M program of",
                 "eq. 1-12 only (default: ${DEFAULT-VALUE})"})
-    String encoding;
+    Encoding encoding;
 
-    @Option(names = "--without", paramLabel = "T1,...", split = ",",
+    /** --encoding's values, any case. */
+    static final class EncodingConverter implements CommandLine.ITypeConverter<Encoding> {
+        @Override
+        public Encoding convert(String value) {
+            for (Encoding e : Encoding.values()) {
+                if (e.toString().equalsIgnoreCase(value.trim())) {
+                    return e;
+                }
+            }
+            throw new CommandLine.TypeConversionException("unknown encoding '" + value + "': use 'decoupled' or 'joint'");
+        }
+    }
+
+    @Option(names = "--without", paramLabel = "T1,...", split = ",", converter = TechniqueConverter.class,
             description = {"COSMA (traffic): switch techniques off to measure what they buy: 'forced' (the forced-traffic",
                 "bound and its inequalities), 'start-order' (the fixed-schedule program of the starting plan's",
-                "order first), 'lift' (with parameters: the activations plan lifted); all on by default"})
-    List<String> without;
+                "order first), 'lift' (with parameters: the activations plan lifted), 'prune' (the lifetime",
+                "windows: the model without them); all on by default. Every ablation switch is here, once."})
+    List<Technique> without;
 
     @Option(names = "--threads", paramLabel = "N", defaultValue = "1", description = "solver threads (default: ${DEFAULT-VALUE})")
     int threads;
@@ -78,11 +128,7 @@ final class SolverOptions {
     }
 
     Backend backend() {
-        try {
-            return Backend.parse(solver);
-        } catch (IllegalArgumentException e) {
-            throw new UserException(e.getMessage());
-        }
+        return solver;
     }
 
     Limits limits() {
@@ -147,34 +193,36 @@ final class SolverOptions {
         return (workLimit == null ? "" : "work limit " + workLimit + " units, ")
                 + "time limit " + (timeLimit == null ? "none" : timeLimit + " s") + ", threads " + (workLimit == null ? threads
                 : 1 + " (a work limit runs CP-SAT on one worker)") + ", encoding "
-                + encoding + (without == null || without.isEmpty() ? "" : ", without " + String.join(",", without));
+                + encoding + (without == null || without.isEmpty() ? "" : ", without " + ids(without));
     }
 
     /** The COSMA options of this command line: objective, fixed schedule (or null), encoding, start plan. */
-    CosmaSolver.Options cosma(CosmaObjective objective, Schedule schedule, boolean prune, Plan start) {
-        boolean decoupled = switch (encoding) {
-            case "decoupled" -> true;
-            case "joint" -> false;
-            default -> throw new UserException("unknown encoding '" + encoding + "': use 'decoupled' or 'joint'");
-        };
-        return new CosmaSolver.Options(objective, schedule, backend(), prune, start, decoupled,
-                new MiniMallocAllocator(), techniquesOff());
+    CosmaSolver.Options cosma(CosmaObjective objective, Schedule schedule, Plan start) {
+        Set<Technique> off = techniquesOff();
+        return new CosmaSolver.Options(objective, schedule, backend(), !off.contains(Technique.PRUNE), start,
+                encoding == Encoding.DECOUPLED, new MiniMallocAllocator(), off);
+    }
+
+    /** Whether --without prune builds the model without its lifetime windows. */
+    boolean pruned() {
+        return !techniquesOff().contains(Technique.PRUNE);
     }
 
     /** The encoding, with the techniques switched off if any (e.g. "decoupled without forced"). */
     String encodingLabel() {
-        return encoding + (without == null || without.isEmpty() ? "" : " without " + String.join(",", without));
+        return encoding + (without == null || without.isEmpty() ? "" : " without " + ids(without));
+    }
+
+    /** The techniques' ids, comma-separated. */
+    static String ids(List<Technique> techniques) {
+        return String.join(",", techniques.stream().map(Technique::id).toList());
     }
 
     /** The techniques --without switches off. */
     Set<Technique> techniquesOff() {
         Set<Technique> off = EnumSet.noneOf(Technique.class);
-        for (String id : without == null ? List.<String>of() : without) {
-            try {
-                off.add(Technique.parse(id.trim()));
-            } catch (IllegalArgumentException e) {
-                throw new UserException("--without: " + e.getMessage());
-            }
+        if (without != null) {
+            off.addAll(without);
         }
         return off;
     }

@@ -138,7 +138,7 @@ public final class CaseRunner {
             off.add(Technique.parse(id));
         }
         CosmaSolver.Options options = new CosmaSolver.Options(CosmaObjective.TRAFFIC, fixed, Backend.parse(c.solver()),
-                true, start, c.planner().option("encoding").equals("decoupled"), new MiniMallocAllocator(), off);
+                !off.contains(Technique.PRUNE), start, c.planner().option("encoding").equals("decoupled"), new MiniMallocAllocator(), off);
         CosmaResult r = CosmaSolver.solve(ctx.full, ctx.setting, budget.bytes(), options, limits);
         row.status = r.status().name();
         row.bound = r.bound();

@@ -14,7 +14,9 @@ public enum Technique {
     /** The fixed-schedule program of the starting plan's order, solved before the free schedule. */
     START_ORDER("start-order"),
     /** With parameters: the activations solved at the budget minus the parameters' reserve, lifted. */
-    LIFT("lift");
+    LIFT("lift"),
+    /** The lifetime windows: no variable for a tensor at a step where it can be neither live nor moved. */
+    PRUNE("prune");
 
     private final String id;
 
