@@ -48,10 +48,10 @@ public final class Allocators {
                     return Portfolio.allocate(buffers, capacity, limits).allocation();
                 }
             };
-            case "minimalloc" -> new MiniMallocAllocator();
+            case "minimalloc" -> MiniMallocAllocator.counted();
             case "telamalloc" -> new TelaMallocAllocator();
             case "ilp" -> new PlacementIlp(Backend.SCIP, false);
-            case "cpsat" -> new PlacementCpSat(false);
+            case "cpsat" -> new PlacementCpSat(false).calibrated();
             case "skyline" -> new SkylineAllocator();
             case "tflite" -> new TfliteArenaAllocator();
             case "greedy" -> new GreedyBySizeAllocator();
@@ -116,7 +116,7 @@ public final class Allocators {
         Allocation a = switch (name) {
             case "minimalloc" -> new MiniMallocAllocator().minimize(buffers, rest, start);
             case "ilp" -> PlacementIlp.minimumHeight(Backend.SCIP, buffers, start, rest);
-            default -> PlacementCpSat.minimumHeight(buffers, start, rest);
+            default -> PlacementCpSat.minimumHeightCalibrated(buffers, start, rest);
         };
         double seconds = (System.nanoTime() - began) / 1e9;
         if (!a.solved() || a.placement().height() > start.height()) {

@@ -88,7 +88,7 @@ public final class Portfolio {
         }
         if (!proven && best != null && cpSat && timeLeft(deadline, limits)) {
             long t0 = System.nanoTime();
-            Allocation a = PlacementCpSat.minimumHeight(buffers, best, exact(limits, deadline, 1.0));
+            Allocation a = PlacementCpSat.minimumHeightCalibrated(buffers, best, exact(limits, deadline, 1.0));
             if (a.solved() && a.placement().height() < best.height()) {
                 best = a.placement();
                 winner = "cpsat";
@@ -143,7 +143,7 @@ public final class Portfolio {
                     "no heuristic fits and no time is left"), bound, null, log);
         }
         long t0 = System.nanoTime();
-        Allocation a = new MiniMallocAllocator().allocate(buffers, capacity, exact(limits, deadline, 1.0));
+        Allocation a = MiniMallocAllocator.counted().allocate(buffers, capacity, exact(limits, deadline, 1.0));
         log.add("minimalloc: " + a.status() + seconds(t0));
         Allocation whole = new Allocation(a.status(), a.placement(), (System.nanoTime() - start) / 1e9, a.note());
         return new Outcome(whole, bound, a.solved() ? "minimalloc" : null, log);

@@ -44,17 +44,25 @@ import dev.memplan.model.SolveStatus;
  */
 public final class PlacementCpSat implements Allocator {
     /**
-     * CP-SAT's deterministic time per work unit on placement models: their no-overlap propagation does about
-     * 0.05 deterministic seconds in a wall second on the quiet 2-core reference machine (COSMA's programs about
-     * 1.0; BENCHMARKS.md, "Deterministic work limits").
+     * CP-SAT's deterministic time per work unit on placement models, as {@code memplan allocate} counts it: their
+     * no-overlap propagation does about 0.05 deterministic seconds in a wall second on the quiet 2-core reference
+     * machine (COSMA's programs about 1.0; BENCHMARKS.md, "Allocation at production scale", session 8). Inside a
+     * plan's solve the packer keeps COSMA's 1.0, with which the NAS numbers of BENCHMARKS.md were measured.
      */
-    static final double DETERMINISTIC_TIME_PER_UNIT = 0.05;
-
+    public static final double CALIBRATED_TIME_PER_UNIT = 0.05;
 
     public static final String NAME = "cpsat";
 
     private final boolean minimize;
     private final boolean addressCumulative;
+    private double perUnit = dev.memplan.formulations.milp.CpSatBackend.DETERMINISTIC_TIME_PER_UNIT;
+
+    /** This allocator with allocate's calibration of work units ({@link #CALIBRATED_TIME_PER_UNIT}). */
+    public PlacementCpSat calibrated() {
+        PlacementCpSat c = new PlacementCpSat(minimize, addressCumulative);
+        c.perUnit = CALIBRATED_TIME_PER_UNIT;
+        return c;
+    }
 
     /**
      * @param minimize          true: minimise the height below the capacity; false: any packing below the capacity
@@ -121,7 +129,7 @@ public final class PlacementCpSat implements Allocator {
             params.setRelativeGapLimit(lim.relativeGap());
         }
         if (lim.workMode()) {
-            dev.memplan.formulations.milp.CpSatBackend.limitWork(params, lim.startingNow(), DETERMINISTIC_TIME_PER_UNIT);
+            dev.memplan.formulations.milp.CpSatBackend.limitWork(params, lim.startingNow(), perUnit);
         } else if (lim.timeLimit() != null) {
             // The time limit holds for the whole call: building the model took some of it.
             java.time.Duration left = PlacementProblem.remaining(lim, start).timeLimit();
@@ -132,7 +140,7 @@ public final class PlacementCpSat implements Allocator {
         try (RunningSolvers.Registration r = RunningSolvers.register(solver::stopSearch)) {
             status = solver.solve(f.cp);
         }
-        dev.memplan.formulations.milp.CpSatBackend.chargeWork(solver, params, lim, DETERMINISTIC_TIME_PER_UNIT);
+        dev.memplan.formulations.milp.CpSatBackend.chargeWork(solver, params, lim, perUnit);
         switch (status) {
             case OPTIMAL, FEASIBLE -> {
                 long[] offsets = new long[buffers.size()];
@@ -166,6 +174,12 @@ public final class PlacementCpSat implements Allocator {
     public static Allocation minimumHeight(BufferSet buffers, Placement start, Limits limits) {
         long capacity = PlacementProblem.heightSearchCapacity(buffers, start);
         return new PlacementCpSat(true).allocate(buffers, capacity, limits, start);
+    }
+
+    /** As {@link #minimumHeight(BufferSet, Placement, Limits)}, with allocate's calibration of work units. */
+    public static Allocation minimumHeightCalibrated(BufferSet buffers, Placement start, Limits limits) {
+        long capacity = PlacementProblem.heightSearchCapacity(buffers, start);
+        return new PlacementCpSat(true).calibrated().allocate(buffers, capacity, limits, start);
     }
 
     /** The CP-SAT model of one problem, with its variables. */

@@ -57,7 +57,16 @@ public final class MiniMallocAllocator implements Allocator {
     private static final String TOO_LARGE = "MiniMalloc needs the buffers' sizes and alignments to sum to less than"
             + " 2^61, or a capacity below 2^61";
 
+    /**
+     * Search nodes per work unit of a packing inside COSMA's decoupled program or a scheme ({@link #allocate}
+     * of an instance not made by {@link #counted()}): a node budget that replaces the clock, not charged to the
+     * work (docs/time-limits.md, "Not counted (yet)"). Deterministic, but not calibrated.
+     */
+    static final long PACKER_NODES_PER_UNIT = 2_000_000L;
+
     private final MiniMallocOptions options;
+    /** Whether {@link #allocate} under a work limit counts its effort and charges it (the allocate command). */
+    private final boolean counted;
 
     /** With every technique on ({@link MiniMallocOptions#DEFAULT}). */
     public MiniMallocAllocator() {
@@ -65,7 +74,23 @@ public final class MiniMallocAllocator implements Allocator {
     }
 
     public MiniMallocAllocator(MiniMallocOptions options) {
+        this(options, false);
+    }
+
+    private MiniMallocAllocator(MiniMallocOptions options, boolean counted) {
         this.options = Objects.requireNonNull(options, "options");
+        this.counted = counted;
+    }
+
+    /**
+     * The allocator as {@code memplan allocate} runs it: under a work limit, {@link #allocate} spends calibrated
+     * effort ({@link #EFFORT_PER_UNIT}) and charges it. As a packer inside a plan's solve, MiniMalloc keeps the
+     * node budget it had when the NAS numbers of BENCHMARKS.md were measured, uncharged: charging it there took
+     * AmoebaNet M_R at --work-limit 60 from 382,592 to 1,472,192 B (the packings ate the windows' work).
+     * {@link #minimize} always counts.
+     */
+    public static MiniMallocAllocator counted() {
+        return new MiniMallocAllocator(MiniMallocOptions.DEFAULT, true);
     }
 
     public MiniMallocOptions options() {
@@ -101,9 +126,15 @@ public final class MiniMallocAllocator implements Allocator {
             long effortLimit = Long.MAX_VALUE;
             int threads = limits.threads();
             if (limits.workMode()) {
-                // Under a work limit: a node budget from the step's work instead of the clock, one thread (racing
+                // Under a work limit: a budget from the step's work instead of the clock, one thread (racing
                 // threads finish in an order the machine decides), the command's wall deadline as the outer guard.
-                effortLimit = nodeBudget(limits);
+                if (counted) {
+                    effortLimit = nodeBudget(limits);
+                } else {
+                    double units = limits.timeLimit() == null ? Double.POSITIVE_INFINITY : limits.timeLimit().toNanos() / 1e9;
+                    nodeLimit = units * PACKER_NODES_PER_UNIT >= Long.MAX_VALUE ? Long.MAX_VALUE
+                            : Math.max(MIN_PROBE_NODES, (long) (units * PACKER_NODES_PER_UNIT));
+                }
                 threads = 1;
                 java.time.Duration wall = limits.wallLeft();
                 deadline = wall == null ? Long.MAX_VALUE : start + Math.min(wall.toNanos(), Long.MAX_VALUE / 4);
@@ -112,7 +143,7 @@ public final class MiniMallocAllocator implements Allocator {
                     threads, nodeLimit, effortLimit);
             verdict = result.verdict();
             offsets = result.offsets();
-            if (limits.workMode()) {
+            if (limits.workMode() && counted) {
                 limits.work().charge((double) result.effort() / EFFORT_PER_UNIT);
                 if (verdict == Race.Verdict.STOPPED) {
                     limits.work().markWallStop();
