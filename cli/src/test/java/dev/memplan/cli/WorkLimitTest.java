@@ -48,21 +48,7 @@ class WorkLimitTest {
         String quiet = solve(dir.resolve("quiet.json"));
         // Two CPU-bound threads beside the second run: every wall-time share would come out differently.
         AtomicBoolean stop = new AtomicBoolean();
-        List<Thread> busy = new ArrayList<>();
-        for (int i = 0; i < 2; i++) {
-            Thread t = new Thread(() -> {
-                long x = 0;
-                while (!stop.get()) {
-                    x += System.nanoTime() % 7;
-                }
-                if (x == 42) {
-                    System.out.print("");
-                }
-            });
-            t.setDaemon(true);
-            t.start();
-            busy.add(t);
-        }
+        List<Thread> busy = busy(stop);
         String loaded;
         try {
             loaded = solve(dir.resolve("loaded.json"));
