@@ -16,7 +16,6 @@ import dev.memplan.model.SolveStatus;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * The default allocator ({@code --allocator auto}): the fast heuristics first (greedy by size, best fit,
@@ -54,17 +53,14 @@ public final class Portfolio {
         List<String> log = new ArrayList<>();
         Placement best = null;
         String winner = null;
-        for (Member m : heuristics(buffers.size())) {
+        for (Member m : HEURISTICS) {
             if (best != null && best.height() == bound) {
                 break;
             }
-            long t0 = System.nanoTime();
-            Placement p = m.pack.apply(new Object[] {buffers, deadline});
+            Placement p = m.run(buffers, deadline, log);
             if (p == null) {
-                log.add(m.name + ": stopped at the time limit");
                 continue;
             }
-            log.add(m.name + ": height " + p.height() + seconds(t0));
             if (best == null || p.height() < best.height()) {
                 best = p;
                 winner = m.name;
@@ -124,15 +120,9 @@ public final class Portfolio {
             return new Outcome(new Allocation(SolveStatus.INFEASIBLE, null, (System.nanoTime() - start) / 1e9,
                     "at some moment " + bound + " bytes are live, more than the capacity " + capacity), bound, null, log);
         }
-        for (Member m : heuristics(buffers.size())) {
-            long t0 = System.nanoTime();
-            Placement p = m.pack.apply(new Object[] {buffers, deadline});
-            if (p == null) {
-                log.add(m.name + ": stopped at the time limit");
-                continue;
-            }
-            log.add(m.name + ": height " + p.height() + seconds(t0));
-            if (p.height() <= capacity) {
+        for (Member m : HEURISTICS) {
+            Placement p = m.run(buffers, deadline, log);
+            if (p != null && p.height() <= capacity) {
                 BufferChecker.requireValid(p, capacity, NAME + "/" + m.name);
                 return new Outcome(new Allocation(SolveStatus.FEASIBLE, p, (System.nanoTime() - start) / 1e9), bound,
                         m.name, log);
@@ -149,18 +139,27 @@ public final class Portfolio {
         return new Outcome(whole, bound, a.solved() ? "minimalloc" : null, log);
     }
 
-    /** A heuristic: packs {@code {buffers, deadlineNanos}}, null when stopped by the deadline. */
-    private record Member(String name, Function<Object[], Placement> pack) {
+    /** How a heuristic packs: the buffers, and the {@link System#nanoTime()} deadline; null when stopped by it. */
+    private interface Pack {
+        Placement pack(BufferSet buffers, long deadlineNanos);
     }
 
-    private static List<Member> heuristics(int n) {
-        List<Member> list = new ArrayList<>();
-        list.add(new Member(GreedyBySizeAllocator.NAME, a -> new GreedyBySizeAllocator().pack((BufferSet) a[0])));
-        list.add(new Member(BestFitAllocator.NAME, a -> new BestFitAllocator().pack((BufferSet) a[0])));
-        list.add(new Member(TfliteArenaAllocator.NAME, a -> new TfliteArenaAllocator().pack((BufferSet) a[0])));
-        list.add(new Member("skyline", a -> new SkylineAllocator().pack((BufferSet) a[0], (Long) a[1])));
-        return list;
+    /** A heuristic of the portfolio. */
+    private record Member(String name, Pack pack) {
+        /** Its packing (null when stopped by the deadline), with a line in the log either way. */
+        Placement run(BufferSet buffers, long deadline, List<String> log) {
+            long t0 = System.nanoTime();
+            Placement p = pack.pack(buffers, deadline);
+            log.add(name + (p == null ? ": stopped at the time limit" : ": height " + p.height() + seconds(t0)));
+            return p;
+        }
     }
+
+    private static final List<Member> HEURISTICS = List.of(
+            new Member(GreedyBySizeAllocator.NAME, (b, d) -> new GreedyBySizeAllocator().pack(b)),
+            new Member(BestFitAllocator.NAME, (b, d) -> new BestFitAllocator().pack(b)),
+            new Member(TfliteArenaAllocator.NAME, (b, d) -> new TfliteArenaAllocator().pack(b)),
+            new Member("skyline", (b, d) -> new SkylineAllocator().pack(b, d)));
 
     /** Whether the exact searches may still run: work left under a work limit, else time before the deadline. */
     private static boolean timeLeft(long deadline, Limits limits) {

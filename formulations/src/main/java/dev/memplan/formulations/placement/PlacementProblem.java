@@ -1,5 +1,6 @@
 package dev.memplan.formulations.placement;
 
+import dev.memplan.model.SortedLongs;
 import dev.memplan.model.Allocation;
 import dev.memplan.model.Buffer;
 import dev.memplan.model.BufferChecker;
@@ -204,23 +205,9 @@ final class PlacementProblem {
         for (int i = 0; i < n; i++) {
             // Buffers starting in [lower, upper) of i, i itself excluded; each pair is counted once from the
             // earlier start (twice for equal starts, an overestimate).
-            pairs += below(starts, set.get(i).upper()) - below(starts, set.get(i).lower()) - 1;
+            pairs += SortedLongs.countBelow(starts, set.get(i).upper()) - SortedLongs.countBelow(starts, set.get(i).lower()) - 1;
         }
         return pairs;
-    }
-
-    private static int below(long[] sorted, long value) {
-        int lo = 0;
-        int hi = sorted.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (sorted[mid] < value) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 
     /**

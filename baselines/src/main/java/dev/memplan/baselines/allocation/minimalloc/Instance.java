@@ -1,5 +1,6 @@
 package dev.memplan.baselines.allocation.minimalloc;
 
+import dev.memplan.model.SortedLongs;
 import dev.memplan.model.Buffer;
 import dev.memplan.model.BufferSet;
 import dev.memplan.model.ByteRange;
@@ -181,38 +182,10 @@ final class Instance {
         for (int i = 0; i < n; i++) {
             // Sections are the distinct ends t with lower < t <= upper; count ends (with repeats as an upper
             // bound) in that range, and buffers starting in [lower, upper) for the pairs (each pair about twice).
-            memberships += countAtMost(ends, upper[i]) - countAtMost(ends, lower[i]);
-            pairs += countBelow(starts, upper[i]) - countBelow(starts, lower[i]);
+            memberships += SortedLongs.countAtMost(ends, upper[i]) - SortedLongs.countAtMost(ends, lower[i]);
+            pairs += SortedLongs.countBelow(starts, upper[i]) - SortedLongs.countBelow(starts, lower[i]);
         }
         long perThread = 8 * memberships + 64L * n;
         return 4 * memberships + 16 * pairs + Math.max(1, threads) * perThread + 96L * n;
-    }
-
-    private static long countAtMost(long[] sorted, long value) {
-        int lo = 0;
-        int hi = sorted.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (sorted[mid] <= value) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
-    }
-
-    private static long countBelow(long[] sorted, long value) {
-        int lo = 0;
-        int hi = sorted.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (sorted[mid] < value) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 }

@@ -1,5 +1,6 @@
 package dev.memplan.baselines.allocation.minimalloc;
 
+import dev.memplan.model.SortedLongs;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -53,7 +54,7 @@ final class Sweep {
         sectionHi = new int[n];
         int[] count = new int[sectionCount + 1];
         for (int i = 0; i < n; i++) {
-            sectionLo[i] = firstAbove(ends, lower[i]);
+            sectionLo[i] = SortedLongs.countAtMost(ends, lower[i]);
             sectionHi[i] = Arrays.binarySearch(ends, upper[i]) + 1;
             for (int s = sectionLo[i]; s < sectionHi[i]; s++) {
                 count[s + 1]++;
@@ -143,21 +144,6 @@ final class Sweep {
             }
         }
         return Arrays.copyOf(sorted, k);
-    }
-
-    /** Index of the first element of the sorted array strictly greater than {@code value}. */
-    private static int firstAbove(long[] sorted, long value) {
-        int lo = 0;
-        int hi = sorted.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (sorted[mid] <= value) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
     }
 
     /** CSR lists of the buffers overlapping each buffer in time, by a sweep over start times. */
