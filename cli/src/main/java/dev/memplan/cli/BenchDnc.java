@@ -4,6 +4,7 @@ import dev.memplan.sweeps.BudgetChoice;
 
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.decomposition.DivideAndConquer;
+import dev.memplan.decomposition.CosmaPipeline;
 import dev.memplan.decomposition.DncResult;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
@@ -101,18 +102,20 @@ final class BenchDnc implements Callable<Integer> {
                 }
                 resetPeaks();
                 long began = System.nanoTime();
-                DivideAndConquer.Options options = DivideAndConquer.Options.of(
-                        solverOptions.cosma(CosmaObjective.TRAFFIC, null, null)).withMaxPart(maxPart);
-                DncRun.Outcome o = DncRun.run(full, s, chosen.bytes(), options, limits,
-                        mpmf, List.of(), began, err);
+                CosmaPipeline.Settings settings = CosmaPipeline.Settings.of(
+                        solverOptions.cosma(CosmaObjective.TRAFFIC, null, null), mpmf).withMaxPart(maxPart)
+                        .withDecompose(CosmaPipeline.Decompose.ALWAYS);
+                // Divide and conquer from the schemes it makes itself (the table's best start), nothing given.
+                CosmaPipeline.Outcome o = new CosmaPipeline(settings, new Heartbeat(err)).run(full, s, chosen.bytes(),
+                        limits.startingNow(), List.of());
                 double seconds = (System.nanoTime() - began) / 1e9;
-                DncResult r = o.result();
+                DncResult r = o.dnc();
                 PlanChecker.requireValid(g, r.plan(), "divide and conquer");
                 Long bestFs = min(o.fsDefault(), o.fsMpmf());
                 table.row(g.name(), Integer.toString(g.operatorCount()), chosen.name(), Long.toString(chosen.bytes()),
-                        Integer.toString(r.partition().size()), DncRun.orDash(r.start()), fs(o.fsDefault()),
+                        Integer.toString(r.partition().size()), SolveCommand.orDash(r.start()), fs(o.fsDefault()),
                         fs(o.fsMpmf()),
-                        DncRun.orDash(r.spillAtCut()), DncRun.orDash(r.handover()), DncRun.orDash(r.polished()),
+                        SolveCommand.orDash(r.spillAtCut()), SolveCommand.orDash(r.handover()), SolveCommand.orDash(r.polished()),
                         r.traffic() + " " + r.status(), bestFs == null ? "-" : CompareCommand.reduction(r.traffic(), bestFs),
                         r.bound() == null ? "-" : Long.toString(r.bound()),
                         r.gap() == null ? "-" : String.format(Locale.ROOT, "%.2f%%", 100 * r.gap()),

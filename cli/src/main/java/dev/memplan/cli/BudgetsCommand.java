@@ -69,7 +69,7 @@ final class BudgetsCommand implements Callable<Integer> {
             Duration left = limits.timeLimit();
             Limits share = left == null ? limits : limits.withTimeLimit(left.dividedBy(settings.size() - i));
             ticker.stage("the minimum-peak order (M_P) of setting " + s.fileName());
-            ScheduleResult mp = solverOptions.minimumPeak().schedule(gs, share);
+            ScheduleResult mp = solverOptions.minimumPeak(gs).schedule(gs, share);
             t.row(s.fileName(), Long.toString(mr), Long.toString(mp.peak()),
                     Long.toString(Budgets.halfway(mr, mp.peak())),
                     Long.toString(Budgets.footprint(gs, Schedule.defaultOrder(gs))),

@@ -5,11 +5,8 @@ import dev.memplan.sweeps.BudgetChoice;
 import dev.memplan.baselines.replacement.PackingFailedException;
 import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
-import dev.memplan.decomposition.DivideAndConquer;
-import dev.memplan.decomposition.DncResult;
+import dev.memplan.decomposition.CosmaPipeline;
 import dev.memplan.formulations.cosma.CosmaObjective;
-import dev.memplan.formulations.cosma.CosmaResult;
-import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.model.Budgets;
 import dev.memplan.formulations.milp.Solvers;
 import dev.memplan.model.CheckReport;
@@ -18,6 +15,7 @@ import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanChecker;
+import dev.memplan.model.PlanResult;
 import dev.memplan.model.TensorSetting;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -77,7 +75,6 @@ final class CompareCommand implements Callable<Integer> {
     public Integer call() {
         // The solver libraries load while the graph and the budget are computed, not inside the first solve.
         Solvers.preload();
-        long began = System.nanoTime();
         Outputs.check(csv, "--csv", true, graph);
         PrintWriter out = Outputs.report(csv, spec.commandLine());
         PrintWriter err = spec.commandLine().getErr();
@@ -85,7 +82,7 @@ final class CompareCommand implements Callable<Integer> {
         TensorSetting s = Inputs.setting(setting);
         Graph g = full.withSetting(s);
         Limits limits = solverOptions.commandLimits();
-        MinimumPeakScheduler mpmf = solverOptions.minimumPeak();
+        MinimumPeakScheduler mpmf = solverOptions.minimumPeak(g);
         List<Scheme> planners = Inputs.schemes(schemes, mpmf);
         BudgetChoice chosen = BudgetChoice.resolve(budget, g, s, mpmf, limits);
         out.println("graph " + g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
@@ -98,6 +95,7 @@ final class CompareCommand implements Callable<Integer> {
         }
         List<Row> rows = new ArrayList<>();
         Plan best = null;
+        List<Plan> starts = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         for (Scheme scheme : planners) {
             if (limits.expired()) {
@@ -117,46 +115,27 @@ final class CompareCommand implements Callable<Integer> {
             CheckReport r = PlanChecker.requireValid(g, p, scheme.name());
             rows.add(new Row(scheme.name(), "HEURISTIC", r, p.solver().seconds(), scheme.lastSchedule().method()
                     + ", peak " + scheme.lastSchedule().peak()));
+            starts.add(p);
             if (best == null || p.traffic().nonCompulsory() < best.traffic().nonCompulsory()) {
                 best = p;
             }
         }
         Row cosma = null;
-        DivideAndConquer.Options dnc = noCosma ? null
-                : decomposeOptions.choose(g, solverOptions.cosma(CosmaObjective.TRAFFIC, null, best));
-        CosmaResult whole = null;
-        if (dnc != null) {
-            whole = decomposeOptions.wholeFirst(full, s, chosen.bytes(),
-                    solverOptions.cosma(CosmaObjective.TRAFFIC, null, best), limits, err);
-            if (whole != null && !DecomposeOptions.decomposeAfter(whole, limits)) {
-                dnc = null;
-            }
-        }
-        if (dnc != null) {
-            err.println("running cosma, divide and conquer ...");
-            List<Plan> starts = new ArrayList<>();
-            if (whole != null && whole.plan() != null) {
-                starts.add(whole.plan());
-            }
-            if (best != null) {
-                starts.add(best);
-            }
-            DncResult d = DncRun.run(full, s, chosen.bytes(), dnc, limits, mpmf, starts, began, err).result();
-            cosma = new Row("cosma-dnc/" + solverOptions.backend().id(), d.status().name(), d.check(), d.seconds(),
-                    "bound " + DncRun.orDash(d.bound()) + (d.gap() == null ? ""
-                            : String.format(Locale.ROOT, ", gap %.2f%%", 100 * d.gap())) + ", from " + d.source());
-        } else if (!noCosma) {
-            CosmaResult c = whole;
-            if (c == null) {
-                err.println("running cosma ...");
-                CosmaSolver.Options options = solverOptions.cosma(CosmaObjective.TRAFFIC, null, best);
-                c = CosmaSolver.solve(full, s, chosen.bytes(), options, limits);
-            }
+        if (!noCosma) {
+            err.println("running cosma ...");
+            CosmaPipeline.Settings settings = decomposeOptions.settings(g,
+                    solverOptions.cosma(CosmaObjective.TRAFFIC, null, null), mpmf);
+            // COSMA starts from the scheme rows' plans (the best of them), as solve starts from the paper's schemes.
+            CosmaPipeline.Outcome o = new CosmaPipeline(settings, new Heartbeat(err)).run(full, s, chosen.bytes(),
+                    limits, starts);
+            PlanResult c = o.result();
             c.notes().forEach(n -> notes.add("cosma: " + n));
-            if (c.plan() != null) {
-                String note = (c.startingPlanOnly() ? "starting plan (best scheme), " : "")
-                        + "bound " + c.bound() + (c.gap() == null ? "" : String.format(Locale.ROOT, ", gap %.2f%%", 100 * c.gap()));
-                cosma = new Row("cosma/" + c.backend(), c.status().name(), c.check(), c.seconds(), note);
+            if (c.planned()) {
+                String note = (o.dnc() == null && o.whole() != null && o.whole().startingPlanOnly()
+                        ? "starting plan (best scheme), " : "")
+                        + "bound " + SolveCommand.orDash(c.bound()) + (c.gap() == null ? ""
+                        : String.format(Locale.ROOT, ", gap %.2f%%", 100 * c.gap()));
+                cosma = new Row(c.planner(), c.status().name(), c.check(), c.seconds(), note);
             } else {
                 out.println("cosma: " + c.status() + " after " + String.format(Locale.ROOT, "%.2f s", c.seconds())
                         + ", no plan");

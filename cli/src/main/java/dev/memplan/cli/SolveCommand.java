@@ -4,7 +4,8 @@ import dev.memplan.sweeps.BudgetChoice;
 import dev.memplan.baselines.replacement.PackingFailedException;
 import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
-import dev.memplan.decomposition.DivideAndConquer;
+import dev.memplan.decomposition.CosmaPipeline;
+import dev.memplan.decomposition.DncResult;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
@@ -14,7 +15,7 @@ import dev.memplan.model.Budgets;
 import dev.memplan.model.Deadline;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
-import dev.memplan.model.Plan;
+import dev.memplan.model.PlanResult;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.TensorSetting;
 import dev.memplan.model.io.PlanJson;
@@ -25,6 +26,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -40,8 +42,6 @@ import picocli.CommandLine.Model.CommandSpec;
             "--schedule FILE) or the least peak footprint without spills (eq. 13-15), checks it and prints",
             "status, traffic, bound, gap, time and model size. Exit code 1 when no plan was found."})
 final class SolveCommand implements Callable<Integer> {
-    /** What a Belady scheme takes per operator (about 2 s on 20,000 operators on the bench machine under load). */
-    private static final long SCHEME_NANOS_PER_OPERATOR = 100_000;
     @Spec
     CommandSpec spec;
 
@@ -104,15 +104,13 @@ final class SolveCommand implements Callable<Integer> {
     private Integer solve(Ticker ticker) {
         // The solver libraries load while the graph and the budget are computed, not inside the first solve.
         Solvers.preload();
-        long began = System.nanoTime();
         Outputs.check(this.out, "--out", true, graph, schedule);
         PrintWriter out = Outputs.report(this.out, spec.commandLine());
         Graph full = Inputs.graph(graph, onnx);
         TensorSetting s = Inputs.setting(setting);
         Graph g = full.withSetting(s);
-        Backend backend = solverOptions.backend();
         Limits limits = solverOptions.commandLimits();
-        MinimumPeakScheduler mpmf = solverOptions.minimumPeak();
+        MinimumPeakScheduler mpmf = solverOptions.minimumPeak(g);
         ticker.stage("computing the budget " + budget);
         BudgetChoice chosen = BudgetChoice.resolve(budget, g, s, mpmf, limits);
         CosmaObjective obj = objective;
@@ -121,39 +119,15 @@ final class SolveCommand implements Callable<Integer> {
             solverOptions.without.add(dev.memplan.formulations.cosma.Technique.PRUNE);
         }
         Schedule fixed = schedule == null ? null : readSchedule(g, schedule);
-        ticker.stage("the starting plans (the paper's schemes)");
-        Plan start = fixed == null && obj == CosmaObjective.TRAFFIC
-                ? bestScheme(full, s, chosen, mpmf, limits) : null;
-        ticker.stage("solving at budget " + chosen.bytes());
-        CosmaSolver.Options options = solverOptions.cosma(obj, fixed, start);
-        // Below the least aligned budget no plan exists: COSMA proves INFEASIBLE at once, without the parts.
+        CosmaSolver.Options options = solverOptions.cosma(obj, fixed, null);
+        CosmaPipeline.Settings settings = decomposeOptions.settings(g, options, mpmf);
         PrintWriter err = spec.commandLine().getErr();
-        CosmaResult whole = null;
-        if (obj == CosmaObjective.TRAFFIC && fixed == null && chosen.bytes() >= Budgets.minimumFeasible(g)) {
-            DivideAndConquer.Options dnc = decomposeOptions.choose(g, options);
-            if (dnc != null) {
-                whole = decomposeOptions.wholeFirst(full, s, chosen.bytes(), options, limits, err);
-                if (whole == null || DecomposeOptions.decomposeAfter(whole, limits)) {
-                    List<Plan> starts = new ArrayList<>();
-                    if (whole != null && whole.plan() != null) {
-                        starts.add(whole.plan());
-                    }
-                    if (start != null) {
-                        starts.add(start);
-                    }
-                    // Divide and conquer prints its own progress (a line per stage, parts every few seconds).
-                    ticker.close();
-                    return divideAndConquer(full, s, chosen, dnc, limits, mpmf, starts, whole, began);
-                }
-            }
+        CosmaPipeline.Outcome o = new CosmaPipeline(settings, progress(ticker, err)).run(full, s, chosen.bytes(), limits,
+                null);
+        if (o.dnc() != null) {
+            return divideAndConquer(g, s, chosen, o, limits);
         }
-        CosmaResult r = whole;
-        if (r == null) {
-            err.println("solving at budget " + chosen.bytes() + " (Ctrl-C stops and keeps the best checked plan so far) ...");
-            err.flush();
-            ticker.touch();
-            r = CosmaSolver.solve(full, s, chosen.bytes(), options, limits);
-        }
+        CosmaResult r = o.whole();
         Table t = new Table("", "");
         t.row("graph", g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
                 + s.fileName() + ")");
@@ -203,68 +177,83 @@ final class SolveCommand implements Callable<Integer> {
     }
 
     /**
-     * The starting plan: the best of the Belady schemes whose order is known (the default order, and the
-     * minimum-peak order when the budget computed it), each run only while the time left allows it (about 0.1 ms
-     * per operator, twice over). A scheme spills far less than the just-in-time plan (a 20,000-operator graph:
-     * 0.65 MB against 111 MB), so a tight limit that leaves no time for a program still returns a good plan. Null
-     * when none ran or packed: COSMA then starts from the just-in-time plan.
+     * The progress listener of a solve: the pipeline's lines on standard error (divide and conquer's part and window
+     * lines through a {@link Heartbeat}), each one a new stage of the ticker.
      */
-    private static Plan bestScheme(Graph full, TensorSetting s, BudgetChoice chosen, MinimumPeakScheduler mpmf,
-                                   Limits limits) {
-        // The paper's four schemes, as compare runs them, so that solve and compare start COSMA from the same plan
-        // (and under a work limit print the same traffic).
-        List<String> names = dev.memplan.baselines.replacement.Schemes.PAPER;
-        if (chosen.bytes() < Budgets.minimumFeasible(full.withSetting(s))) {
-            return null; // no aligned plan exists: COSMA says INFEASIBLE (proven)
-        }
-        Duration needs = Duration.ofNanos(2 * SCHEME_NANOS_PER_OPERATOR * full.operatorCount());
-        Plan best = null;
-        for (Scheme scheme : Inputs.schemes(names, mpmf)) {
-            Duration left = limits.timeLimit();
-            if (left != null && left.compareTo(needs) < 0) {
-                break;
+    static Consumer<String> progress(Ticker ticker, PrintWriter err) {
+        Heartbeat beat = new Heartbeat(err);
+        return line -> {
+            beat.accept(line);
+            if (Heartbeat.routine(line)) {
+                ticker.touch();
+            } else {
+                ticker.stage(line.endsWith(" ...") ? line.substring(0, line.length() - 4) : line);
             }
-            try {
-                Plan p = scheme.plan(full, s, chosen.bytes(), limits);
-                if (best == null || p.traffic().nonCompulsory() < best.traffic().nonCompulsory()) {
-                    best = p;
-                }
-            } catch (PackingFailedException e) {
-                // The arena allocator found no packing at this budget: this scheme has no plan to offer.
-            }
-        }
-        return best;
+        };
     }
 
-    private int divideAndConquer(Graph full, TensorSetting s, BudgetChoice chosen, DivideAndConquer.Options dnc,
-                                 Limits limits, MinimumPeakScheduler mpmf, List<Plan> starts, CosmaResult whole,
-                                 long began) {
+    private int divideAndConquer(Graph g, TensorSetting s, BudgetChoice chosen, CosmaPipeline.Outcome o,
+                                 Limits limits) {
         PrintWriter out = Outputs.report(this.out, spec.commandLine());
-        Graph g = full.withSetting(s);
-        // The whole graph's plan and its starting plan (the best scheme) are starts too: the result is never worse.
-        DncRun.Outcome o = DncRun.run(full, s, chosen.bytes(), dnc, limits, mpmf, starts, began,
-                spec.commandLine().getErr());
+        PlanResult r = o.result();
         Table t = new Table("", "");
         t.row("graph", g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
                 + s.fileName() + ")");
         t.row("budget", chosen.describe());
-        t.row("objective", "traffic, free schedule, divide and conquer (" + decomposeOptions.describe(dnc) + ")");
-        t.row("solver", o.result().plan().solver().name() + ", " + solverOptions.describe());
-        if (whole != null) {
-            t.row("whole graph first", whole.status() + ", traffic " + DncRun.orDash(whole.objective())
-                    + String.format(Locale.ROOT, ", %.2f s (--decompose auto)", whole.seconds()));
+        t.row("objective", "traffic, free schedule, divide and conquer (" + decomposeOptions.describe(o.dncOptions())
+                + ")");
+        t.row("solver", r.plan().solver().name() + ", " + solverOptions.describe());
+        if (o.whole() != null) {
+            t.row("whole graph first", o.whole().status() + ", traffic " + orDash(o.whole().objective())
+                    + String.format(Locale.ROOT, ", %.2f s (--decompose auto)", o.whole().seconds()));
         }
-        DncRun.describe(t, o);
+        describe(t, o);
         solverOptions.workRow(t, limits);
         t.printWithoutHeader(out);
         out.println("plan checked: VALID");
         if (this.out != null) {
-            Outputs.write(this.out, PlanJson.toJson(o.result().plan()), spec.commandLine().getOut());
+            Outputs.write(this.out, PlanJson.toJson(r.plan()), spec.commandLine().getOut());
             if (!Outputs.isStdout(this.out)) {
                 out.println("wrote " + this.out);
             }
         }
         return 0;
+    }
+
+    static String orDash(Long value) {
+        return value == null ? "-" : Long.toString(value);
+    }
+
+    /** The rows solve prints for a divide-and-conquer result. */
+    private static void describe(Table t, CosmaPipeline.Outcome o) {
+        DncResult r = o.dnc();
+        t.row("status", r.status().name());
+        t.row("non-compulsory traffic", Long.toString(r.traffic()));
+        t.row("bound", r.bound() == null ? "- (the forced bound was not computed in time)"
+                : r.bound() + " (whole graph, free schedule: forced traffic and live bytes)");
+        t.row("gap", r.gap() == null ? "-" : String.format(Locale.ROOT, "%.2f%%", 100 * r.gap()));
+        t.row("time", String.format(Locale.ROOT, "%.2f s (divide and conquer %.2f s after the starting plans)",
+                o.result().seconds(), r.seconds()));
+        t.row("parts", r.partition().size() + " (largest " + r.partition().largestPart() + " operators; "
+                + r.partition().totalCutBytes() + " bytes cross the cuts)");
+        t.row("stages", r.spillAtCut() == null ? (r.bound() != null && r.traffic() <= r.bound()
+                ? "none: a starting plan meets the lower bound" : "none: the time was up before the parts were solved")
+                : "spill at cut " + r.spillAtCut() + ", state handed over " + orDash(r.handover())
+                + ", fixed-schedule optimum of the stitched order " + orDash(r.polished())
+                + ", windows " + r.windowsAccepted() + " of " + r.windowsTried() + " improved");
+        if (o.fsDefault() != null) {
+            t.row("FS(default)", o.fsDefault().objective() + " (" + o.fsDefault().status() + ")");
+        }
+        if (o.fsMpmf() != null) {
+            t.row("FS(MPMF)", o.fsMpmf().objective() + " (" + o.fsMpmf().status() + ")");
+        }
+        if (o.bestStart() != null) {
+            t.row("best start", o.bestStart().traffic().nonCompulsory() + " (" + o.bestStart().solver().name() + ")");
+        }
+        t.row("plan from", r.source());
+        t.row("compulsory traffic", Long.toString(r.check().traffic().compulsory()));
+        t.row("peak footprint", Long.toString(r.check().peakFootprint()));
+        t.row("peak address", Long.toString(r.check().peakAddress()));
     }
 
     static Schedule readSchedule(Graph g, String argument) {

@@ -116,8 +116,16 @@ final class SolverOptions {
                 "(e.g. 'beam 256'): pass that width here to reproduce it"})
     Integer mpBeam;
 
-    /** The minimum-peak scheduler: pinned to --mp-beam, else the time-limited ladder (its program on this back-end). */
-    MinimumPeakScheduler minimumPeak() {
+    /**
+     * The minimum-peak scheduler: pinned to --mp-beam; under --work-limit pinned to the width the graph's size gives
+     * ({@link MinimumPeakScheduler#sizedWidth}, no program), the M_P a sweep defines, so that solve, compare and a
+     * sweep share the case's M_P and minimum-peak order; else the time-limited ladder (its program on this
+     * back-end).
+     */
+    MinimumPeakScheduler minimumPeak(dev.memplan.model.Graph g) {
+        if (mpBeam == null && workLimit != null) {
+            return MinimumPeakScheduler.pinned(MinimumPeakScheduler.sizedWidth(g.operatorCount()), backend());
+        }
         if (mpBeam == null) {
             return new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, backend());
         }

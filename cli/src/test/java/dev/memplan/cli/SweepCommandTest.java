@@ -109,7 +109,7 @@ class SweepCommandTest {
         Files.writeString(spec, "graphs: [fig1, chain]\nbudgets: [M_R, M_P]\nplanners: [cosma]\n");
         MainTest.Result dry = MainTest.run("sweep", spec.toString(), "--dry-run", "--db", dir.resolve("d.duckdb").toString());
         assertEquals(0, dry.code(), dry.err());
-        assertTrue(dry.out().contains("to run  fig1 activations M_P cosma cpsat limit=60 threads=1"), dry.out());
+        assertTrue(dry.out().contains("to run  fig1 activations M_P cosma cpsat work=60 limit=none threads=1"), dry.out());
         assertTrue(dry.out().contains("4 cases, 0 in"), dry.out());
         assertTrue(!Files.exists(dir.resolve("d.duckdb")), "a dry run creates no database");
 

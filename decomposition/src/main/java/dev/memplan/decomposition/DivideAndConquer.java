@@ -12,6 +12,7 @@ import dev.memplan.model.JustInTimePlanner;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Origin;
 import dev.memplan.model.Plan;
+import dev.memplan.model.Shares;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.Segment;
 import dev.memplan.model.SolveStatus;
@@ -73,25 +74,8 @@ public final class DivideAndConquer {
      */
     public static final long WHOLE_FIRST_NONZEROS = 1_000_000;
     /** Without a time limit, the most one part, one window or one fixed-schedule step may take. */
-    public static final Duration STEP_CAP = Duration.ofSeconds(60);
-    /** The share of the time limit (from the start of this call) within which the parts are solved. */
-    private static final double PARTS_SHARE = 0.35;
-    /** The same above {@link #WHOLE_GRAPH_LIMIT}, where no fixed-schedule step follows and the windows are many. */
-    private static final double LARGE_PARTS_SHARE = 0.6;
-    /**
-     * Up to {@link #WHOLE_GRAPH_LIMIT} operators, the share of the limit the window search leaves for the final
-     * live-bytes bound ({@link PeakBound}), whose target is then the final traffic: measured on PNASNet at M_R, the
-     * bound run beside the search took the second core and the heap from it (413,952 B became 652,762-1,199,360 B
-     * in three runs),
-     * while at the end it prunes with the best target.
-     */
-    private static final double BOUND_SHARE = 0.15;
-    /** The share of the limit the bound beside the search may take (it proves the easy cases at once). */
-    private static final double EARLY_BOUND_SHARE = 0.05;
-    /** Below this share a part keeps its starting plan instead of a program. */
-    private static final Duration MIN_SOLVE = Duration.ofMillis(300);
-    /** Time kept at the end for the last check and the report. */
-    private static final Duration MARGIN = Duration.ofMillis(1500);
+    public static final Duration STEP_CAP = Shares.STEP_CAP;
+    // The shares of the limit (parts, bounds, window steps, margin) are named and explained in Shares.
 
     /**
      * @param cosma how each part and window is solved (its schedule and start are set here)
@@ -168,7 +152,7 @@ public final class DivideAndConquer {
                                   List<Plan> starts, Consumer<String> progress) {
         long began = System.nanoTime();
         Graph g = graph.withSetting(setting);
-        Clock clock = new Clock(began, limits, graph.operatorCount() <= WHOLE_GRAPH_LIMIT ? BOUND_SHARE : 0);
+        Clock clock = new Clock(began, limits, graph.operatorCount() <= WHOLE_GRAPH_LIMIT ? Shares.FINAL_BOUND : 0);
         if (limits.workMode()) {
             // Each stage line says how much work the run has used: the measure its shares are taken of.
             Consumer<String> lines = progress;
@@ -207,7 +191,7 @@ public final class DivideAndConquer {
         List<Plan> partPlans = new ArrayList<>();
         int at = 0;
         int left = g.operatorCount();
-        Duration partsEnd = clock.fraction(g.operatorCount() <= WHOLE_GRAPH_LIMIT ? PARTS_SHARE : LARGE_PARTS_SHARE);
+        Duration partsEnd = clock.fraction(g.operatorCount() <= WHOLE_GRAPH_LIMIT ? Shares.PARTS : Shares.LARGE_PARTS);
         for (int k = 0; k < partition.size(); k++) {
             if (clock.over()) {
                 // Past the deadline nothing is stitched: the parts so far are no plan of the whole graph.
@@ -227,7 +211,7 @@ public final class DivideAndConquer {
                 partStart = new JustInTimePlanner(startPosition == null ? null : inOrder(g, part, startPosition))
                         .plan(part.graph(), setting, budget, Limits.DEFAULT);
             }
-            if (share.compareTo(MIN_SOLVE) < 0) {
+            if (share.compareTo(Shares.MIN_SOLVE) < 0) {
                 // No time left for a program: the part's starting plan as it is.
                 partPlans.add(partStart);
                 progress.accept(String.format(Locale.ROOT, "dnc: part %d/%d (%d operators): its starting plan (no "
@@ -436,7 +420,7 @@ public final class DivideAndConquer {
         Plan current = best.plan();
         int[] order = current.schedule().resolve(g);
         Duration share = clock.step();
-        Duration proposeShare = share.dividedBy(2);
+        Duration proposeShare = share.dividedBy(Shares.WINDOW_PROPOSAL_DIVISOR);
         List<String> proposed = HardDeadline.call(clock.hard(proposeShare), "dnc-window-order", () -> WindowOrder
                 .propose(g, setting, current, order, a, b, windowBackend(options), limits.withTimeLimit(proposeShare)));
         if (proposed == null || clock.over()) {
@@ -711,15 +695,15 @@ public final class DivideAndConquer {
                 return null;
             }
             // The margin is wall time for writing the answer: work has none.
-            Duration d = (work() ? limit : limit.minus(MARGIN)).minus(elapsed());
+            Duration d = (work() ? limit : limit.minus(Shares.MARGIN)).minus(elapsed());
             return d.isNegative() ? Duration.ZERO : d;
         }
 
-        /** The run's limits with {@link #EARLY_BOUND_SHARE} of the limit (at most what is left); 2 s without one. */
+        /** The run's limits with {@link Shares#EARLY_BOUND} of the limit (at most what is left); 2 s without one. */
         Limits early() {
             Duration d = left();
             Duration share = limit == null ? Duration.ofSeconds(2)
-                    : Duration.ofMillis(Math.max(1, Math.round(limit.toMillis() * EARLY_BOUND_SHARE)));
+                    : Duration.ofMillis(Math.max(1, Math.round(limit.toMillis() * Shares.EARLY_BOUND)));
             if (d != null && d.compareTo(share) <= 0) {
                 share = d.isZero() ? Duration.ofMillis(1) : d;
             }
@@ -782,7 +766,7 @@ public final class DivideAndConquer {
             if (d == null) {
                 return STEP_CAP;
             }
-            Duration tenth = limit.dividedBy(10);
+            Duration tenth = limit.dividedBy(Shares.WINDOW_STEP_DIVISOR);
             return Duration.ofMillis(Math.max(1, Math.min(d.toMillis(), tenth.toMillis())));
         }
     }

@@ -35,6 +35,18 @@ public final class JustInTimePlanner implements Planner {
     }
 
     @Override
+    public PlanResult solve(Graph graph, TensorSetting setting, long budget, Limits limits) {
+        long began = System.nanoTime();
+        Graph g = graph.withSetting(setting);
+        if (budget < Budgets.minimumFeasible(g)) {
+            return PlanResult.none(name(), SolveStatus.INFEASIBLE, (System.nanoTime() - began) / 1e9,
+                    "below " + Budgets.minimumFeasible(g) + " bytes no plan exists");
+        }
+        Plan p = plan(graph, setting, budget, limits);
+        return PlanResult.heuristic(name(), g, p, p.solver().seconds());
+    }
+
+    /** The just-in-time plan, checked; throws below {@link Budgets#minimumFeasible}. */
     public Plan plan(Graph graph, TensorSetting setting, long budget, Limits limits) {
         long began = System.nanoTime();
         Graph g = graph.withSetting(setting);

@@ -1,14 +1,17 @@
 package dev.memplan.model;
 
 /**
- * The seam every planning method sits behind (architecture.md): COSMA and its variants, the baseline
- * schemes, divide and conquer. The graph is already in its tensor setting. A planner returns a plan that
- * the {@link PlanChecker} accepts, with its {@link SolverInfo}; a planner that cannot deliver one throws.
+ * The seam every planning method sits behind (architecture.md): the COSMA pipeline (whole graph or divide and
+ * conquer, its variants), the baseline schemes, the just-in-time plan. It returns a {@link PlanResult}: the status,
+ * the plan checked by the {@link PlanChecker}, the bound and gap, the time and work used, and notes. A planner
+ * throws only for a user's mistake (e.g. a schedule that is not one of the graph); a planner that finds no plan
+ * says so in the result's status.
  */
 public interface Planner {
 
     /** A short name with the settings that matter, e.g. {@code default/belady/tflite}. */
     String name();
 
-    Plan plan(Graph graph, TensorSetting setting, long budget, Limits limits);
+    /** Plans {@code graph} in {@code setting} at {@code budget} bytes within {@code limits}. */
+    PlanResult solve(Graph graph, TensorSetting setting, long budget, Limits limits);
 }

@@ -5,10 +5,10 @@ import dev.memplan.baselines.allocation.minimalloc.MiniMallocAllocator;
 import dev.memplan.baselines.replacement.PackingFailedException;
 import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.replacement.Schemes;
+import dev.memplan.decomposition.CosmaPipeline;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.baselines.scheduling.ScheduleResult;
 import dev.memplan.formulations.cosma.CosmaObjective;
-import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.formulations.milp.Backend;
@@ -19,6 +19,9 @@ import dev.memplan.model.Budgets;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
+import dev.memplan.model.Deadline;
+import dev.memplan.model.PlanResult;
+import dev.memplan.model.Work;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.Schedule;
@@ -57,7 +60,12 @@ import java.util.concurrent.ExecutionException;
 public final class CaseRunner {
     private static final CaseRunner SHARED = new CaseRunner();
     private static final String MACHINE = machine();
-    private static final String VERSION = version();
+    private static final Properties BUILD = build();
+    private static final String VERSION = BUILD.getProperty("version", "unknown");
+    private static final String COMMIT = BUILD.getProperty("commit", "unknown");
+    private static final String SOLVERS = BUILD.getProperty("solvers", "unknown");
+    /** Every case runs with this seed (the solvers' and memplan's own searches): a row names it. */
+    private static final long SEED = 0L;
 
     /**
      * Graph contexts kept: a sweep's cases come graph by graph (spec order), so a few suffice, and the heap stays
@@ -126,7 +134,6 @@ public final class CaseRunner {
             return new CaseOutcome(row.finish(p.solver().seconds()), PlanJson.toJson(p), "json");
         }
         String schedule = c.planner().option("schedule");
-        Plan start = c.planner().option("start").equals("jit") ? null : bestScheme(ctx, schedule, budget.bytes(), limits);
         Schedule fixed = switch (schedule) {
             case "default" -> Schedule.defaultOrder(ctx.graph);
             case "mpmf" -> ctx.mp.schedule();
@@ -138,35 +145,29 @@ public final class CaseRunner {
             off.add(Technique.parse(id));
         }
         CosmaSolver.Options options = new CosmaSolver.Options(CosmaObjective.TRAFFIC, fixed, Backend.parse(c.solver()),
-                !off.contains(Technique.PRUNE), start, c.planner().option("encoding").equals("decoupled"), new MiniMallocAllocator(), off);
-        CosmaResult r = CosmaSolver.solve(ctx.full, ctx.setting, budget.bytes(), options, limits);
+                !off.contains(Technique.PRUNE), null, c.planner().option("encoding").equals("decoupled"),
+                new MiniMallocAllocator(), off);
+        // The same pipeline as memplan solve and compare: the same case gives the same row.
+        CosmaPipeline.Settings settings = CosmaPipeline.Settings.of(options, ctx.mpmf)
+                .withDecompose(c.planner().option("decompose").equals("none") ? CosmaPipeline.Decompose.NONE
+                        : CosmaPipeline.Decompose.AUTO)
+                .withSchemeStart(!c.planner().option("start").equals("jit"));
+        CosmaPipeline.Outcome o = new CosmaPipeline(settings, null).run(ctx.full, ctx.setting, budget.bytes(), limits,
+                null);
+        PlanResult r = o.result();
         row.status = r.status().name();
         row.bound = r.bound();
         row.gap = r.gap();
-        if (r.pruned() != null) {
-            row.vars = (long) r.pruned().variables();
-            row.cons = (long) r.pruned().constraints();
+        row.work(limits);
+        if (o.whole() != null && o.dnc() == null && o.whole().pruned() != null) {
+            row.vars = (long) o.whole().pruned().variables();
+            row.cons = (long) o.whole().pruned().constraints();
         }
-        if (r.plan() == null) {
+        if (!r.planned()) {
             return new CaseOutcome(row.finish(r.seconds()), null, null);
         }
         row.report(PlanChecker.requireValid(ctx.graph, r.plan(), "cosma"));
         return new CaseOutcome(row.finish(r.seconds()), PlanJson.toJson(r.plan()), "json");
-    }
-
-    /** The least-traffic plan of the paper's four schemes (those on the fixed order when the schedule is fixed). */
-    private static Plan bestScheme(GraphContext ctx, String schedule, long budget, Limits limits) {
-        Plan best = null;
-        for (Scheme s : Schemes.byNames(Schemes.PAPER, ctx.mpmf)) {
-            if (!schedule.equals("free") && !s.name().startsWith(schedule + "/")) {
-                continue;
-            }
-            Plan p = s.plan(ctx.full, ctx.setting, budget, limits);
-            if (best == null || p.traffic().nonCompulsory() < best.traffic().nonCompulsory()) {
-                best = p;
-            }
-        }
-        return best;
     }
 
     private CaseOutcome allocate(SweepCase c, Row row) {
@@ -186,6 +187,7 @@ public final class CaseRunner {
         row.budgetBytes = capacity;
         Allocation a = Allocators.byName(c.planner().name()).allocate(buffers, capacity, limits);
         row.status = a.status().name();
+        row.work(limits);
         if (!a.solved()) {
             return new CaseOutcome(row.finish(a.seconds()), null, null);
         }
@@ -237,8 +239,14 @@ public final class CaseRunner {
     private static Limits limits(SweepCase c) {
         // Capped at about 31 years, so that a deadline in nanoseconds fits a long.
         Duration limit = c.timeLimit() == null ? null : Duration.ofMillis(Math.round(Math.min(c.timeLimit(), 1e9) * 1000));
+        if (c.workLimit() != null) {
+            // Counted work decides (each share of the pipeline is a share of it); the time limit, when given, is
+            // the outer guard of wall time, as in memplan solve --work-limit W --time-limit T.
+            return new Limits(null, c.threads(), 0.0, SEED, limit == null ? Deadline.NONE : Deadline.after(limit),
+                    Work.of(c.workLimit()), null);
+        }
         // One clock for the case's steps (M_P, the starting schemes, the solve): the limit bounds the whole case.
-        return new Limits(limit, c.threads(), 0.0, 0L).startingNow();
+        return new Limits(limit, c.threads(), 0.0, SEED).startingNow();
     }
 
     private static double seconds(long began) {
@@ -263,10 +271,20 @@ public final class CaseRunner {
         Long peakAddress;
         Long mr;
         Long mp;
+        Double workUsed;
+        boolean wallStopped;
 
         Row(SweepCase c, String specHash) {
             this.c = c;
             this.specHash = specHash;
+        }
+
+        /** The work the case used under its work limit, and whether the wall clock cut it short. */
+        void work(Limits limits) {
+            if (limits.workMode()) {
+                workUsed = limits.work().used();
+                wallStopped = limits.work().wallStopped();
+            }
         }
 
         void report(CheckReport r) {
@@ -290,7 +308,23 @@ public final class CaseRunner {
             return new ResultRow(c.key(), specHash, c.graph(), c.setting(), c.budget(), budgetBytes,
                     c.planner().label(), c.solver(), c.timeLimit(), c.threads(), c.repeat(), st, compulsory,
                     nonCompulsory, loads, spills, bound, gap, seconds, vars, cons, peakFootprint, peakAddress, mr, mp,
-                    null, MACHINE, VERSION, Instant.now(), error);
+                    null, MACHINE, VERSION, Instant.now(), error, c.workLimit(), workUsed, reproducible(st),
+                    COMMIT, c.solver().isEmpty() && c.planner().kind() != PlannerChoice.Kind.ALLOCATOR ? null : SOLVERS,
+                    SEED);
+        }
+
+        /**
+         * Whether the row is the same on any machine: a scheme's (deterministic, no limit decides it), or one under
+         * a work limit that the wall clock cut nothing short of. Null for an ERROR row.
+         */
+        private Boolean reproducible(String st) {
+            if (st.equals("ERROR")) {
+                return null;
+            }
+            if (c.planner().kind() == PlannerChoice.Kind.SCHEME) {
+                return true;
+            }
+            return c.workLimit() != null && !wallStopped;
         }
     }
 
@@ -307,15 +341,18 @@ public final class CaseRunner {
                 + System.getProperty("java.version");
     }
 
-    private static String version() {
+    /** memplan's version and the solvers' (version.properties) and the commit it was built from (commit.properties). */
+    private static Properties build() {
         Properties p = new Properties();
-        try (InputStream in = CaseRunner.class.getResourceAsStream("/dev/memplan/sweeps/version.properties")) {
-            if (in != null) {
-                p.load(in);
+        for (String name : List.of("version.properties", "commit.properties")) {
+            try (InputStream in = CaseRunner.class.getResourceAsStream("/dev/memplan/sweeps/" + name)) {
+                if (in != null) {
+                    p.load(in);
+                }
+            } catch (IOException e) {
+                // Left out: the row says "unknown".
             }
-        } catch (IOException e) {
-            return "unknown";
         }
-        return p.getProperty("version", "unknown");
+        return p;
     }
 }

@@ -27,7 +27,7 @@ public record PlannerChoice(Kind kind, String name, Map<String, String> options)
 
     /** COSMA's options and their defaults. */
     static final Map<String, String> COSMA_DEFAULTS = Map.of("schedule", "free", "encoding", "decoupled", "without", "",
-            "start", "schemes");
+            "start", "schemes", "decompose", "auto");
 
     public PlannerChoice {
         options = Map.copyOf(new TreeMap<>(options));

@@ -31,7 +31,12 @@ public final class ResultsDb implements AutoCloseable {
     public static final List<String> COLUMNS = List.of("case_key", "spec_hash", "graph", "setting", "budget",
             "budget_bytes", "planner", "solver", "time_limit", "threads", "repeat", "status", "traffic_compulsory",
             "traffic_non_compulsory", "loads", "spills", "bound", "gap", "seconds", "vars", "cons", "peak_footprint",
-            "peak_address", "m_r", "m_p", "plan_path", "machine", "memplan_version", "finished_at", "error");
+            "peak_address", "m_r", "m_p", "plan_path", "machine", "memplan_version", "finished_at", "error", "work_limit",
+            "work_used", "reproducible", "memplan_commit", "solver_versions", "seed");
+
+    /** The columns added after the first release, with their types: a database made before them gets them. */
+    private static final List<String> ADDED = List.of("work_limit DOUBLE", "work_used DOUBLE", "reproducible BOOLEAN",
+            "memplan_commit VARCHAR", "solver_versions VARCHAR", "seed BIGINT");
 
     private static final String CREATE = """
             CREATE TABLE IF NOT EXISTS results (
@@ -40,7 +45,8 @@ public final class ResultsDb implements AutoCloseable {
               "repeat" INTEGER, status VARCHAR, traffic_compulsory BIGINT, traffic_non_compulsory BIGINT,
               loads BIGINT, spills BIGINT, bound BIGINT, gap DOUBLE, seconds DOUBLE, vars BIGINT, cons BIGINT,
               peak_footprint BIGINT, peak_address BIGINT, m_r BIGINT, m_p BIGINT, plan_path VARCHAR,
-              machine VARCHAR, memplan_version VARCHAR, finished_at TIMESTAMP, error VARCHAR)""";
+              machine VARCHAR, memplan_version VARCHAR, finished_at TIMESTAMP, error VARCHAR, work_limit DOUBLE,
+              work_used DOUBLE, reproducible BOOLEAN, memplan_commit VARCHAR, solver_versions VARCHAR, seed BIGINT)""";
 
     private final Path file;
     private final Connection connection;
@@ -56,9 +62,12 @@ public final class ResultsDb implements AutoCloseable {
         if (writable) {
             try (Statement s = connection.createStatement()) {
                 s.execute(CREATE);
+                for (String column : ADDED) {
+                    s.execute("ALTER TABLE results ADD COLUMN IF NOT EXISTS " + column);
+                }
             }
-            this.insert = connection.prepareStatement("INSERT INTO results VALUES (" + "?, ".repeat(COLUMNS.size() - 1)
-                    + "?) ON CONFLICT DO NOTHING");
+            this.insert = connection.prepareStatement("INSERT INTO results (" + quoted(COLUMNS) + ") VALUES ("
+                    + "?, ".repeat(COLUMNS.size() - 1) + "?) ON CONFLICT DO NOTHING");
         } else {
             this.insert = null;
         }
@@ -202,7 +211,17 @@ public final class ResultsDb implements AutoCloseable {
             insert.setString(i++, row.machine());
             insert.setString(i++, row.memplanVersion());
             insert.setTimestamp(i++, Timestamp.from(row.finishedAt()));
-            insert.setString(i, row.error());
+            insert.setString(i++, row.error());
+            setDouble(i++, row.workLimit());
+            setDouble(i++, row.workUsed());
+            if (row.reproducible() == null) {
+                insert.setNull(i++, Types.BOOLEAN);
+            } else {
+                insert.setBoolean(i++, row.reproducible());
+            }
+            insert.setString(i++, row.memplanCommit());
+            insert.setString(i++, row.solverVersions());
+            setLong(i, row.seed());
             insert.executeUpdate();
         } catch (SQLException e) {
             throw failure("write to", e);
@@ -227,10 +246,9 @@ public final class ResultsDb implements AutoCloseable {
 
     /** Every row, ordered by graph, setting, budget bytes, planner, solver, time limit, threads, repeat. */
     public List<ResultRow> rows() {
-        String sql = "SELECT " + String.join(", ", COLUMNS.stream().map(c -> '"' + c + '"').toList())
+        try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery("SELECT " + selectList()
                 + " FROM results ORDER BY graph, setting, budget_bytes, budget, planner, solver, time_limit, threads, "
-                + "\"repeat\"";
-        try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery(sql)) {
+                + "\"repeat\"")) {
             java.util.ArrayList<ResultRow> out = new java.util.ArrayList<>();
             while (r.next()) {
                 out.add(new ResultRow(r.getString(1), r.getString(2), r.getString(3), r.getString(4), r.getString(5),
@@ -241,7 +259,9 @@ public final class ResultsDb implements AutoCloseable {
                         r.getDouble(19), r.getObject(20, Long.class), r.getObject(21, Long.class),
                         r.getObject(22, Long.class), r.getObject(23, Long.class), r.getObject(24, Long.class),
                         r.getObject(25, Long.class), r.getString(26), r.getString(27), r.getString(28),
-                        r.getTimestamp(29).toInstant(), r.getString(30)));
+                        r.getTimestamp(29).toInstant(), r.getString(30), r.getObject(31, Double.class),
+                        r.getObject(32, Double.class), r.getObject(33, Boolean.class), r.getString(34),
+                        r.getString(35), r.getObject(36, Long.class)));
             }
             return out;
         } catch (SQLException e) {
@@ -291,12 +311,34 @@ public final class ResultsDb implements AutoCloseable {
 
     private void copyTo(Path tmp, boolean parquet) throws SQLException {
         String order = " ORDER BY graph, setting, budget_bytes, budget, planner, solver, time_limit, threads, \"repeat\"";
-        String select = "SELECT " + String.join(", ", COLUMNS.stream().map(c -> '"' + c + '"').toList())
-                + " FROM results" + order;
+        String select = "SELECT " + selectList() + " FROM results" + order;
         String format = parquet ? "(FORMAT PARQUET)" : "(FORMAT CSV, HEADER)";
         try (Statement s = connection.createStatement()) {
             s.execute("COPY (" + select + ") TO '" + tmp.toString().replace("'", "''") + "' " + format);
         }
+    }
+
+    private static String quoted(List<String> columns) {
+        return String.join(", ", columns.stream().map(c -> '"' + c + '"').toList());
+    }
+
+    /**
+     * {@link #COLUMNS} as a select list; a column a database made before it lacks (opened read-only, so not
+     * migrated) reads as NULL.
+     */
+    private String selectList() throws SQLException {
+        Set<String> present = new HashSet<>();
+        try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = 'results'")) {
+            while (r.next()) {
+                present.add(r.getString(1));
+            }
+        }
+        List<String> items = new java.util.ArrayList<>();
+        for (String c : COLUMNS) {
+            items.add(present.contains(c) ? '"' + c + '"' : "NULL AS \"" + c + '"');
+        }
+        return String.join(", ", items);
     }
 
     private static void deleteQuietly(Path tmp) {

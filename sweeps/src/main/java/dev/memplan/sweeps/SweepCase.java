@@ -17,10 +17,12 @@ import java.util.Locale;
  * @param setting {@code activations} or {@code all}; {@code buffers} for allocator cases
  * @param budget as written: M_R, M_H, M_P, a fraction between M_R and M_P, bytes; for buffers bytes or "file"
  * @param solver the back-end, empty for planners that solve no program
- * @param timeLimit seconds, null for none
+ * @param timeLimit seconds, null for none; with a work limit the outer guard of wall time
+ * @param workLimit deterministic work units, null for none (then the time limit decides: machine-dependent)
  */
 public record SweepCase(String graph, String source, String setting, String budget, PlannerChoice planner,
-                        String solver, Double timeLimit, int threads, int repeat) implements Serializable {
+                        String solver, Double timeLimit, Double workLimit, int threads, int repeat)
+        implements Serializable {
     private static final long serialVersionUID = 1L;
 
     /**
@@ -30,7 +32,9 @@ public record SweepCase(String graph, String source, String setting, String budg
     public String key() {
         String text = String.join("\u0001", graph, setting, budget, planner.label(), solver,
                 timeLimit == null ? "none" : String.format(Locale.ROOT, "%.3f", timeLimit), Integer.toString(threads),
-                Integer.toString(repeat));
+                Integer.toString(repeat))
+                // Cases without a work limit keep the keys they had before work limits existed.
+                + (workLimit == null ? "" : "\u0001work=" + String.format(Locale.ROOT, "%.3f", workLimit));
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest, 0, 10);
@@ -39,9 +43,10 @@ public record SweepCase(String graph, String source, String setting, String budg
         }
     }
 
-    /** One line for listings and progress: graph, setting, budget, planner, solver, limit, threads, repeat. */
+    /** One line for listings and progress: graph, setting, budget, planner, solver, limits, threads, repeat. */
     public String describe() {
         return graph + " " + setting + " " + budget + " " + planner.label() + (solver.isEmpty() ? "" : " " + solver)
+                + (workLimit == null ? "" : " work=" + trim(workLimit))
                 + " limit=" + (timeLimit == null ? "none" : trim(timeLimit)) + " threads=" + threads
                 + (repeat > 0 ? " repeat=" + repeat : "");
     }

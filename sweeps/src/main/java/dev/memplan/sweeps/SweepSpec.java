@@ -17,6 +17,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -38,9 +39,17 @@ import java.util.stream.Stream;
  */
 public record SweepSpec(String name, String hash, List<SweepCase> cases) {
     private static final Set<String> KEYS = Set.of("name", "graphs", "settings", "budgets", "planners", "solvers",
-            "time_limits", "threads", "repeats", "buffers", "capacities", "allocators", "include", "exclude");
+            "time_limits", "work_limits", "threads", "repeats", "buffers", "capacities", "allocators", "include", "exclude");
     private static final Set<String> FILTER_KEYS = Set.of("graph", "setting", "budget", "planner", "solver");
-    private static final Set<String> COSMA_KEYS = Set.of("name", "schedule", "encoding", "without", "start");
+    private static final Set<String> COSMA_KEYS = Set.of("name", "schedule", "encoding", "without", "start",
+            "decompose");
+    /**
+     * The work limit of a case that counts work (COSMA on CP-SAT, the allocators but the ILP) when the spec names
+     * neither time nor work limits: about a minute on a quiet 2-core machine, the same rows on any machine.
+     */
+    public static final double DEFAULT_WORK_LIMIT = 60;
+    /** The time limit of a case that counts no work (COSMA on SCIP, CBC, HiGHS, ojAlgo) when the spec names none. */
+    public static final double DEFAULT_TIME_LIMIT = 60;
     private static final String BUILTIN = "/dev/memplan/sweeps/specs/";
 
     /** Reads a spec file; relative graph and buffer paths are relative to the spec's folder. */
@@ -122,14 +131,29 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
                 throw n.error(e.getMessage());
             }
         });
+        boolean timeGiven = top.containsKey("time_limits");
+        boolean workGiven = top.containsKey("work_limits");
         List<Double> limits = new ArrayList<>();
-        for (String s : values(top, "time_limits", List.of("60"), (n, s) -> {
+        for (String s : values(top, "time_limits", List.of(trim(DEFAULT_TIME_LIMIT)), (n, s) -> {
             if (!s.equals("none") && !(s.matches("\\d+(\\.\\d*)?|\\.\\d+") && Double.parseDouble(s) > 0)) {
                 throw n.error("a time limit is a positive number of seconds or 'none', got '" + s + "'");
             }
         })) {
             limits.add(s.equals("none") ? null : Double.parseDouble(s));
         }
+        List<Double> works = new ArrayList<>();
+        for (String s : values(top, "work_limits", List.of(trim(DEFAULT_WORK_LIMIT)), (n, s) -> {
+            if (!(s.matches("\\d+(\\.\\d*)?|\\.\\d+") && Double.parseDouble(s) > 0 && Double.parseDouble(s) <= 1e9)) {
+                throw n.error("a work limit is a positive number of work units up to 1e9, got '" + s + "'");
+            }
+        })) {
+            works.add(Double.parseDouble(s));
+        }
+        // A case that counts work takes the work limits, the time limits (if given) as the outer guard; with only
+        // time limits given it runs on wall time as before. A case that counts none takes the time limits.
+        List<Double> workAxis = workGiven || !timeGiven ? works : Collections.singletonList(null);
+        List<Double> guardAxis = timeGiven ? limits : Collections.singletonList(null);
+        List<Double> wallAxis = limits;
         List<Integer> threads = integers(top, "threads", List.of("1"));
         if (top.containsKey("threads") && threads.stream().anyMatch(t -> t > Limits.MAX_THREADS)) {
             throw top.get("threads").error("'threads' must be within 1.." + Limits.MAX_THREADS);
@@ -165,11 +189,14 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
                     for (PlannerChoice p : planners) {
                         boolean solves = p.kind() == PlannerChoice.Kind.COSMA;
                         for (String solver : solves ? solvers : List.of("")) {
-                            for (Double limit : solves ? limits : limits.subList(0, 1)) {
-                                for (int t : solves ? threads : threads.subList(0, 1)) {
-                                    for (int r = 0; r < repeats; r++) {
-                                        add(cases, keys, include, exclude,
-                                                new SweepCase(g.name, g.source, s, b, p, solver, limit, t, r));
+                            boolean counts = solves && countsWork(solver);
+                            for (Double work : counts ? workAxis : Collections.<Double>singletonList(null)) {
+                                for (Double limit : counts ? guardAxis : solves ? wallAxis : wallAxis.subList(0, 1)) {
+                                    for (int t : solves ? threads : threads.subList(0, 1)) {
+                                        for (int r = 0; r < repeats; r++) {
+                                            add(cases, keys, include, exclude, new SweepCase(g.name, g.source, s, b,
+                                                    p, solver, limit, work, t, r));
+                                        }
                                     }
                                 }
                             }
@@ -181,11 +208,15 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
         for (Item f : buffers) {
             for (String c : capacities) {
                 for (PlannerChoice a : allocators) {
-                    for (Double limit : limits) {
-                        for (int t : threads) {
-                            for (int r = 0; r < repeats; r++) {
-                                add(cases, keys, include, exclude,
-                                        new SweepCase(f.name, f.source, "buffers", c, a, "", limit, t, r));
+                    // Every allocator but the ILP (SCIP counts no work) counts its work.
+                    boolean counts = !a.name().equals("ilp");
+                    for (Double work : counts ? workAxis : Collections.<Double>singletonList(null)) {
+                        for (Double limit : counts ? guardAxis : wallAxis) {
+                            for (int t : threads) {
+                                for (int r = 0; r < repeats; r++) {
+                                    add(cases, keys, include, exclude,
+                                            new SweepCase(f.name, f.source, "buffers", c, a, "", limit, work, t, r));
+                                }
                             }
                         }
                     }
@@ -296,6 +327,15 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
         return out;
     }
 
+    /** Whether COSMA on this back-end counts deterministic work (CP-SAT alone does). */
+    static boolean countsWork(String solver) {
+        return Backend.parse(solver) == Backend.CPSAT;
+    }
+
+    private static String trim(double value) {
+        return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
+    }
+
     private static List<Integer> integers(Map<String, SpecNode> top, String key, List<String> defaults) {
         return values(top, key, defaults, (n, s) -> {
             if (!s.matches("\\d{1,6}") || Integer.parseInt(s) < 1) {
@@ -338,17 +378,19 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
         for (Map.Entry<String, SpecNode> e : f.entrySet()) {
             if (!COSMA_KEYS.contains(e.getKey())) {
                 throw n.key(e.getKey()).error("unknown COSMA option '" + e.getKey() + "'; options: schedule, encoding, "
-                        + "without, start");
+                        + "without, start, decompose");
             }
         }
         if (!f.containsKey("name") || !f.get("name").text("name").equals("cosma")) {
             throw n.error("a planner written as a map is COSMA with options: {name: cosma, schedule: free|default|mpmf, "
-                    + "encoding: decoupled|joint, without: [forced, start-order, lift], start: schemes|jit}");
+                    + "encoding: decoupled|joint, without: [forced, start-order, lift, prune], start: schemes|jit, "
+                    + "decompose: auto|none}");
         }
         Map<String, String> options = new LinkedHashMap<>();
         option(f, "schedule", List.of("free", "default", "mpmf"), options);
         option(f, "encoding", List.of("decoupled", "joint"), options);
         option(f, "start", List.of("schemes", "jit"), options);
+        option(f, "decompose", List.of("auto", "none"), options);
         if (f.containsKey("without")) {
             List<String> ids = new ArrayList<>();
             for (SpecNode w : f.get("without").items()) {

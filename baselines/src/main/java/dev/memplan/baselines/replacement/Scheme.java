@@ -11,6 +11,7 @@ import dev.memplan.model.Plan;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Planner;
+import dev.memplan.model.PlanResult;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.SolverInfo;
 import dev.memplan.model.TensorSetting;
@@ -59,7 +60,27 @@ public final class Scheme implements Planner {
         return scheduler.name() + "/" + policy.name() + "/" + (packer == null ? rule.id() : packer.name());
     }
 
+    /**
+     * The scheme's plan as a result: HEURISTIC with the checked plan, INFEASIBLE below the least aligned budget
+     * (no plan exists), UNKNOWN when the packer found no packing of the scheme's decisions.
+     */
     @Override
+    public PlanResult solve(Graph graph, TensorSetting setting, long budget, Limits limits) {
+        long began = System.nanoTime();
+        Graph g = graph.withSetting(setting);
+        long feasible = dev.memplan.model.Budgets.minimumFeasible(g);
+        if (budget < feasible) {
+            return PlanResult.none(name(), SolveStatus.INFEASIBLE, 0, "below " + feasible + " bytes no plan exists");
+        }
+        try {
+            Plan p = plan(graph, setting, budget, limits);
+            return PlanResult.heuristic(name(), g, p, p.solver().seconds());
+        } catch (PackingFailedException e) {
+            return PlanResult.none(name(), SolveStatus.UNKNOWN, (System.nanoTime() - began) / 1e9, e.getMessage());
+        }
+    }
+
+    /** The scheme's checked plan; throws {@link PackingFailedException} when its packer finds no packing. */
     public Plan plan(Graph graph, TensorSetting setting, long budget, Limits limits) {
         long began = System.nanoTime();
         Graph g = graph.withSetting(setting);

@@ -18,6 +18,7 @@ import dev.memplan.model.Graph;
 import dev.memplan.model.JustInTimePlanner;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Plan;
+import dev.memplan.model.Shares;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.SolveStatus;
@@ -38,10 +39,6 @@ import java.util.Set;
 public final class CosmaSolver {
     /** Above this estimate of variables the unreduced model is not built just to count it. */
     private static final long UNPRUNED_COUNT_LIMIT = 300_000;
-    /** With CP-SAT and a limit, the relaxation's first pass on SCIP gets this fraction (1/n) of the time. */
-    private static final int SCIP_SHARE_DIVISOR = 4;
-    /** Without a time limit, the most a sub-step (the start's order, the lift) may take. */
-    private static final java.time.Duration SUB_STEP_CAP = java.time.Duration.ofSeconds(60);
     /**
      * Above this budget (in units of the sizes' gcd, {@link ByteUnit}) the double-precision back-ends misjudged
      * the joint program in tests (HiGHS at 48 * 2^24 bytes, SCIP and CBC at 48 * 2^27, all with gcd 1).
@@ -303,12 +300,12 @@ public final class CosmaSolver {
     }
 
     /**
-     * The time of a sub-step (the start's order, the lift): 1/n of the limit, or {@link #SUB_STEP_CAP} without one,
+     * The time of a sub-step (the start's order, the lift): 1/n of the limit, or {@link Shares#STEP_CAP} without one,
      * so that a sub-step, which only looks for a plan that meets the bound, never keeps an unlimited run from the
      * steps that prove optimality.
      */
     private static Limits share(Limits limits, int n) {
-        return limits.withTimeLimit(limits.timeLimit() == null ? SUB_STEP_CAP : limits.timeLimit().dividedBy(n));
+        return limits.withTimeLimit(limits.timeLimit() == null ? Shares.STEP_CAP : limits.timeLimit().dividedBy(n));
     }
 
     /** The sub-problem's plan as the OPTIMAL result when it pays no more than the floor (a proven lower bound). */
@@ -335,7 +332,7 @@ public final class CosmaSolver {
             notes.add("the starting plan's order: skipped: " + why(limits));
             return null;
         }
-        Limits share = share(limits, 4);
+        Limits share = share(limits, Shares.START_ORDER_DIVISOR);
         // The lift comes after this step at the top level; inside it, it would only take time from this program.
         Set<Technique> off = EnumSet.of(Technique.LIFT);
         off.addAll(options.without());
@@ -364,7 +361,7 @@ public final class CosmaSolver {
             notes.add("the lift: skipped: " + why(limits));
             return null;
         }
-        Limits share = share(limits, 2);
+        Limits share = share(limits, Shares.LIFT_DIVISOR);
         CosmaResult r = solve(activations, TensorSetting.ACTIVATIONS, actBudget, options.withStart(null), share);
         r.notes().forEach(note -> notes.add("activations for the lift: " + note));
         if (r.plan() == null) {
@@ -412,7 +409,7 @@ public final class CosmaSolver {
             }
             Limits share = limits;
             if (share.timeLimit() != null && i < backends.size() - 1) {
-                share = share.withTimeLimit(share.timeLimit().dividedBy(SCIP_SHARE_DIVISOR));
+                share = share.withTimeLimit(share.timeLimit().dividedBy(Shares.SCIP_PASS_DIVISOR));
             }
             SolverResult r = Solvers.create(backends.get(i)).solve(relaxed.model(), share);
             if (r.bound() != null) {

@@ -3,7 +3,7 @@ package dev.memplan.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memplan.decomposition.DivideAndConquer;
+import dev.memplan.decomposition.CosmaPipeline;
 import dev.memplan.decomposition.DncResult;
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.formulations.cosma.CosmaSolver;
@@ -21,8 +21,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A divide-and-conquer run is never worse than the best plan it was given or made. */
-class DncRunTest {
+/** The pipeline's divide and conquer is never worse than the best plan it was given or made. */
+class PipelineStartTest {
     @TempDir
     Path dir;
 
@@ -37,16 +37,17 @@ class DncRunTest {
         Plan best = PlanJson.read(optimum);
         long bestTraffic = PlanChecker.requireValid(g, best, "test").traffic().nonCompulsory();
         Plan start = best.withResult(PlanChecker.requireValid(g, best, "test").traffic(), best.solver());
-        // The paper's scheme alone (spill at every cut, no handover, no search) is worse than the whole optimum.
-        DivideAndConquer.Options paper = DivideAndConquer.Options.of(CosmaSolver.Options.traffic(Backend.CPSAT))
-                .withBreakNodes(List.of("n2", "n3")).withHandover(false).withWindows(false);
+        CosmaPipeline.Settings settings = CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT), null)
+                .withBreakNodes(List.of("n2", "n3"));
         StringWriter log = new StringWriter();
-        DncRun.Outcome o = DncRun.run(full, TensorSetting.ACTIVATIONS, best.budget(), paper, Limits.DEFAULT, null,
-                List.of(start), System.nanoTime(), new PrintWriter(log));
-        DncResult r = o.result();
+        CosmaPipeline.Outcome o = new CosmaPipeline(settings, new PrintWriter(log)::println).run(full,
+                TensorSetting.ACTIVATIONS, best.budget(), Limits.DEFAULT, List.of(start));
+        DncResult r = o.dnc();
+        assertEquals(r.traffic(), o.result().objective());
+        assertEquals("cosma-dnc/cpsat", o.result().planner());
         assertTrue(r.spillAtCut() == null || r.spillAtCut() >= bestTraffic, log.toString());
         assertEquals(bestTraffic, r.traffic(), log.toString());
         assertEquals(bestTraffic, PlanChecker.requireValid(g, r.plan(), "test").traffic().nonCompulsory());
-        assertTrue(o.scheme().traffic().nonCompulsory() >= bestTraffic);
+        assertTrue(o.bestStart().traffic().nonCompulsory() >= bestTraffic);
     }
 }

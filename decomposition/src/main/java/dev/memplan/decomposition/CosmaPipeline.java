@@ -1,0 +1,370 @@
+package dev.memplan.decomposition;
+
+import dev.memplan.baselines.replacement.AddressRule;
+import dev.memplan.baselines.replacement.BeladyReplacement;
+import dev.memplan.baselines.replacement.GreedyReplacement;
+import dev.memplan.baselines.replacement.Scheme;
+import dev.memplan.baselines.replacement.Schemes;
+import dev.memplan.baselines.scheduling.GivenOrderScheduler;
+import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
+import dev.memplan.formulations.cosma.CosmaObjective;
+import dev.memplan.formulations.cosma.CosmaResult;
+import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.model.Budgets;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Plan;
+import dev.memplan.model.PlanResult;
+import dev.memplan.model.Planner;
+import dev.memplan.model.Schedule;
+import dev.memplan.model.Shares;
+import dev.memplan.model.SolveStatus;
+import dev.memplan.model.TensorSetting;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+/**
+ * The COSMA solve sequence, the one every entry point runs ({@code solve}, {@code compare}, the sweep engine, the
+ * bench commands), so that one case gives one answer whichever command runs it:
+ * <ol>
+ *   <li>below the least aligned budget no plan exists: COSMA proves INFEASIBLE at once, nothing else runs;</li>
+ *   <li>the starting plans: the caller's (compare's scheme rows), else the best of the paper's four schemes (on a
+ *       fixed schedule: Belady and greedy replacement on that order), each only while the time or work left
+ *       allows it ({@link Shares#SCHEME_NANOS_PER_OPERATOR});</li>
+ *   <li>traffic with a free schedule on a graph above {@link DivideAndConquer#AUTO_THRESHOLD} operators (or with
+ *       break nodes): the whole graph's program first with {@link Shares#WHOLE_FIRST} of what is left (unless its
+ *       program is estimated too large), then divide and conquer from its plan unless that plan is proven:
+ *       the schemes, the fixed-schedule optima FS(default) and FS(MPMF) of graphs up to
+ *       {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators ({@link Shares#FIXED_START} each), then
+ *       {@link DivideAndConquer} with the rest;</li>
+ *   <li>otherwise the whole graph's program ({@link CosmaSolver}) from the best starting plan.</li>
+ * </ol>
+ * Every plan it returns is checked. Progress goes to the listener given (one line per stage; divide and conquer's
+ * part and window lines are many); the pipeline prints nothing itself.
+ */
+public final class CosmaPipeline implements Planner {
+
+    /** How the pipeline treats a graph with a free schedule and the traffic objective. */
+    public enum Decompose {
+        /** Divide and conquer above {@link DivideAndConquer#AUTO_THRESHOLD} operators, the whole graph first. */
+        AUTO,
+        /** The whole graph's program only. */
+        NONE,
+        /** Divide and conquer at once, at the given break nodes or automatic ones. */
+        ALWAYS
+    }
+
+    /**
+     * What the pipeline runs.
+     *
+     * @param cosma the COSMA options (objective, fixed schedule or null, back-end, encoding, techniques); its
+     *     start plan is ignored: the pipeline chooses the start
+     * @param breakNodes operator names (implies {@link Decompose#ALWAYS}); null for automatic ones
+     * @param mpmf the minimum-peak scheduler of the case (FS(MPMF) and the mpmf schemes); null to skip them
+     * @param schemeStart false to start COSMA from the just-in-time plan instead of the best scheme (a sweep's
+     *     {@code start: jit})
+     */
+    public record Settings(CosmaSolver.Options cosma, Decompose decompose, List<String> breakNodes, int maxPart,
+                           MinimumPeakScheduler mpmf, boolean schemeStart) {
+
+        public Settings {
+            if (maxPart < 1) {
+                throw new IllegalArgumentException("the most operators per part must be >= 1, got " + maxPart);
+            }
+            breakNodes = breakNodes == null ? null : List.copyOf(breakNodes);
+            decompose = breakNodes != null ? Decompose.ALWAYS : decompose;
+        }
+
+        /** Automatic decomposition, parts of the default size, the schemes as starts. */
+        public static Settings of(CosmaSolver.Options cosma, MinimumPeakScheduler mpmf) {
+            return new Settings(cosma, Decompose.AUTO, null, DivideAndConquer.DEFAULT_MAX_PART, mpmf, true);
+        }
+
+        public Settings withDecompose(Decompose value) {
+            return new Settings(cosma, value, breakNodes, maxPart, mpmf, schemeStart);
+        }
+
+        public Settings withBreakNodes(List<String> value) {
+            return new Settings(cosma, value == null ? decompose : Decompose.ALWAYS, value, maxPart, mpmf, schemeStart);
+        }
+
+        public Settings withMaxPart(int value) {
+            return new Settings(cosma, decompose, breakNodes, value, mpmf, schemeStart);
+        }
+
+        public Settings withSchemeStart(boolean value) {
+            return new Settings(cosma, decompose, breakNodes, maxPart, mpmf, value);
+        }
+
+        /** The divide-and-conquer options these settings give. */
+        public DivideAndConquer.Options dnc() {
+            DivideAndConquer.Options o = DivideAndConquer.Options.of(cosma.withStart(null)).withMaxPart(maxPart);
+            return breakNodes == null ? o : o.withBreakNodes(breakNodes);
+        }
+    }
+
+    /**
+     * A run in detail: the result, and what each step reached (null where a step did not run), for the tables of
+     * {@code solve} and {@code bench dnc}.
+     *
+     * @param whole the whole graph's program (the only step, or the first of {@code --decompose auto})
+     * @param dnc divide and conquer's result, when it ran
+     * @param bestStart the best starting plan no program made (a scheme's), null when none ran
+     */
+    public record Outcome(PlanResult result, CosmaResult whole, DncResult dnc, CosmaResult fsDefault,
+                          CosmaResult fsMpmf, Plan bestStart, DivideAndConquer.Options dncOptions) {
+    }
+
+    private final Settings settings;
+    private final Consumer<String> progress;
+
+    public CosmaPipeline(Settings settings, Consumer<String> progress) {
+        this.settings = settings;
+        this.progress = progress == null ? line -> { } : progress;
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    @Override
+    public String name() {
+        return "cosma/" + settings.cosma().backend().id();
+    }
+
+    @Override
+    public PlanResult solve(Graph graph, TensorSetting setting, long budget, Limits limits) {
+        return run(graph, setting, budget, limits, null).result();
+    }
+
+    /**
+     * One run of the sequence.
+     *
+     * @param graph the graph with every tensor (the setting selects)
+     * @param givenStarts checked plans to start from (compare's scheme rows); null: the pipeline runs the schemes
+     */
+    public Outcome run(Graph graph, TensorSetting setting, long budget, Limits limits, List<Plan> givenStarts) {
+        long began = System.nanoTime();
+        double workBefore = limits.work().used();
+        Graph g = graph.withSetting(setting);
+        CosmaSolver.Options cosma = settings.cosma();
+        // Below the least aligned budget no plan exists: COSMA proves INFEASIBLE at once, nothing else runs.
+        boolean traffic = cosma.objective() == CosmaObjective.TRAFFIC && budget >= Budgets.minimumFeasible(g);
+        boolean free = cosma.schedule() == null;
+        List<Plan> starts = new ArrayList<>();
+        if (traffic) {
+            if (givenStarts != null) {
+                starts.addAll(givenStarts);
+            } else if (settings.schemeStart()) {
+                progress.accept("the starting plans (the paper's schemes) ...");
+                starts.addAll(schemePlans(graph, setting, budget, limits));
+            }
+        }
+        Plan bestStart = best(starts);
+        DivideAndConquer.Options dnc = traffic && free ? chooseDnc(g) : null;
+        CosmaResult whole = null;
+        if (dnc != null && settings.decompose() == Decompose.AUTO) {
+            whole = wholeFirst(graph, setting, budget, cosma.withStart(bestStart), limits);
+            if (whole != null && !decomposeAfter(whole, limits)) {
+                dnc = null;
+            }
+        }
+        if (dnc != null) {
+            List<Plan> dncStarts = new ArrayList<>();
+            if (whole != null && whole.plan() != null) {
+                dncStarts.add(whole.plan());
+            }
+            if (bestStart != null) {
+                dncStarts.add(bestStart);
+            }
+            return divideAndConquer(graph, setting, budget, dnc, limits, dncStarts, givenStarts != null
+                    || settings.schemeStart(), whole, began, workBefore);
+        }
+        CosmaResult r = whole;
+        if (r == null) {
+            progress.accept("solving at budget " + budget + " (Ctrl-C stops and keeps the best checked plan so far) ...");
+            r = CosmaSolver.solve(graph, setting, budget, cosma.withStart(bestStart), limits);
+        }
+        PlanResult result = new PlanResult(name(), r.status(), r.plan(), r.check(), r.objective(), r.bound(), r.gap(),
+                seconds(began), work(limits, workBefore), limits.work().wallStopped(), r.notes());
+        return new Outcome(result, r, null, null, null, bestStart, null);
+    }
+
+    /** The divide-and-conquer options for this graph, or null to solve it whole. */
+    private DivideAndConquer.Options chooseDnc(Graph g) {
+        return switch (settings.decompose()) {
+            case NONE -> null;
+            case ALWAYS -> settings.dnc();
+            case AUTO -> g.operatorCount() <= DivideAndConquer.AUTO_THRESHOLD ? null : settings.dnc();
+        };
+    }
+
+    /**
+     * With {@link Decompose#AUTO} on a graph it would split, the whole graph's program runs first, with
+     * {@link Shares#WHOLE_FIRST} of what is left ({@link DivideAndConquer#STEP_CAP} without a limit); divide and
+     * conquer follows only when that did not prove its plan optimal and starts from its plan, so auto is never
+     * worse than the whole graph's program within its share. Measured (BENCHMARKS.md, "Divide and conquer"): on
+     * gen:layered:2000 and 5000 the whole program proves the optimum within 5-10 s, while on 20,000 operators it
+     * skips every program as too large and divide and conquer gets the rest. A graph whose whole program is
+     * estimated too large ({@link DivideAndConquer#wholeFirstDoesNotPayOff}: the NAS networks) is divided at once.
+     * Null when divided at once.
+     */
+    private CosmaResult wholeFirst(Graph full, TensorSetting s, long budget, CosmaSolver.Options options,
+                                   Limits limits) {
+        String whyNot = DivideAndConquer.wholeFirstDoesNotPayOff(full.withSetting(s));
+        if (whyNot != null) {
+            progress.accept("decompose auto: divide and conquer at once: " + whyNot);
+            return null;
+        }
+        Limits left = limits.startingNow();
+        Limits share = left.withTimeLimit(left.timeLimit() == null ? DivideAndConquer.STEP_CAP
+                : Duration.ofMillis(Math.round(left.timeLimit().toMillis() * Shares.WHOLE_FIRST)));
+        progress.accept("decompose auto: the whole graph first (" + share.timeLimit().toMillis() / 1000.0
+                + " s), divide and conquer after it unless its plan is proven optimal ...");
+        CosmaResult r = CosmaSolver.solve(full, s, budget, options, share);
+        progress.accept("decompose auto: the whole graph gave " + r.status() + ", traffic "
+                + (r.objective() == null ? "-" : r.objective()));
+        return r;
+    }
+
+    /** Whether divide and conquer should follow the whole graph's result: not proven, and time is left. */
+    private static boolean decomposeAfter(CosmaResult whole, Limits limits) {
+        return whole.status() != SolveStatus.OPTIMAL && whole.status() != SolveStatus.INFEASIBLE && !limits.expired();
+    }
+
+    /**
+     * The schemes' plans: the paper's four on a free schedule; Belady and greedy replacement (TFLite's arena) on a
+     * fixed one. Each runs only while the time left allows it (about 0.1 ms per operator, twice over): a scheme
+     * spills far less than the just-in-time plan (20,000 operators: 0.65 MB against 111 MB), so a tight limit that
+     * leaves no time for a program still returns a good plan. A scheme whose packing fails offers nothing.
+     */
+    private List<Plan> schemePlans(Graph full, TensorSetting s, long budget, Limits limits) {
+        Schedule fixed = settings.cosma().schedule();
+        List<String> paper = Schemes.PAPER.stream()
+                .filter(name -> settings.mpmf() != null || !name.startsWith("mpmf/")).toList();
+        List<Scheme> schemes = fixed == null ? Schemes.byNames(paper, settings.mpmf())
+                : List.of(new Scheme(new GivenOrderScheduler(fixed), new BeladyReplacement(), AddressRule.TFLITE),
+                        new Scheme(new GivenOrderScheduler(fixed), new GreedyReplacement(), AddressRule.TFLITE));
+        Duration needs = Duration.ofNanos(2 * Shares.SCHEME_NANOS_PER_OPERATOR * full.operatorCount());
+        List<Plan> plans = new ArrayList<>();
+        for (Scheme scheme : schemes) {
+            Duration left = limits.timeLimit();
+            if (left != null && left.compareTo(needs) < 0) {
+                progress.accept("scheme " + scheme.name() + " skipped: no time left within the limit");
+                continue;
+            }
+            PlanResult r = scheme.solve(full, s, budget, limits);
+            if (r.planned()) {
+                plans.add(r.plan());
+            }
+        }
+        return plans;
+    }
+
+    private Outcome divideAndConquer(Graph full, TensorSetting s, long budget, DivideAndConquer.Options options,
+                                     Limits limits, List<Plan> extraStarts, boolean schemes, CosmaResult whole,
+                                     long began, double workBefore) {
+        Graph g = full.withSetting(s);
+        // One deadline for the whole run: from here on every limit read is what is left of it.
+        Limits run = limits.startingNow();
+        List<Plan> starts = new ArrayList<>(extraStarts);
+        CosmaResult fsDefault = null;
+        CosmaResult fsMpmf = null;
+        boolean small = g.operatorCount() <= DivideAndConquer.WHOLE_GRAPH_LIMIT;
+        // The schemes' plans: cheap, and far better starts for the fixed-schedule programs than just in time. On a
+        // large graph a scheme among the starting plans is enough (a scheme there takes seconds); without one (a
+        // tight limit left none) the default scheme still beats the just-in-time plan by far.
+        boolean given = extraStarts.stream().anyMatch(p -> p.solver() != null
+                && Schemes.all().contains(p.solver().name()));
+        Plan defaultScheme = schemes && (small || !given) ? scheme("default/belady/tflite", full, s, budget, run)
+                : null;
+        Plan mpmfScheme = schemes && small && settings.mpmf() != null
+                ? scheme("mpmf/belady/tflite", full, s, budget, run) : null;
+        if (defaultScheme != null) {
+            starts.add(defaultScheme);
+        }
+        if (mpmfScheme != null) {
+            starts.add(mpmfScheme);
+        }
+        if (small && defaultScheme != null) {
+            fsDefault = fixed(full, s, budget, options, defaultScheme, run, "FS(default)");
+            if (fsDefault != null) {
+                starts.add(fsDefault.plan());
+            }
+        }
+        if (small && mpmfScheme != null) {
+            fsMpmf = fixed(full, s, budget, options, mpmfScheme, run, "FS(MPMF)");
+            if (fsMpmf != null) {
+                starts.add(fsMpmf.plan());
+            }
+        }
+        List<Plan> noProgram = new ArrayList<>(starts);
+        if (fsDefault != null) {
+            noProgram.remove(fsDefault.plan());
+        }
+        if (fsMpmf != null) {
+            noProgram.remove(fsMpmf.plan());
+        }
+        Plan bestStart = best(noProgram);
+        DncResult r = DivideAndConquer.solve(full, s, budget, options, run, starts, progress);
+        PlanResult result = new PlanResult("cosma-dnc/" + settings.cosma().backend().id(), r.status(), r.plan(),
+                r.check(), r.traffic(), r.bound(), r.gap(), seconds(began), work(limits, workBefore),
+                limits.work().wallStopped(), List.of());
+        return new Outcome(result, whole, r, fsDefault, fsMpmf, bestStart, options);
+    }
+
+    private Plan scheme(String name, Graph full, TensorSetting s, long budget, Limits limits) {
+        Scheme sc = Schemes.byNames(List.of(name), settings.mpmf()).get(0);
+        PlanResult r = sc.solve(full, s, budget, limits);
+        if (!r.planned()) {
+            progress.accept("dnc: scheme " + name + ": no plan (" + String.join("; ", r.notes()) + ")");
+            return null;
+        }
+        progress.accept("dnc: scheme " + name + ", traffic " + r.objective());
+        return r.plan();
+    }
+
+    private CosmaResult fixed(Graph full, TensorSetting s, long budget, DivideAndConquer.Options options,
+                              Plan scheme, Limits limits, String label) {
+        progress.accept("dnc: starting plan " + label + " ...");
+        Limits share = limits.timeLimit() == null ? limits
+                : limits.withTimeLimit(limits.timeLimit().dividedBy(Shares.FIXED_START_DIVISOR));
+        // Under a work limit the step ends at its work; only the command's wall deadline may abandon it (an
+        // abandoned step would go on charging the shared work in the background). In wall mode a fixed-schedule
+        // solve on a loaded machine can overrun its share by seconds: it is abandoned at 1.5 times it.
+        Duration wait = limits.workMode() ? limits.wallLeft() : share.timeLimit() == null ? null
+                : share.timeLimit().plus(share.timeLimit().dividedBy(2)).plusMillis(500);
+        CosmaResult r = HardDeadline.call(wait, "dnc-" + label, () -> CosmaSolver.solve(full, s, budget,
+                options.cosma().withSchedule(scheme.schedule()).withStart(scheme), share));
+        if (r == null || r.plan() == null) {
+            progress.accept("dnc: " + label + " overran its time; left out");
+            return null;
+        }
+        progress.accept(String.format(Locale.ROOT, "dnc: %s %s, traffic %d, %.1f s", label, r.status(),
+                r.objective(), r.seconds()));
+        return r;
+    }
+
+    /** The least-traffic plan of {@code plans}, null when there is none. */
+    private static Plan best(List<Plan> plans) {
+        Plan best = null;
+        for (Plan p : plans) {
+            if (p != null && p.traffic() != null
+                    && (best == null || p.traffic().nonCompulsory() < best.traffic().nonCompulsory())) {
+                best = p;
+            }
+        }
+        return best;
+    }
+
+    private static Double work(Limits limits, double before) {
+        return limits.workMode() ? limits.work().used() - before : null;
+    }
+
+    private static double seconds(long began) {
+        return (System.nanoTime() - began) / 1e9;
+    }
+}

@@ -1,0 +1,87 @@
+package dev.memplan.model;
+
+import java.time.Duration;
+
+/**
+ * Every share the COSMA pipeline takes of a run's limit, in one place. A share is a fraction (or 1/n) of what
+ * {@link Limits#timeLimit()} says is left when the step starts: wall time with {@code --time-limit}, counted work
+ * with {@code --work-limit} (then every share below is a share of work, and a step's answer does not depend on
+ * the machine). The steps run in the order below; each reads what is left when it starts, so the shares never
+ * add up past the limit. Measured reasons are in BENCHMARKS.md ("Divide and conquer", "Deterministic work
+ * limits"); {@code SharesTest} checks that they fit together.
+ */
+public final class Shares {
+
+    /**
+     * What a Belady scheme takes per operator in nanoseconds (about 2 s on 20,000 operators under load): a
+     * starting scheme runs only when twice this per operator is left.
+     */
+    public static final long SCHEME_NANOS_PER_OPERATOR = 100_000;
+
+    /**
+     * {@code --decompose auto}: the whole graph's program first, with this fraction of what is left; divide and
+     * conquer gets the rest when that plan is not proven.
+     */
+    public static final double WHOLE_FIRST = 0.8;
+
+    /**
+     * Divide and conquer: each fixed-schedule start (FS(default), then FS(MPMF)) gets 1/this of what is left.
+     */
+    public static final int FIXED_START_DIVISOR = 8;
+
+    /** Divide and conquer: the parts are solved by this fraction of its limit (graphs up to 600 operators). */
+    public static final double PARTS = 0.35;
+
+    /** The same above 600 operators, where no fixed-schedule step follows and the windows are many. */
+    public static final double LARGE_PARTS = 0.6;
+
+    /**
+     * Divide and conquer up to 600 operators: the fraction of its limit the window search leaves for the final
+     * live-bytes bound (PeakBound) at the end (PNASNet at M_R: a bound run beside the search took the second core
+     * and the heap from it).
+     */
+    public static final double FINAL_BOUND = 0.15;
+
+    /** Divide and conquer: the fraction of its limit the early live-bytes bound may take (it proves easy cases). */
+    public static final double EARLY_BOUND = 0.05;
+
+    /** Divide and conquer: one window step takes at most 1/this of its limit. */
+    public static final int WINDOW_STEP_DIVISOR = 10;
+
+    /** A window step's proposal (the local order) gets 1/this of the step; the whole-graph check the rest. */
+    public static final int WINDOW_PROPOSAL_DIVISOR = 2;
+
+    /**
+     * COSMA's first sub-step, the fixed-schedule program of the starting plan's order: 1/this of what is left
+     * (small, decided in about a second on the zoo; its optimum often meets the forced bound). A sub-step only
+     * looks for a plan that meets the bound, so it never starves the steps that prove optimality.
+     */
+    public static final int START_ORDER_DIVISOR = 4;
+
+    /** COSMA with parameters: the activations solved alone, to be lifted, get 1/this of what is left. */
+    public static final int LIFT_DIVISOR = 2;
+
+    /**
+     * COSMA's program without addresses on CP-SAT with a wall-time limit: SCIP's first pass (for its bound) gets
+     * 1/this of the time. Not under a work limit (SCIP counts no deterministic work).
+     */
+    public static final int SCIP_PASS_DIVISOR = 4;
+
+    /** Without any limit, the most one step (a part, a window, a fixed-schedule start, a sub-step) may take. */
+    public static final Duration STEP_CAP = Duration.ofSeconds(60);
+
+    /** Below this share a part keeps its starting plan instead of a program. */
+    public static final Duration MIN_SOLVE = Duration.ofMillis(300);
+
+    /** Wall time divide and conquer keeps at the end for the last check and the report (none under work). */
+    public static final Duration MARGIN = Duration.ofMillis(1500);
+
+    private Shares() {
+    }
+
+    /** {@code share} of {@code limits}' time (or work) left; {@link #STEP_CAP} when there is no limit. */
+    public static Limits fraction(Limits limits, double share) {
+        Duration left = limits.timeLimit();
+        return limits.withTimeLimit(left == null ? STEP_CAP : Duration.ofNanos(Math.round(left.toNanos() * share)));
+    }
+}
