@@ -47,6 +47,42 @@ class SweepCommandTest {
                 r -> r.status() + " " + r.trafficNonCompulsory() + " " + r.loads() + " " + r.spills()));
     }
 
+    /**
+     * Under a work limit a sweep's rows do not depend on how many cases run at once (issue 21): --jobs 2 gives the
+     * same status, traffic, bound, work used and plans as --jobs 1, and every row says it is reproducible.
+     */
+    @Test
+    void twoJobsGiveTheSameRowsAsOne() throws IOException {
+        Path spec = dir.resolve("jobs.yaml");
+        Files.writeString(spec, """
+                graphs: ["gen:layered:200:1", "gen:cells:150:2"]
+                budgets: [M_R, M_H]
+                planners: [paper, cosma]
+                work_limits: [0.5]
+                """);
+        Map<String, String> byJobs = new java.util.TreeMap<>();
+        for (String jobs : List.of("1", "2")) {
+            Path db = dir.resolve("jobs" + jobs + ".duckdb");
+            MainTest.Result r = MainTest.run("sweep", spec.toString(), "--db", db.toString(), "--jobs", jobs);
+            assertEquals(0, r.code(), r.err());
+            List<ResultRow> rows = rows(db);
+            assertEquals(20, rows.size());
+            // gen:cells:150:2 uses its whole work limit (FEASIBLE): the limit, not the solver, ends those cases.
+            assertTrue(rows.stream().anyMatch(row -> row.status().equals("FEASIBLE")), rows.toString());
+            StringBuilder text = new StringBuilder();
+            for (ResultRow row : rows) {
+                assertEquals(Boolean.TRUE, row.reproducible(), row.toString());
+                text.append(row.caseKey()).append(' ').append(row.status()).append(' ')
+                        .append(row.trafficNonCompulsory()).append(' ').append(row.bound()).append(' ')
+                        .append(row.workLimit()).append(' ').append(row.workUsed()).append(' ')
+                        .append(Files.readString(Path.of(row.planPath())).replaceAll("\"seconds\"\\s*:\\s*[0-9.eE+-]+", ""))
+                        .append('\n');
+            }
+            byJobs.put(jobs, text.toString());
+        }
+        assertEquals(byJobs.get("1"), byJobs.get("2"));
+    }
+
     @Test
     void killedMidRunLosesOnlyCasesInFlightAndResumes() throws IOException, InterruptedException {
         Path spec = dir.resolve("kill.yaml");

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Deterministic work budgets (issue 21): under --work-limit a divide-and-conquer solve gives the same plan on a
  * quiet machine and with busy threads beside it (the same plan and the same work used); a work limit needs
- * CP-SAT. Each solve runs in a JVM of its own, as a user runs the command. (solve and compare do not yet agree
- * on every case, and two solves in one JVM may differ: see issue 21's note.)
+ * CP-SAT; solve, compare and a sweep agree on a case. Each command runs in a JVM of its own, as a user runs it
+ * (two solves in one JVM may differ: see issue 21's note).
  */
 class WorkLimitTest {
     @TempDir
@@ -25,15 +25,22 @@ class WorkLimitTest {
 
     private static final String GRAPH = "gen:cells:400:3";
 
-    /** One solve as a user runs it: its own JVM; the plan file and the work row. */
-    private String solve(Path out) throws Exception {
+    /** One memplan command as a user runs it, in a JVM of its own: its standard output (exit code 0 asserted). */
+    private static String memplan(String... args) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Main.class.getName(), "solve",
-                GRAPH, "--budget", "M_R", "--work-limit", "2", "--out", out.toString())
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+                Main.class.getName()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(300, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), stdout);
+        assertEquals(0, p.exitValue(), String.join(" ", args) + "\n" + stdout);
+        return stdout;
+    }
+
+    /** One solve as a user runs it: its own JVM; the plan file and the work row. */
+    private String solve(Path out) throws Exception {
+        String stdout = memplan("solve", GRAPH, "--budget", "M_R", "--work-limit", "2", "--out", out.toString());
         assertTrue(stdout.contains("(counted work; the wall clock cut nothing short)"), stdout);
         assertTrue(stdout.contains("divide and conquer"), stdout);
         // The plan, and the work used to find it.
@@ -59,6 +66,45 @@ class WorkLimitTest {
             }
         }
         assertEquals(withoutSeconds(quiet), withoutSeconds(loaded));
+    }
+
+    /**
+     * One pipeline (issue 21): solve, compare and a sweep run the same sequence (the paper's schemes as starts, the
+     * whole graph or divide and conquer, the fixed-schedule starts, windows, bounds), so under one work limit they
+     * report the same traffic, bound and status for the same case; the sweep's row says it is reproducible.
+     */
+    @Test
+    void solveCompareAndTheSweepEngineAgreeOnACaseUnderAWorkLimit() throws Exception {
+        String solve = memplan("solve", GRAPH, "--budget", "M_R", "--work-limit", "4");
+        assertTrue(solve.contains("divide and conquer"), solve);
+        String traffic = row(solve, "non-compulsory traffic");
+        String bound = row(solve, "bound").split(" ")[0];
+        String status = row(solve, "status");
+        String compare = memplan("compare", GRAPH, "--budget", "M_R", "--work-limit", "4");
+        String cosma = compare.lines().filter(l -> l.startsWith("cosma-dnc/cpsat")).findFirst().orElseThrow();
+        assertEquals(List.of("cosma-dnc/cpsat", status, traffic), List.of(cosma.split("\\s+")).subList(0, 3), compare);
+        assertTrue(cosma.contains("bound " + bound + ","), cosma);
+        Path spec = dir.resolve("one.yaml");
+        Files.writeString(spec, "graphs: [\"" + GRAPH + "\"]\nbudgets: [M_R]\nplanners: [cosma]\nwork_limits: [4]\n");
+        Path db = dir.resolve("one.duckdb");
+        memplan("sweep", spec.toString(), "--db", db.toString());
+        Path csv = dir.resolve("one.csv");
+        memplan("sweep", "export", db.toString(), "--csv", csv.toString());
+        List<String> lines = Files.readAllLines(csv);
+        List<String> header = List.of(lines.get(0).split(","));
+        // Commas inside quoted fields (the machine, the solvers) are not separators.
+        String[] values = lines.get(1).split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1);
+        assertEquals(traffic, values[header.indexOf("traffic_non_compulsory")], lines.toString());
+        assertEquals(bound, values[header.indexOf("bound")], lines.toString());
+        assertEquals(status, values[header.indexOf("status")], lines.toString());
+        assertEquals("4.0", values[header.indexOf("work_limit")], lines.toString());
+        assertEquals("true", values[header.indexOf("reproducible")], lines.toString());
+    }
+
+    /** The value of a row of solve's report. */
+    private static String row(String report, String name) {
+        return report.lines().filter(l -> l.startsWith(name + " ")).findFirst().orElseThrow(() -> new AssertionError(
+                "no row '" + name + "' in\n" + report)).substring(name.length()).strip();
     }
 
     @Test

@@ -220,8 +220,7 @@ public final class CosmaPipeline implements Planner {
             return null;
         }
         Limits left = limits.startingNow();
-        Limits share = left.withTimeLimit(left.timeLimit() == null ? DivideAndConquer.STEP_CAP
-                : Duration.ofMillis(Math.round(left.timeLimit().toMillis() * Shares.WHOLE_FIRST)));
+        Limits share = Shares.fraction(left, Shares.WHOLE_FIRST);
         progress.accept("decompose auto: the whole graph first (" + share.timeLimit().toMillis() / 1000.0
                 + " s), divide and conquer after it unless its plan is proven optimal ...");
         CosmaResult r = CosmaSolver.solve(full, s, budget, options, share);
@@ -307,6 +306,9 @@ public final class CosmaPipeline implements Planner {
         }
         if (fsMpmf != null) {
             noProgram.remove(fsMpmf.plan());
+        }
+        if (whole != null) {
+            noProgram.remove(whole.plan());
         }
         Plan bestStart = best(noProgram);
         DncResult r = DivideAndConquer.solve(full, s, budget, options, run, starts, progress);

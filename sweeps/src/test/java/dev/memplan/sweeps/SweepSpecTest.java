@@ -136,4 +136,39 @@ class SweepSpecTest {
         assertEquals(45, SweepSpec.builtin("three-networks").cases().size());
         assertTrue(assertThrows(SweepException.class, () -> SweepSpec.builtin("nope")).getMessage().contains("bench-compare"));
     }
+
+    /**
+     * Work limits (issue 21): a spec without limits gives the cases that count work (COSMA on CP-SAT, allocators
+     * but the ILP) the default work limit and the others the default time limit; time limits alone run on wall time
+     * as before; with both, the time limit is the outer guard of the work.
+     */
+    @Test
+    void workLimitsGoToTheCasesThatCountWork() {
+        SweepSpec none = parse("graphs: [fig1]\nbudgets: [M_R]\nplanners: [cosma, default/belady/tflite]\n"
+                + "solvers: [cpsat, scip]\n");
+        SweepCase cpsat = none.cases().stream().filter(c -> c.solver().equals("cpsat")).findFirst().orElseThrow();
+        assertEquals(SweepSpec.DEFAULT_WORK_LIMIT, cpsat.workLimit());
+        assertEquals(null, cpsat.timeLimit());
+        SweepCase scip = none.cases().stream().filter(c -> c.solver().equals("scip")).findFirst().orElseThrow();
+        assertEquals(null, scip.workLimit());
+        assertEquals(SweepSpec.DEFAULT_TIME_LIMIT, scip.timeLimit());
+        SweepCase scheme = none.cases().stream().filter(c -> c.solver().isEmpty()).findFirst().orElseThrow();
+        assertEquals(null, scheme.workLimit());
+
+        SweepSpec wall = parse("graphs: [fig1]\nbudgets: [M_R]\nplanners: [cosma]\ntime_limits: [5]\n");
+        assertEquals(null, wall.cases().get(0).workLimit());
+        assertEquals(5.0, wall.cases().get(0).timeLimit());
+
+        SweepSpec both = parse("graphs: [fig1]\nbudgets: [M_R]\nplanners: [cosma]\ntime_limits: [90]\n"
+                + "work_limits: [2, 4]\n");
+        assertEquals(2, both.cases().size());
+        assertEquals(List.of(2.0, 4.0), both.cases().stream().map(SweepCase::workLimit).toList());
+        assertEquals(90.0, both.cases().get(0).timeLimit());
+        // A work limit is part of the case: another limit, another key.
+        assertTrue(!both.cases().get(0).key().equals(both.cases().get(1).key()));
+
+        SweepException bad = assertThrows(SweepException.class, () -> parse(
+                "graphs: [fig1]\nplanners: [cosma]\nwork_limits: [-1]\n"));
+        assertTrue(bad.getMessage().contains("a work limit is a positive number of work units"), bad.getMessage());
+    }
 }

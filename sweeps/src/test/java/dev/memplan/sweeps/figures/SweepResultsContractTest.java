@@ -44,4 +44,35 @@ class SweepResultsContractTest {
         ResultCells cells = new ResultCells(fromCsv, null, null, null);
         assertEquals(List.of("default/belady/tflite", "cosma cpsat", "cosma scip"), cells.series());
     }
+
+    /**
+     * A database written before the reproducibility columns existed: read-only (export, figures) it reads with
+     * those columns empty; opened to write (a resumed sweep) it gets them, and old and new rows live side by side.
+     */
+    @Test
+    void aDatabaseFromBeforeTheReproducibilityColumnsIsReadAndMigrated() throws Exception {
+        Path db = dir.resolve("old.duckdb");
+        Results.duckDb(db, List.of(new Results.Row("resnet50", "M_R", "cosma", "FEASIBLE", 500L, 0.2, 3.0)));
+        try (ResultsDb old = ResultsDb.openReadOnly(db)) {
+            ResultRow r = old.rows().get(0);
+            assertEquals(500L, r.trafficNonCompulsory());
+            assertEquals(null, r.workLimit());
+            assertEquals(null, r.reproducible());
+            Path csv = dir.resolve("old.csv");
+            old.export(csv, false);
+            String header = java.nio.file.Files.readAllLines(csv).get(0);
+            assertEquals(String.join(",", ResultsDb.COLUMNS), header);
+        }
+        try (ResultsDb resumed = ResultsDb.open(db)) {
+            resumed.insert(row("k9", "cosma", "cpsat", "OPTIMAL", 400L, 400L, 0.0, null));
+            List<ResultRow> rows = resumed.rows();
+            assertEquals(2, rows.size());
+            ResultRow added = rows.stream().filter(r -> r.caseKey().equals("k9")).findFirst().orElseThrow();
+            assertEquals(60.0, added.workLimit());
+            assertEquals(12.5, added.workUsed());
+            assertEquals(Boolean.TRUE, added.reproducible());
+            assertEquals("0123abcd", added.memplanCommit());
+            assertEquals(0L, added.seed());
+        }
+    }
 }

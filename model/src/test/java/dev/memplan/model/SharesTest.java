@@ -1,0 +1,42 @@
+package dev.memplan.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The pipeline's shares fit together, and a share is a share of work under a work limit, of time otherwise. */
+class SharesTest {
+
+    @Test
+    void theSharesLeaveRoomForTheStepsAfterThem() {
+        // Fractions of what is left: strictly between 0 and 1, or the step after them gets nothing.
+        for (double f : new double[] {Shares.WHOLE_FIRST, Shares.PARTS, Shares.LARGE_PARTS, Shares.FINAL_BOUND,
+            Shares.EARLY_BOUND}) {
+            assertTrue(f > 0 && f < 1, "share " + f);
+        }
+        // Divide and conquer: the parts, then the windows, then the final bound, within one limit.
+        assertTrue(Shares.PARTS + Shares.FINAL_BOUND < 1, "parts and the final bound leave the windows room");
+        assertTrue(Shares.EARLY_BOUND < Shares.FINAL_BOUND, "the early bound is the cheap one");
+        for (int d : new int[] {Shares.FIXED_START_DIVISOR, Shares.WINDOW_STEP_DIVISOR, Shares.WINDOW_PROPOSAL_DIVISOR,
+            Shares.START_ORDER_DIVISOR, Shares.LIFT_DIVISOR, Shares.SCIP_PASS_DIVISOR}) {
+            assertTrue(d >= 2, "a divisor of 1 would give one step everything: " + d);
+        }
+        // Two fixed-schedule starts (FS(default), FS(MPMF)) leave divide and conquer most of its limit.
+        assertTrue(2.0 / Shares.FIXED_START_DIVISOR <= 0.25);
+        assertTrue(Shares.MIN_SOLVE.compareTo(Shares.STEP_CAP) < 0);
+    }
+
+    @Test
+    void aFractionIsOfWorkUnderAWorkLimitAndOfTimeOtherwise() {
+        Limits wall = new Limits(Duration.ofSeconds(10), 1, 0, 0);
+        assertEquals(Duration.ofSeconds(8), Shares.fraction(wall, Shares.WHOLE_FIRST).timeLimit());
+        Work work = Work.of(10);
+        work.charge(6);
+        Limits counted = new Limits(null, 1, 0, 0, Deadline.NONE, work, null);
+        // 4 units left: 80% of them, read as seconds, whatever the wall clock says.
+        assertEquals(Duration.ofMillis(3200), Shares.fraction(counted, Shares.WHOLE_FIRST).timeLimit());
+        assertEquals(Shares.STEP_CAP, Shares.fraction(Limits.DEFAULT, 0.5).timeLimit());
+    }
+}
