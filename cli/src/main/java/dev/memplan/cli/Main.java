@@ -59,6 +59,13 @@ public final class Main implements Runnable {
         HelpText.apply(cl);
         cl.setOut(out);
         cl.setErr(err);
+        // The library prints nothing; its notices (a back-end's quirk, a fallback) go to standard error here.
+        dev.memplan.model.Notices.listen(notice -> {
+            synchronized (err) {
+                err.println("memplan: " + notice);
+                err.flush();
+            }
+        });
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (isUserMistake(e)) {
                 commandLine.getErr().println("memplan: error: " + Messages.clean(e.getMessage()));

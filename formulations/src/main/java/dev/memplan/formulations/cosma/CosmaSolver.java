@@ -146,7 +146,7 @@ public final class CosmaSolver {
             return ByteUnit.inBytes(r, g, unit, budget);
         }
         if (options.backend() != Backend.CPSAT && budget > DOUBLE_EXACT_UNITS && WARNED.compareAndSet(false, true)) {
-            System.err.println("memplan: warning: the budget is " + budget + " units of the sizes' gcd, above 2^24: the"
+            dev.memplan.model.Notices.warn("warning: the budget is " + budget + " units of the sizes' gcd, above 2^24: the"
                     + " joint program's big-M rows may mislead " + options.backend().id() + ", which computes in"
                     + " doubles with relative tolerances (a wrong OPTIMAL or INFEASIBLE); --solver cpsat is exact");
         }

@@ -200,7 +200,7 @@ public final class MpSolverBackend implements MilpSolver {
         }
         if (backend == Backend.HIGHS) {
             if (HIGHS_HINT_NOTED.compareAndSet(false, true)) {
-                System.err.println("memplan: hints are not passed to HiGHS (OR-Tools 9.15 crashes on them); "
+                dev.memplan.model.Notices.warn("hints are not passed to HiGHS (OR-Tools 9.15 crashes on them); "
                         + "solving without a starting solution");
             }
             return;
@@ -256,7 +256,7 @@ public final class MpSolverBackend implements MilpSolver {
     }
 
     private void note(Model model, String what) {
-        System.err.println("memplan: " + solverId() + " " + what + " for model '" + model.name()
+        dev.memplan.model.Notices.warn(solverId() + " " + what + " for model '" + model.name()
                 + "'; reporting UNKNOWN");
     }
 

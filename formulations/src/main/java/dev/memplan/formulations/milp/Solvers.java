@@ -1,7 +1,6 @@
 package dev.memplan.formulations.milp;
 
 import com.google.ortools.Loader;
-import java.io.PrintStream;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -18,23 +17,23 @@ public final class Solvers {
 
     /**
      * The solver for {@code backend}. When {@code backend} needs the OR-Tools native libraries and they cannot
-     * be loaded, one warning goes to stderr (once per process) and the ojAlgo solver is returned instead; its
+     * be loaded, one warning goes to {@link dev.memplan.model.Notices} (once per process) and the ojAlgo solver is returned instead; its
      * results say {@code ojalgo}.
      */
     public static MilpSolver create(Backend backend) {
         Objects.requireNonNull(backend, "backend");
         String failure = backend.needsNative() && !nativeAvailable() ? nativeFailure : null;
-        PrintStream warnings = failure != null && WARNED.compareAndSet(false, true) ? System.err : null;
+        java.util.function.Consumer<String> warnings = failure != null && WARNED.compareAndSet(false, true)
+                ? dev.memplan.model.Notices::warn : null;
         return create(backend, failure, warnings);
     }
 
     /** {@link #create(Backend)} with the native state given: {@code failure} null when the libraries loaded. */
-    static MilpSolver create(Backend backend, String failure, PrintStream warnings) {
+    static MilpSolver create(Backend backend, String failure, java.util.function.Consumer<String> warnings) {
         if (backend.needsNative() && failure != null) {
             if (warnings != null) {
-                warnings.println("OR-Tools native libraries could not be loaded (" + failure
+                warnings.accept("OR-Tools native libraries could not be loaded (" + failure
                         + "); falling back to ojAlgo");
-                warnings.flush();
             }
             return new OjAlgoBackend();
         }
