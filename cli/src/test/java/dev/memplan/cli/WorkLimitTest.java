@@ -48,9 +48,12 @@ class WorkLimitTest {
     }
 
     @Test
-    @org.junit.jupiter.api.Disabled("not yet true: on this graph at --work-limit 2 about one run in two differs from a"
-            + " quiet run (same work used, another plan); the source is not found yet (issue 21's note). The NAS"
-            + " networks at --work-limit 60 gave the same traffic and bound quiet and loaded (BENCHMARKS.md).")
+    @org.junit.jupiter.api.Disabled("not yet true in this harness: at --work-limit 2 the run beside two busy threads in"
+            + " the test JVM ended at 122,880 B where the quiet one ended at 147,456 B in about 2 of 3 runs (session 9;"
+            + " both at the windows stage, the same work used), while 12 of 12 runs of the same command from a shell,"
+            + " quiet and beside two busy processes, gave the same plan. Fixed on the way: the minimum-peak order"
+            + " under a work limit is the pinned beam (no CP-SAT program) and the windows' program runs on CP-SAT, not"
+            + " SCIP (which read its share of work as wall seconds). See issue 21's note.")
     void divideAndConquerGivesTheSamePlanUnderDifferentThreadTiming() throws Exception {
         String quiet = solve(dir.resolve("quiet.json"));
         // Two CPU-bound threads beside the second run: every wall-time share would come out differently.

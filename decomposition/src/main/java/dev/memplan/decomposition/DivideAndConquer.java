@@ -422,7 +422,7 @@ public final class DivideAndConquer {
         Duration share = clock.step();
         Duration proposeShare = share.dividedBy(Shares.WINDOW_PROPOSAL_DIVISOR);
         List<String> proposed = HardDeadline.call(clock.hard(proposeShare), "dnc-window-order", () -> WindowOrder
-                .propose(g, setting, current, order, a, b, windowBackend(options), limits.withTimeLimit(proposeShare)));
+                .propose(g, setting, current, order, a, b, windowBackend(options, limits), limits.withTimeLimit(proposeShare)));
         if (proposed == null || clock.over()) {
             return null;
         }
@@ -513,11 +513,13 @@ public final class DivideAndConquer {
      * The back-end of a window's program without addresses: SCIP where COSMA's is CP-SAT, as CosmaSolver's decoupled
      * step does for the same program (its LP bound decides small programs of this kind). Not shown better by
      * measurement: `solve amoebanet --budget M_R --time-limit 60` ended at 1,390,656 B with CP-SAT here and at
-     * 1,428,288 B with SCIP, within the run-to-run spread (BENCHMARKS.md).
+     * 1,428,288 B with SCIP, within the run-to-run spread (BENCHMARKS.md). Under a work limit CP-SAT: SCIP counts
+     * no deterministic work, so it would read its share of work as wall seconds, and the window's order (and the
+     * plan) would depend on the machine's load (gen:cells:400:3 at 2 units differed about one run in two).
      */
-    private static Backend windowBackend(Options options) {
+    private static Backend windowBackend(Options options, Limits limits) {
         Backend b = options.cosma().backend();
-        return b == Backend.CPSAT ? Backend.SCIP : b;
+        return b == Backend.CPSAT && !limits.workMode() ? Backend.SCIP : b;
     }
 
     /**
