@@ -123,9 +123,22 @@ final class MmapCommand implements Runnable {
         @Option(names = "--capacity", paramLabel = "BYTES", description = "fast-memory capacity (default: the instance's)")
         Long capacity;
 
-        @Option(names = "--time-limit", paramLabel = "SECONDS", defaultValue = "60",
-                description = "wall-time limit of the whole command (default: ${DEFAULT-VALUE})")
-        double timeLimit;
+        @Option(names = "--time-limit", paramLabel = "SECONDS",
+                description = "wall-time limit of the whole command (default: 60; with --work-limit: none, and when given"
+                        + " the outer guard of the work)")
+        Double timeLimitOption;
+
+        @Option(names = "--work-limit", paramLabel = "UNITS",
+                description = {"deterministic work limit in units (about a second each on a quiet 2-core machine): MCTS",
+                    "counts its simulated moves, CP-SAT its deterministic time, so the same command gives the same",
+                    "mapping on any machine and load (default: none)"})
+        Double workLimit;
+
+        /** The wall-time limit in seconds, or infinity for none (a work limit alone). */
+        double timeLimit = 60;
+
+        /** The command's work budget, made by {@link #validate()}; unlimited without --work-limit. */
+        dev.memplan.model.Work work = dev.memplan.model.Work.unlimited();
 
         @Option(names = "--threads", paramLabel = "N", defaultValue = "1", description = "CP-SAT workers (default: ${DEFAULT-VALUE})")
         int threads;
@@ -142,13 +155,20 @@ final class MmapCommand implements Runnable {
          * spent so far and a margin for checking and writing (5%, at most 1 s), so the whole command keeps it.
          */
         double left(long startNanos) {
+            if (workLimit != null) {
+                return work.left();
+            }
             return timeLimit - (System.nanoTime() - startNanos) / 1e9 - Math.min(1.0, 0.05 * timeLimit);
         }
 
         /** Checks every value before any work (a zero --simulations crashed MCTS after the instance was built). */
         void validate() {
-            if (!(timeLimit > 0) || Double.isInfinite(timeLimit)) {
-                throw new UserException("--time-limit must be a positive number of seconds, got " + timeLimit);
+            if (timeLimitOption != null && (!(timeLimitOption > 0) || Double.isInfinite(timeLimitOption))) {
+                throw new UserException("--time-limit must be a positive number of seconds, got " + timeLimitOption);
+            }
+            timeLimit = timeLimitOption != null ? timeLimitOption : workLimit != null ? Double.POSITIVE_INFINITY : 60;
+            if (workLimit != null) {
+                work = SolverOptions.work(workLimit, "--work-limit");
             }
             Inputs.threads(threads, "--threads");
             if (simulations < 1) {
@@ -157,8 +177,26 @@ final class MmapCommand implements Runnable {
             checkCapacity(capacity);
         }
 
-        Limits limits(double seconds) {
+        /**
+         * The limits of one planner given {@code seconds} (work units under --work-limit) from now; under a work
+         * limit the wall-time limit, when given, is the deadline that guards the work.
+         */
+        Limits limits(double seconds, long startNanos) {
+            if (workLimit != null) {
+                dev.memplan.model.Deadline guard = Double.isInfinite(timeLimit) ? dev.memplan.model.Deadline.NONE
+                        : dev.memplan.model.Deadline.after(Duration.ofNanos(Math.max(0, Math.round(timeLimit * 1e9)
+                                - (System.nanoTime() - startNanos))));
+                return new Limits(Duration.ofNanos(Math.max(1, Math.round(seconds * 1e9))), threads, 0.0, seed, guard,
+                        work, null);
+            }
             return new Limits(Duration.ofMillis(Math.max(1, Math.round(seconds * 1000))), threads, 0.0, seed);
+        }
+
+        /** The "work" line: the units used of the limit, and whether the wall guard cut the work short. */
+        String workLine() {
+            return String.format(Locale.ROOT, "%.2f of %s units%s", work.used(), SolverOptions.units(workLimit),
+                    work.wallStopped() ? " (the time limit stopped the work early: this result depends on the machine)"
+                            : " (counted work; the wall clock cut nothing short)");
         }
     }
 
@@ -190,7 +228,7 @@ final class MmapCommand implements Runnable {
             MmapInstance in = instance(input, run.capacity);
             MappingPlanner p = planner(planner, run.simulations);
             spec.commandLine().getErr().println("mmap: " + p.name() + " on " + in.name() + " ...");
-            MappingResult r = p.plan(in, run.limits(Math.max(0.001, run.left(start))));
+            MappingResult r = p.plan(in, run.limits(Math.max(0.001, run.left(start)), start));
             o.println("instance  " + describe(in));
             o.println("planner   " + r.planner());
             o.println("status    " + r.status());
@@ -206,6 +244,9 @@ final class MmapCommand implements Runnable {
                     + ", drop " + counts[Action.DROP.ordinal()]);
             o.println("checked   valid");
             o.println(String.format(Locale.ROOT, "time      %.2f s", r.seconds()));
+            if (run.workLimit != null) {
+                o.println("work      " + run.workLine());
+            }
             if (!r.note().isEmpty()) {
                 o.println("note      " + r.note());
             }
@@ -246,6 +287,9 @@ final class MmapCommand implements Runnable {
             Table table = table();
             compare(in, planners, run, start, spec.commandLine().getErr(), table);
             table.print(spec.commandLine().getOut());
+            if (run.workLimit != null) {
+                spec.commandLine().getOut().println("work: " + run.workLine());
+            }
             if (csv != null) {
                 table.writeCsv(csv);
             }
@@ -277,8 +321,8 @@ final class MmapCommand implements Runnable {
             double left = run.left(startNanos);
             double share = name.equals("mcts") && order.contains("exact") ? left / 3 : left;
             err.println("mmap: " + p.name() + " on " + in.name() + " (" + String.format(Locale.ROOT, "%.1f", share)
-                    + " s) ...");
-            MappingResult r = p.plan(in, run.limits(Math.max(0.001, share)));
+                    + (run.workLimit != null ? " units" : " s") + ") ...");
+            MappingResult r = p.plan(in, run.limits(Math.max(0.001, share), startNanos));
             results.add(r);
             if (r.bound() >= 0) {
                 bound = Math.min(bound, r.bound());

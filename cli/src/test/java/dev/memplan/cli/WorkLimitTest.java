@@ -104,6 +104,43 @@ class WorkLimitTest {
         assertEquals("true", values[header.indexOf("reproducible")], lines.toString());
     }
 
+    /**
+     * mmap under a work limit: MCTS counts its simulated moves and CP-SAT its deterministic time, so the mapping,
+     * reward and bound are the same quiet and beside two busy threads.
+     */
+    @Test
+    void mmapUnderAWorkLimitGivesTheSameMappingWithBusyThreadsBeside() throws Exception {
+        List<String[]> cases = List.of(
+                new String[] {"mmap", "solve", "resnet50", "--planner", "mcts", "--simulations", "100000", "--work-limit",
+                    "0.3"},
+                new String[] {"mmap", "compare", "resnet50", "--simulations", "100000", "--work-limit", "1.5"});
+        List<String> quiet = new ArrayList<>();
+        for (String[] c : cases) {
+            quiet.add(mapping(MainTest.run(c)));
+        }
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Thread> busy = busy(stop);
+        try {
+            for (int i = 0; i < cases.size(); i++) {
+                assertEquals(quiet.get(i), mapping(MainTest.run(cases.get(i))), String.join(" ", cases.get(i)));
+            }
+        } finally {
+            stop.set(true);
+            for (Thread t : busy) {
+                t.join();
+            }
+        }
+        assertTrue(quiet.get(0).contains("simulated moves"), quiet.get(0));
+    }
+
+    /** An mmap report without its wall times. */
+    private static String mapping(MainTest.Result r) {
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("(counted work; the wall clock cut nothing short)"), r.out());
+        return r.out().replaceAll("(?m)^time .*$", "").replaceAll("(?m)%( +)[0-9]+\\.[0-9]{2}(?= |$)", "%$1")
+                .replaceAll("built in [0-9.]+ s", "");
+    }
+
     /** The value of a row of solve's report. */
     private static String row(String report, String name) {
         return report.lines().filter(l -> l.startsWith(name + " ")).findFirst().orElseThrow(() -> new AssertionError(

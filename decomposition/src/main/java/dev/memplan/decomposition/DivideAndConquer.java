@@ -254,7 +254,7 @@ public final class DivideAndConquer {
                 + " with the state handed over");
         Long polished = null;
         if (options.handover() && g.operatorCount() <= WHOLE_GRAPH_LIMIT && !clock.over()) {
-            Plan p = fixedSchedule(g, setting, budget, options, current, clock.fractionOfRest(0.25), clock, limits);
+            Plan p = fixedSchedule(g, setting, budget, options, current, clock.fractionOfRest(Shares.STITCHED_ORDER), clock, limits);
             if (p != null) {
                 polished = best.offer(p, "parts, fixed-schedule optimum of their order");
                 progress.accept("dnc: fixed-schedule optimum of the stitched order, traffic " + polished);

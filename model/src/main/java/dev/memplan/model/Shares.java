@@ -45,6 +45,12 @@ public final class Shares {
     /** Divide and conquer: the fraction of its limit the early live-bytes bound may take (it proves easy cases). */
     public static final double EARLY_BOUND = 0.05;
 
+    /**
+     * Divide and conquer: the fixed-schedule optimum of the stitched parts' order gets this fraction of what is
+     * left after the parts.
+     */
+    public static final double STITCHED_ORDER = 0.25;
+
     /** Divide and conquer: one window step takes at most 1/this of its limit. */
     public static final int WINDOW_STEP_DIVISOR = 10;
 

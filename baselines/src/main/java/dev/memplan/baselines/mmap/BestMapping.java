@@ -38,7 +38,9 @@ public final class BestMapping implements MappingPlanner {
         for (int k = 0; k < players.size(); k++) {
             Limits share = limits;
             if (limits.timeLimit() != null) {
-                long left = limits.timeLimit().toNanos() - (System.nanoTime() - start);
+                // Under a work limit the limit is the work left (the players charge it), not a clock.
+                long left = limits.workMode() ? limits.timeLimit().toNanos()
+                        : limits.timeLimit().toNanos() - (System.nanoTime() - start);
                 share = limits.withTimeLimit(Duration.ofNanos(Math.max(1, left / (players.size() - k))));
             }
             MappingResult r = players.get(k).plan(in, share);

@@ -60,10 +60,24 @@ public final class MctsPlay implements MappingPlanner {
         return NAME;
     }
 
+    /**
+     * Moves played inside simulations per work unit under a work limit ({@link Limits#workMode()}): about what a
+     * quiet 2-core machine plays in a second (BENCHMARKS.md, "Deterministic work limits", mmap). Each searched
+     * move gets an equal share of the steps left, so the mapping depends on the work, not on the clock.
+     */
+    public static final long STEPS_PER_UNIT = 1_000_000L;
+
     @Override
     public MappingResult plan(MmapInstance in, Limits limits) {
         long start = System.nanoTime();
-        long deadline = limits.timeLimit() == null ? Long.MAX_VALUE : start + limits.timeLimit().toNanos();
+        boolean work = limits.workMode();
+        Limits lim = work ? limits.startingNow() : limits;
+        // Under a work limit the wall clock is only the command's outer guard.
+        java.time.Duration wall = lim.wallLeft();
+        long deadline = work ? (wall == null ? Long.MAX_VALUE : start + Math.min(wall.toNanos(), Long.MAX_VALUE / 4))
+                : limits.timeLimit() == null ? Long.MAX_VALUE : start + limits.timeLimit().toNanos();
+        long stepBudget = !work ? Long.MAX_VALUE : (long) Math.min(Long.MAX_VALUE / 4.0, lim.work().left() * STEPS_PER_UNIT);
+        dev.memplan.model.Work.Meter meter = work ? lim.work().meter(STEPS_PER_UNIT) : null;
         Random rnd = new Random(limits.seed());
         MmapGame game = new MmapGame(in);
         long searched = 0;
@@ -78,16 +92,38 @@ public final class MctsPlay implements MappingPlanner {
                 continue;
             }
             long now = System.nanoTime();
-            long share = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : (deadline - now) / (in.size() - game.step());
-            if (share <= 0) {
-                game.play(defaultMove(options, rnd, 0));
-                continue;
+            long movesLeft = in.size() - game.step();
+            long until;
+            long steps;
+            if (work) {
+                // An equal share of the steps left; the wall deadline only guards.
+                steps = (stepBudget - meter.steps()) / movesLeft;
+                until = deadline;
+                if (steps <= 0 || now >= deadline) {
+                    if (now >= deadline) {
+                        lim.work().markWallStop();
+                    }
+                    game.play(defaultMove(options, rnd, 0));
+                    continue;
+                }
+            } else {
+                long share = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : (deadline - now) / movesLeft;
+                if (share <= 0) {
+                    game.play(defaultMove(options, rnd, 0));
+                    continue;
+                }
+                until = share == Long.MAX_VALUE ? Long.MAX_VALUE : now + share;
+                steps = Long.MAX_VALUE;
             }
             searched++;
-            game.play(options[search(game, options, rnd, share == Long.MAX_VALUE ? Long.MAX_VALUE : now + share)]);
+            game.play(options[search(game, options, rnd, until, steps, meter)]);
+        }
+        if (meter != null) {
+            meter.flush();
         }
         return MappingResult.checked(NAME, in, game.mapping(), SolveStatus.HEURISTIC, -1, start,
-                game.backups() + " drop-backups, " + searched + " searched moves");
+                game.backups() + " drop-backups, " + searched + " searched moves"
+                        + (meter == null ? "" : ", " + meter.steps() + " simulated moves"));
     }
 
     /** A node: statistics per action of the state reached by the path to it. */
@@ -99,14 +135,20 @@ public final class MctsPlay implements MappingPlanner {
         int total;
     }
 
-    private int search(MmapGame game, Decision[] rootOptions, Random rnd, long until) {
+    /**
+     * One move's search: simulations until {@code simulations}, the clock ({@code until}) or, under a work limit,
+     * {@code stepBudget} moves played inside simulations (counted on {@code meter}, null without a work limit).
+     */
+    private int search(MmapGame game, Decision[] rootOptions, Random rnd, long until, long stepBudget,
+                       dev.memplan.model.Work.Meter meter) {
+        long stepsUsed = 0;
         Node root = new Node();
         root.options = rootOptions;
         long base = game.reward();
         double[] range = {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY};
         Node[] pathNodes = new Node[game.instance().size() + 1];
         int[] pathActions = new int[game.instance().size() + 1];
-        for (int s = 0; s < simulations && (s == 0 || System.nanoTime() < until); s++) {
+        for (int s = 0; s < simulations && (s == 0 || stepsUsed < stepBudget && System.nanoTime() < until); s++) {
             int depth = 0;
             int played = 0;
             Node node = root;
@@ -139,6 +181,10 @@ public final class MctsPlay implements MappingPlanner {
             }
             for (int k = 0; k < played; k++) {
                 game.undo();
+            }
+            stepsUsed += played;
+            if (meter != null) {
+                meter.step(played);
             }
             for (int d = 0; d < depth; d++) {
                 Node n = pathNodes[d];

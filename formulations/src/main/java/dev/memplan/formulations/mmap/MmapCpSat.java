@@ -70,7 +70,10 @@ public final class MmapCpSat implements MappingPlanner {
     @Override
     public MappingResult plan(MmapInstance in, Limits limits) {
         long t0 = System.nanoTime();
-        long deadline = limits.timeLimit() == null ? Long.MAX_VALUE : t0 + limits.timeLimit().toNanos();
+        // Under a work limit CP-SAT counts deterministic time; the wall clock is only the command's outer guard.
+        java.time.Duration wall = limits.wallLeft();
+        long deadline = limits.workMode() ? (wall == null ? Long.MAX_VALUE : t0 + Math.min(wall.toNanos(), Long.MAX_VALUE / 4))
+                : limits.timeLimit() == null ? Long.MAX_VALUE : t0 + limits.timeLimit().toNanos();
         if (!Solvers.nativeAvailable()) {
             throw new IllegalStateException("CP-SAT needs the OR-Tools native libraries, which could not be loaded ("
                     + Solvers.nativeFailure() + ")");
@@ -91,7 +94,9 @@ public final class MmapCpSat implements MappingPlanner {
         // Level 2 linearises the cumulative and NoOverlap2D: it proves ResNet-50 optimal where level 1 stalls.
         params.setLinearizationLevel(2);
         params.setRandomSeed((int) Math.floorMod(limits.seed(), (long) Integer.MAX_VALUE));
-        if (deadline != Long.MAX_VALUE) {
+        if (limits.workMode()) {
+            dev.memplan.formulations.milp.CpSatBackend.limitWork(params, limits);
+        } else if (deadline != Long.MAX_VALUE) {
             double left = (deadline - System.nanoTime()) / 1e9;
             if (left <= 0.05) {
                 return fallback(in, hint, trivial, t0, "no time left for CP-SAT");
@@ -99,6 +104,7 @@ public final class MmapCpSat implements MappingPlanner {
             params.setMaxTimeInSeconds(left);
         }
         CpSolverStatus status = solveBy(solver, p.cp, deadline);
+        dev.memplan.formulations.milp.CpSatBackend.chargeWork(solver, params, limits);
         if (status == CpSolverStatus.MODEL_INVALID) {
             throw new IllegalStateException("bug: CP-SAT rejected the mapping model: " + p.cp.validate());
         }
