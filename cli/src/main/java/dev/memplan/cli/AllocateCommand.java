@@ -54,18 +54,9 @@ final class AllocateCommand implements Callable<Integer> {
     @Option(names = "--minimize", description = "find the least height instead of packing into the capacity")
     boolean minimize;
 
-    @Option(names = "--time-limit", paramLabel = "SECONDS", description = "wall-time limit (default: none)")
-    Double timeLimit;
-
-    @Option(names = "--work-limit", paramLabel = "UNITS",
-            description = {"deterministic work limit (about a second a unit on a quiet 2-core machine): MiniMalloc counts",
-                "search nodes, TelaMalloc search steps, CP-SAT deterministic time, each on one thread, so the same",
-                "command prints the same height and status on any machine and load; --time-limit stays the outer",
-                "guard (default: none; not with --allocator ilp, whose back-end counts no deterministic work)"})
-    Double workLimit;
-
-    @Option(names = "--threads", paramLabel = "N", defaultValue = "1", description = "threads (default: ${DEFAULT-VALUE})")
-    int threads;
+    /** --time-limit, --work-limit and --threads, declared once for every command that takes them. */
+    @picocli.CommandLine.Mixin
+    LimitOptions limit = new LimitOptions();
 
     @Option(names = "--out", paramLabel = "OUT.csv", description = "write the placement as CSV ('-': to standard output, the report to standard error)")
     Path out;
@@ -106,9 +97,9 @@ final class AllocateCommand implements Callable<Integer> {
             throw new UserException("unknown allocator '" + allocator + "'; allocators: " + String.join(", ", Allocators.NAMES));
         }
         // Every option before the file is read: a mistyped value should not wait for a large CSV.
-        java.time.Duration limit = Inputs.timeLimit(timeLimit, "--time-limit");
-        Inputs.threads(threads, "--threads");
-        Work work = SolverOptions.work(workLimit, "--work-limit");
+        java.time.Duration wallLimit = limit.wallLimit();
+        int threads = limit.threads();
+        Work work = limit.work();
         if (work.isLimited() && allocator.equals("ilp")) {
             throw new UserException("--work-limit does not work with --allocator ilp: SCIP reports no deterministic work"
                     + " memplan can count; use --allocator cpsat or minimalloc, or --time-limit");
@@ -142,8 +133,9 @@ final class AllocateCommand implements Callable<Integer> {
         }
         // Under a work limit the time limit becomes the wall deadline that guards the counted work.
         Limits limits = work.isLimited()
-                ? new Limits(null, threads, 0.0, 0L, limit == null ? Deadline.NONE : Deadline.after(limit), work, null)
-                : new Limits(limit, threads, 0.0, 0L);
+                ? new Limits(null, threads, 0.0, 0L, wallLimit == null ? Deadline.NONE : Deadline.after(wallLimit), work,
+                        null)
+                : new Limits(wallLimit, threads, 0.0, 0L);
         String name = TrainingTrace.isTraceName(input) && !Files.exists(file) ? input : file.getFileName().toString();
         long bound = LoadBound.of(buffers);
         o.println(name + ": " + buffers.size() + " buffers" + (cap == null ? "" : ", capacity " + cap)
@@ -190,8 +182,8 @@ final class AllocateCommand implements Callable<Integer> {
         }
         // Say what happened: a heuristic that stops after 0.5 s did not search for the whole time limit.
         String why = a.note() != null ? a.note()
-                : limit != null && a.seconds() >= 0.9 * limit.toNanos() / 1e9 ? "no solution found within the time limit of "
-                        + timeLimit + " s" : "no solution found";
+                : wallLimit != null && a.seconds() >= 0.9 * wallLimit.toNanos() / 1e9
+                        ? "no solution found within the time limit of " + limit.timeLimit + " s" : "no solution found";
         o.println("gave up after " + time + ": " + why + " (not proven infeasible)");
         workLine(o, limits);
         return GAVE_UP;
@@ -203,7 +195,7 @@ final class AllocateCommand implements Callable<Integer> {
             return;
         }
         o.println(String.format(Locale.ROOT, "work: %.2f of %s units%s", limits.work().used(),
-                SolverOptions.units(workLimit), limits.work().wallStopped()
+                SolverOptions.units(limit.workLimit), limits.work().wallStopped()
                         ? " (the time limit stopped the work early: this result depends on the machine)"
                         : " (counted work; the wall clock cut nothing short)"));
     }

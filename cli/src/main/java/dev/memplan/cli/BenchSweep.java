@@ -46,12 +46,14 @@ final class BenchSweep {
         return sb.append("}").toString();
     }
 
-    /** The axes the solver options fix: solver, time limit, threads. */
+    /** The axes the solver options fix: solver, time limit (and work limit), threads. */
     static String solverAxes(SolverOptions o) {
         o.limits();
         o.techniquesOff();
-        return "solvers: [" + o.backend().id() + "]\ntime_limits: [" + (o.timeLimit == null ? "none" : java.math.BigDecimal.valueOf(o.timeLimit).toPlainString())
-                + "]\nthreads: [" + o.threads + "]\n";
+        return "solvers: [" + o.backend().id() + "]\ntime_limits: [" + (o.limit.timeLimit == null ? "none"
+                : java.math.BigDecimal.valueOf(o.limit.timeLimit).toPlainString()) + "]\n"
+                + (o.limit.workLimit == null ? "" : "work_limits: [" + SolverOptions.units(o.limit.workLimit) + "]\n")
+                + "threads: [" + o.limit.threads + "]\n";
     }
 
     /**

@@ -65,17 +65,9 @@ final class SolverOptions {
     /** The most kept back from the limit to check and write the result. */
     private static final Duration WRITE_MARGIN = Duration.ofSeconds(1);
 
-    @Option(names = "--time-limit", paramLabel = "SECONDS",
-            description = {"wall-time limit: of the whole command for solve and compare (JVM start, budget, every step,",
-                "checking and writing; the best checked plan so far when it is reached), per solve for bench (default: none)"})
-    Double timeLimit;
-
-    @Option(names = "--work-limit", paramLabel = "UNITS",
-            description = {"deterministic work limit in work units (about a second each on a quiet 2-core machine):",
-                "every share of the search is a share of counted work (CP-SAT's deterministic time, memplan's own",
-                "steps), so the same command prints the same plan, traffic, bound and status on any machine and",
-                "load; with --time-limit too, the time limit is the outer guard (default: none; needs --solver cpsat)"})
-    Double workLimit;
+    /** --time-limit, --work-limit and --threads, declared once for every command that takes them. */
+    @picocli.CommandLine.Mixin
+    LimitOptions limit = new LimitOptions();
 
     @Option(names = "--encoding", paramLabel = "decoupled|joint", defaultValue = "decoupled",
             converter = EncodingConverter.class,
@@ -105,9 +97,6 @@ final class SolverOptions {
                 "windows: the model without them); all on by default. Every ablation switch is here, once."})
     List<Technique> without;
 
-    @Option(names = "--threads", paramLabel = "N", defaultValue = "1", description = "solver threads (default: ${DEFAULT-VALUE})")
-    int threads;
-
     @Option(names = "--mp-beam", paramLabel = "WIDTH",
             description = {"M_P's beam width, pinned: the minimum-peak order is the beam search at exactly this width",
                 "(no program), the same on every machine. Default: the exact DP / beam " + MinimumPeakScheduler.DEFAULT_BEAM
@@ -123,7 +112,7 @@ final class SolverOptions {
      * back-end).
      */
     MinimumPeakScheduler minimumPeak(dev.memplan.model.Graph g) {
-        if (mpBeam == null && workLimit != null) {
+        if (mpBeam == null && limit.workLimit != null) {
             return MinimumPeakScheduler.pinned(MinimumPeakScheduler.sizedWidth(g.operatorCount()), backend());
         }
         if (mpBeam == null) {
@@ -140,10 +129,10 @@ final class SolverOptions {
     }
 
     Limits limits() {
-        Duration limit = Inputs.timeLimit(timeLimit, "--time-limit");
-        Inputs.threads(threads, "--threads");
-        if (workLimit != null) {
-            Work work = work(workLimit, "--work-limit");
+        Duration wallLimit = limit.wallLimit();
+        int threads = limit.threads();
+        if (limit.workLimit != null) {
+            Work work = limit.work();
             if (backend() != Backend.CPSAT) {
                 throw new UserException("--work-limit needs --solver cpsat: CP-SAT counts deterministic time; SCIP, CBC,"
                         + " HiGHS and ojAlgo report no deterministic work memplan can count (use --time-limit with them)");
@@ -151,12 +140,12 @@ final class SolverOptions {
             // In work mode the time limit is the step's work; the wall limit becomes the deadline (commandLimits).
             return new Limits(null, threads, 0.0, 0L, Deadline.NONE, work, null);
         }
-        return new Limits(limit, threads, 0.0, 0L);
+        return new Limits(wallLimit, threads, 0.0, 0L);
     }
 
     /** Whether the run is bounded by deterministic work. */
     boolean workMode() {
-        return workLimit != null;
+        return limit.workMode();
     }
 
     /** A work budget given as {@code option}: positive and finite. */
@@ -177,29 +166,30 @@ final class SolverOptions {
      */
     Limits commandLimits() {
         Limits limits = limits();
-        if (timeLimit == null) {
+        if (limit.timeLimit == null) {
             return limits;
         }
-        if (workLimit != null) {
+        if (limit.workLimit != null) {
             // The work decides; the wall limit only guards, as the command's deadline.
-            Duration wall = Inputs.timeLimit(timeLimit, "--time-limit");
+            Duration wall = limit.wallLimit();
             Duration since = Duration.ofNanos(System.nanoTime() - Main.started());
             Duration left = wall.minus(wall.dividedBy(10).compareTo(WRITE_MARGIN) < 0 ? wall.dividedBy(10) : WRITE_MARGIN)
                     .minus(since);
             return new Limits(null, limits.threads(), 0.0, 0L, Deadline.after(left.isNegative() ? Duration.ZERO : left),
                     limits.work(), null);
         }
-        Duration limit = limits.timeLimit();
-        Duration margin = limit.dividedBy(10).compareTo(WRITE_MARGIN) < 0 ? limit.dividedBy(10) : WRITE_MARGIN;
+        Duration wall = limits.timeLimit();
+        Duration margin = wall.dividedBy(10).compareTo(WRITE_MARGIN) < 0 ? wall.dividedBy(10) : WRITE_MARGIN;
         Duration sinceStart = Duration.ofNanos(System.nanoTime() - Main.started());
-        Duration left = limit.minus(margin).minus(sinceStart);
+        Duration left = wall.minus(margin).minus(sinceStart);
         Deadline deadline = Deadline.after(left.isNegative() ? Duration.ZERO : left);
-        return new Limits(limit, limits.threads(), limits.relativeGap(), limits.seed(), deadline);
+        return new Limits(wall, limits.threads(), limits.relativeGap(), limits.seed(), deadline);
     }
 
     String describe() {
-        return (workLimit == null ? "" : "work limit " + workLimit + " units, ")
-                + "time limit " + (timeLimit == null ? "none" : timeLimit + " s") + ", threads " + (workLimit == null ? threads
+        return (limit.workLimit == null ? "" : "work limit " + limit.workLimit + " units, ")
+                + "time limit " + (limit.timeLimit == null ? "none" : limit.timeLimit + " s") + ", threads "
+                + (limit.workLimit == null ? limit.threads
                 : 1 + " (a work limit runs CP-SAT on one worker)") + ", encoding "
                 + encoding + (without == null || without.isEmpty() ? "" : ", without " + ids(without));
     }
@@ -250,7 +240,7 @@ final class SolverOptions {
             return;
         }
         t.row("work", String.format(java.util.Locale.ROOT, "%.2f of %s units%s", limits.work().used(),
-                workLimit == null ? "-" : units(workLimit),
+                limit.workLimit == null ? "-" : units(limit.workLimit),
                 limits.work().wallStopped() ? " (the time limit stopped the work early: this result depends on the"
                         + " machine)" : " (counted work; the wall clock cut nothing short)"));
     }
