@@ -27,8 +27,9 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Seeded random mutations of valid files of the three readers (memplan-graph/1, memplan-plan/1, MiniMalloc CSV)
- * and of the COSMA DAG JSON, run through the command line as a user would: every run must end in a result
+ * Seeded random mutations of valid files of the readers (memplan-graph/1, memplan-plan/1, MiniMalloc CSV, the COSMA
+ * DAG JSON, sweep specs, memplan-mmap/1 instances, and the bytes of a DuckDB results database), run through the
+ * command line as a user would: every run must end in a result
  * (exit 0, 1, or 4 for allocate) or in one line "memplan: error: ..." with exit 2; never exit 3, a stack trace
  * or an exception escaping. Mutations: truncation, byte changes, bytes that are not UTF-8, values replaced by
  * other types, huge, negative and non-finite numbers, fields removed, renamed and duplicated, deep nesting,
@@ -88,6 +89,70 @@ class ReaderFuzzTest {
                 """;
         Path out = dir.resolve("converted.json");
         fuzz("dag.json", dag, SEED + 3, true, file -> new String[] {"convert", file, out.toString()});
+    }
+
+    /** Sweep specs (JSON, as a .json spec is read): a dry run lists the cases or names the mistake. */
+    @Test
+    void sweepSpecs() {
+        String spec = """
+                {"name": "fuzz", "graphs": ["fig1", "chain"], "settings": ["activations", "all"],
+                 "budgets": ["M_R", "0.5", "4096"], "planners": ["paper", {"name": "cosma", "schedule": "default",
+                 "without": ["prune"], "decompose": "none"}], "solvers": ["cpsat", "scip"], "work_limits": [1.5],
+                 "time_limits": [30], "threads": [1, 2], "repeats": 2,
+                 "include": [{"planner": ["cosma*", "default/*"]}], "exclude": [{"solver": "scip", "budget": "4096"}]}
+                """;
+        Path db = dir.resolve("never.duckdb");
+        fuzz("spec.json", spec, SEED + 4, true, file -> new String[] {"sweep", file, "--dry-run", "--db", db.toString()});
+        assertFalse(Files.exists(db), "a dry run creates no database");
+    }
+
+    /** memplan-mmap/1 instance files, mapped by the greedy player (every value it reads is checked first). */
+    @Test
+    void mmapInstances() throws IOException {
+        Path valid = dir.resolve("valid.mmap.json");
+        MainTest.Result export = MainTest.run("mmap", "export", "gen:mmap:10:3", "--out", valid.toString());
+        assertEquals(0, export.code(), export.err());
+        fuzz("instance.json", Files.readString(valid), SEED + 5, true,
+                file -> new String[] {"mmap", "solve", file, "--planner", "greedy", "--time-limit", "5"});
+    }
+
+    /**
+     * A results database with bytes changed or cut off (a disk error, a copy cut short): export reports it as a
+     * user-facing error (DuckDB checks its blocks' checksums) or exports what is readable, never a crash.
+     */
+    @Test
+    void resultsDatabases() throws IOException {
+        Path spec = dir.resolve("s.yaml");
+        Files.writeString(spec, "graphs: [fig1]\nbudgets: [M_R]\nplanners: [default/belady/tflite]\n");
+        Path db = dir.resolve("r.duckdb");
+        MainTest.Result sweep = MainTest.run("sweep", spec.toString(), "--db", db.toString());
+        assertEquals(0, sweep.code(), sweep.err());
+        byte[] valid = Files.readAllBytes(db);
+        Random random = new Random(SEED + 6);
+        int errors = 0;
+        int cases = Math.max(10, CASES / 10);
+        for (int c = 0; c < cases; c++) {
+            byte[] mutant = valid.clone();
+            if (random.nextBoolean()) {
+                mutant = java.util.Arrays.copyOf(mutant, random.nextInt(mutant.length));
+            } else {
+                for (int k = 1 + random.nextInt(20); k > 0; k--) {
+                    mutant[random.nextInt(mutant.length)] = (byte) random.nextInt(256);
+                }
+            }
+            Path file = dir.resolve("m" + c + ".duckdb");
+            Files.write(file, mutant);
+            MainTest.Result r = MainTest.run("sweep", "export", file.toString(), "--csv", dir.resolve("m.csv").toString());
+            String context = "case " + c + ", exit " + r.code() + "\n" + r.err();
+            if (r.code() == Main.USER_ERROR) {
+                errors++;
+                assertTrue(r.err().startsWith("memplan: error: "), context);
+                assertEquals(1, r.err().strip().lines().count(), context);
+            } else {
+                assertEquals(0, r.code(), context);
+            }
+        }
+        assertTrue(errors > 0, "some mutants must be refused");
     }
 
     private Path resource(String name) throws IOException {

@@ -50,7 +50,8 @@ final class SpecNode {
             return root;
         } catch (JsonProcessingException e) {
             throw new SweepException(where(file, e.getLocation()) + ": not valid " + (factory instanceof YAMLFactory
-                    ? "YAML" : "JSON") + ": " + e.getOriginalMessage().replaceAll("\\s+", " ").trim());
+                    ? "YAML" : "JSON") + ": " + dev.memplan.model.io.JsonErrors.plain(e.getOriginalMessage())
+                    .replaceAll("\\s+", " ").trim());
         } catch (IOException e) {
             throw new SweepException(file + ": cannot read: " + dev.memplan.model.io.AtomicFiles.reason(e), e);
         }

@@ -247,6 +247,7 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
         List<Item> out = new ArrayList<>();
         for (SpecNode n : node.items()) {
             String text = n.text("a graph");
+            requirePath(n, text);
             if (GraphSources.isName(text) && !Files.isRegularFile(dir.resolve(text))) {
                 out.add(new Item(text, text));
             } else if (text.startsWith("gen:")) {
@@ -259,11 +260,21 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
         return out;
     }
 
+    /** Fails with the spec's place unless {@code text} can name a file on this system (no NUL character, say). */
+    private static void requirePath(SpecNode n, String text) {
+        try {
+            Path.of(text);
+        } catch (java.nio.file.InvalidPathException e) {
+            throw n.error("'" + text + "' cannot be a file name here: " + e.getReason());
+        }
+    }
+
     /** A file, or a glob (its matches in name order); each must exist. */
     private static List<Item> files(SpecNode node, Path dir, String what) {
         List<Item> out = new ArrayList<>();
         for (SpecNode n : node.items()) {
             String text = n.text(what);
+            requirePath(n, text);
             if (text.contains("*") || text.contains("?") || text.contains("[")) {
                 List<Item> matches = glob(dir, text);
                 if (matches.isEmpty()) {

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
  * ...]"), which mean nothing to someone who wrote a graph file by hand; the place (line, column) is reported
  * separately by {@link FormatException#where()}. Messages no rule knows are kept, minus that jargon.
  */
-final class JsonErrors {
+public final class JsonErrors {
     /**
      * A character as Jackson quotes it: {@code ('}' (code 125))}, {@code ('é' (code 233 / 0xe9))} or
      * {@code ((CTRL-CHAR, code 10))}.
@@ -85,7 +85,7 @@ final class JsonErrors {
     }
 
     /** The plain message for Jackson's original message (without its location suffix). */
-    static String plain(String original) {
+    public static String plain(String original) {
         if (original == null || original.isBlank()) {
             return "invalid JSON";
         }
