@@ -32,11 +32,8 @@ final class BudgetsCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1, COSMA DAG JSON or .onnx), example name or zoo name")
-    String graph;
-
     @Mixin
-    OnnxOptions onnx;
+    GraphInput input;
 
     @Option(names = "--setting", paramLabel = "activations|all", description = "only this tensor setting (default: both)")
     String setting;
@@ -55,7 +52,7 @@ final class BudgetsCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         // --time-limit bounds the whole command (graph built, every setting), not each setting's M_P.
         Limits limits = solverOptions.commandLimits();
-        Graph g = Inputs.graph(graph, onnx);
+        Graph g = input.read();
         long parameters = g.tensors().stream().filter(t -> t.kind() == TensorKind.PARAMETER).count();
         out.println("graph " + g.name() + ": " + g.operatorCount() + " operators, " + g.tensorCount() + " tensors ("
                 + parameters + " parameters), alignment " + g.alignment());

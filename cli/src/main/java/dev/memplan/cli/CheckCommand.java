@@ -25,11 +25,8 @@ final class CheckCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1, COSMA DAG JSON or .onnx), example name or zoo name")
-    String graph;
-
     @Mixin
-    OnnxOptions onnx;
+    GraphInput input;
 
     @Parameters(index = "1", paramLabel = "PLAN", description = "plan file (memplan-plan/1)")
     Path plan;
@@ -41,7 +38,7 @@ final class CheckCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        Graph g = Inputs.graph(graph, onnx);
+        Graph g = input.read();
         Plan p = PlanJson.read(plan);
         if (setting != null) {
             TensorSetting s = Inputs.setting(setting);

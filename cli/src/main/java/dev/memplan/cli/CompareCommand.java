@@ -40,18 +40,11 @@ final class CompareCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1, COSMA DAG JSON or .onnx), example name or zoo name")
-    String graph;
+    @Mixin
+    GraphInput input;
 
     @Mixin
-    OnnxOptions onnx;
-
-    @Option(names = "--budget", required = true, paramLabel = "M_R|M_H|M_P|BYTES", description = "scratchpad budget")
-    String budget;
-
-    @Option(names = "--setting", paramLabel = "activations|all", defaultValue = "activations",
-            description = "tensor setting (default: ${DEFAULT-VALUE})")
-    String setting;
+    CaseOptions problem;
 
     @Option(names = "--schemes", paramLabel = "S1,S2,...", split = ",",
             description = "schemes SCHEDULER/POLICY/ALLOCATOR (default: the paper's four: "
@@ -75,16 +68,16 @@ final class CompareCommand implements Callable<Integer> {
     public Integer call() {
         // The solver libraries load while the graph and the budget are computed, not inside the first solve.
         Solvers.preload();
-        Outputs.check(csv, "--csv", true, graph);
+        Outputs.check(csv, "--csv", true, input.name);
         PrintWriter out = Outputs.report(csv, spec.commandLine());
         PrintWriter err = spec.commandLine().getErr();
-        Graph full = Inputs.graph(graph, onnx);
-        TensorSetting s = Inputs.setting(setting);
+        Graph full = input.read();
+        TensorSetting s = problem.setting();
         Graph g = full.withSetting(s);
         Limits limits = solverOptions.commandLimits();
         MinimumPeakScheduler mpmf = solverOptions.minimumPeak(g);
         List<Scheme> planners = Inputs.schemes(schemes, mpmf);
-        BudgetChoice chosen = BudgetChoice.resolve(budget, g, s, mpmf, limits);
+        BudgetChoice chosen = BudgetChoice.resolve(problem.budget, g, s, mpmf, limits);
         out.println("graph " + g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
                 + s.fileName() + "), budget " + chosen.describe());
         long feasible = Budgets.minimumFeasible(g);

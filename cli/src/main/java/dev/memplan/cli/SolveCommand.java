@@ -45,18 +45,11 @@ final class SolveCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "GRAPH", description = "graph file (memplan-graph/1, COSMA DAG JSON or .onnx), example name or zoo name")
-    String graph;
+    @Mixin
+    GraphInput input;
 
     @Mixin
-    OnnxOptions onnx;
-
-    @Option(names = "--budget", required = true, paramLabel = "M_R|M_H|M_P|BYTES", description = "scratchpad budget")
-    String budget;
-
-    @Option(names = "--setting", paramLabel = "activations|all", defaultValue = "activations",
-            description = "tensor setting (default: ${DEFAULT-VALUE})")
-    String setting;
+    CaseOptions problem;
 
     @Option(names = "--objective", paramLabel = "traffic|peak", defaultValue = "traffic",
             converter = ObjectiveConverter.class, description = "what to minimise (default: ${DEFAULT-VALUE})")
@@ -104,15 +97,15 @@ final class SolveCommand implements Callable<Integer> {
     private Integer solve(Ticker ticker) {
         // The solver libraries load while the graph and the budget are computed, not inside the first solve.
         Solvers.preload();
-        Outputs.check(this.out, "--out", true, graph, schedule);
+        Outputs.check(this.out, "--out", true, input.name, schedule);
         PrintWriter out = Outputs.report(this.out, spec.commandLine());
-        Graph full = Inputs.graph(graph, onnx);
-        TensorSetting s = Inputs.setting(setting);
+        Graph full = input.read();
+        TensorSetting s = problem.setting();
         Graph g = full.withSetting(s);
         Limits limits = solverOptions.commandLimits();
         MinimumPeakScheduler mpmf = solverOptions.minimumPeak(g);
-        ticker.stage("computing the budget " + budget);
-        BudgetChoice chosen = BudgetChoice.resolve(budget, g, s, mpmf, limits);
+        ticker.stage("computing the budget " + problem.budget);
+        BudgetChoice chosen = BudgetChoice.resolve(problem.budget, g, s, mpmf, limits);
         CosmaObjective obj = objective;
         if (noPrune) {
             solverOptions.without = solverOptions.without == null ? new ArrayList<>() : new ArrayList<>(solverOptions.without);
