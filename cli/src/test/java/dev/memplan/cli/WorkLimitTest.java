@@ -114,22 +114,7 @@ class WorkLimitTest {
                 new String[] {"mmap", "solve", "resnet50", "--planner", "mcts", "--simulations", "100000", "--work-limit",
                     "0.3"},
                 new String[] {"mmap", "compare", "resnet50", "--simulations", "100000", "--work-limit", "1.5"});
-        List<String> quiet = new ArrayList<>();
-        for (String[] c : cases) {
-            quiet.add(mapping(MainTest.run(c)));
-        }
-        AtomicBoolean stop = new AtomicBoolean();
-        List<Thread> busy = busy(stop);
-        try {
-            for (int i = 0; i < cases.size(); i++) {
-                assertEquals(quiet.get(i), mapping(MainTest.run(cases.get(i))), String.join(" ", cases.get(i)));
-            }
-        } finally {
-            stop.set(true);
-            for (Thread t : busy) {
-                t.join();
-            }
-        }
+        List<String> quiet = quietThenBusy(cases, WorkLimitTest::mapping);
         assertTrue(quiet.get(0).contains("simulated moves"), quiet.get(0));
     }
 
@@ -165,22 +150,7 @@ class WorkLimitTest {
                 new String[] {"allocate", "gen:trace:2000", "--minimize", "--work-limit", "0.5"},
                 new String[] {"allocate", suite, "--allocator", "telamalloc", "--work-limit", "0.3"},
                 new String[] {"allocate", suite, "--allocator", "cpsat", "--minimize", "--work-limit", "0.3"});
-        List<String> quiet = new ArrayList<>();
-        for (String[] c : cases) {
-            quiet.add(answer(MainTest.run(c)));
-        }
-        AtomicBoolean stop = new AtomicBoolean();
-        List<Thread> busy = busy(stop);
-        try {
-            for (int i = 0; i < cases.size(); i++) {
-                assertEquals(quiet.get(i), answer(MainTest.run(cases.get(i))), String.join(" ", cases.get(i)));
-            }
-        } finally {
-            stop.set(true);
-            for (Thread t : busy) {
-                t.join();
-            }
-        }
+        List<String> quiet = quietThenBusy(cases, WorkLimitTest::answer);
         assertTrue(quiet.get(2).contains("the work limit was reached"), quiet.get(2));
         MainTest.Result ilp = MainTest.run("allocate", suite, "--allocator", "ilp", "--work-limit", "1");
         assertEquals(2, ilp.code());
@@ -198,6 +168,32 @@ class WorkLimitTest {
         Path file = dir.resolve(name + "." + dev.memplan.datasets.MiniMallocSuite.CHALLENGING_CAPACITY + ".csv");
         dev.memplan.model.io.MiniMallocCsv.write(dev.memplan.datasets.MiniMallocSuite.challenging(name), file);
         return file.toString();
+    }
+
+    /**
+     * Runs each case quiet, then again beside two busy threads, and asserts the same {@code answer} both times;
+     * returns the quiet answers.
+     */
+    private static List<String> quietThenBusy(List<String[]> cases,
+                                              java.util.function.Function<MainTest.Result, String> answer)
+            throws InterruptedException {
+        List<String> quiet = new ArrayList<>();
+        for (String[] c : cases) {
+            quiet.add(answer.apply(MainTest.run(c)));
+        }
+        AtomicBoolean stop = new AtomicBoolean();
+        List<Thread> busy = busy(stop);
+        try {
+            for (int i = 0; i < cases.size(); i++) {
+                assertEquals(quiet.get(i), answer.apply(MainTest.run(cases.get(i))), String.join(" ", cases.get(i)));
+            }
+        } finally {
+            stop.set(true);
+            for (Thread t : busy) {
+                t.join();
+            }
+        }
+        return quiet;
     }
 
     private static List<Thread> busy(AtomicBoolean stop) {
