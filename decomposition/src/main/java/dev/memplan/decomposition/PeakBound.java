@@ -85,7 +85,9 @@ public final class PeakBound {
         // Backward (the done set is the operators that run last): an operator is ready when every reader of its
         // outputs is done; a tensor is live before the done set when some reader is done and its writer (or, a
         // host tensor, some reader) is not.
-        Map<Key, long[]> layer = new HashMap<>();
+        // Insertion order: a HashMap's tree bins order keys that are not Comparable by identity hash, so the states
+        // a layer cut short had expanded would depend on the JVM.
+        Map<Key, long[]> layer = new java.util.LinkedHashMap<>();
         // {live bytes, of which host tensors and graph outputs, least cost so far}
         layer.put(new Key(new long[words]), new long[] {0, 0, 0});
         long bound = 0;
@@ -95,7 +97,7 @@ public final class PeakBound {
                     : System.nanoTime() - began > allowed || limits.expired()) {
                 break;
             }
-            Map<Key, long[]> next = new HashMap<>();
+            Map<Key, long[]> next = new java.util.LinkedHashMap<>();
             boolean cut = false;
             int seen = 0;
             for (Map.Entry<Key, long[]> e : layer.entrySet()) {

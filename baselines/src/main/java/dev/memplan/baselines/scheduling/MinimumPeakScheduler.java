@@ -335,7 +335,10 @@ public final class MinimumPeakScheduler implements Scheduler {
                 if (deadline != Long.MAX_VALUE && System.nanoTime() > deadline) {
                     return false;
                 }
-                Map<BitSet, State> next = new HashMap<>();
+                // Insertion order, not hash order: BitSet is not Comparable, so a HashMap bin that grows into a tree
+                // orders its keys by identity hash, and the beam's ties (and so the order found) changed with the
+                // JVM's identity hashes (another build, another classpath, -XX:hashCode).
+                Map<BitSet, State> next = new java.util.LinkedHashMap<>();
                 for (State s : layer) {
                     for (int o : s.ready) {
                         BitSet done = (BitSet) s.done.clone();
