@@ -502,8 +502,11 @@ public final class CosmaSolver {
         }
         OperatorWindows windows = OperatorWindows.of(g, schedule, options.prune());
         ModelEstimate estimate = ModelEstimate.of(g, windows, schedule == null, addresses);
-        String whyNot = estimate.whyNot(ModelEstimate.freeHeap(), limits.timeLimit());
-        if (whyNot != null && estimate.bytes() <= Runtime.getRuntime().maxMemory()) {
+        // Under a work limit the decision depends on -Xmx alone (not on the free heap of the moment), as every
+        // decision of a work-limited run must be the same on every run.
+        String whyNot = limits.workMode() ? estimate.whyNotUnderWork(Runtime.getRuntime().maxMemory(), limits.timeLimit())
+                : estimate.whyNot(ModelEstimate.freeHeap(), limits.timeLimit());
+        if (whyNot != null && !limits.workMode() && estimate.bytes() <= Runtime.getRuntime().maxMemory()) {
             // What looks used may be garbage from the steps before: collect it once before giving up.
             System.gc();
             whyNot = estimate.whyNot(ModelEstimate.freeHeap(), limits.timeLimit());

@@ -156,6 +156,20 @@ public record ModelEstimate(long variables, long constraints, long nonzeros, lon
         return null;
     }
 
+    /**
+     * Under a work limit: whether the model is skipped, judged against half the heap the JVM may grow to (-Xmx)
+     * rather than what is free now, so that the decision, and every plan after it, does not depend on when the
+     * garbage collector last ran. A model that passes and still does not fit is abandoned while building (the
+     * build catches the OutOfMemoryError) with a note.
+     */
+    public String whyNotUnderWork(long maxHeap, Duration left) {
+        if (bytes > maxHeap / 2) {
+            return String.format("needs about %d MB, more than half of the %d MB heap (the room a model gets under a"
+                    + " work limit; give more with MEMPLAN_JAVA_OPTS=-Xmx...)", bytes >> 20, maxHeap >> 20);
+        }
+        return whyNot(Long.MAX_VALUE, left);
+    }
+
     /** The heap an estimate may use: the most the JVM may grow to, minus what is in use now. */
     public static long freeHeap() {
         Runtime rt = Runtime.getRuntime();

@@ -88,6 +88,10 @@ class LimitsHonouredTest {
         assertTrue(e.whyNot(1L << 30, Duration.ofMillis(100)).contains("building it takes"));
         assertNull(e.whyNot(1L << 30, Duration.ofHours(1)));
         assertNull(e.whyNot(1L << 30, null));
+        // Under a work limit only -Xmx counts (half of it), never the heap free at the moment.
+        assertTrue(e.whyNotUnderWork(900L << 20, null).contains("more than half of the 900 MB heap"));
+        assertNull(e.whyNotUnderWork(1L << 30, null));
+        assertTrue(e.whyNotUnderWork(1L << 30, Duration.ofMillis(100)).contains("building it takes"));
     }
 
     @Test
