@@ -1,10 +1,8 @@
 package dev.memplan.baselines.scheduling;
 
-import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Schedule;
-import dev.memplan.model.SolveStatus;
 
 /**
  * A schedule given by the user (a fixed-schedule run): the schemes on it are the starting plans of COSMA's
@@ -26,7 +24,6 @@ public final class GivenOrderScheduler implements Scheduler {
     public ScheduleResult schedule(Graph graph, Limits limits) {
         long began = System.nanoTime();
         schedule.validate(graph);
-        return new ScheduleResult(schedule, Budgets.footprint(graph, schedule), Budgets.minimumRequired(graph),
-                SolveStatus.HEURISTIC, "given order", (System.nanoTime() - began) / 1e9);
+        return ScheduleResult.asIs(graph, schedule, "given order", began);
     }
 }

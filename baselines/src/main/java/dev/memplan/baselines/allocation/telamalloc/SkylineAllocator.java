@@ -450,8 +450,8 @@ public final class SkylineAllocator implements Allocator {
 
         /** The lowest rank of an unplaced buffer living inside slots [a, b), or NONE. */
         private int best(int a, int b) {
-            int from = lowerBound(a);
-            int to = lowerBound(b);
+            int from = dev.memplan.model.SortedLongs.countBelow(leafFirst, a);
+            int to = dev.memplan.model.SortedLongs.countBelow(leafFirst, b);
             if (from >= to) {
                 return NONE;
             }
@@ -473,21 +473,6 @@ public final class SkylineAllocator implements Allocator {
             }
             bound = best(2 * v + 1, mid, hi, from, to, b, bound);
             return best(2 * v, lo, mid, from, to, b, bound);
-        }
-
-        /** The first leaf whose buffer starts at or after slot s. */
-        private int lowerBound(int s) {
-            int lo = 0;
-            int hi = leafFirst.length;
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                if (leafFirst[mid] < s) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
-            return lo;
         }
 
         private void remove(int i) {
