@@ -191,12 +191,8 @@ final class AllocateCommand implements Callable<Integer> {
 
     /** Under a work limit: the work used, and whether the clock cut it short (then the result is the machine's). */
     private void workLine(PrintWriter o, Limits limits) {
-        if (!limits.workMode()) {
-            return;
+        if (limits.workMode()) {
+            o.println("work: " + LimitOptions.workUsed(limits.work(), limit.workLimit));
         }
-        o.println(String.format(Locale.ROOT, "work: %.2f of %s units%s", limits.work().used(),
-                SolverOptions.units(limit.workLimit), limits.work().wallStopped()
-                        ? " (the time limit stopped the work early: this result depends on the machine)"
-                        : " (counted work; the wall clock cut nothing short)"));
     }
 }

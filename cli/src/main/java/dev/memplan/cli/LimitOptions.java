@@ -47,4 +47,14 @@ final class LimitOptions {
     boolean workMode() {
         return workLimit != null;
     }
+
+    /**
+     * What a work-limited run used, for the report: the units used of the limit, and whether the wall-time guard
+     * stopped the work early (then the result depends on the machine).
+     */
+    static String workUsed(Work work, double limit) {
+        return String.format(java.util.Locale.ROOT, "%.2f of %s units%s", work.used(), SolverOptions.units(limit),
+                work.wallStopped() ? " (the time limit stopped the work early: this result depends on the machine)"
+                        : " (counted work; the wall clock cut nothing short)");
+    }
 }

@@ -192,11 +192,9 @@ final class MmapCommand implements Runnable {
             return new Limits(Duration.ofMillis(Math.max(1, Math.round(seconds * 1000))), threads, 0.0, seed);
         }
 
-        /** The "work" line: the units used of the limit, and whether the wall guard cut the work short. */
+        /** The "work" line ({@link LimitOptions#workUsed}). */
         String workLine() {
-            return String.format(Locale.ROOT, "%.2f of %s units%s", work.used(), SolverOptions.units(workLimit),
-                    work.wallStopped() ? " (the time limit stopped the work early: this result depends on the machine)"
-                            : " (counted work; the wall clock cut nothing short)");
+            return LimitOptions.workUsed(work, workLimit);
         }
     }
 

@@ -143,11 +143,6 @@ final class SolverOptions {
         return new Limits(wallLimit, threads, 0.0, 0L);
     }
 
-    /** Whether the run is bounded by deterministic work. */
-    boolean workMode() {
-        return limit.workMode();
-    }
-
     /** A work budget given as {@code option}: positive and finite. */
     static Work work(Double units, String option) {
         if (units == null) {
@@ -225,23 +220,16 @@ final class SolverOptions {
         return off;
     }
 
-    /**
-     * The "work" row under a work limit: the units used of the limit, and whether the wall-time guard stopped a
-     * step early (then the result depends on the machine).
-     */
     /** A work limit as the user typed it: 60, 0.5. */
     static String units(double value) {
         return value == Math.rint(value) && Math.abs(value) < 1e15 ? String.valueOf((long) value)
                 : java.math.BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
     }
 
+    /** The "work" row under a work limit ({@link LimitOptions#workUsed}). */
     void workRow(Table t, Limits limits) {
-        if (!limits.workMode()) {
-            return;
+        if (limits.workMode()) {
+            t.row("work", LimitOptions.workUsed(limits.work(), limit.workLimit));
         }
-        t.row("work", String.format(java.util.Locale.ROOT, "%.2f of %s units%s", limits.work().used(),
-                limit.workLimit == null ? "-" : units(limit.workLimit),
-                limits.work().wallStopped() ? " (the time limit stopped the work early: this result depends on the"
-                        + " machine)" : " (counted work; the wall clock cut nothing short)"));
     }
 }
