@@ -181,7 +181,7 @@ public final class CosmaPipeline implements Planner {
                 dncStarts.add(bestStart);
             }
             return divideAndConquer(graph, setting, budget, dnc, limits, dncStarts, givenStarts != null
-                    || settings.schemeStart(), whole, began, workBefore);
+                    || settings.schemeStart(), starts, whole, began, workBefore);
         }
         CosmaResult r = whole;
         if (r == null) {
@@ -263,9 +263,13 @@ public final class CosmaPipeline implements Planner {
         return plans;
     }
 
+    /**
+     * @param made the starting plans already made (the schemes' plans): a scheme divide and conquer starts from
+     *     is taken from them rather than run again
+     */
     private Outcome divideAndConquer(Graph full, TensorSetting s, long budget, DivideAndConquer.Options options,
-                                     Limits limits, List<Plan> extraStarts, boolean schemes, CosmaResult whole,
-                                     long began, double workBefore) {
+                                     Limits limits, List<Plan> extraStarts, boolean schemes, List<Plan> made,
+                                     CosmaResult whole, long began, double workBefore) {
         Graph g = full.withSetting(s);
         // One deadline for the whole run: from here on every limit read is what is left of it.
         Limits run = limits.startingNow();
@@ -278,10 +282,10 @@ public final class CosmaPipeline implements Planner {
         // tight limit left none) the default scheme still beats the just-in-time plan by far.
         boolean given = extraStarts.stream().anyMatch(p -> p.solver() != null
                 && Schemes.all().contains(p.solver().name()));
-        Plan defaultScheme = schemes && (small || !given) ? scheme("default/belady/tflite", full, s, budget, run)
-                : null;
+        Plan defaultScheme = schemes && (small || !given)
+                ? scheme("default/belady/tflite", made, full, s, budget, run) : null;
         Plan mpmfScheme = schemes && small && settings.mpmf() != null
-                ? scheme("mpmf/belady/tflite", full, s, budget, run) : null;
+                ? scheme("mpmf/belady/tflite", made, full, s, budget, run) : null;
         if (defaultScheme != null) {
             starts.add(defaultScheme);
         }
@@ -318,15 +322,20 @@ public final class CosmaPipeline implements Planner {
         return new Outcome(result, whole, r, fsDefault, fsMpmf, bestStart, options);
     }
 
-    private Plan scheme(String name, Graph full, TensorSetting s, long budget, Limits limits) {
-        Scheme sc = Schemes.byNames(List.of(name), settings.mpmf()).get(0);
-        PlanResult r = sc.solve(full, s, budget, limits);
-        if (!r.planned()) {
-            progress.accept("dnc: scheme " + name + ": no plan (" + String.join("; ", r.notes()) + ")");
-            return null;
+    /** The scheme's plan: one of {@code made} when the scheme already ran, else run now. */
+    private Plan scheme(String name, List<Plan> made, Graph full, TensorSetting s, long budget, Limits limits) {
+        Plan p = made.stream().filter(m -> m.solver() != null && m.solver().name().equals(name)).findFirst()
+                .orElse(null);
+        if (p == null) {
+            PlanResult r = Schemes.byNames(List.of(name), settings.mpmf()).get(0).solve(full, s, budget, limits);
+            if (!r.planned()) {
+                progress.accept("dnc: scheme " + name + ": no plan (" + String.join("; ", r.notes()) + ")");
+                return null;
+            }
+            p = r.plan();
         }
-        progress.accept("dnc: scheme " + name + ", traffic " + r.objective());
-        return r.plan();
+        progress.accept("dnc: scheme " + name + ", traffic " + p.traffic().nonCompulsory());
+        return p;
     }
 
     private CosmaResult fixed(Graph full, TensorSetting s, long budget, DivideAndConquer.Options options,
