@@ -15,6 +15,7 @@ import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanResult;
+import dev.memplan.model.RunClock;
 import dev.memplan.model.Planner;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.Shares;
@@ -147,8 +148,7 @@ public final class CosmaPipeline implements Planner {
      * @param givenStarts checked plans to start from (compare's scheme rows); null: the pipeline runs the schemes
      */
     public Outcome run(Graph graph, TensorSetting setting, long budget, Limits limits, List<Plan> givenStarts) {
-        long began = System.nanoTime();
-        double workBefore = limits.work().used();
+        RunClock clock = new RunClock(limits, 0);
         Graph g = graph.withSetting(setting);
         CosmaSolver.Options cosma = settings.cosma();
         // Below the least aligned budget no plan exists: COSMA proves INFEASIBLE at once, nothing else runs.
@@ -181,7 +181,7 @@ public final class CosmaPipeline implements Planner {
                 dncStarts.add(bestStart);
             }
             return divideAndConquer(graph, setting, budget, dnc, limits, dncStarts, givenStarts != null
-                    || settings.schemeStart(), starts, whole, began, workBefore);
+                    || settings.schemeStart(), starts, whole, clock);
         }
         CosmaResult r = whole;
         if (r == null) {
@@ -189,7 +189,7 @@ public final class CosmaPipeline implements Planner {
             r = CosmaSolver.solve(graph, setting, budget, cosma.withStart(bestStart), limits);
         }
         PlanResult result = new PlanResult(name(), r.status(), r.plan(), r.check(), r.objective(), r.bound(), r.gap(),
-                seconds(began), work(limits, workBefore), limits.work().wallStopped(), r.notes());
+                clock.wallSeconds(), clock.workUsed(), limits.work().wallStopped(), r.notes());
         return new Outcome(result, r, null, null, null, bestStart, null);
     }
 
@@ -214,7 +214,7 @@ public final class CosmaPipeline implements Planner {
      */
     private CosmaResult wholeFirst(Graph full, TensorSetting s, long budget, CosmaSolver.Options options,
                                    Limits limits) {
-        String whyNot = DivideAndConquer.wholeFirstDoesNotPayOff(full.withSetting(s));
+        String whyNot = DivideAndConquer.wholeFirstDoesNotPayOff(full.withSetting(s), limits);
         if (whyNot != null) {
             progress.accept("decompose auto: divide and conquer at once: " + whyNot);
             return null;
@@ -269,7 +269,7 @@ public final class CosmaPipeline implements Planner {
      */
     private Outcome divideAndConquer(Graph full, TensorSetting s, long budget, DivideAndConquer.Options options,
                                      Limits limits, List<Plan> extraStarts, boolean schemes, List<Plan> made,
-                                     CosmaResult whole, long began, double workBefore) {
+                                     CosmaResult whole, RunClock clock) {
         Graph g = full.withSetting(s);
         // One deadline for the whole run: from here on every limit read is what is left of it.
         Limits run = limits.startingNow();
@@ -317,7 +317,7 @@ public final class CosmaPipeline implements Planner {
         Plan bestStart = best(noProgram);
         DncResult r = DivideAndConquer.solve(full, s, budget, options, run, starts, progress);
         PlanResult result = new PlanResult("cosma-dnc/" + settings.cosma().backend().id(), r.status(), r.plan(),
-                r.check(), r.traffic(), r.bound(), r.gap(), seconds(began), work(limits, workBefore),
+                r.check(), r.traffic(), r.bound(), r.gap(), clock.wallSeconds(), clock.workUsed(),
                 limits.work().wallStopped(), List.of());
         return new Outcome(result, whole, r, fsDefault, fsMpmf, bestStart, options);
     }
@@ -343,11 +343,8 @@ public final class CosmaPipeline implements Planner {
         progress.accept("dnc: starting plan " + label + " ...");
         Limits share = limits.timeLimit() == null ? limits
                 : limits.withTimeLimit(limits.timeLimit().dividedBy(Shares.FIXED_START_DIVISOR));
-        // Under a work limit the step ends at its work; only the command's wall deadline may abandon it (an
-        // abandoned step would go on charging the shared work in the background). In wall mode a fixed-schedule
-        // solve on a loaded machine can overrun its share by seconds: it is abandoned at 1.5 times it.
-        Duration wait = limits.workMode() ? limits.wallLeft() : share.timeLimit() == null ? null
-                : share.timeLimit().plus(share.timeLimit().dividedBy(2)).plusMillis(500);
+        // Abandoned past its patience: under a work limit only at the command's wall deadline.
+        Duration wait = RunClock.patience(limits, share.timeLimit());
         CosmaResult r = HardDeadline.call(wait, "dnc-" + label, () -> CosmaSolver.solve(full, s, budget,
                 options.cosma().withSchedule(scheme.schedule()).withStart(scheme), share));
         if (r == null || r.plan() == null) {
@@ -371,11 +368,4 @@ public final class CosmaPipeline implements Planner {
         return best;
     }
 
-    private static Double work(Limits limits, double before) {
-        return limits.workMode() ? limits.work().used() - before : null;
-    }
-
-    private static double seconds(long began) {
-        return (System.nanoTime() - began) / 1e9;
-    }
 }

@@ -11,7 +11,9 @@ import dev.memplan.model.Graph;
 import dev.memplan.model.JustInTimePlanner;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Origin;
+import dev.memplan.model.HeapRoom;
 import dev.memplan.model.Plan;
+import dev.memplan.model.RunClock;
 import dev.memplan.model.Shares;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.Segment;
@@ -114,13 +116,14 @@ public final class DivideAndConquer {
 
     /**
      * Whether {@code --decompose auto} should try the whole graph (in its tensor setting) first: its free-schedule
-     * program without addresses is estimated below {@link #WHOLE_FIRST_NONZEROS} nonzeros and to fit the free heap.
+     * program without addresses is estimated below {@link #WHOLE_FIRST_NONZEROS} nonzeros and to fit the heap
+     * ({@link HeapRoom#fits(long, Limits)}: under a work limit, half of -Xmx, whatever is free at the moment).
      * Null when it should; otherwise the reason, for the report.
      */
-    public static String wholeFirstDoesNotPayOff(Graph g) {
+    public static String wholeFirstDoesNotPayOff(Graph g, Limits limits) {
         // The estimate itself needs every operator's ancestor set: n^2 bits (5 GB on 200,000 operators).
         long ancestorBytes = (long) g.operatorCount() * g.operatorCount() / 8;
-        if (!dev.memplan.model.HeapRoom.fits(ancestorBytes)) {
+        if (!HeapRoom.fits(ancestorBytes, limits)) {
             return "the whole graph (" + g.operatorCount() + " operators) is too large even to estimate its program:"
                     + " its ancestor sets alone need " + (ancestorBytes >> 20) + " MB";
         }
@@ -129,8 +132,9 @@ public final class DivideAndConquer {
             return "the whole graph's free program without addresses (" + e + ") has " + WHOLE_FIRST_NONZEROS
                     + " nonzeros or more";
         }
-        if (e.bytes() > ModelEstimate.freeHeap()) {
-            return "the whole graph's free program without addresses (" + e + ") would not fit the free heap";
+        if (!HeapRoom.fits(e.bytes(), limits)) {
+            return "the whole graph's free program without addresses (" + e + ") would not fit: "
+                    + HeapRoom.shortfall("it", e.bytes(), limits);
         }
         return null;
     }
@@ -150,9 +154,8 @@ public final class DivideAndConquer {
      */
     public static DncResult solve(Graph graph, TensorSetting setting, long budget, Options options, Limits limits,
                                   List<Plan> starts, Consumer<String> progress) {
-        long began = System.nanoTime();
         Graph g = graph.withSetting(setting);
-        Clock clock = new Clock(began, limits, graph.operatorCount() <= WHOLE_GRAPH_LIMIT ? Shares.FINAL_BOUND : 0);
+        RunClock clock = new RunClock(limits, graph.operatorCount() <= WHOLE_GRAPH_LIMIT ? Shares.FINAL_BOUND : 0);
         if (limits.workMode()) {
             // Each stage line says how much work the run has used: the measure its shares are taken of.
             Consumer<String> lines = progress;
@@ -183,7 +186,7 @@ public final class DivideAndConquer {
                 partition.size(), partition.largestPart(), partition.totalCutBytes()));
         if (best.plan() != null && (best.traffic() == 0 || best.meets(bound))) {
             progress.accept("dnc: the starting plan meets the lower bound; nothing to divide");
-            return finish(g, options, best, finalBound(g, budget, best, waitFor(bound, clock), clock), began,
+            return finish(g, options, best, finalBound(g, budget, best, waitFor(bound, clock), clock), clock,
                     partition, null, null, null, startTraffic, 0, 0);
         }
         // The parts, each solved alone with a free schedule (the paper's scheme).
@@ -197,7 +200,7 @@ public final class DivideAndConquer {
                 // Past the deadline nothing is stitched: the parts so far are no plan of the whole graph.
                 progress.accept(String.format(Locale.ROOT, "dnc: the time is up after %d of %d parts; the best "
                         + "plan so far is kept", k, partition.size()));
-                return finish(g, options, best, bound.getNow(null), began, partition, null, null, null,
+                return finish(g, options, best, bound.getNow(null), clock, partition, null, null, null,
                         startTraffic, 0, 0);
             }
             int[] ops = partition.parts().get(k);
@@ -268,7 +271,7 @@ public final class DivideAndConquer {
         int tried = counts[0];
         int accepted = counts[1];
 
-        return finish(g, options, best, finalBound(g, budget, best, waitFor(bound, clock), clock), began, partition,
+        return finish(g, options, best, finalBound(g, budget, best, waitFor(bound, clock), clock), clock, partition,
                 spillAtCut, handover, polished, startTraffic, tried, accepted);
     }
 
@@ -287,7 +290,7 @@ public final class DivideAndConquer {
      * limit it makes at most as many passes as there are kinds.
      */
     private static void search(Graph g, TensorSetting setting, long budget, Options options, Best best,
-                               CompletableFuture<Long> bound, Clock clock, Limits limits, Consumer<String> progress,
+                               CompletableFuture<Long> bound, RunClock clock, Limits limits, Consumer<String> progress,
                                int[] counts) {
         int n = g.operatorCount();
         int width = Math.min(n, Math.max(2, options.maxPart()));
@@ -330,7 +333,7 @@ public final class DivideAndConquer {
      * AmoebaNet's solve it changed nothing.
      */
     private static boolean pass(Graph g, TensorSetting setting, long budget, Options options, Best best,
-                                CompletableFuture<Long> bound, Clock clock, Limits limits, Consumer<String> progress,
+                                CompletableFuture<Long> bound, RunClock clock, Limits limits, Consumer<String> progress,
                                 int[] counts, Pass pass) {
         int n = g.operatorCount();
         int stride = Math.max(1, pass.width() / 2);
@@ -416,7 +419,7 @@ public final class DivideAndConquer {
      * plan spliced in and the state handed over; returns the new traffic when it fell, or null.
      */
     private static Long contextWindow(Graph g, TensorSetting setting, long budget, Options options, Best best, int a,
-                                      int b, Clock clock, Limits limits) {
+                                      int b, RunClock clock, Limits limits) {
         Plan current = best.plan();
         int[] order = current.schedule().resolve(g);
         Duration share = clock.step();
@@ -440,7 +443,7 @@ public final class DivideAndConquer {
         return best.traffic() < before ? best.traffic() : null;
     }
 
-    private static DncResult finish(Graph g, Options options, Best best, Long lower, long began, Partition partition,
+    private static DncResult finish(Graph g, Options options, Best best, Long lower, RunClock clock, Partition partition,
                                     Long spillAtCut, Long handover, Long polished, Long startTraffic, int tried,
                                     int accepted) {
         Plan plan = best.plan();
@@ -452,7 +455,7 @@ public final class DivideAndConquer {
             lower = 0L;
         }
         Double gap = lower == null ? null : traffic == 0 ? 0.0 : Math.max(0, traffic - lower) / (double) traffic;
-        double seconds = (System.nanoTime() - began) / 1e9;
+        double seconds = clock.wallSeconds();
         Plan labelled = plan.withResult(report.traffic(),
                 new SolverInfo("dnc/" + options.cosma().backend().id() + " (" + best.source() + ")", status, seconds,
                         lower));
@@ -471,7 +474,7 @@ public final class DivideAndConquer {
      * checked traffic falls; returns the new traffic, or null.
      */
     private static Long window(Graph g, TensorSetting setting, long budget, Options options, Best best, int a, int b,
-                               Clock clock, Limits limits, Consumer<String> progress) {
+                               RunClock clock, Limits limits, Consumer<String> progress) {
         Plan current = best.plan();
         int[] order = current.schedule().resolve(g);
         int[] position = new int[order.length];
@@ -543,7 +546,7 @@ public final class DivideAndConquer {
 
     /** The fixed-schedule optimum of a plan's order, started from the plan; null when nothing better came out. */
     private static Plan fixedSchedule(Graph g, TensorSetting setting, long budget, Options options, Plan start,
-                                      Duration share, Clock clock, Limits limits) {
+                                      Duration share, RunClock clock, Limits limits) {
         CosmaResult r = HardDeadline.call(clock.hard(share), "dnc-fixed-schedule", () -> CosmaSolver.solve(g, setting,
                 budget, options.cosma().withSchedule(start.schedule()).withStart(start), limits.withTimeLimit(share)));
         return r == null ? null : r.plan();
@@ -554,13 +557,13 @@ public final class DivideAndConquer {
      * forced traffic ({@link ForcedTraffic}) and, up to {@link #WHOLE_GRAPH_LIMIT} operators, the live-bytes bound
      * ({@link PeakBound}) with the best starting traffic as its target, whichever is higher.
      */
-    private static CompletableFuture<Long> lowerBound(Graph g, long budget, long target, Clock clock) {
+    private static CompletableFuture<Long> lowerBound(Graph g, long budget, long target, RunClock clock) {
         CompletableFuture<Long> f = new CompletableFuture<>();
         Thread t = new Thread(() -> {
             try {
                 // The free windows keep every operator's ancestor set (n^2 bits): beyond the heap, no bound.
                 long n = g.operatorCount();
-                if (!dev.memplan.model.HeapRoom.fits(n * n / 8)) {
+                if (!HeapRoom.fits(n * n / 8, clock.limits())) {
                     f.complete(null);
                     return;
                 }
@@ -584,7 +587,7 @@ public final class DivideAndConquer {
      * {@link #WHOLE_GRAPH_LIMIT} operators), the live-bytes bound again with the final traffic as its target, which
      * prunes more and may prove the plan optimal (PNASNet at M_H: 123,872 B proven in 0.1 s).
      */
-    private static Long finalBound(Graph g, long budget, Best best, Long lower, Clock clock) {
+    private static Long finalBound(Graph g, long budget, Best best, Long lower, RunClock clock) {
         if (best.plan() == null || best.traffic() == 0 || g.operatorCount() > WHOLE_GRAPH_LIMIT
                 || (lower != null && best.traffic() <= lower) || clock.over()) {
             return lower;
@@ -598,7 +601,7 @@ public final class DivideAndConquer {
         }
     }
 
-    private static Long waitFor(CompletableFuture<Long> bound, Clock clock) {
+    private static Long waitFor(CompletableFuture<Long> bound, RunClock clock) {
         try {
             Duration left = clock.left();
             return left == null ? bound.get() : bound.get(Math.max(1, left.toMillis()), TimeUnit.MILLISECONDS);
@@ -648,128 +651,6 @@ public final class DivideAndConquer {
 
         String source() {
             return source;
-        }
-    }
-
-    /** Deadlines measured from the start of the run. */
-    private static final class Clock {
-        private final long began;
-        private final Duration limit;
-
-        private final Limits limits;
-
-        /** The share of the limit the window search leaves to the final bound. */
-        private final double reserve;
-
-        /** In work mode: the work charged before the run began, so that elapsed() counts the run's work. */
-        private final long workAtStart;
-
-        Clock(long began, Limits limits, double reserve) {
-            this.began = began;
-            this.limit = limits.timeLimit();
-            this.limits = limits;
-            this.reserve = reserve;
-            this.workAtStart = limits.work().usedMicro();
-        }
-
-        /** Whether shares are of deterministic work ({@link Limits#workMode()}) rather than of wall time. */
-        boolean work() {
-            return limits.workMode();
-        }
-
-        /** True once the window search should stop: over, or into the time kept for the final bound. */
-        boolean searchOver() {
-            Duration d = left();
-            return over() || (d != null && d.toMillis() < limit.toMillis() * reserve);
-        }
-
-        private Duration elapsed() {
-            if (work()) {
-                // Work units read as seconds: micro-units to nanoseconds.
-                return Duration.ofNanos((limits.work().usedMicro() - workAtStart) * 1000);
-            }
-            return Duration.ofNanos(System.nanoTime() - began);
-        }
-
-        /** Time left before the end minus the margin; null without a limit. */
-        Duration left() {
-            if (limit == null) {
-                return null;
-            }
-            // The margin is wall time for writing the answer: work has none.
-            Duration d = (work() ? limit : limit.minus(Shares.MARGIN)).minus(elapsed());
-            return d.isNegative() ? Duration.ZERO : d;
-        }
-
-        /** The run's limits with {@link Shares#EARLY_BOUND} of the limit (at most what is left); 2 s without one. */
-        Limits early() {
-            Duration d = left();
-            Duration share = limit == null ? Duration.ofSeconds(2)
-                    : Duration.ofMillis(Math.max(1, Math.round(limit.toMillis() * Shares.EARLY_BOUND)));
-            if (d != null && d.compareTo(share) <= 0) {
-                share = d.isZero() ? Duration.ofMillis(1) : d;
-            }
-            return limits.withTimeLimit(share);
-        }
-
-        /** The run's limits with what is left of the time (less the margin) as the time limit. */
-        Limits limits() {
-            Duration d = left();
-            return d == null ? limits : limits.withTimeLimit(d.isZero() ? Duration.ofMillis(1) : d);
-        }
-
-        /** True once the time (less the margin) is used up, the command's deadline passed or the run interrupted. */
-        boolean over() {
-            Duration d = left();
-            return (d != null && d.isZero()) || limits.expired();
-        }
-
-        /** The moment (from the start) at the fraction of the limit; null without a limit. */
-        Duration fraction(double f) {
-            return limit == null ? null : Duration.ofMillis(Math.round(limit.toMillis() * f));
-        }
-
-        /** A fraction of the time left (or the step cap without a limit). */
-        Duration fractionOfRest(double f) {
-            Duration d = left();
-            return d == null ? STEP_CAP : Duration.ofMillis(Math.max(1, Math.round(d.toMillis() * f)));
-        }
-
-        /** What a part of {@code size} of {@code left} operators may take until {@code end}. */
-        Duration shareUntil(Duration end, int size, int leftOps) {
-            if (end == null) {
-                return STEP_CAP;
-            }
-            Duration d = end.minus(elapsed());
-            long ms = d.isNegative() ? 1 : Math.max(1, d.toMillis() * size / Math.max(1, leftOps));
-            return Duration.ofMillis(ms);
-        }
-
-        /**
-         * How long to wait for a step given {@code share}: half as long again plus half a second, never past the
-         * end; null without a limit (wait for it).
-         */
-        Duration hard(Duration share) {
-            if (work()) {
-                // A step stops at its work; only the command's wall deadline (the outer guard) cuts it short.
-                return limits.wallLeft();
-            }
-            Duration d = left();
-            if (d == null) {
-                return null;
-            }
-            Duration grace = share.plus(share.dividedBy(2)).plusMillis(500);
-            return grace.compareTo(d) < 0 ? grace : d;
-        }
-
-        /** One search step: a tenth of the limit at most, never past the end. */
-        Duration step() {
-            Duration d = left();
-            if (d == null) {
-                return STEP_CAP;
-            }
-            Duration tenth = limit.dividedBy(Shares.WINDOW_STEP_DIVISOR);
-            return Duration.ofMillis(Math.max(1, Math.min(d.toMillis(), tenth.toMillis())));
         }
     }
 }

@@ -152,10 +152,10 @@ class DivideAndConquerTest {
     @Test
     void autoTriesTheWholeGraphFirstOnlyWhereItsProgramIsSmall() {
         for (String nas : List.of("nasnet", "pnasnet", "amoebanet", "darts")) {
-            String why = DivideAndConquer.wholeFirstDoesNotPayOff(Zoo.graph(nas).withSetting(ACT));
+            String why = DivideAndConquer.wholeFirstDoesNotPayOff(Zoo.graph(nas).withSetting(ACT), Limits.DEFAULT);
             assertTrue(why != null && why.contains("nonzeros or more"), nas + ": " + why);
         }
         Graph layered = dev.memplan.datasets.GeneratedGraphs.graph("gen:layered:500").withSetting(ACT);
-        assertEquals(null, DivideAndConquer.wholeFirstDoesNotPayOff(layered));
+        assertEquals(null, DivideAndConquer.wholeFirstDoesNotPayOff(layered, Limits.DEFAULT));
     }
 }

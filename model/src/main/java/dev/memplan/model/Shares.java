@@ -8,7 +8,7 @@ import java.time.Duration;
  * with {@code --work-limit} (then every share below is a share of work, and a step's answer does not depend on
  * the machine). The steps run in the order below; each reads what is left when it starts, so the shares never
  * add up past the limit. Measured reasons are in BENCHMARKS.md ("Divide and conquer", "Deterministic work
- * limits"); {@code SharesTest} checks that they fit together.
+ * limits"); {@code SharesTest} checks that they fit together. {@link RunClock} measures a run against them.
  */
 public final class Shares {
 

@@ -11,6 +11,7 @@ import dev.memplan.formulations.placement.PlacementCpSat;
 import dev.memplan.model.Allocation;
 import dev.memplan.model.Allocator;
 import dev.memplan.model.Budgets;
+import dev.memplan.model.HeapRoom;
 import dev.memplan.model.PlanBuffers;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Deadline;
@@ -505,12 +506,7 @@ public final class CosmaSolver {
         // Under a work limit the decision depends on -Xmx alone (not on the free heap of the moment), as every
         // decision of a work-limited run must be the same on every run.
         String whyNot = limits.workMode() ? estimate.whyNotUnderWork(Runtime.getRuntime().maxMemory(), limits.timeLimit())
-                : estimate.whyNot(ModelEstimate.freeHeap(), limits.timeLimit());
-        if (whyNot != null && !limits.workMode() && estimate.bytes() <= Runtime.getRuntime().maxMemory()) {
-            // What looks used may be garbage from the steps before: collect it once before giving up.
-            System.gc();
-            whyNot = estimate.whyNot(ModelEstimate.freeHeap(), limits.timeLimit());
-        }
+                : estimate.whyNot(HeapRoom.freeFor(estimate.bytes()), limits.timeLimit());
         if (whyNot != null) {
             notes.add(what + " skipped (" + estimate + "): " + whyNot);
             return null;

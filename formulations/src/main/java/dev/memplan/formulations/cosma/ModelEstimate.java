@@ -170,12 +170,6 @@ public record ModelEstimate(long variables, long constraints, long nonzeros, lon
         return whyNot(Long.MAX_VALUE, left);
     }
 
-    /** The heap an estimate may use: the most the JVM may grow to, minus what is in use now. */
-    public static long freeHeap() {
-        Runtime rt = Runtime.getRuntime();
-        return rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
-    }
-
     @Override
     public String toString() {
         return String.format("about %d vars / %d cons / %d nonzeros, %d MB", variables, constraints, nonzeros,

@@ -107,7 +107,7 @@ public final class PlacementCpSat implements Allocator {
         }
         PlacementProblem.requireLegalHint(buffers, hint, capacity);
         // Two intervals per buffer and CP-SAT's pairwise no-overlap reasoning: about 4 KB a buffer, 64 B a pair.
-        String tooBig = PlacementProblem.tooBig(buffers, "placement CP-SAT model", 64, 4096);
+        String tooBig = PlacementProblem.tooBig(buffers, "placement CP-SAT model", 64, 4096, lim);
         if (tooBig != null) {
             return PlacementProblem.skipped(buffers, hint, minimize, tooBig, start);
         }

@@ -88,7 +88,8 @@ public final class PlacementIlp implements Allocator {
         }
         PlacementProblem.requireLegalHint(buffers, hint, capacity);
         // A binary and two big-M rows per pair: about 1.5 KB a pair inside SCIP.
-        String tooBig = PlacementProblem.tooBig(buffers, "placement ILP", 1536, 2048);
+        String tooBig = PlacementProblem.tooBig(buffers, "placement ILP", 1536, 2048,
+                limits == null ? Limits.DEFAULT : limits);
         if (tooBig != null) {
             return PlacementProblem.skipped(buffers, hint, minimize, tooBig, start);
         }

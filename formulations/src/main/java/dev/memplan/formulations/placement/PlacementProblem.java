@@ -214,10 +214,10 @@ final class PlacementProblem {
      * Why the model of {@code set} is not built (its estimated size in the solver, {@code perPair} bytes a pair
      * and {@code perBuffer} a buffer, is beyond {@link #NATIVE_BUDGET} or the Java heap left), or null.
      */
-    static String tooBig(BufferSet set, String model, long perPair, long perBuffer) {
+    static String tooBig(BufferSet set, String model, long perPair, long perBuffer, dev.memplan.model.Limits limits) {
         long pairs = pairCount(set);
         long bytes = perPair * pairs + perBuffer * set.size();
-        if (bytes <= NATIVE_BUDGET && dev.memplan.model.HeapRoom.fits(bytes / 4)) {
+        if (bytes <= NATIVE_BUDGET && dev.memplan.model.HeapRoom.fits(bytes / 4, limits)) {
             return null;
         }
         return String.format(java.util.Locale.ROOT, "skipped the %s: %,d buffers with %,d pairs live at once would take"

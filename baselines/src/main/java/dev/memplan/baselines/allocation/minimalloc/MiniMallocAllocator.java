@@ -277,7 +277,8 @@ public final class MiniMallocAllocator implements Allocator {
     /** Why the search would not fit in the heap, or null when it fits. */
     private static String tooBig(BufferSet buffers, Limits limits) {
         long bytes = Instance.estimateBytes(buffers, limits.threads());
-        return HeapRoom.fits(bytes) ? null : HeapRoom.shortfall("MiniMalloc's search of " + buffers.size() + " buffers", bytes);
+        return HeapRoom.fits(bytes, limits) ? null
+                : HeapRoom.shortfall("MiniMalloc's search of " + buffers.size() + " buffers", bytes, limits);
     }
 
     /** A verdict that needs no search, or null. */

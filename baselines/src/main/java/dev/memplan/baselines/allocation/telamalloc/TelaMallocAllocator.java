@@ -89,9 +89,9 @@ public final class TelaMallocAllocator implements Allocator {
         List<int[]> parts = options.contentionGrouping() ? Phases.components(axis) : List.of(all(buffers.size()));
         int largest = parts.stream().mapToInt(p -> p.length).max().orElse(0);
         long need = estimateBytes(largest, 0);
-        if (!HeapRoom.fits(need)) {
+        if (!HeapRoom.fits(need, limits)) {
             return fallback(buffers, capacity, limits, start, HeapRoom.shortfall("TelaMalloc's search of a part of "
-                    + largest + " buffers", need));
+                    + largest + " buffers", need, limits));
         }
         List<TelaSearch> searches = new ArrayList<>();
         for (int[] part : parts) {
