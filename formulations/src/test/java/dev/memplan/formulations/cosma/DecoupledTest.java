@@ -14,6 +14,15 @@ import dev.memplan.model.Limits;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorSetting;
+import dev.memplan.model.Work;
+import dev.memplan.model.CheckReport;
+import dev.memplan.model.Plan;
+import dev.memplan.model.io.GraphJson;
+import dev.memplan.model.io.PlanJson;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -96,5 +105,31 @@ class DecoupledTest {
             }
         }
         assertEquals(Technique.START_ORDER, Technique.parse("Start-Order"));
+    }
+
+    /**
+     * A PNASNet part at M_R that CP-SAT, stopped by a work limit of 0.8 units, answered with a solution that spills a
+     * tensor it never loads again: its objective (464,128) is above its plan's checked traffic (363,776). That used to
+     * be reported as a bug and the part kept its start (870,080); the plan is valid and cheaper, so it is kept.
+     */
+    @Test
+    void aStoppedSolutionWhosePlanPaysLessThanItsObjectiveIsKept() throws IOException {
+        Graph g = GraphJson.read(resource("pnasnet-part0.graph.json"), "pnasnet-part0.graph.json");
+        Plan start = PlanJson.read(resource("pnasnet-part0.start.json"), "pnasnet-part0.start.json");
+        Graph gs = g.withSetting(TensorSetting.ACTIVATIONS);
+        CheckReport startReport = PlanChecker.requireValid(gs, start, "test");
+        Limits limits = Limits.DEFAULT.withWork(Work.of(0.8)).withTimeLimit(Duration.ofMillis(800));
+        CosmaResult r = CosmaSolver.solve(g, TensorSetting.ACTIVATIONS, start.budget(),
+                DECOUPLED.withStart(start.withResult(startReport.traffic(), null)), limits);
+        assertTrue(r.plan() != null, r.status().toString());
+        long traffic = PlanChecker.requireValid(gs, r.plan(), "test").traffic().nonCompulsory();
+        assertEquals(traffic, r.objective());
+        assertTrue(traffic < startReport.traffic().nonCompulsory(), traffic + " not below the start");
+    }
+
+    private static String resource(String name) throws IOException {
+        try (InputStream in = DecoupledTest.class.getResourceAsStream("/cosma/" + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
     }
 }
