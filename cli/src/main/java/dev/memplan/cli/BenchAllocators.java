@@ -21,6 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -69,13 +70,12 @@ final class BenchAllocators implements Callable<Integer> {
             description = "trace sizes for --scale (default: ${DEFAULT-VALUE})")
     List<Integer> sizes;
 
-    @Option(names = "--csv", defaultValue = "bench-allocators.csv", paramLabel = "OUT",
-            description = "CSV (default: ${DEFAULT-VALUE})")
-    Path csv;
+    @Mixin
+    BenchCsv csvOption;
 
     @Override
     public Integer call() {
-        Outputs.check(csv, "--csv", false);
+        Path csv = csvOption.checked();
         PrintWriter out = spec.commandLine().getOut();
         List<String> names = allocators == null ? Allocators.NAMES : allocators;
         for (String n : names) {

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -61,12 +62,12 @@ final class BenchCommand implements Runnable {
         @Option(names = "--seed", defaultValue = "1", description = "random seed (default: ${DEFAULT-VALUE})")
         long seed;
 
-        @Option(names = "--csv", defaultValue = "bench-checker.csv", description = "CSV output (default: ${DEFAULT-VALUE})")
-        Path csv;
+        @Mixin
+        BenchCsv csvOption;
 
         @Override
         public Integer call() {
-            Outputs.check(csv, "--csv", false);
+            Path csv = csvOption.checked();
             PrintWriter out = spec.commandLine().getOut();
             if (repeats < 1) {
                 throw new UserException("--repeats must be >= 1 (a median needs a run), got " + repeats);

@@ -50,9 +50,8 @@ final class BenchCompare implements Callable<Integer> {
     @Option(names = "--no-cosma", description = "schemes only")
     boolean noCosma;
 
-    @Option(names = "--csv", defaultValue = "bench-compare.csv", paramLabel = "OUT",
-            description = "CSV written as rows finish (default: ${DEFAULT-VALUE})")
-    Path csv;
+    @Mixin
+    BenchCsv csvOption;
 
     @Option(names = "--plans", paramLabel = "DIR", description = "also write every plan there (memplan-plan/1)")
     Path plans;
@@ -65,7 +64,7 @@ final class BenchCompare implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Outputs.check(csv, "--csv", false);
+        Path csv = csvOption.checked();
         Outputs.checkFolder(plans, "--plans");
         PrintWriter out = spec.commandLine().getOut();
         List<String> nets = Inputs.zooNetworks(networks != null ? networks

@@ -45,8 +45,8 @@ final class BenchCosma implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE})")
     List<String> settings;
 
-    @Option(names = "--csv", defaultValue = "bench-cosma.csv", paramLabel = "OUT", description = "(default: ${DEFAULT-VALUE})")
-    Path csv;
+    @Mixin
+    BenchCsv csvOption;
 
     @Option(names = "--markdown", paramLabel = "OUT.md", description = "also write the table as Markdown")
     Path markdown;
@@ -64,7 +64,7 @@ final class BenchCosma implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Outputs.check(csv, "--csv", false);
+        Path csv = csvOption.checked();
         Outputs.check(markdown, "--markdown", false);
         Outputs.checkFolder(plans, "--plans");
         PrintWriter out = spec.commandLine().getOut();

@@ -66,15 +66,15 @@ final class BenchDnc implements Callable<Integer> {
                 + "operators (default: ${DEFAULT-VALUE})"})
     int largeBeam;
 
-    @Option(names = "--csv", defaultValue = "bench-dnc.csv", paramLabel = "OUT", description = "(default: ${DEFAULT-VALUE})")
-    Path csv;
+    @Mixin
+    BenchCsv csvOption;
 
     @Mixin
     SolverOptions solverOptions;
 
     @Override
     public Integer call() {
-        Outputs.check(csv, "--csv", false);
+        Path csv = csvOption.checked();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (maxPart < 1 || largeBeam < 1) {

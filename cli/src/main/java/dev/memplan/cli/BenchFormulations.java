@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -53,12 +54,12 @@ final class BenchFormulations implements Callable<Integer> {
     @Option(names = "--time-limit", defaultValue = "60", description = "seconds per case (default: ${DEFAULT-VALUE})")
     double timeLimit;
 
-    @Option(names = "--csv", defaultValue = "bench-formulations.csv", description = "CSV output (default: ${DEFAULT-VALUE})")
-    Path csv;
+    @Mixin
+    BenchCsv csvOption;
 
     @Override
     public Integer call() {
-        Outputs.check(csv, "--csv", false);
+        Path csv = csvOption.checked();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         TensorSetting s = Inputs.setting(setting);
@@ -81,7 +82,7 @@ final class BenchFormulations implements Callable<Integer> {
             }
         }).toList();
         Table table = new Table(HEADER);
-        write(String.join(",", HEADER) + "\n", false);
+        write(csv, String.join(",", HEADER) + "\n", false);
         for (Graph full : graphs) {
             Graph g = full.withSetting(s);
             long mr = Budgets.minimumRequired(g);
@@ -103,7 +104,7 @@ final class BenchFormulations implements Callable<Integer> {
                         r.bound() == null ? "-" : Long.toString(r.bound()),
                         r.gap() == null ? "-" : String.format("%.3f", r.gap()), String.format("%.2f", r.seconds())};
                     table.row(row);
-                    write(String.join(",", row) + "\n", true);
+                    write(csv, String.join(",", row) + "\n", true);
                     err.println("bench: " + String.join(" ", row));
                     err.flush();
                 }
@@ -119,7 +120,7 @@ final class BenchFormulations implements Callable<Integer> {
         return value == null ? "-" : value.toString();
     }
 
-    private void write(String text, boolean append) {
+    private static void write(Path csv, String text, boolean append) {
         try {
             if (append) {
                 Files.writeString(csv, text, StandardCharsets.UTF_8, StandardOpenOption.APPEND);

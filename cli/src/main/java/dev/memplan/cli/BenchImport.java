@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -37,11 +38,12 @@ final class BenchImport implements Callable<Integer> {
     @Option(names = "--repeats", defaultValue = "5", description = "timed imports after the first (default: ${DEFAULT-VALUE})")
     int repeats;
 
-    @Option(names = "--csv", defaultValue = "bench-import.csv", paramLabel = "OUT", description = "CSV file (default: ${DEFAULT-VALUE})")
-    Path csv;
+    @Mixin
+    BenchCsv csvOption;
 
     @Override
     public Integer call() {
+        Path csv = csvOption.checked();
         PrintWriter out = spec.commandLine().getOut();
         Table t = new Table("model", "input", "file MB", "operators", "tensors", "M_R all", "first s", "median s");
         for (String spec : models) {

@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -58,12 +59,12 @@ final class BenchLimits implements Callable<Integer> {
             description = "more arguments for each solve, e.g. '--decompose none' or '--setting all' (default: none)")
     String solveArgs;
 
-    @Option(names = "--csv", defaultValue = "bench-limits.csv", description = "CSV output (default: ${DEFAULT-VALUE})")
-    Path csv;
+    @Mixin
+    BenchCsv csvOption;
 
     @Override
     public Integer call() throws IOException {
-        Outputs.check(csv, "--csv", false);
+        Path csv = csvOption.checked();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         for (double limit : limits) {

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -42,14 +43,15 @@ final class BenchMmap implements Callable<Integer> {
     @Option(names = "--simulations", paramLabel = "N", defaultValue = "128", description = "MCTS simulations per move (default: ${DEFAULT-VALUE})")
     int simulations;
 
-    @Option(names = "--csv", defaultValue = "bench-mmap.csv", paramLabel = "OUT", description = "(default: ${DEFAULT-VALUE})")
-    Path csv;
+    @Mixin
+    BenchCsv csvOption;
 
     @Option(names = "--markdown", paramLabel = "OUT.md", description = "also write the table as Markdown")
     Path markdown;
 
     @Override
     public Integer call() {
+        Path csv = csvOption.checked();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         List<String> inputs = new ArrayList<>();

@@ -9,6 +9,7 @@ import dev.memplan.datasets.Examples;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,8 +64,15 @@ class RealReasonsTest {
             return; // not Linux: no /proc to try
         }
         MainTest.Result r = MainTest.run("solve", "fig1", "--budget", "M_R", "--out", proc.toString());
-        assertRefused(r, "--out /proc/version", "cannot create a file in folder /proc");
+        assertRefused(r, "--out /proc/version", "folder /proc takes no new files");
         assertFalse(r.out().contains("status"), "refused before solving: " + r.out());
+        // Every bench command checks its --csv before it runs (bench mmap and bench import wrote it after the work).
+        for (String[] bench : new String[][] {{"mmap"}, {"import", "missing.onnx"}, {"compare"}}) {
+            List<String> args = new ArrayList<>(List.of("bench", "--csv", "/proc/bench.csv"));
+            args.addAll(1, List.of(bench));
+            MainTest.Result b = MainTest.run(args.toArray(String[]::new));
+            assertRefused(b, "--csv /proc/bench.csv", "folder /proc takes no new files");
+        }
     }
 
     @Test

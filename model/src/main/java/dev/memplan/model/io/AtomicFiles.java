@@ -112,6 +112,9 @@ public final class AtomicFiles {
         // takes no new files (/proc, a read-only mount) fails before the work, with its real reason.
         try {
             Files.delete(Files.createTempFile(dir, ".memplan-probe", ".tmp"));
+        } catch (java.nio.file.NoSuchFileException e) {
+            // The folder exists (checked above), yet a new file in it is "not found": a special file system (/proc).
+            return "folder " + dir + " takes no new files (a special file system)";
         } catch (IOException e) {
             return "cannot create a file in folder " + dir + ": " + reason(e);
         }
