@@ -3,15 +3,25 @@ package dev.memplan.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.baselines.replacement.AddressRule;
+import dev.memplan.baselines.replacement.BeladyReplacement;
+import dev.memplan.baselines.replacement.GreedyReplacement;
+import dev.memplan.baselines.replacement.ReplacementPolicy;
+import dev.memplan.baselines.replacement.Scheme;
+import dev.memplan.baselines.replacement.Schemes;
+import dev.memplan.baselines.scheduling.GivenOrderScheduler;
+import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.decomposition.CosmaPipeline;
 import dev.memplan.decomposition.DncResult;
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.TensorSetting;
+import dev.memplan.model.Work;
 import dev.memplan.model.io.PlanJson;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -49,5 +59,42 @@ class PipelineStartTest {
         assertEquals(bestTraffic, r.traffic(), log.toString());
         assertEquals(bestTraffic, PlanChecker.requireValid(g, r.plan(), "test").traffic().nonCompulsory());
         assertTrue(o.bestStart().traffic().nonCompulsory() >= bestTraffic);
+    }
+
+    /**
+     * The restarts: on LR-ASPP at M_R the width-1 minimum-peak order spills less than the width-16 one the case
+     * pins (and than every paper scheme), so the pipeline starts from it and returns no more traffic than it; the
+     * narrower orders' plans are made here independently of the pipeline.
+     */
+    @Test
+    void startsFromTheBestNarrowerMinimumPeakOrder() {
+        Graph full = Inputs.graph("lraspp_mobilenet_v3_large");
+        TensorSetting s = TensorSetting.ACTIVATIONS;
+        Graph g = full.withSetting(s);
+        long budget = Budgets.minimumRequired(g);
+        MinimumPeakScheduler mpmf = MinimumPeakScheduler.pinned(16, Backend.CPSAT);
+        long paper = Long.MAX_VALUE;
+        for (Scheme scheme : Schemes.byNames(Schemes.PAPER, mpmf)) {
+            paper = Math.min(paper, scheme.plan(full, s, budget, Limits.DEFAULT).traffic().nonCompulsory());
+        }
+        long restart = Long.MAX_VALUE;
+        for (int w : new int[] {1, 4}) {
+            for (ReplacementPolicy policy : List.of(new BeladyReplacement(), new GreedyReplacement())) {
+                Scheme scheme = new Scheme(new GivenOrderScheduler(MinimumPeakScheduler.pinned(w, Backend.CPSAT)
+                        .schedule(g, Limits.DEFAULT).schedule(), "w"), policy, AddressRule.TFLITE);
+                restart = Math.min(restart, scheme.plan(full, s, budget, Limits.DEFAULT).traffic().nonCompulsory());
+            }
+        }
+        assertTrue(restart < paper, "the case no longer shows a restart's gain: " + restart + " >= " + paper);
+        CosmaPipeline.Settings settings = CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT)
+                .withDecoupled(true, null), mpmf);
+        StringWriter log = new StringWriter();
+        Limits limits = Limits.DEFAULT.withWork(Work.of(1)).withTimeLimit(java.time.Duration.ofSeconds(1));
+        CosmaPipeline.Outcome o = new CosmaPipeline(settings, new PrintWriter(log)::println).run(full, s, budget,
+                limits, null);
+        assertEquals(restart, o.bestStart().traffic().nonCompulsory(), log.toString());
+        assertTrue(o.bestStart().solver().name().startsWith("mpmf@"), o.bestStart().solver().name());
+        assertTrue(o.result().objective() <= restart, log.toString());
+        assertTrue(PlanChecker.check(g, o.result().plan()).valid());
     }
 }

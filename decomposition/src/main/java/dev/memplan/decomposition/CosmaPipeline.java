@@ -3,6 +3,7 @@ package dev.memplan.decomposition;
 import dev.memplan.baselines.replacement.AddressRule;
 import dev.memplan.baselines.replacement.BeladyReplacement;
 import dev.memplan.baselines.replacement.GreedyReplacement;
+import dev.memplan.baselines.replacement.ReplacementPolicy;
 import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.baselines.scheduling.GivenOrderScheduler;
@@ -23,6 +24,8 @@ import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorSetting;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -33,8 +36,9 @@ import java.util.function.Consumer;
  * <ol>
  *   <li>below the least aligned budget no plan exists: COSMA proves INFEASIBLE at once, nothing else runs;</li>
  *   <li>the starting plans: the caller's (compare's scheme rows), else the best of the paper's four schemes (on a
- *       fixed schedule: Belady and greedy replacement on that order), each only while the time or work left
- *       allows it ({@link Shares#SCHEME_NANOS_PER_OPERATOR});</li>
+ *       fixed schedule: Belady and greedy replacement on that order), and with a free schedule the restarts from
+ *       narrower minimum-peak orders ({@link #restarts}), each only while the time or work left allows it
+ *       ({@link Shares#SCHEME_NANOS_PER_OPERATOR});</li>
  *   <li>traffic with a free schedule on a graph above {@link DivideAndConquer#AUTO_THRESHOLD} operators (or with
  *       break nodes): the whole graph's program first with {@link Shares#WHOLE_FIRST} of what is left (unless its
  *       program is estimated too large), then divide and conquer from its plan unless that plan is proven:
@@ -162,6 +166,9 @@ public final class CosmaPipeline implements Planner {
                 progress.accept("the starting plans (the paper's schemes) ...");
                 starts.addAll(schemePlans(graph, setting, budget, limits));
             }
+            if (free && (givenStarts != null || settings.schemeStart())) {
+                starts.addAll(restarts(graph, setting, budget, limits));
+            }
         }
         Plan bestStart = best(starts);
         DivideAndConquer.Options dnc = traffic && free ? chooseDnc(g) : null;
@@ -259,6 +266,55 @@ public final class CosmaPipeline implements Planner {
             if (r.planned()) {
                 plans.add(r.plan());
             }
+        }
+        return plans;
+    }
+
+    /**
+     * More starting orders: the minimum-peak beam at each narrower width of its ladder
+     * ({@link MinimumPeakScheduler#rungs}, below the case's width), with Belady and greedy replacement, each order
+     * that differs from those already tried. A narrower beam finds a higher peak but often far less traffic, and the
+     * best start decides where divide and conquer cuts the graph: measured on NASNet at M_R (BENCHMARKS.md,
+     * "Restarts"), the width-1 order spills 310,464 B where the width-4096 order spills 2,271,872 B. The widths are
+     * fixed by the graph's size, so the starts are the same on every machine; every plan is checked. Named
+     * {@code mpmf@W/policy/tflite}. Runs only while the time left allows each, like the schemes.
+     */
+    private List<Plan> restarts(Graph full, TensorSetting s, long budget, Limits limits) {
+        MinimumPeakScheduler mpmf = settings.mpmf();
+        if (mpmf == null) {
+            return List.of();
+        }
+        Graph g = full.withSetting(s);
+        int top = mpmf.pinnedWidth() > 0 ? mpmf.pinnedWidth() : MinimumPeakScheduler.DEFAULT_BEAM;
+        int widest = Math.min(top, MinimumPeakScheduler.sizedWidth(g.operatorCount()));
+        Duration needs = Duration.ofNanos(2 * Shares.SCHEME_NANOS_PER_OPERATOR * full.operatorCount());
+        Set<Schedule> tried = new HashSet<>();
+        List<Plan> plans = new ArrayList<>();
+        for (int w : MinimumPeakScheduler.rungs(widest)) {
+            Duration left = limits.timeLimit();
+            if (w >= top || left != null && left.compareTo(needs) < 0) {
+                continue;
+            }
+            if (tried.isEmpty()) {
+                // The case's own order (already made by the mpmf schemes: the scheduler keeps it).
+                tried.add(mpmf.schedule(g, limits).schedule());
+            }
+            Schedule order = MinimumPeakScheduler.pinned(w, mpmf.backend()).schedule(g, limits).schedule();
+            if (!tried.add(order)) {
+                continue;
+            }
+            for (ReplacementPolicy policy : List.of(new BeladyReplacement(), new GreedyReplacement())) {
+                Scheme scheme = new Scheme(new GivenOrderScheduler(order, "mpmf@" + w), policy, AddressRule.TFLITE);
+                PlanResult r = scheme.solve(full, s, budget, limits);
+                if (r.planned()) {
+                    plans.add(r.plan());
+                }
+            }
+        }
+        Plan best = best(plans);
+        if (best != null) {
+            progress.accept("restarts: " + plans.size() + " plans from narrower minimum-peak orders, the best "
+                    + best.solver().name() + " traffic " + best.traffic().nonCompulsory());
         }
         return plans;
     }

@@ -10,14 +10,21 @@ import dev.memplan.model.Schedule;
  */
 public final class GivenOrderScheduler implements Scheduler {
     private final Schedule schedule;
+    private final String name;
 
     public GivenOrderScheduler(Schedule schedule) {
+        this(schedule, "given");
+    }
+
+    /** The order under a name of its own (e.g. {@code mpmf@16}: the minimum-peak beam at width 16). */
+    public GivenOrderScheduler(Schedule schedule, String name) {
         this.schedule = schedule;
+        this.name = name;
     }
 
     @Override
     public String name() {
-        return "given";
+        return name;
     }
 
     @Override

@@ -91,6 +91,11 @@ public final class MinimumPeakScheduler implements Scheduler {
         return new MinimumPeakScheduler(width, backend, true);
     }
 
+    /** The back-end of the minimum-peak program. */
+    public Backend backend() {
+        return backend;
+    }
+
     /** The pinned width, or 0 when the width follows the time limit. */
     public int pinnedWidth() {
         return pinned ? beamWidth : 0;
@@ -222,7 +227,7 @@ public final class MinimumPeakScheduler implements Scheduler {
     }
 
     /** The ladder's widths up to {@code top}, narrowest first, ending with {@code top}. */
-    static int[] rungs(int top) {
+    public static int[] rungs(int top) {
         List<Integer> r = new ArrayList<>();
         for (int w : LADDER) {
             if (w < top) {
