@@ -50,7 +50,7 @@ final class SolverOptions {
         }
     }
 
-    /** --without's values: the techniques' ids (forced, start-order, lift, prune). */
+    /** --without's values: the techniques' ids (forced, start-order, lift, prune, restarts). */
     static final class TechniqueConverter implements CommandLine.ITypeConverter<Technique> {
         @Override
         public Technique convert(String value) {
@@ -94,7 +94,8 @@ final class SolverOptions {
             description = {"COSMA (traffic): switch techniques off to measure what they buy: 'forced' (the forced-traffic",
                 "bound and its inequalities), 'start-order' (the fixed-schedule program of the starting plan's",
                 "order first), 'lift' (with parameters: the activations plan lifted), 'prune' (the lifetime",
-                "windows: the model without them); all on by default. Every ablation switch is here, once."})
+                "windows: the model without them), 'restarts' (the starting plans from narrower minimum-peak",
+                "orders); all on by default. Every ablation switch is here, once."})
     List<Technique> without;
 
     @Option(names = "--mp-beam", paramLabel = "WIDTH",

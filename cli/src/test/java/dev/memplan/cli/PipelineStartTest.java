@@ -59,6 +59,13 @@ class PipelineStartTest {
         assertEquals(bestTraffic, r.traffic(), log.toString());
         assertEquals(bestTraffic, PlanChecker.requireValid(g, r.plan(), "test").traffic().nonCompulsory());
         assertTrue(o.bestStart().traffic().nonCompulsory() >= bestTraffic);
+
+        // The same plan as an alternative (offered at the end only, as the pipeline's restarts are): divide and
+        // conquer cuts and searches from its own starts, and still returns no more than the alternative.
+        DncResult alt = dev.memplan.decomposition.DivideAndConquer.solve(full, TensorSetting.ACTIVATIONS,
+                best.budget(), settings.dnc(), Limits.DEFAULT, List.of(), List.of(start), line -> { });
+        assertTrue(alt.traffic() <= bestTraffic, alt.traffic() + " > " + bestTraffic);
+        assertTrue(alt.start() == null || alt.start() >= bestTraffic, "an alternative is not a start");
     }
 
     /**
@@ -96,5 +103,11 @@ class PipelineStartTest {
         assertTrue(o.bestStart().solver().name().startsWith("mpmf@"), o.bestStart().solver().name());
         assertTrue(o.result().objective() <= restart, log.toString());
         assertTrue(PlanChecker.check(g, o.result().plan()).valid());
+
+        // --without restarts: the paper's schemes alone start it.
+        CosmaPipeline.Outcome without = new CosmaPipeline(new CosmaPipeline.Settings(settings.cosma().without(
+                java.util.Set.of(dev.memplan.formulations.cosma.Technique.RESTARTS)), settings.decompose(), null,
+                settings.maxPart(), mpmf, true), line -> { }).run(full, s, budget, limits, null);
+        assertEquals(paper, without.bestStart().traffic().nonCompulsory());
     }
 }

@@ -11,6 +11,7 @@ import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
@@ -166,11 +167,11 @@ public final class CosmaPipeline implements Planner {
                 progress.accept("the starting plans (the paper's schemes) ...");
                 starts.addAll(schemePlans(graph, setting, budget, limits));
             }
-            if (free && (givenStarts != null || settings.schemeStart())) {
-                starts.addAll(restarts(graph, setting, budget, limits));
-            }
         }
-        Plan bestStart = best(starts);
+        // The restarts: starts of the whole graph's program, and divide and conquer's alternatives (see there).
+        List<Plan> restarts = traffic && free && (givenStarts != null || settings.schemeStart())
+                ? restarts(graph, setting, budget, limits) : List.of();
+        Plan bestStart = best(concat(starts, restarts));
         DivideAndConquer.Options dnc = traffic && free ? chooseDnc(g) : null;
         CosmaResult whole = null;
         if (dnc != null && settings.decompose() == Decompose.AUTO) {
@@ -184,11 +185,12 @@ public final class CosmaPipeline implements Planner {
             if (whole != null && whole.plan() != null) {
                 dncStarts.add(whole.plan());
             }
-            if (bestStart != null) {
-                dncStarts.add(bestStart);
+            Plan bestScheme = best(starts);
+            if (bestScheme != null) {
+                dncStarts.add(bestScheme);
             }
             return divideAndConquer(graph, setting, budget, dnc, limits, dncStarts, givenStarts != null
-                    || settings.schemeStart(), starts, whole, clock);
+                    || settings.schemeStart(), starts, restarts, whole, clock);
         }
         CosmaResult r = whole;
         if (r == null) {
@@ -273,15 +275,17 @@ public final class CosmaPipeline implements Planner {
     /**
      * More starting orders: the minimum-peak beam at each narrower width of its ladder
      * ({@link MinimumPeakScheduler#rungs}, below the case's width), with Belady and greedy replacement, each order
-     * that differs from those already tried. A narrower beam finds a higher peak but often far less traffic, and the
-     * best start decides where divide and conquer cuts the graph: measured on NASNet at M_R (BENCHMARKS.md,
-     * "Restarts"), the width-1 order spills 310,464 B where the width-4096 order spills 2,271,872 B. The widths are
-     * fixed by the graph's size, so the starts are the same on every machine; every plan is checked. Named
-     * {@code mpmf@W/policy/tflite}. Runs only while the time left allows each, like the schemes.
+     * that differs from those already tried. A narrower beam finds a higher peak but often far less traffic: on
+     * NASNet at M_R the width-1 order spills 310,464 B where the width-4096 order spills 2,271,872 B (BENCHMARKS.md,
+     * "Restarts"). They start the whole graph's program; divide and conquer takes them as alternatives at its end,
+     * not as the order it cuts and improves: from them its search gained nothing on PNASNet and AmoebaNet at M_R
+     * (1,117,824 and 646,936 B, against 652,288 and 508,032 B from the minimum-peak order). The widths are fixed
+     * by the graph's size, so the starts are the same on every machine; every plan is checked. Named
+     * {@code mpmf@W/policy/tflite}. Each runs only while the time left allows it, like the schemes.
      */
     private List<Plan> restarts(Graph full, TensorSetting s, long budget, Limits limits) {
         MinimumPeakScheduler mpmf = settings.mpmf();
-        if (mpmf == null) {
+        if (mpmf == null || !settings.cosma().uses(Technique.RESTARTS)) {
             return List.of();
         }
         Graph g = full.withSetting(s);
@@ -325,7 +329,7 @@ public final class CosmaPipeline implements Planner {
      */
     private Outcome divideAndConquer(Graph full, TensorSetting s, long budget, DivideAndConquer.Options options,
                                      Limits limits, List<Plan> extraStarts, boolean schemes, List<Plan> made,
-                                     CosmaResult whole, RunClock clock) {
+                                     List<Plan> restarts, CosmaResult whole, RunClock clock) {
         Graph g = full.withSetting(s);
         // One deadline for the whole run: from here on every limit read is what is left of it.
         Limits run = limits.startingNow();
@@ -370,8 +374,8 @@ public final class CosmaPipeline implements Planner {
         if (whole != null) {
             noProgram.remove(whole.plan());
         }
-        Plan bestStart = best(noProgram);
-        DncResult r = DivideAndConquer.solve(full, s, budget, options, run, starts, progress);
+        Plan bestStart = best(concat(noProgram, restarts));
+        DncResult r = DivideAndConquer.solve(full, s, budget, options, run, starts, restarts, progress);
         PlanResult result = new PlanResult("cosma-dnc/" + settings.cosma().backend().id(), r.status(), r.plan(),
                 r.check(), r.traffic(), r.bound(), r.gap(), clock.wallSeconds(), clock.workUsed(),
                 limits.work().wallStopped(), List.of());
@@ -410,6 +414,12 @@ public final class CosmaPipeline implements Planner {
         progress.accept(String.format(Locale.ROOT, "dnc: %s %s, traffic %d, %.1f s", label, r.status(),
                 r.objective(), r.seconds()));
         return r;
+    }
+
+    private static List<Plan> concat(List<Plan> a, List<Plan> b) {
+        List<Plan> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 
     /** The least-traffic plan of {@code plans}, null when there is none. */

@@ -154,6 +154,17 @@ public final class DivideAndConquer {
      */
     public static DncResult solve(Graph graph, TensorSetting setting, long budget, Options options, Limits limits,
                                   List<Plan> starts, Consumer<String> progress) {
+        return solve(graph, setting, budget, options, limits, starts, List.of(), progress);
+    }
+
+    /**
+     * Divide and conquer as above, with {@code alternatives}: checked plans offered only at the end, before the
+     * final bound, so that they neither decide the cuts nor become the plan the windows improve (the pipeline's
+     * restarts: a start with less traffic but a high peak leaves the search less to gain, measured on PNASNet and
+     * AmoebaNet at M_R, BENCHMARKS.md "Restarts"). The result is never worse than the best of them.
+     */
+    public static DncResult solve(Graph graph, TensorSetting setting, long budget, Options options, Limits limits,
+                                  List<Plan> starts, List<Plan> alternatives, Consumer<String> progress) {
         Graph g = graph.withSetting(setting);
         RunClock clock = new RunClock(limits, graph.operatorCount() <= WHOLE_GRAPH_LIMIT ? Shares.FINAL_BOUND : 0);
         if (limits.workMode()) {
@@ -186,6 +197,7 @@ public final class DivideAndConquer {
                 partition.size(), partition.largestPart(), partition.totalCutBytes()));
         if (best.plan() != null && (best.traffic() == 0 || best.meets(bound))) {
             progress.accept("dnc: the starting plan meets the lower bound; nothing to divide");
+            offerAll(best, alternatives);
             return finish(g, options, best, finalBound(g, budget, best, waitFor(bound, clock), clock), clock,
                     partition, null, null, null, startTraffic, 0, 0);
         }
@@ -200,6 +212,7 @@ public final class DivideAndConquer {
                 // Past the deadline nothing is stitched: the parts so far are no plan of the whole graph.
                 progress.accept(String.format(Locale.ROOT, "dnc: the time is up after %d of %d parts; the best "
                         + "plan so far is kept", k, partition.size()));
+                offerAll(best, alternatives);
                 return finish(g, options, best, bound.getNow(null), clock, partition, null, null, null,
                         startTraffic, 0, 0);
             }
@@ -256,7 +269,15 @@ public final class DivideAndConquer {
         progress.accept("dnc: stitched, traffic " + spillAtCut + " spilling at the cuts, " + handover
                 + " with the state handed over");
         Long polished = null;
-        if (options.handover() && g.operatorCount() <= WHOLE_GRAPH_LIMIT && !clock.over()) {
+        // A stitched order that is a start's order had its fixed-schedule program already (FS(default), FS(MPMF)):
+        // on PNASNet at M_R the parts kept FS(MPMF)'s order and a second program on it took 10.7 of 60 work units
+        // for nothing; the windows get them instead.
+        Schedule stitchedOrder = current.schedule();
+        boolean startOrder = starts.stream().anyMatch(p -> p.schedule().equals(stitchedOrder));
+        if (startOrder) {
+            progress.accept("dnc: the stitched order is a starting plan's order; no second fixed-schedule program");
+        }
+        if (options.handover() && g.operatorCount() <= WHOLE_GRAPH_LIMIT && !clock.over() && !startOrder) {
             Plan p = fixedSchedule(g, setting, budget, options, current, clock.fractionOfRest(Shares.STITCHED_ORDER), clock, limits);
             if (p != null) {
                 polished = best.offer(p, "parts, fixed-schedule optimum of their order");
@@ -271,6 +292,7 @@ public final class DivideAndConquer {
         int tried = counts[0];
         int accepted = counts[1];
 
+        offerAll(best, alternatives);
         return finish(g, options, best, finalBound(g, budget, best, waitFor(bound, clock), clock), clock, partition,
                 spillAtCut, handover, polished, startTraffic, tried, accepted);
     }
@@ -461,6 +483,13 @@ public final class DivideAndConquer {
                         lower));
         return new DncResult(labelled, report, status, traffic, lower, gap, seconds, partition, spillAtCut, handover,
                 polished, startTraffic, tried, accepted, best.source());
+    }
+
+    /** Offers each alternative plan (labelled by its maker) to the best so far. */
+    private static void offerAll(Best best, List<Plan> alternatives) {
+        for (Plan p : alternatives) {
+            best.offer(p, "start (" + (p.solver() == null ? "given" : p.solver().name()) + ")");
+        }
     }
 
     /** The part's operators in the order of the given positions (a topological order of the part). */

@@ -16,7 +16,12 @@ public enum Technique {
     /** With parameters: the activations solved at the budget minus the parameters' reserve, lifted. */
     LIFT("lift"),
     /** The lifetime windows: no variable for a tensor at a step where it can be neither live nor moved. */
-    PRUNE("prune");
+    PRUNE("prune"),
+    /**
+     * The solve pipeline's restarts: more starting plans from the minimum-peak beam at narrower widths (read by
+     * {@code CosmaPipeline}, not by the program).
+     */
+    RESTARTS("restarts");
 
     private final String id;
 
