@@ -46,8 +46,9 @@ public final class PlacementCpSat implements Allocator {
     /**
      * CP-SAT's deterministic time per work unit on placement models, as {@code memplan allocate} counts it: their
      * no-overlap propagation does about 0.05 deterministic seconds in a wall second on the quiet 2-core reference
-     * machine (COSMA's programs about 1.0; BENCHMARKS.md, "Allocation at production scale", session 8). Inside a
-     * plan's solve the packer keeps COSMA's 1.0, with which the NAS numbers of BENCHMARKS.md were measured.
+     * machine (COSMA's programs about 1.0 on small models, less on large ones; BENCHMARKS.md, "Allocation at
+     * production scale", session 8). Inside a plan's solve the packer keeps COSMA's rate
+     * ({@link dev.memplan.formulations.milp.CpSatBackend#DETERMINISTIC_TIME_PER_UNIT}).
      */
     public static final double CALIBRATED_TIME_PER_UNIT = 0.05;
 
