@@ -13,6 +13,10 @@ import com.google.ortools.sat.Literal;
 import com.google.ortools.sat.NoOverlap2dConstraint;
 import com.google.ortools.sat.SatParameters;
 import dev.memplan.formulations.milp.Solvers;
+import dev.memplan.formulations.placement.PlacementCpSat;
+import dev.memplan.model.Allocation;
+import dev.memplan.model.Buffer;
+import dev.memplan.model.BufferSet;
 import dev.memplan.model.Limits;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.mmap.Action;
@@ -82,7 +86,21 @@ public final class MmapCpSat implements MappingPlanner {
         Limits startLimits = limits.timeLimit() == null ? limits : limits.withTimeLimit(limits.timeLimit().dividedBy(4));
         Mapping hint = start == null ? null : start.plan(in, startLimits).mapping();
         long trivial = in.benefitBound();
-        Program p = new Program(in);
+        // The relaxation without offsets first, with half of what is left: its bound holds for every mapping, and a
+        // packing of its intervals is a mapping with its reward (optimal when the relaxation is).
+        Relaxed relaxed = relax(in, hint, half(limits), deadline);
+        if (relaxed.bound() < trivial) {
+            trivial = relaxed.bound();
+        }
+        if (relaxed.packed() != null && (hint == null || relaxed.packed().reward(in) > hint.reward(in))) {
+            hint = relaxed.packed();
+        }
+        if (hint != null && hint.reward(in) >= trivial) {
+            return MappingResult.checked(NAME, in, hint, SolveStatus.OPTIMAL, trivial, t0, "the relaxation without "
+                    + "offsets proved its optimum and its intervals were packed" + (hint == relaxed.packed() ? ""
+                    : " (a start mapping meets its bound)"));
+        }
+        Program p = new Program(in, true);
         double built = (System.nanoTime() - t0) / 1e9;
         if (hint != null) {
             p.hint(hint);
@@ -126,7 +144,106 @@ public final class MmapCpSat implements MappingPlanner {
         boolean proven = status == CpSolverStatus.OPTIMAL || reward >= bound;
         return MappingResult.checked(NAME, in, found, proven ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE,
                 proven ? reward : bound, t0, "CP-SAT " + status.name().toLowerCase(java.util.Locale.ROOT)
-                + String.format(java.util.Locale.ROOT, " (start and model built in %.1f s)", built));
+                + String.format(java.util.Locale.ROOT, " (start, relaxation without offsets and model in %.1f s)",
+                built));
+    }
+
+    /** The relaxation's upper bound alone (for tests: never below the optimum). */
+    static long relaxationBound(MmapInstance in, Limits limits) {
+        return relax(in, null, limits, Long.MAX_VALUE).bound();
+    }
+
+    /** Half of the time or work left (all of it without a limit). */
+    private static Limits half(Limits limits) {
+        return limits.timeLimit() == null ? limits : limits.withTimeLimit(limits.timeLimit().dividedBy(2));
+    }
+
+    /**
+     * The relaxation's outcome: its upper bound on every mapping's reward (the trivial bound when it found none),
+     * and the packing of its best solution's intervals as a checked mapping, or null.
+     */
+    private record Relaxed(long bound, Mapping packed) {
+    }
+
+    /**
+     * The program without offsets: every constraint but the addresses, the capacity as a cumulative of the sizes
+     * over time (a knapsack at each step). Its optimum bounds the mapping problem's from above. Its best solution's
+     * intervals are then packed into the capacity ({@link PlacementCpSat}, an alias group as one buffer over its
+     * members' whole span, the largest size): where they fit, the mapping is whole.
+     */
+    private static Relaxed relax(MmapInstance in, Mapping hint, Limits limits, long deadline) {
+        long trivial = in.benefitBound();
+        Program r = new Program(in, false);
+        if (hint != null) {
+            r.hint(hint);
+        }
+        CpSolver solver = new CpSolver();
+        SatParameters.Builder params = solver.getParameters();
+        params.setLogSearchProgress(false);
+        params.setNumWorkers(limits.threads());
+        params.setLinearizationLevel(2);
+        params.setRandomSeed((int) Math.floorMod(limits.seed(), (long) Integer.MAX_VALUE));
+        long end = deadline;
+        if (limits.workMode()) {
+            dev.memplan.formulations.milp.CpSatBackend.limitWork(params, limits);
+        } else if (limits.timeLimit() != null) {
+            double left = limits.timeLimit().toNanos() / 1e9;
+            if (left <= 0.05) {
+                return new Relaxed(trivial, null);
+            }
+            params.setMaxTimeInSeconds(left);
+            end = Math.min(deadline, System.nanoTime() + limits.timeLimit().toNanos());
+        }
+        CpSolverStatus status = solveBy(solver, r.cp, end);
+        dev.memplan.formulations.milp.CpSatBackend.chargeWork(solver, params, limits);
+        if (status != CpSolverStatus.OPTIMAL && status != CpSolverStatus.FEASIBLE) {
+            return new Relaxed(trivial, null);
+        }
+        long bound = Math.min(trivial, (long) Math.floor(solver.bestObjectiveBound() + 1e-6));
+        return new Relaxed(bound, pack(in, r.mapping(solver), limits));
+    }
+
+    /** The relaxation's mapping (offsets 0) with offsets from a packing of its intervals; null when none fits. */
+    private static Mapping pack(MmapInstance in, Mapping loose, Limits limits) {
+        List<Decision> ds = loose.decisions();
+        List<Buffer> buffers = new ArrayList<>();
+        List<Integer> roots = new ArrayList<>();
+        for (int i = 0; i < in.size(); i++) {
+            int[] group = in.aliasGroup(i);
+            if (group[0] != i || !ds.get(i).placed()) {
+                continue;
+            }
+            long first = Long.MAX_VALUE;
+            long last = Long.MIN_VALUE;
+            long size = 0;
+            for (int j : group) {
+                first = Math.min(first, ds.get(j).start());
+                last = Math.max(last, ds.get(j).end());
+                size = Math.max(size, in.buffer(j).size());
+            }
+            if (size > 0) {
+                // An empty group takes no room: it keeps offset 0.
+                buffers.add(new Buffer("b" + i, first, last + 1, size));
+                roots.add(i);
+            }
+        }
+        if (buffers.isEmpty()) {
+            return MappingChecker.check(in, loose).valid() ? loose : null;
+        }
+        Allocation a = new PlacementCpSat(false).allocate(new BufferSet(buffers), in.capacity(), limits);
+        if (!a.solved()) {
+            return null;
+        }
+        Decision[] out = ds.toArray(Decision[]::new);
+        for (int k = 0; k < roots.size(); k++) {
+            long offset = a.placement().offset(k);
+            for (int j : in.aliasGroup(roots.get(k))) {
+                Decision d = out[j];
+                out[j] = new Decision(d.action(), d.start(), d.end(), offset);
+            }
+        }
+        Mapping m = new Mapping(Arrays.asList(out));
+        return MappingChecker.check(in, m).valid() ? m : null;
     }
 
     /**
@@ -171,9 +288,12 @@ public final class MmapCpSat implements MappingPlanner {
         final IntVar[] offset;
         final int[][] sources;
         final BoolVar[][] from;
+        /** False: the relaxation without offsets, the capacity a cumulative over time (no NoOverlap2D). */
+        final boolean addresses;
 
-        Program(MmapInstance in) {
+        Program(MmapInstance in, boolean addresses) {
             this.in = in;
+            this.addresses = addresses;
             int n = in.size();
             placed = new BoolVar[n];
             copy = new BoolVar[n];
@@ -209,6 +329,8 @@ public final class MmapCpSat implements MappingPlanner {
             end[i] = b.output() ? cp.newIntVar(b.time(), b.liveLast(), "e" + i) : cp.newConstant(b.time());
             if (b.size() > in.capacity()) {
                 cp.addEquality(placed[i], 0);
+                offset[i] = cp.newConstant(0);
+            } else if (!addresses) {
                 offset[i] = cp.newConstant(0);
             } else {
                 offset[i] = cp.newIntVar(0, in.capacity() - b.size(), "o" + i);
@@ -303,7 +425,7 @@ public final class MmapCpSat implements MappingPlanner {
          * time fit the capacity (a cumulative over the time sides), redundant but it gives CP-SAT's LP a bound.
          */
         private void noOverlap() {
-            NoOverlap2dConstraint rects = cp.addNoOverlap2D();
+            NoOverlap2dConstraint rects = addresses ? cp.addNoOverlap2D() : null;
             CumulativeConstraint load = cp.addCumulative(in.capacity());
             for (int i = 0; i < in.size(); i++) {
                 MmapBuffer b = in.buffer(i);
@@ -315,8 +437,10 @@ public final class MmapCpSat implements MappingPlanner {
                         : LinearExpr.affine(start[i], -1, b.time() + 1L);
                 IntervalVar time = cp.newOptionalIntervalVar(start[i], length, LinearExpr.affine(end[i], 1, 1),
                         placed[i], "t" + i);
-                IntervalVar address = cp.newOptionalFixedSizeIntervalVar(offset[i], b.size(), placed[i], "a" + i);
-                rects.addRectangle(time, address);
+                if (addresses) {
+                    IntervalVar address = cp.newOptionalFixedSizeIntervalVar(offset[i], b.size(), placed[i], "a" + i);
+                    rects.addRectangle(time, address);
+                }
                 load.addDemand(time, b.size());
             }
         }
@@ -327,7 +451,9 @@ public final class MmapCpSat implements MappingPlanner {
                 int[] group = in.aliasGroup(i);
                 if (group[0] != i) {
                     cp.addEquality(placed[i], placed[group[0]]);
-                    cp.addEquality(offset[i], offset[group[0]]);
+                    if (addresses) {
+                        cp.addEquality(offset[i], offset[group[0]]);
+                    }
                 }
             }
         }

@@ -59,6 +59,18 @@ class MmapCpSatTest {
         }
     }
 
+    /** The program without offsets bounds every mapping: never below the brute-force optimum. */
+    @Test
+    void theRelaxationWithoutOffsetsNeverBoundsBelowTheOptimum() {
+        for (long seed = 1; seed <= 40; seed++) {
+            MmapInstance in = tiny(seed);
+            long optimum = BruteForceMapping.optimum(in);
+            long bound = MmapCpSat.relaxationBound(in, Limits.DEFAULT);
+            assertTrue(bound >= optimum, in.name() + ": bound " + bound + " < optimum " + optimum);
+            assertTrue(bound <= in.benefitBound());
+        }
+    }
+
     @Test
     void zooInstanceUnderATimeLimitGivesACheckedMappingAndABound() {
         MmapInstance in = MmapInstances.fromGraph(Zoo.graph("lraspp_mobilenet_v3_large"));
