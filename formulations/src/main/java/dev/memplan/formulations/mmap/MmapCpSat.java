@@ -144,8 +144,8 @@ public final class MmapCpSat implements MappingPlanner {
         boolean proven = status == CpSolverStatus.OPTIMAL || reward >= bound;
         return MappingResult.checked(NAME, in, found, proven ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE,
                 proven ? reward : bound, t0, "CP-SAT " + status.name().toLowerCase(java.util.Locale.ROOT)
-                + String.format(java.util.Locale.ROOT, " (start, relaxation without offsets and model in %.1f s)",
-                built));
+                + String.format(java.util.Locale.ROOT, " (start, relaxation without offsets and model in %.1f s; %s)",
+                built, relaxed.note()));
     }
 
     /** The relaxation's upper bound alone (for tests: never below the optimum). */
@@ -162,7 +162,7 @@ public final class MmapCpSat implements MappingPlanner {
      * The relaxation's outcome: its upper bound on every mapping's reward (the trivial bound when it found none),
      * and the packing of its best solution's intervals as a checked mapping, or null.
      */
-    private record Relaxed(long bound, Mapping packed) {
+    private record Relaxed(long bound, Mapping packed, String note) {
     }
 
     /**
@@ -189,7 +189,7 @@ public final class MmapCpSat implements MappingPlanner {
         } else if (limits.timeLimit() != null) {
             double left = limits.timeLimit().toNanos() / 1e9;
             if (left <= 0.05) {
-                return new Relaxed(trivial, null);
+                return new Relaxed(trivial, null, "relaxation: no time left");
             }
             params.setMaxTimeInSeconds(left);
             end = Math.min(deadline, System.nanoTime() + limits.timeLimit().toNanos());
@@ -197,10 +197,15 @@ public final class MmapCpSat implements MappingPlanner {
         CpSolverStatus status = solveBy(solver, r.cp, end);
         dev.memplan.formulations.milp.CpSatBackend.chargeWork(solver, params, limits);
         if (status != CpSolverStatus.OPTIMAL && status != CpSolverStatus.FEASIBLE) {
-            return new Relaxed(trivial, null);
+            return new Relaxed(trivial, null, "relaxation: no solution in its share");
         }
         long bound = Math.min(trivial, (long) Math.floor(solver.bestObjectiveBound() + 1e-6));
-        return new Relaxed(bound, pack(in, r.mapping(solver), limits));
+        Mapping packed = pack(in, r.mapping(solver), limits);
+        long value = Math.round(solver.objectiveValue());
+        return new Relaxed(bound, packed, String.format(java.util.Locale.ROOT, "relaxation: %s %d, bound %d, %s",
+                status.name().toLowerCase(java.util.Locale.ROOT), value, bound, packed == null
+                        ? "its intervals did not pack" : packed.reward(in) >= value ? "its intervals packed"
+                        : "its intervals did not all pack, first fit kept " + packed.reward(in)));
     }
 
     /** The relaxation's mapping (offsets 0) with offsets from a packing of its intervals; null when none fits. */
@@ -232,7 +237,7 @@ public final class MmapCpSat implements MappingPlanner {
         }
         Allocation a = new PlacementCpSat(false).allocate(new BufferSet(buffers), in.capacity(), limits);
         if (!a.solved()) {
-            return null;
+            return firstFit(in, ds, buffers, roots);
         }
         Decision[] out = ds.toArray(Decision[]::new);
         for (int k = 0; k < roots.size(); k++) {
@@ -244,6 +249,79 @@ public final class MmapCpSat implements MappingPlanner {
         }
         Mapping m = new Mapping(Arrays.asList(out));
         return MappingChecker.check(in, m).valid() ? m : null;
+    }
+
+    /**
+     * When the relaxation's intervals do not all fit: the alias groups by benefit per byte-step, each at the lowest
+     * offset free over its span (first fit), dropped when none is; then, while the checker finds a broken rule (a
+     * NoCopy whose source was dropped, say), the cheapest buffer it names is dropped with its group. A valid mapping
+     * below the relaxation's reward, a start for the full program; null when nothing is left.
+     */
+    private static Mapping firstFit(MmapInstance in, List<Decision> ds, List<Buffer> units, List<Integer> roots) {
+        Integer[] order = new Integer[units.size()];
+        double[] density = new double[units.size()];
+        for (int k = 0; k < order.length; k++) {
+            order[k] = k;
+            long benefit = 0;
+            for (int j : in.aliasGroup(roots.get(k))) {
+                benefit += in.buffer(j).benefit();
+            }
+            Buffer u = units.get(k);
+            density[k] = benefit / ((double) u.size() * (u.upper() - u.lower()));
+        }
+        Arrays.sort(order, (x, y) -> x != y && density[x] == density[y] ? Integer.compare(x, y)
+                : Double.compare(density[y], density[x]));
+        Decision[] out = ds.toArray(Decision[]::new);
+        List<Buffer> placedUnits = new ArrayList<>();
+        List<Long> placedOffsets = new ArrayList<>();
+        for (int k : order) {
+            Buffer u = units.get(k);
+            List<long[]> busy = new ArrayList<>();
+            for (int q = 0; q < placedUnits.size(); q++) {
+                Buffer v = placedUnits.get(q);
+                if (v.lower() < u.upper() && u.lower() < v.upper()) {
+                    busy.add(new long[] {placedOffsets.get(q), placedOffsets.get(q) + v.size()});
+                }
+            }
+            busy.sort((x, y) -> Long.compare(x[0], y[0]));
+            long at = 0;
+            for (long[] b : busy) {
+                if (b[0] - at >= u.size()) {
+                    break;
+                }
+                at = Math.max(at, b[1]);
+            }
+            boolean fits = at + u.size() <= in.capacity();
+            if (fits) {
+                placedUnits.add(u);
+                placedOffsets.add(at);
+            }
+            for (int j : in.aliasGroup(roots.get(k))) {
+                Decision d = out[j];
+                out[j] = fits ? new Decision(d.action(), d.start(), d.end(), at) : Decision.DROP;
+            }
+        }
+        Mapping m = new Mapping(Arrays.asList(out));
+        for (int guard = 0; guard <= in.size(); guard++) {
+            dev.memplan.model.mmap.MappingReport report = MappingChecker.check(in, m);
+            if (report.valid()) {
+                return m;
+            }
+            int cheapest = -1;
+            for (int j : report.violations().get(0).buffers()) {
+                if (out[j].placed() && (cheapest < 0 || in.buffer(j).benefit() < in.buffer(cheapest).benefit())) {
+                    cheapest = j;
+                }
+            }
+            if (cheapest < 0) {
+                return null;
+            }
+            for (int j : in.aliasGroup(cheapest)) {
+                out[j] = Decision.DROP;
+            }
+            m = new Mapping(Arrays.asList(out));
+        }
+        return null;
     }
 
     /**
