@@ -106,12 +106,7 @@ public final class MmapCpSat implements MappingPlanner {
             p.hint(hint);
         }
         CpSolver solver = new CpSolver();
-        SatParameters.Builder params = solver.getParameters();
-        params.setLogSearchProgress(false);
-        params.setNumWorkers(limits.threads());
-        // Level 2 linearises the cumulative and NoOverlap2D: it proves ResNet-50 optimal where level 1 stalls.
-        params.setLinearizationLevel(2);
-        params.setRandomSeed((int) Math.floorMod(limits.seed(), (long) Integer.MAX_VALUE));
+        SatParameters.Builder params = parameters(solver, limits);
         if (limits.workMode()) {
             dev.memplan.formulations.milp.CpSatBackend.limitWork(params, limits);
         } else if (deadline != Long.MAX_VALUE) {
@@ -153,6 +148,17 @@ public final class MmapCpSat implements MappingPlanner {
         return relax(in, null, limits, Long.MAX_VALUE).bound();
     }
 
+    /** CP-SAT's parameters for both programs: quiet, the threads and seed of the limits, linearisation level 2. */
+    private static SatParameters.Builder parameters(CpSolver solver, Limits limits) {
+        SatParameters.Builder params = solver.getParameters();
+        params.setLogSearchProgress(false);
+        params.setNumWorkers(limits.threads());
+        // Level 2 linearises the cumulative and NoOverlap2D: it proves ResNet-50 optimal where level 1 stalls.
+        params.setLinearizationLevel(2);
+        params.setRandomSeed((int) Math.floorMod(limits.seed(), (long) Integer.MAX_VALUE));
+        return params;
+    }
+
     /** Half of the time or work left (all of it without a limit). */
     private static Limits half(Limits limits) {
         return limits.timeLimit() == null ? limits : limits.withTimeLimit(limits.timeLimit().dividedBy(2));
@@ -178,11 +184,7 @@ public final class MmapCpSat implements MappingPlanner {
             r.hint(hint);
         }
         CpSolver solver = new CpSolver();
-        SatParameters.Builder params = solver.getParameters();
-        params.setLogSearchProgress(false);
-        params.setNumWorkers(limits.threads());
-        params.setLinearizationLevel(2);
-        params.setRandomSeed((int) Math.floorMod(limits.seed(), (long) Integer.MAX_VALUE));
+        SatParameters.Builder params = parameters(solver, limits);
         long end = deadline;
         if (limits.workMode()) {
             dev.memplan.formulations.milp.CpSatBackend.limitWork(params, limits);
