@@ -277,9 +277,10 @@ public final class CosmaPipeline implements Planner {
      * ({@link MinimumPeakScheduler#rungs}, below the case's width), with Belady and greedy replacement, each order
      * that differs from those already tried. A narrower beam finds a higher peak but often far less traffic: on
      * NASNet at M_R the width-1 order spills 310,464 B where the width-4096 order spills 2,271,872 B (BENCHMARKS.md,
-     * "Restarts"). They start the whole graph's program; divide and conquer takes them as alternatives at its end,
+     * "Deterministic work limits", session 11). They start the whole graph's program; divide and conquer takes them as alternatives at its end,
      * not as the order it cuts and improves: from them its search gained nothing on PNASNet and AmoebaNet at M_R
-     * (1,117,824 and 646,936 B, against 652,288 and 508,032 B from the minimum-peak order). The widths are fixed
+     * (1,117,824 and 646,936 B, against 652,288 and 508,032 B from the minimum-peak order, at 60 units before the
+     * work calibration). The widths are fixed
      * by the graph's size, so the starts are the same on every machine; every plan is checked. Named
      * {@code mpmf@W/policy/tflite}. Each runs only while the time left allows it, like the schemes.
      */

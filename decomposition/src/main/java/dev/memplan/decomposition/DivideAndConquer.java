@@ -161,7 +161,7 @@ public final class DivideAndConquer {
      * Divide and conquer as above, with {@code alternatives}: checked plans offered only at the end, before the
      * final bound, so that they neither decide the cuts nor become the plan the windows improve (the pipeline's
      * restarts: a start with less traffic but a high peak leaves the search less to gain, measured on PNASNet and
-     * AmoebaNet at M_R, BENCHMARKS.md "Restarts"). The result is never worse than the best of them.
+     * AmoebaNet at M_R, BENCHMARKS.md "Deterministic work limits", session 11). The result is never worse than the best of them.
      */
     public static DncResult solve(Graph graph, TensorSetting setting, long budget, Options options, Limits limits,
                                   List<Plan> starts, List<Plan> alternatives, Consumer<String> progress) {
@@ -269,7 +269,8 @@ public final class DivideAndConquer {
         progress.accept("dnc: stitched, traffic " + spillAtCut + " spilling at the cuts, " + handover
                 + " with the state handed over");
         Long polished = null;
-        // A stitched order that is a start's order had its fixed-schedule program already (FS(default), FS(MPMF)):
+        // A stitched order that is a start's order has had its fixed-schedule program (FS(default), FS(MPMF)) unless
+        // that overran:
         // on PNASNet at M_R the parts kept FS(MPMF)'s order and a second program on it took 10.7 of 60 work units
         // for nothing; the windows get them instead.
         Schedule stitchedOrder = current.schedule();
