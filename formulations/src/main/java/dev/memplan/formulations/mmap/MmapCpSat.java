@@ -96,9 +96,9 @@ public final class MmapCpSat implements MappingPlanner {
             hint = relaxed.packed();
         }
         if (hint != null && hint.reward(in) >= trivial) {
-            return MappingResult.checked(NAME, in, hint, SolveStatus.OPTIMAL, trivial, t0, "the relaxation without "
-                    + "offsets proved its optimum and its intervals were packed" + (hint == relaxed.packed() ? ""
-                    : " (a start mapping meets its bound)"));
+            return MappingResult.checked(NAME, in, hint, SolveStatus.OPTIMAL, trivial, t0, hint == relaxed.packed()
+                    ? "the relaxation without offsets proved its optimum and its intervals were packed"
+                    : "the start mapping meets the bound of the relaxation without offsets");
         }
         Program p = new Program(in, true);
         double built = (System.nanoTime() - t0) / 1e9;
