@@ -83,17 +83,17 @@ class WorkLimitTest {
      */
     @Test
     void solveCompareAndTheSweepEngineAgreeOnACaseUnderAWorkLimit() throws Exception {
-        String solve = memplan("solve", GRAPH, "--budget", "M_R", "--work-limit", "4");
+        String solve = memplan("solve", GRAPH, "--budget", "M_R", "--work-limit", "2");
         assertTrue(solve.contains("divide and conquer"), solve);
         String traffic = row(solve, "non-compulsory traffic");
         String bound = row(solve, "bound").split(" ")[0];
         String status = row(solve, "status");
-        String compare = memplan("compare", GRAPH, "--budget", "M_R", "--work-limit", "4");
+        String compare = memplan("compare", GRAPH, "--budget", "M_R", "--work-limit", "2");
         String cosma = compare.lines().filter(l -> l.startsWith("cosma-dnc/cpsat")).findFirst().orElseThrow();
         assertEquals(List.of("cosma-dnc/cpsat", status, traffic), List.of(cosma.split("\\s+")).subList(0, 3), compare);
         assertTrue(cosma.contains("bound " + bound + ","), cosma);
         Path spec = dir.resolve("one.yaml");
-        Files.writeString(spec, "graphs: [\"" + GRAPH + "\"]\nbudgets: [M_R]\nplanners: [cosma]\nwork_limits: [4]\n");
+        Files.writeString(spec, "graphs: [\"" + GRAPH + "\"]\nbudgets: [M_R]\nplanners: [cosma]\nwork_limits: [2]\n");
         Path db = dir.resolve("one.duckdb");
         memplan("sweep", spec.toString(), "--db", db.toString());
         Path csv = dir.resolve("one.csv");
@@ -105,7 +105,7 @@ class WorkLimitTest {
         assertEquals(traffic, values[header.indexOf("traffic_non_compulsory")], lines.toString());
         assertEquals(bound, values[header.indexOf("bound")], lines.toString());
         assertEquals(status, values[header.indexOf("status")], lines.toString());
-        assertEquals("4.0", values[header.indexOf("work_limit")], lines.toString());
+        assertEquals("2.0", values[header.indexOf("work_limit")], lines.toString());
         assertEquals("true", values[header.indexOf("reproducible")], lines.toString());
     }
 
