@@ -13,6 +13,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,14 +43,27 @@ class AllocationAtScaleTest {
                 new String[] {"--allocator", "skyline", "--minimize"},
                 new String[] {"--allocator", "bestfit", "--minimize"});
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        // Two JVMs at a time (each has its own small heap; the time limit is per run).
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        List<Future<Object[]>> done = new ArrayList<>();
         for (String[] run : runs) {
             List<String> command = new ArrayList<>(List.of(java, "-Xmx320m", "-cp", System.getProperty("java.class.path"),
                     Main.class.getName(), "allocate", csv.toString(), "--time-limit", "2"));
             command.addAll(List.of(run));
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(p.waitFor(120, TimeUnit.SECONDS), String.join(" ", run));
-            int code = p.exitValue();
+            done.add(pool.submit(() -> {
+                Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+                String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                boolean ended = p.waitFor(120, TimeUnit.SECONDS);
+                return new Object[] {ended, ended ? p.exitValue() : -1, out};
+            }));
+        }
+        pool.shutdown();
+        for (int k = 0; k < runs.size(); k++) {
+            String[] run = runs.get(k);
+            Object[] result = done.get(k).get();
+            assertTrue((Boolean) result[0], String.join(" ", run));
+            int code = (Integer) result[1];
+            String out = (String) result[2];
             assertTrue(code == 0 || code == 4, String.join(" ", run) + ": exit " + code + "\n" + out);
             assertFalse(out.contains("OutOfMemoryError") || out.contains("out of memory"), out);
             if (code == 0) {
