@@ -45,6 +45,8 @@ public final class MinimumPeakScheduler implements Scheduler {
     static final int PROGRAM_OPERATOR_LIMIT = 120;
     /** Heap for the beam's trails (the orders that reached each kept state). */
     static final long TRAIL_BYTES = 256L << 20;
+    /** States per layer of the pruned DP that proves a beam's peak minimal; past it the DP gives its bound. */
+    static final int PROOF_STATE_CAP = 200_000;
     /** The ladder's rungs below the top width, narrowest first. */
     static final int[] LADDER = {1, 4, 16, 64, 256, 1024};
     /** A rung is started only when this many times the previous rung's time, scaled by the widths, fits. */
@@ -194,6 +196,19 @@ public final class MinimumPeakScheduler implements Scheduler {
         }
         String method = "beam " + width + (width < beamWidth && width == top ? " (memory cap)" : "")
                 + (width < top ? shortfall + (pinned ? "; pinned " + beamWidth : "") : "");
+        if (peak > bound) {
+            // The beam's peak as the target of the exact DP with every state at or above it dropped: when a layer
+            // empties, no order stays below it. Fixed caps, no clock under a work limit (the command's deadline
+            // only), so the status is the same on every machine. It only raises the bound; the order stays.
+            long deadline = lim.workMode() || lim.timeLimit() == null ? Long.MAX_VALUE
+                    : began + lim.timeLimit().toNanos();
+            long proven = found.lowerBound(peak, PROOF_STATE_CAP, deadline, lim);
+            if (proven > bound) {
+                bound = proven;
+                method += proven == peak ? ", proven minimal (no order stays below it: pruned DP over down-sets)"
+                        : ", pruned DP bound " + proven;
+            }
+        }
         Duration left = lim.timeLimit();
         if (!pinned && graph.operatorCount() <= PROGRAM_OPERATOR_LIMIT && peak > bound
                 && (left == null || left.toMillis() > 200)) {
@@ -375,6 +390,61 @@ public final class MinimumPeakScheduler implements Scheduler {
                 order[--i] = t.last;
             }
             return true;
+        }
+
+        /**
+         * A lower bound on the least peak of any order, at most {@code target}: the exact DP over down-sets, layer by
+         * layer, with every state whose peak reaches {@code target} dropped (no order through it peaks below the
+         * target). Every order passes through one down-set of each size, so the least peak of a complete layer is a
+         * bound; when a whole layer is dropped, no order peaks below the target and the target is the bound. Stops
+         * at {@code cap} states in a layer, at {@code deadline} or at the command's deadline, with the last complete
+         * layer's bound.
+         */
+        long lowerBound(long target, int cap, long deadline, Limits limits) {
+            BitSet none = new BitSet(n);
+            List<Integer> first = new ArrayList<>();
+            for (int o = 0; o < n; o++) {
+                if (ready(none, o)) {
+                    first.add(o);
+                }
+            }
+            List<State> layer = List.of(new State(none, 0, 0, null,
+                    first.stream().mapToInt(Integer::intValue).toArray()));
+            long bound = 0;
+            for (int k = 0; k < n; k++) {
+                if (limits.deadline().expired() || deadline != Long.MAX_VALUE && System.nanoTime() > deadline) {
+                    return bound;
+                }
+                Map<BitSet, State> next = new java.util.LinkedHashMap<>();
+                for (State s : layer) {
+                    for (int o : s.ready) {
+                        long[] delta = delta(s.done, o);
+                        long stepPeak = Math.max(s.peak, s.live + delta[0]);
+                        if (stepPeak >= target) {
+                            continue;
+                        }
+                        BitSet done = (BitSet) s.done.clone();
+                        done.set(o);
+                        State candidate = new State(done, stepPeak, s.live + delta[1], new Trail(null, o), s.ready);
+                        next.merge(done, candidate, (a, b) -> better(a, b) ? a : b);
+                        if (next.size() > cap) {
+                            return bound;
+                        }
+                    }
+                }
+                if (next.isEmpty()) {
+                    return target;
+                }
+                long least = Long.MAX_VALUE;
+                List<State> kept = new ArrayList<>(next.size());
+                for (State s : next.values()) {
+                    least = Math.min(least, s.peak);
+                    kept.add(new State(s.done, s.peak, s.live, null, frontier(s.done, s.trail.last(), s.ready)));
+                }
+                bound = Math.max(bound, least);
+                layer = kept;
+            }
+            return bound;
         }
 
         /** The frontier after running {@code o}: the parent's without o, plus o's successors now ready. */

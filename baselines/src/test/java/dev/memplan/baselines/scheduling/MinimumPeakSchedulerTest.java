@@ -72,6 +72,39 @@ class MinimumPeakSchedulerTest {
         }
     }
 
+    /**
+     * The pruned DP after a cut beam: on graphs small enough for it to finish, its bound is the exact least peak
+     * (enumeration), and the beam's order is OPTIMAL exactly when its peak is that; the order is never changed.
+     */
+    @Test
+    void thePrunedDpBoundsTheLeastPeakExactlyAndProvesOnlyMinimalPeaks() {
+        int proven = 0;
+        int beaten = 0;
+        for (long seed = 0; seed < 5; seed++) {
+            Graph g = RandomGraphs.layers(seed, 4, 3, 3, 50, seed % 2 == 0);
+            long exact = bruteForce(g);
+            ScheduleResult r = MinimumPeakScheduler.pinned(1, Backend.CPSAT).schedule(g, Limits.DEFAULT);
+            assertEquals(exact, r.bound(), "seed " + seed + ": " + r);
+            assertEquals(r.peak() == exact ? SolveStatus.OPTIMAL : SolveStatus.HEURISTIC, r.status(), "seed " + seed);
+            assertEquals(Budgets.footprint(g, r.schedule()), r.peak());
+            proven += r.status() == SolveStatus.OPTIMAL && r.method().contains("proven minimal") ? 1 : 0;
+            beaten += r.peak() > exact ? 1 : 0;
+        }
+        assertTrue(proven > 0 && beaten > 0, "both kinds of case: proven " + proven + ", beam above the least " + beaten);
+    }
+
+    /** The NAS networks' minimum-peak orders (beam 4096) are proven minimal: M_P is exact, not a heuristic. */
+    @Test
+    void theNasNetworksMinimumPeakIsProven() {
+        for (String name : List.of("nasnet", "amoebanet")) {
+            Graph g = dev.memplan.datasets.zoo.Zoo.graph(name).withSetting(TensorSetting.ACTIVATIONS);
+            ScheduleResult r = MinimumPeakScheduler.pinned(MinimumPeakScheduler.DEFAULT_BEAM, Backend.CPSAT)
+                    .schedule(g, Limits.DEFAULT);
+            assertEquals(SolveStatus.OPTIMAL, r.status(), name + ": " + r);
+            assertEquals(r.peak(), r.bound());
+        }
+    }
+
     @Test
     void neverWorseThanTheDefaultOrderOnTheExamples() {
         for (String name : Examples.names()) {
