@@ -47,6 +47,11 @@ public final class MinimumPeakScheduler implements Scheduler {
     static final long TRAIL_BYTES = 256L << 20;
     /** States per layer of the pruned DP that proves a beam's peak minimal; past it the DP gives its bound. */
     static final int PROOF_STATE_CAP = 200_000;
+    /**
+     * States the pruned DP may expand in all (a few seconds at most; the NAS networks' proofs take under 0.6 s):
+     * a count, not a clock, so that where it stops does not depend on the machine.
+     */
+    static final long PROOF_EXPANSIONS = 5_000_000L;
     /** The ladder's rungs below the top width, narrowest first. */
     static final int[] LADDER = {1, 4, 16, 64, 256, 1024};
     /** A rung is started only when this many times the previous rung's time, scaled by the widths, fits. */
@@ -202,7 +207,7 @@ public final class MinimumPeakScheduler implements Scheduler {
             // only), so the status is the same on every machine. It only raises the bound; the order stays.
             long deadline = lim.workMode() || lim.timeLimit() == null ? Long.MAX_VALUE
                     : began + lim.timeLimit().toNanos();
-            long proven = found.lowerBound(peak, PROOF_STATE_CAP, deadline, lim);
+            long proven = found.lowerBound(peak, PROOF_STATE_CAP, PROOF_EXPANSIONS, deadline, lim);
             if (proven > bound) {
                 bound = proven;
                 method += proven == peak ? ", proven minimal (no order stays below it: pruned DP over down-sets)"
@@ -398,9 +403,10 @@ public final class MinimumPeakScheduler implements Scheduler {
          * target). Every order passes through one down-set of each size, so the least peak of a complete layer is a
          * bound; when a whole layer is dropped, no order peaks below the target and the target is the bound. Stops
          * at {@code cap} states in a layer, at {@code deadline} or at the command's deadline, with the last complete
-         * layer's bound.
+         * layer's bound; also after {@code expansions} states expanded in all.
          */
-        long lowerBound(long target, int cap, long deadline, Limits limits) {
+        long lowerBound(long target, int cap, long expansions, long deadline, Limits limits) {
+            long expanded = 0;
             BitSet none = new BitSet(n);
             List<Integer> first = new ArrayList<>();
             for (int o = 0; o < n; o++) {
@@ -418,6 +424,9 @@ public final class MinimumPeakScheduler implements Scheduler {
                 Map<BitSet, State> next = new java.util.LinkedHashMap<>();
                 for (State s : layer) {
                     for (int o : s.ready) {
+                        if (++expanded > expansions) {
+                            return bound;
+                        }
                         long[] delta = delta(s.done, o);
                         long stepPeak = Math.max(s.peak, s.live + delta[0]);
                         if (stepPeak >= target) {
