@@ -347,15 +347,7 @@ public final class MinimumPeakScheduler implements Scheduler {
          * order and its peak are set.
          */
         boolean run(long deadline) {
-            BitSet none = new BitSet(n);
-            List<Integer> first = new ArrayList<>();
-            for (int o = 0; o < n; o++) {
-                if (ready(none, o)) {
-                    first.add(o);
-                }
-            }
-            List<State> layer = List.of(new State(none, 0, 0, null,
-                    first.stream().mapToInt(Integer::intValue).toArray()));
+            List<State> layer = List.of(start());
             for (int k = 0; k < n; k++) {
                 if (deadline != Long.MAX_VALUE && System.nanoTime() > deadline) {
                     return false;
@@ -407,15 +399,7 @@ public final class MinimumPeakScheduler implements Scheduler {
          */
         long lowerBound(long target, int cap, long expansions, long deadline, Limits limits) {
             long expanded = 0;
-            BitSet none = new BitSet(n);
-            List<Integer> first = new ArrayList<>();
-            for (int o = 0; o < n; o++) {
-                if (ready(none, o)) {
-                    first.add(o);
-                }
-            }
-            List<State> layer = List.of(new State(none, 0, 0, null,
-                    first.stream().mapToInt(Integer::intValue).toArray()));
+            List<State> layer = List.of(start());
             long bound = 0;
             for (int k = 0; k < n; k++) {
                 if (limits.deadline().expired() || deadline != Long.MAX_VALUE && System.nanoTime() > deadline) {
@@ -454,6 +438,18 @@ public final class MinimumPeakScheduler implements Scheduler {
                 layer = kept;
             }
             return bound;
+        }
+
+        /** The empty down-set with the operators ready at once. */
+        private State start() {
+            BitSet none = new BitSet(n);
+            List<Integer> first = new ArrayList<>();
+            for (int o = 0; o < n; o++) {
+                if (ready(none, o)) {
+                    first.add(o);
+                }
+            }
+            return new State(none, 0, 0, null, first.stream().mapToInt(Integer::intValue).toArray());
         }
 
         /** The frontier after running {@code o}: the parent's without o, plus o's successors now ready. */
