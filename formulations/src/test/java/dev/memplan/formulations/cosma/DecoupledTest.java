@@ -129,6 +129,20 @@ class DecoupledTest {
         assertTrue(traffic < startReport.traffic().nonCompulsory(), traffic + " not below the start");
     }
 
+    /**
+     * The rule itself: a stopped solution's plan may pay less than its claim; a plan that pays more, or a proven
+     * optimum's plan that pays anything else, is a bug.
+     */
+    @Test
+    void aPlanMayPayLessThanAStoppedSolutionClaimsButNeverMoreNorOffAProvenOptimum() {
+        CosmaSolver.requireConsistent("objective", SolveStatus.FEASIBLE, 464_128, 363_776, "plan");
+        CosmaSolver.requireConsistent("objective", SolveStatus.OPTIMAL, 363_776, 363_776, "plan");
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> CosmaSolver.requireConsistent("objective", SolveStatus.FEASIBLE, 363_776, 464_128, "plan"));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class,
+                () -> CosmaSolver.requireConsistent("objective", SolveStatus.OPTIMAL, 464_128, 363_776, "plan"));
+    }
+
     private static String resource(String name) throws IOException {
         try (InputStream in = DecoupledTest.class.getResourceAsStream("/cosma/" + name)) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
