@@ -37,9 +37,9 @@ import java.util.PriorityQueue;
  * nothing, so it never answers {@link SolveStatus#INFEASIBLE}. It stops at {@link Limits#timeLimit()} with
  * {@link SolveStatus#UNKNOWN}.
  *
- * <p>Without fixed-offset buffers the indexed packing runs ({@link FastPacking}): O(n log n) for n buffers
- * (0.9 s on 100,000). With them the plain loop runs, O(n (n + s)) for s distinct time slots, plus O(f) per fit
- * test with f fixed buffers; both give the same offsets.
+ * <p>The packing is indexed ({@link FastPacking}): O(n log n) for n buffers (0.9 s on 100,000), plus O(f) per
+ * step with f fixed-offset buffers; it gives the offsets of the plain loop (a scan of the skyline and of every
+ * buffer per step, O(n (n + s)) for s time slots), which the tests keep as the reference.
  */
 public final class SkylineAllocator implements Allocator {
 
@@ -85,7 +85,7 @@ public final class SkylineAllocator implements Allocator {
 
     /**
      * As {@link #pack(BufferSet)}, or null when {@link System#nanoTime()} passes {@code deadlineNanos} first
-     * (about a second on 100,000 buffers; with fixed-offset buffers the plain loop runs, quadratic).
+     * (about a second on 100,000 buffers).
      */
     public Placement pack(BufferSet buffers, long deadlineNanos) {
         TimeAxis axis = TimeAxis.of(buffers);
@@ -101,13 +101,11 @@ public final class SkylineAllocator implements Allocator {
     }
 
     /**
-     * The packing: the indexed one ({@link FastPacking}, O(n log n) steps) when no buffer has a fixed offset,
-     * else the plain loop ({@link Packing}), which also steps around the obstacles. Both place every buffer at
-     * the same address (SkylineReferenceTest).
+     * The packing: the indexed one ({@link FastPacking}), which places every buffer where the plain loop
+     * ({@link Packing}, kept as the tests' reference) does (SkylineReferenceTest).
      */
     private static Placement run(BufferSet buffers, TimeAxis axis, long deadlineNanos) {
-        boolean fixed = buffers.buffers().stream().anyMatch(b -> b.fixedOffset() != null);
-        return fixed ? new Packing(buffers, axis).run(deadlineNanos) : new FastPacking(buffers, axis).run(deadlineNanos);
+        return new FastPacking(buffers, axis).run(deadlineNanos);
     }
 
     /** The plain loop, for tests: the reference the indexed packing is compared with. */
@@ -311,6 +309,24 @@ public final class SkylineAllocator implements Allocator {
         private final int[] rankOf;
         private final int[] byRank;
         private final int[] leafOf;
+        /** Per tree node, the least size of an unplaced buffer below it. */
+        private final long[] minSize;
+        /** Whether some free buffer needs an alignment above 1 (it may then jump over an obstacle). */
+        private final boolean aligned;
+        /** The fixed-offset buffers (obstacles) by first slot: slots [obsFirst, obsEnd), bytes [obsBottom, obsTop). */
+        private final int[] obsFirst;
+        private final int[] obsEnd;
+        private final long[] obsBottom;
+        private final long[] obsTop;
+        /** The tree over the obstacles (leaf order = by first slot): per node the latest end and the highest top. */
+        private final int obsLeaves;
+        private final int[] obsMaxEnd;
+        private final long[] obsMaxTop;
+        /** The answer of {@link #obstacles}, reused. */
+        private int[] foundBuffer = new int[16];
+        private int found;
+        /** The current row. */
+        private long row = -1;
 
         FastPacking(BufferSet set, TimeAxis axis) {
             this.set = set;
@@ -351,32 +367,74 @@ public final class SkylineAllocator implements Allocator {
                 minRank[size + k] = rankOf[leafBuffer[k]];
                 minEnd[size + k] = axis.end[leafBuffer[k]];
             }
-            for (int v = size - 1; v >= 1; v--) {
-                minRank[v] = Math.min(minRank[2 * v], minRank[2 * v + 1]);
-                minEnd[v] = Math.min(minEnd[2 * v], minEnd[2 * v + 1]);
+            minSize = new long[2 * size];
+            Arrays.fill(minSize, Long.MAX_VALUE);
+            for (int k = 0; k < m; k++) {
+                minSize[size + k] = set.get(leafBuffer[k]).size();
             }
+            for (int v = size - 1; v >= 1; v--) {
+                pull(v);
+            }
+            aligned = order.stream().anyMatch(i -> set.get(i).alignment() > 1);
+            int[] fixed = java.util.stream.IntStream.range(0, set.size()).filter(i -> set.get(i).fixedOffset() != null)
+                    .boxed().sorted(Comparator.comparingInt(i -> axis.first[i])).mapToInt(Integer::intValue).toArray();
+            obsFirst = new int[fixed.length];
+            obsEnd = new int[fixed.length];
+            obsBottom = new long[fixed.length];
+            obsTop = new long[fixed.length];
+            for (int k = 0; k < fixed.length; k++) {
+                obsFirst[k] = axis.first[fixed[k]];
+                obsEnd[k] = axis.end[fixed[k]];
+                obsBottom[k] = set.get(fixed[k]).fixedOffset();
+                obsTop[k] = ByteRange.add(obsBottom[k], set.get(fixed[k]).size());
+            }
+            int obsSize = 1;
+            while (obsSize < Math.max(1, fixed.length)) {
+                obsSize <<= 1;
+            }
+            obsLeaves = obsSize;
+            obsMaxEnd = new int[2 * obsSize];
+            obsMaxTop = new long[2 * obsSize];
+            Arrays.fill(obsMaxTop, Long.MIN_VALUE);
+            for (int k = 0; k < fixed.length; k++) {
+                obsMaxEnd[obsSize + k] = obsEnd[k];
+                obsMaxTop[obsSize + k] = obsTop[k];
+            }
+            for (int v = obsSize - 1; v >= 1; v--) {
+                obsMaxEnd[v] = Math.max(obsMaxEnd[2 * v], obsMaxEnd[2 * v + 1]);
+                obsMaxTop[v] = Math.max(obsMaxTop[2 * v], obsMaxTop[2 * v + 1]);
+            }
+        }
+
+        private void pull(int v) {
+            minRank[v] = Math.min(minRank[2 * v], minRank[2 * v + 1]);
+            minEnd[v] = Math.min(minEnd[2 * v], minEnd[2 * v + 1]);
+            minSize[v] = Math.min(minSize[2 * v], minSize[2 * v + 1]);
         }
 
         /** The packing, or null when the deadline passes first. */
         Placement run(long deadlineNanos) {
             long[] offset = new long[set.size()];
+            for (int i = 0; i < set.size(); i++) {
+                if (set.get(i).fixedOffset() != null) {
+                    offset[i] = set.get(i).fixedOffset();
+                }
+            }
             int remaining = byRank.length;
             if (remaining == 0 || slots == 0) {
                 return new Placement(set, offset);
             }
-            write(0, slots, 0);
-            merge(0);
+            settle(0, slots, 0);
             // The gaps of the current row with an answer, best rank first ({rank, start}); those without one.
             PriorityQueue<int[]> answered = new PriorityQueue<>(Comparator.comparingInt(a -> a[0]));
             List<Integer> blocked = new ArrayList<>();
-            long row = -1;
             long steps = 0;
             while (remaining > 0) {
                 if ((++steps & 63) == 0 && System.nanoTime() - deadlineNanos > 0) {
                     return null;
                 }
                 if (answered.isEmpty() && blocked.isEmpty()) {
-                    row = nextRow(answered, blocked);
+                    nextRow(answered, blocked);
                     continue;
                 }
                 if (answered.isEmpty()) {
@@ -403,8 +461,7 @@ public final class SkylineAllocator implements Allocator {
                 if (e < b) {
                     write(e, b, row);
                 }
-                write(f, e, ByteRange.add(at, set.get(i).size()));
-                merge(f);
+                settle(f, e, ByteRange.add(at, set.get(i).size()));
                 if (a < f) {
                     ask(a, answered, blocked);
                 }
@@ -415,9 +472,9 @@ public final class SkylineAllocator implements Allocator {
             return new Placement(set, offset);
         }
 
-        /** The lowest height of the skyline; every segment at it becomes a gap of the row and is asked. */
-        private long nextRow(PriorityQueue<int[]> answered, List<Integer> blocked) {
-            long row = -1;
+        /** Moves the row to the lowest height of the skyline; every segment at it becomes a gap and is asked. */
+        private void nextRow(PriorityQueue<int[]> answered, List<Integer> blocked) {
+            row = -1;
             while (!byHeight.isEmpty()) {
                 long[] top = byHeight.peek();
                 int start = (int) top[1];
@@ -435,12 +492,34 @@ public final class SkylineAllocator implements Allocator {
             if (row < 0) {
                 throw new IllegalStateException("bug: no skyline segment left, yet buffers remain");
             }
-            return row;
         }
 
-        /** Finds the gap's best buffer and files the gap under answered or blocked. */
+        /**
+         * Finds the gap's best buffer and files the gap under answered or blocked. Under obstacles the best
+         * buffers that would cross one are set aside until one fits (or none is left), then put back.
+         */
         private void ask(int start, PriorityQueue<int[]> answered, List<Integer> blocked) {
-            int rank = best(start, segEnd[start]);
+            int a = start;
+            int b = segEnd[start];
+            int[] above = obstacles(a, b, row);
+            int rank;
+            if (above.length == 0) {
+                rank = best(a, b, Long.MAX_VALUE);
+            } else {
+                long room = aligned ? Long.MAX_VALUE : room(a, b, above);
+                List<Integer> aside = new ArrayList<>();
+                while (true) {
+                    rank = best(a, b, room);
+                    if (rank == NONE || !hits(byRank[rank], above)) {
+                        break;
+                    }
+                    aside.add(byRank[rank]);
+                    remove(byRank[rank]);
+                }
+                for (int i : aside) {
+                    restore(i);
+                }
+            }
             if (rank == NONE) {
                 blocked.add(start);
             } else {
@@ -448,18 +527,18 @@ public final class SkylineAllocator implements Allocator {
             }
         }
 
-        /** The lowest rank of an unplaced buffer living inside slots [a, b), or NONE. */
-        private int best(int a, int b) {
+        /** The lowest rank of an unplaced buffer of at most {@code maxSize} bytes living inside slots [a, b), or NONE. */
+        private int best(int a, int b, long maxSize) {
             int from = dev.memplan.model.SortedLongs.countBelow(leafFirst, a);
             int to = dev.memplan.model.SortedLongs.countBelow(leafFirst, b);
             if (from >= to) {
                 return NONE;
             }
-            return best(1, 0, leaves, from, to, b, NONE);
+            return best(1, 0, leaves, from, to, b, maxSize, NONE);
         }
 
-        private int best(int v, int lo, int hi, int from, int to, int b, int bound) {
-            if (hi <= from || to <= lo || minEnd[v] > b || minRank[v] >= bound) {
+        private int best(int v, int lo, int hi, int from, int to, int b, long maxSize, int bound) {
+            if (hi <= from || to <= lo || minEnd[v] > b || minRank[v] >= bound || minSize[v] > maxSize) {
                 return bound;
             }
             if (hi - lo == 1) {
@@ -468,24 +547,167 @@ public final class SkylineAllocator implements Allocator {
             int mid = (lo + hi) >>> 1;
             // The child with the better rank first: its answer prunes the other.
             if (minRank[2 * v] <= minRank[2 * v + 1]) {
-                bound = best(2 * v, lo, mid, from, to, b, bound);
-                return best(2 * v + 1, mid, hi, from, to, b, bound);
+                bound = best(2 * v, lo, mid, from, to, b, maxSize, bound);
+                return best(2 * v + 1, mid, hi, from, to, b, maxSize, bound);
             }
-            bound = best(2 * v + 1, mid, hi, from, to, b, bound);
-            return best(2 * v, lo, mid, from, to, b, bound);
+            bound = best(2 * v + 1, mid, hi, from, to, b, maxSize, bound);
+            return best(2 * v, lo, mid, from, to, b, maxSize, bound);
         }
 
         private void remove(int i) {
             int v = leaves + leafOf[i];
             minRank[v] = NONE;
             minEnd[v] = NONE;
+            minSize[v] = Long.MAX_VALUE;
             for (v >>= 1; v >= 1; v >>= 1) {
-                minRank[v] = Math.min(minRank[2 * v], minRank[2 * v + 1]);
-                minEnd[v] = Math.min(minEnd[2 * v], minEnd[2 * v + 1]);
+                pull(v);
             }
         }
 
-        /** Raises a gap to its lower neighbour (the row is full there), merging with it. */
+        /** Puts a buffer set aside by {@link #ask} back into the tree. */
+        private void restore(int i) {
+            int v = leaves + leafOf[i];
+            minRank[v] = rankOf[i];
+            minEnd[v] = axis.end[i];
+            minSize[v] = set.get(i).size();
+            for (v >>= 1; v >= 1; v >>= 1) {
+                pull(v);
+            }
+        }
+
+        /**
+         * The obstacles live in some slot of [a, b) whose top lies above {@code level}, by first slot: a descent of
+         * the tree over the obstacles sorted by first slot that skips nodes ending by a or topping out by level.
+         * Over a gap at the row these are the obstacles above it (none holds the row: the skyline climbed them).
+         */
+        private int[] obstacles(int a, int b, long level) {
+            int count = dev.memplan.model.SortedLongs.countBelow(obsFirst, b);
+            found = 0;
+            if (count > 0) {
+                collect(1, 0, obsLeaves, count, a, level);
+            }
+            return Arrays.copyOf(foundBuffer, found);
+        }
+
+        private void collect(int v, int lo, int hi, int count, int a, long level) {
+            if (lo >= count || obsMaxEnd[v] <= a || obsMaxTop[v] <= level) {
+                return;
+            }
+            if (hi - lo == 1) {
+                if (found == foundBuffer.length) {
+                    foundBuffer = Arrays.copyOf(foundBuffer, 2 * found);
+                }
+                foundBuffer[found++] = lo;
+                return;
+            }
+            int mid = (lo + hi) >>> 1;
+            collect(2 * v, lo, mid, count, a, level);
+            collect(2 * v + 1, mid, hi, count, a, level);
+        }
+
+        /** Whether buffer i, placed at the row, crosses one of these obstacles (the loop's test). */
+        private boolean hits(int i, int[] obstacles) {
+            long at = TimeAxis.alignUp(row, set.get(i).alignment());
+            long top = ByteRange.add(at, set.get(i).size());
+            for (int k : obstacles) {
+                if (obsFirst[k] < axis.end[i] && obsEnd[k] > axis.first[i] && obsBottom[k] < top && at < obsTop[k]) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /**
+         * The most bytes above the row that some slot of [a, b) offers below its lowest obstacle (unbounded when a
+         * slot has none above): a larger unaligned buffer crosses an obstacle wherever it goes.
+         */
+        private long room(int a, int b, int[] above) {
+            long[] most = {0};
+            sweep(a, b, above, (from, to, live) -> {
+                most[0] = live.isEmpty() || most[0] == Long.MAX_VALUE ? Long.MAX_VALUE
+                        : Math.max(most[0], live.firstKey() - row);
+            });
+            return most[0];
+        }
+
+        /** What {@link #sweep} reports for each stretch [from, to): the obstacles live there by bottom. */
+        private interface Stretch {
+            void visit(int from, int to, java.util.TreeMap<Long, Integer> live);
+        }
+
+        /**
+         * Walks [a, b) stretch by stretch, cut wherever one of {@code obstacles} (given by first slot) begins or
+         * ends, with the obstacles live in the stretch keyed by bottom (those live in one slot never overlap).
+         */
+        private void sweep(int a, int b, int[] obstacles, Stretch visit) {
+            Integer[] byEnd = new Integer[obstacles.length];
+            int[] cuts = new int[2 * obstacles.length + 2];
+            int c = 0;
+            cuts[c++] = a;
+            cuts[c++] = b;
+            for (int j = 0; j < obstacles.length; j++) {
+                int k = obstacles[j];
+                byEnd[j] = k;
+                cuts[c++] = Math.max(a, obsFirst[k]);
+                cuts[c++] = Math.min(b, obsEnd[k]);
+            }
+            Arrays.sort(byEnd, Comparator.comparingInt(k -> obsEnd[k]));
+            int[] points = Arrays.stream(cuts, 0, c).sorted().distinct().toArray();
+            java.util.TreeMap<Long, Integer> live = new java.util.TreeMap<>();
+            int in = 0;
+            int out = 0;
+            for (int p = 0; p + 1 < points.length; p++) {
+                while (out < byEnd.length && obsEnd[byEnd[out]] <= points[p]) {
+                    live.remove(obsBottom[byEnd[out++]]);
+                }
+                while (in < obstacles.length && obsFirst[obstacles[in]] <= points[p]) {
+                    int k = obstacles[in++];
+                    if (obsEnd[k] > points[p]) {
+                        live.put(obsBottom[k], k);
+                    }
+                }
+                visit.visit(points[p], points[p + 1], live);
+            }
+        }
+
+        /**
+         * Makes slots [a, b) the skyline at height h, each slot kept off the obstacles as the loop does (a level
+         * inside one jumps to its top, repeatedly), as maximal segments, each merged with equal neighbours and filed.
+         */
+        private void settle(int a, int b, long h) {
+            int[] reached = obstacles(a, b, h);
+            if (reached.length == 0) {
+                write(a, b, h);
+                merge(a);
+                return;
+            }
+            // Every piece is written before any is merged: a merge reads its right neighbour.
+            List<long[]> pieces = new ArrayList<>();
+            sweep(a, b, reached, (from, to, live) -> {
+                long level = h;
+                for (var under = live.floorEntry(level); under != null && obsTop[under.getValue()] > level;
+                        under = live.floorEntry(level)) {
+                    level = obsTop[under.getValue()];
+                }
+                long[] last = pieces.isEmpty() ? null : pieces.get(pieces.size() - 1);
+                if (last != null && last[2] == level) {
+                    last[1] = to;
+                } else {
+                    pieces.add(new long[] {from, to, level});
+                }
+            });
+            for (long[] piece : pieces) {
+                write((int) piece[0], (int) piece[1], piece[2]);
+            }
+            for (long[] piece : pieces) {
+                merge((int) piece[0]);
+            }
+        }
+
+        /**
+         * Raises a gap to its lower neighbour (the row is full there), merging with it, or to the bottom of the
+         * lowest obstacle above it when that comes first (a buffer it blocks can only go on top of it).
+         */
         private void raise(int start) {
             int end = segEnd[start];
             long next = Long.MAX_VALUE;
@@ -495,11 +717,13 @@ public final class SkylineAllocator implements Allocator {
             if (end < slots) {
                 next = Math.min(next, segHeight[end]);
             }
+            for (int k : obstacles(start, end, row)) {
+                next = Math.min(next, obsBottom[k]);
+            }
             if (next == Long.MAX_VALUE) {
                 throw new IllegalStateException("bug: skyline row cannot rise, yet buffers remain");
             }
-            write(start, end, next);
-            merge(start);
+            settle(start, end, next);
         }
 
         /** Makes slots [a, b) one segment at height h (its neighbours must be segments already). */
