@@ -31,6 +31,9 @@ package dev.memplan.baselines.allocation.telamalloc;
  *                             picks), major backtracks go one level, and maxCandidates, backjumping and the stuck
  *                             detector are ignored (they skip parts of the tree); needs backtracking. Exponential;
  *                             for small sets and tests
+ * @param heuristicFirst       section 7: the skyline heuristic is faster than the search, so production still
+ *                             tries it first; on, its packing is kept when it fits the capacity and the search
+ *                             runs only when it does not; off, the search always runs
  */
 public record TelaMallocOptions(
         boolean longestLifetime,
@@ -44,15 +47,16 @@ public record TelaMallocOptions(
         boolean prependCandidates,
         int maxCandidates,
         int stuckThreshold,
-        boolean exhaustive) {
+        boolean exhaustive,
+        boolean heuristicFirst) {
 
     /**
      * The full method of section 5: all three heuristics, every technique on, thresholds dropping by 10% of the
      * capacity, at most 8 candidates per point, stuck after 100 backtracks (the paper's example value), not
-     * exhaustive.
+     * exhaustive, the skyline heuristic first.
      */
     public static final TelaMallocOptions DEFAULT =
-            new TelaMallocOptions(true, true, true, true, true, 0.1, true, true, true, 8, 100, false);
+            new TelaMallocOptions(true, true, true, true, true, 0.1, true, true, true, 8, 100, false, true);
 
     public TelaMallocOptions {
         if (!longestLifetime && !largestSize && !largestArea) {
@@ -74,46 +78,55 @@ public record TelaMallocOptions(
 
     public TelaMallocOptions withHeuristics(boolean longest, boolean largest, boolean area) {
         return new TelaMallocOptions(longest, largest, area, solverGuidedPlacement, contentionGrouping, phaseStep,
-                backtracking, backjumping, prependCandidates, maxCandidates, stuckThreshold, exhaustive);
+                backtracking, backjumping, prependCandidates, maxCandidates, stuckThreshold, exhaustive,
+                heuristicFirst);
     }
 
     public TelaMallocOptions withSolverGuidedPlacement(boolean on) {
         return new TelaMallocOptions(longestLifetime, largestSize, largestArea, on, contentionGrouping, phaseStep,
-                backtracking, backjumping, prependCandidates, maxCandidates, stuckThreshold, exhaustive);
+                backtracking, backjumping, prependCandidates, maxCandidates, stuckThreshold, exhaustive,
+                heuristicFirst);
     }
 
     public TelaMallocOptions withContentionGrouping(boolean on) {
         return new TelaMallocOptions(longestLifetime, largestSize, largestArea, solverGuidedPlacement, on, phaseStep,
-                backtracking, backjumping, prependCandidates, maxCandidates, stuckThreshold, exhaustive);
+                backtracking, backjumping, prependCandidates, maxCandidates, stuckThreshold, exhaustive,
+                heuristicFirst);
     }
 
     public TelaMallocOptions withBacktracking(boolean on) {
         return new TelaMallocOptions(longestLifetime, largestSize, largestArea, solverGuidedPlacement,
                 contentionGrouping, phaseStep, on, backjumping, prependCandidates, maxCandidates, stuckThreshold,
-                exhaustive);
+                exhaustive, heuristicFirst);
     }
 
     public TelaMallocOptions withBackjumping(boolean on) {
         return new TelaMallocOptions(longestLifetime, largestSize, largestArea, solverGuidedPlacement,
                 contentionGrouping, phaseStep, backtracking, on, prependCandidates, maxCandidates, stuckThreshold,
-                exhaustive);
+                exhaustive, heuristicFirst);
     }
 
     public TelaMallocOptions withPrependCandidates(boolean on) {
         return new TelaMallocOptions(longestLifetime, largestSize, largestArea, solverGuidedPlacement,
                 contentionGrouping, phaseStep, backtracking, backjumping, on, maxCandidates, stuckThreshold,
-                exhaustive);
+                exhaustive, heuristicFirst);
     }
 
     public TelaMallocOptions withStuckThreshold(int threshold) {
         return new TelaMallocOptions(longestLifetime, largestSize, largestArea, solverGuidedPlacement,
                 contentionGrouping, phaseStep, backtracking, backjumping, prependCandidates, maxCandidates, threshold,
-                exhaustive);
+                exhaustive, heuristicFirst);
     }
 
     public TelaMallocOptions withExhaustive(boolean on) {
         return new TelaMallocOptions(longestLifetime, largestSize, largestArea, solverGuidedPlacement,
                 contentionGrouping, phaseStep, backtracking, backjumping, prependCandidates, maxCandidates,
-                stuckThreshold, on);
+                stuckThreshold, on, heuristicFirst);
+    }
+
+    public TelaMallocOptions withHeuristicFirst(boolean on) {
+        return new TelaMallocOptions(longestLifetime, largestSize, largestArea, solverGuidedPlacement,
+                contentionGrouping, phaseStep, backtracking, backjumping, prependCandidates, maxCandidates,
+                stuckThreshold, exhaustive, on);
     }
 }

@@ -62,6 +62,9 @@ final class TelaSearch {
     long majorBacktracks;
     long stuckJumps;
     int deepest;
+    /** Points holding their propagated bounds now, and the most at once (1: the path keeps one set). */
+    private int boundsHeld;
+    int mostBoundsHeld;
 
     /**
      * @param fixed     the fixed offset of each buffer, -1 for a free one; fixed buffers must be legal among
@@ -113,8 +116,12 @@ final class TelaSearch {
     /** A node of the search tree at which a buffer is to be chosen. */
     private static final class Point {
         final int depth;
-        /** Propagated lower bounds at this node and their reasons. */
-        final Domains.Lower lower;
+        /**
+         * Propagated lower bounds at this node and their reasons, while the point is the deepest; dropped when
+         * a point is pushed below it and recomputed when the search comes back (so the path holds one set of
+         * bounds, not one per point: O(n) memory instead of O(n^2)).
+         */
+        Domains.Lower lower;
         final List<Integer> candidates;
         /** Index of the next candidate to try. */
         int next;
@@ -151,6 +158,7 @@ final class TelaSearch {
             return Outcome.SOLVED;
         }
         stack.add(new Point(0, domains.lower(), candidates(-1)));
+        holdBounds(1);
         while (true) {
             if (System.nanoTime() - startNanos > budgetNanos) {
                 return Outcome.TIME_LIMIT;
@@ -159,6 +167,14 @@ final class TelaSearch {
                 return Outcome.WORK_LIMIT;
             }
             Point p = stack.get(stack.size() - 1);
+            if (p.lower == null) {
+                // Back at p after a backtrack: the placed buffers are those of p's creation again.
+                if (!domains.propagate(offset, decided)) {
+                    throw new IllegalStateException("bug: propagation at depth " + p.depth + " failed on return");
+                }
+                p.lower = domains.lower();
+                holdBounds(1);
+            }
             int c = nextCandidate(p);
             if (c < 0) {
                 Outcome end = majorBacktrack(p);
@@ -184,7 +200,10 @@ final class TelaSearch {
                 if (placed == free) {
                     return Outcome.SOLVED;
                 }
+                p.lower = null;
+                holdBounds(-1);
                 stack.add(new Point(p.depth + 1, domains.lower(), candidates(c)));
+                holdBounds(1);
                 deepest = Math.max(deepest, p.depth + 1);
             } else {
                 BitSet reason = explain(domains.conflict(), c, why);
@@ -275,10 +294,18 @@ final class TelaSearch {
         return null;
     }
 
+    private void holdBounds(int change) {
+        boundsHeld += change;
+        mostBoundsHeld = Math.max(mostBoundsHeld, boundsHeld);
+    }
+
     /** Pops the points below {@code depth}, undoing their placements, and returns the point at it. */
     private Point undoTo(int depth) {
         while (stack.size() > depth + 1) {
             Point q = stack.remove(stack.size() - 1);
+            if (q.lower != null) {
+                holdBounds(-1);
+            }
             if (q.chosen >= 0) {
                 unplace(q.chosen);
             }

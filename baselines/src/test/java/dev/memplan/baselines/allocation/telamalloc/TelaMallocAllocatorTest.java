@@ -21,7 +21,8 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class TelaMallocAllocatorTest {
-    private static final TelaMallocOptions DEFAULT = TelaMallocOptions.DEFAULT;
+    /** The paper's search with every technique on; the skyline-first shortcut off, so that the search is tested. */
+    private static final TelaMallocOptions DEFAULT = TelaMallocOptions.DEFAULT.withHeuristicFirst(false);
     private static final TelaMallocOptions EXHAUSTIVE = DEFAULT.withExhaustive(true);
 
     private static Allocation allocate(TelaMallocOptions options, BufferSet set, long capacity) {
@@ -185,6 +186,62 @@ class TelaMallocAllocatorTest {
         assertEquals(SolveStatus.UNKNOWN, plain.allocation().status());
         assertEquals(0, plain.stuckJumps());
         assertNotEquals(0, plain.majorBacktracks(), plain.toString());
+    }
+
+    /**
+     * Section 7: production TelaMalloc tries the skyline heuristic first. Where the skyline packs a set into the
+     * capacity, the default answers with it and searches nothing; where it does not, the search runs and packs
+     * what the search alone packs. Random sets at their brute-force least height.
+     */
+    @Test
+    void theSkylineRunsFirstAndTheSearchOnlyWhereItFails() {
+        Random r = new Random(5);
+        int skylineEnough = 0;
+        int searched = 0;
+        for (int round = 0; round < 300; round++) {
+            BufferSet set = RandomBuffers.next(r, 6, 1, round % 3 != 0);
+            long capacity = BruteForcePacking.minimumCapacity(set);
+            if (capacity < 0) {
+                continue; // fixed offsets that collide: no packing to compare
+            }
+            long skyline = new SkylineAllocator().pack(set).height();
+            TelaMallocAllocator.Run first = new TelaMallocAllocator().run(set, capacity, Limits.DEFAULT);
+            Allocation search = allocate(DEFAULT, set, capacity);
+            if (skyline <= capacity) {
+                skylineEnough++;
+                assertEquals(SolveStatus.FEASIBLE, first.allocation().status(), set.toString());
+                assertEquals(0, first.steps(), set.toString());
+            } else {
+                searched++;
+                assertTrue(first.steps() > 0, set.toString());
+                assertEquals(search.status(), first.allocation().status(), set.toString());
+            }
+            if (first.allocation().solved()) {
+                assertTrue(BufferChecker.check(first.allocation().placement(), capacity).isEmpty(), set.toString());
+            }
+            if (search.solved()) {
+                assertTrue(first.allocation().solved(), "skyline first lost a packing the search finds: " + set);
+            }
+        }
+        assertTrue(skylineEnough > 0 && searched > 0, skylineEnough + " packed by the skyline, " + searched
+                + " searched");
+    }
+
+    /**
+     * The search holds one set of propagated bounds at a time, not one per point of its path (those bit sets made
+     * the search O(n^2) in memory: an OutOfMemoryError on 4,000 buffers in a 3 GB heap). Challenging instance A
+     * searched deep, with backtracks, for 20,000 steps.
+     */
+    @Test
+    void theSearchPathHoldsOneSetOfBounds() {
+        BufferSet hard = MiniMallocSuite.challenging("A");
+        double units = 20_000.0 * hard.size() / TelaMallocAllocator.EFFORT_PER_UNIT;
+        Limits work = Limits.DEFAULT.withWork(dev.memplan.model.Work.of(units))
+                .withTimeLimit(Duration.ofMillis(Math.round(units * 1000)));
+        TelaMallocAllocator.Run run = new TelaMallocAllocator(DEFAULT).run(hard, MiniMallocSuite.CHALLENGING_CAPACITY,
+                work);
+        assertTrue(run.deepest() > 50 && run.majorBacktracks() > 0, run.toString());
+        assertEquals(1, run.mostBoundsHeld(), run.toString());
     }
 
     @Test
