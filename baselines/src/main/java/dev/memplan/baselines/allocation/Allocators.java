@@ -95,7 +95,7 @@ public final class Allocators {
             Placement p = unbounded.apply(buffers);
             if (p == null) {
                 return new Allocation(SolveStatus.UNKNOWN, null, (System.nanoTime() - began) / 1e9,
-                        "the time limit was reached (the skyline heuristic with fixed-offset buffers is quadratic)");
+                        "the time limit was reached");
             }
             BufferChecker.requireValid(p, p.height(), name);
             return new Allocation(p.height() == bound ? SolveStatus.OPTIMAL : SolveStatus.HEURISTIC, p,
@@ -128,11 +128,15 @@ public final class Allocators {
         return new Allocation(status, a.placement(), seconds, a.note());
     }
 
-    /** The lowest packing of greedy by size, best fit and TFLite's arena (each O(n log n)), checked. */
+    /**
+     * The lowest packing of greedy by size, best fit, TFLite's arena and the skyline (each O(n log n); the skyline
+     * plus a tree descent per buffer set aside at a fixed-offset buffer), checked.
+     */
     public static Placement bestFastHeuristic(BufferSet buffers) {
         Placement best = null;
         for (Function<BufferSet, Placement> h : List.<Function<BufferSet, Placement>>of(
-                new GreedyBySizeAllocator()::pack, new BestFitAllocator()::pack, new TfliteArenaAllocator()::pack)) {
+                new GreedyBySizeAllocator()::pack, new BestFitAllocator()::pack, new TfliteArenaAllocator()::pack,
+                new SkylineAllocator()::pack)) {
             Placement p = h.apply(buffers);
             if (best == null || p.height() < best.height()) {
                 best = p;

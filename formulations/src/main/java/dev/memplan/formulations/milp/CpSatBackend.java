@@ -131,6 +131,16 @@ public final class CpSatBackend implements MilpSolver {
     public static final double DETERMINISTIC_TIME_PER_UNIT = 0.6;
 
     /**
+     * Solves with a stop request at {@code deadline} ({@link System#nanoTime()} terms; Long.MAX_VALUE: none) from a
+     * watchdog as well as CP-SAT's own limit, which does not cover everything on large models under load. (It does
+     * not reach CP-SAT's presolve of a huge NoOverlap2D: the placement model turns presolve off by size instead.)
+     */
+    public static CpSolverStatus solveBy(CpSolver solver, CpModel model, long deadline) {
+        long delay = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - System.nanoTime();
+        return Watchdog.around(delay, solver::stopSearch, () -> solver.solve(model));
+    }
+
+    /**
      * Sets a work-mode limit on CP-SAT: its deterministic time for the work left in {@code limits}, one worker
      * (CP-SAT's parallel portfolio is not deterministic), and the wall time to the command's deadline as the
      * outer guard.

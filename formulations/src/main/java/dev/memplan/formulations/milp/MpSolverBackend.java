@@ -89,7 +89,7 @@ public final class MpSolverBackend implements MilpSolver {
             long t = System.nanoTime();
             int status;
             try (RunningSolvers.Registration r = RunningSolvers.register(solver::interruptSolve)) {
-                status = run(solver, params);
+                status = watched(solver, params, out.limitMillis());
             }
             double solveSeconds = (System.nanoTime() - t) / 1e9;
 
@@ -129,8 +129,28 @@ public final class MpSolverBackend implements MilpSolver {
             }
         } finally {
             params.delete();
-            solver.delete();
+            if (model.variableCount() > ASYNC_DELETE_VARIABLES) {
+                // Freeing a large native model takes seconds (100,001 buffers: 2-3 s past the time limit); the
+                // answer is known, so a daemon thread frees it (or the process's exit does).
+                Thread free = new Thread(solver::delete, "mpsolver-delete");
+                free.setDaemon(true);
+                free.start();
+            } else {
+                solver.delete();
+            }
         }
+    }
+
+    /** Models with more variables are freed on a daemon thread. */
+    private static final int ASYNC_DELETE_VARIABLES = 50_000;
+
+    /**
+     * Runs the solver with a watchdog that interrupts it {@code millis} from now (0: none): the solver's own limit
+     * does not count the native model's extraction, and on a large model it ran 2 s past it.
+     */
+    private static int watched(MPSolver solver, MPSolverParameters params, long millis) {
+        long delay = millis <= 0 ? Long.MAX_VALUE : java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(millis);
+        return Watchdog.around(delay, solver::interruptSolve, () -> run(solver, params));
     }
 
     private MPVariable[] build(MPSolver solver, Model model) {

@@ -30,9 +30,6 @@ import dev.memplan.model.mmap.MmapInstance;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The exact two-level memory mapping program in OR-Tools CP-SAT: over all mappings (not only those the game's
@@ -118,7 +115,7 @@ public final class MmapCpSat implements MappingPlanner {
             }
             params.setMaxTimeInSeconds(left);
         }
-        CpSolverStatus status = solveBy(solver, p.cp, deadline);
+        CpSolverStatus status = dev.memplan.formulations.milp.CpSatBackend.solveBy(solver, p.cp, deadline);
         dev.memplan.formulations.milp.CpSatBackend.chargeWork(solver, params, limits);
         if (status == CpSolverStatus.MODEL_INVALID) {
             throw new IllegalStateException("bug: CP-SAT rejected the mapping model: " + p.cp.validate());
@@ -198,7 +195,7 @@ public final class MmapCpSat implements MappingPlanner {
             params.setMaxTimeInSeconds(left);
             end = Math.min(deadline, System.nanoTime() + limits.timeLimit().toNanos());
         }
-        CpSolverStatus status = solveBy(solver, r.cp, end);
+        CpSolverStatus status = dev.memplan.formulations.milp.CpSatBackend.solveBy(solver, r.cp, end);
         dev.memplan.formulations.milp.CpSatBackend.chargeWork(solver, params, limits);
         if (status != CpSolverStatus.OPTIMAL && status != CpSolverStatus.FEASIBLE) {
             return new Relaxed(trivial, null, "relaxation: no solution in its share");
@@ -326,27 +323,6 @@ public final class MmapCpSat implements MappingPlanner {
             m = new Mapping(Arrays.asList(out));
         }
         return null;
-    }
-
-    /**
-     * Solves, stopping CP-SAT at the deadline from a watchdog too: its own time limit does not cover presolve on
-     * large models under load, and the command's time limit is a promise.
-     */
-    private static CpSolverStatus solveBy(CpSolver solver, CpModel model, long deadline) {
-        if (deadline == Long.MAX_VALUE) {
-            return solver.solve(model);
-        }
-        ScheduledExecutorService watchdog = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "mmap-cpsat-watchdog");
-            t.setDaemon(true);
-            return t;
-        });
-        try {
-            watchdog.schedule(solver::stopSearch, Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            return solver.solve(model);
-        } finally {
-            watchdog.shutdownNow();
-        }
     }
 
     private static MappingResult fallback(MmapInstance in, Mapping hint, long bound, long t0, String why) {

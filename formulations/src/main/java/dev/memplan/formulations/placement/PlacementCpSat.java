@@ -44,6 +44,13 @@ import dev.memplan.model.SolveStatus;
  */
 public final class PlacementCpSat implements Allocator {
     /**
+     * Above this many buffers CP-SAT runs without its presolve: presolving the NoOverlap2D of 100,001 buffers ran
+     * 23 s past the time limit, and neither its own limit nor a stop request interrupts it (BENCHMARKS, session 12).
+     * Decided by size alone, so the same input gets the same model on any machine.
+     */
+    static final int PRESOLVE_MAX_BUFFERS = 20_000;
+
+    /**
      * CP-SAT's deterministic time per work unit on placement models, as {@code memplan allocate} counts it: their
      * no-overlap propagation does about 0.05 deterministic seconds in a wall second on the quiet 2-core reference
      * machine (COSMA's programs about 1.0 on small models, less on large ones; BENCHMARKS.md, "Allocation at
@@ -131,15 +138,21 @@ public final class PlacementCpSat implements Allocator {
         }
         if (lim.workMode()) {
             dev.memplan.formulations.milp.CpSatBackend.limitWork(params, lim.startingNow(), perUnit);
-        } else if (lim.timeLimit() != null) {
+        }
+        long deadline = Long.MAX_VALUE;
+        if (!lim.workMode() && lim.timeLimit() != null) {
             // The time limit holds for the whole call: building the model took some of it.
             java.time.Duration left = PlacementProblem.remaining(lim, start).timeLimit();
             params.setMaxTimeInSeconds(left.getSeconds() + left.getNano() / 1e9);
+            deadline = System.nanoTime() + Math.min(left.toNanos(), Long.MAX_VALUE / 4);
         }
         params.setCatchSigintSignal(false);
+        if (buffers.size() > PRESOLVE_MAX_BUFFERS) {
+            params.setCpModelPresolve(false);
+        }
         CpSolverStatus status;
         try (RunningSolvers.Registration r = RunningSolvers.register(solver::stopSearch)) {
-            status = solver.solve(f.cp);
+            status = dev.memplan.formulations.milp.CpSatBackend.solveBy(solver, f.cp, deadline);
         }
         dev.memplan.formulations.milp.CpSatBackend.chargeWork(solver, params, lim, perUnit);
         switch (status) {
