@@ -81,6 +81,44 @@ public final class MmapCpSat implements MappingPlanner {
             throw new IllegalStateException("CP-SAT needs the OR-Tools native libraries, which could not be loaded ("
                     + Solvers.nativeFailure() + ")");
         }
+        // The time-indexed LP bound runs beside the search, on its own thread, to the end or to the deadline. It
+        // counts no work: its value does not depend on the machine, only whether it ends before the wall deadline.
+        java.util.concurrent.CompletableFuture<java.util.OptionalLong> lp =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> MmapLpBound.of(in, deadline), LP_THREAD);
+        MappingResult r = search(in, limits, t0, deadline);
+        java.util.OptionalLong lpBound;
+        try {
+            lpBound = lp.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            lpBound = java.util.OptionalLong.empty();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("bug: the mapping LP bound failed", e.getCause());
+        }
+        if (lpBound.isEmpty()) {
+            if (limits.workMode() && deadline != Long.MAX_VALUE && System.nanoTime() - deadline >= 0) {
+                limits.work().markWallStop();
+            }
+            return r;
+        }
+        long bound = lpBound.getAsLong();
+        if (r.mapping() == null || (r.bound() >= 0 && r.bound() <= bound)) {
+            return r;
+        }
+        boolean proven = r.reward() >= bound;
+        return MappingResult.checked(NAME, in, r.mapping(), proven ? SolveStatus.OPTIMAL : r.status(),
+                proven ? r.reward() : bound, t0, r.note() + "; bound from the time-indexed LP: " + bound);
+    }
+
+    /** One daemon thread per LP bound: a command that ends does not wait for it. */
+    private static final java.util.concurrent.Executor LP_THREAD = task -> {
+        Thread t = new Thread(task, "mmap-lp-bound");
+        t.setDaemon(true);
+        t.start();
+    };
+
+    /** The start, the relaxation without offsets and the full program, within the limits. */
+    private MappingResult search(MmapInstance in, Limits limits, long t0, long deadline) {
         // The start gets a quarter of the time; CP-SAT the rest.
         Limits startLimits = limits.timeLimit() == null ? limits : limits.withTimeLimit(limits.timeLimit().dividedBy(4));
         Mapping hint = start == null ? null : start.plan(in, startLimits).mapping();

@@ -71,6 +71,31 @@ class MmapCpSatTest {
         }
     }
 
+    /**
+     * The time-indexed LP bounds every mapping: never below the brute-force optimum of the tiny programs, nor below
+     * the proven optima of zoo instances, and never above the sum of the benefits.
+     */
+    @Test
+    void theTimeIndexedLpNeverBoundsBelowTheOptimum() {
+        int tighter = 0;
+        for (long seed = 1; seed <= 40; seed++) {
+            MmapInstance in = tiny(seed);
+            long optimum = BruteForceMapping.optimum(in);
+            long bound = MmapLpBound.of(in, Long.MAX_VALUE).orElseThrow();
+            assertTrue(bound >= optimum, in.name() + ": LP bound " + bound + " < optimum " + optimum);
+            assertTrue(bound <= in.benefitBound(), in.name());
+            tighter += bound < in.benefitBound() ? 1 : 0;
+        }
+        assertTrue(tighter > 0, "the LP never cut below the sum of the benefits");
+        // Proven optima (BENCHMARKS, "Two-level memory mapping"): ResNet-50 1,091,556, LR-ASPP 230,177.
+        long resnet = MmapLpBound.of(dev.memplan.datasets.mmap.MmapInstances.fromGraph(
+                dev.memplan.datasets.zoo.Zoo.build("resnet50").graph()), Long.MAX_VALUE).orElseThrow();
+        assertTrue(resnet >= 1_091_556 && resnet < 1_200_000, "resnet50 LP bound " + resnet);
+        long lraspp = MmapLpBound.of(dev.memplan.datasets.mmap.MmapInstances.fromGraph(
+                dev.memplan.datasets.zoo.Zoo.build("lraspp_mobilenet_v3_large").graph()), Long.MAX_VALUE).orElseThrow();
+        assertTrue(lraspp >= 230_177, "lraspp LP bound " + lraspp);
+    }
+
     @Test
     void zooInstanceUnderATimeLimitGivesACheckedMappingAndABound() {
         MmapInstance in = MmapInstances.fromGraph(Zoo.graph("lraspp_mobilenet_v3_large"));
