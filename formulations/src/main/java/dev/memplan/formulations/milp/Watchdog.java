@@ -32,6 +32,12 @@ public final class Watchdog {
             return work.get();
         } finally {
             watchdog.shutdownNow();
+            // A stop request already under way must end before the caller frees the solver.
+            try {
+                watchdog.awaitTermination(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

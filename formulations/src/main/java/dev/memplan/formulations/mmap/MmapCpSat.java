@@ -51,7 +51,9 @@ import java.util.List;
  * A start mapping (e.g. the best of the greedy policy's and MCTS's), found in a quarter of the time limit, becomes
  * CP-SAT's hint and the fallback: the result is never worse than the start. Before the full program, the same
  * program without offsets ({@link #relax}: the capacity only as the cumulative) runs with half of what is left: its
- * bound holds for every mapping, and its intervals, packed, are a mapping (optimal when the relaxation is). Anytime: under a time limit it returns the best mapping found with CP-SAT's bound; OPTIMAL only when
+ * bound holds for every mapping, and its intervals, packed, are a mapping (optimal when the relaxation is). Beside
+ * it all, on a thread of its own, the time-indexed LP ({@link MmapLpBound}) gives a tighter bound when it ends by
+ * the deadline. Anytime: under a time limit it returns the best mapping found with CP-SAT's bound; OPTIMAL only when
  * CP-SAT proved it. Every mapping is checked.
  */
 public final class MmapCpSat implements MappingPlanner {

@@ -52,7 +52,12 @@ public final class MmapLpBound {
                 }
                 s.setTimeLimit(Math.max(1, delay / 1_000_000));
             }
-            MPSolver.ResultStatus status = Watchdog.around(delay, s::interruptSolve, s::solve);
+            MPSolver.ResultStatus status;
+            // Ctrl-C stops it too (the command then writes what it has, without waiting for the bound).
+            try (dev.memplan.formulations.milp.RunningSolvers.Registration r =
+                         dev.memplan.formulations.milp.RunningSolvers.register(s::interruptSolve)) {
+                status = Watchdog.around(delay, s::interruptSolve, s::solve);
+            }
             if (status != MPSolver.ResultStatus.OPTIMAL) {
                 return OptionalLong.empty();
             }

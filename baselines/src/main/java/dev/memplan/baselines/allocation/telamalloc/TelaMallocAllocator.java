@@ -179,7 +179,7 @@ public final class TelaMallocAllocator implements Allocator {
 
     /**
      * When the search would not fit: the skyline heuristic TelaMalloc starts from, within the time limit; its
-     * packing when it fits the capacity (HEURISTIC), UNKNOWN otherwise, with the reason as the note.
+     * packing when it fits the capacity (FEASIBLE), UNKNOWN otherwise, with the reason as the note.
      */
     private Allocation fallback(BufferSet buffers, long capacity, Limits limits, long start, String why) {
         Placement p = new SkylineAllocator().pack(buffers, deadline(start, limits));
