@@ -128,7 +128,7 @@ class WorkLimitTest {
         assertEquals(0, r.code(), r.err());
         assertTrue(r.out().contains("(counted work; the wall clock cut nothing short)"), r.out());
         return r.out().replaceAll("(?m)^time .*$", "").replaceAll("(?m)%( +)[0-9]+\\.[0-9]{2}(?= |$)", "%$1")
-                .replaceAll("built in [0-9.]+ s", "");
+                .replaceAll("(built|model) in [0-9.]+ s", "");
     }
 
     /** The value of a row of solve's report. */
