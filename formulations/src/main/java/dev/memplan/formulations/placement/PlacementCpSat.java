@@ -138,13 +138,10 @@ public final class PlacementCpSat implements Allocator {
         }
         if (lim.workMode()) {
             dev.memplan.formulations.milp.CpSatBackend.limitWork(params, lim.startingNow(), perUnit);
-        }
-        long deadline = Long.MAX_VALUE;
-        if (!lim.workMode() && lim.timeLimit() != null) {
+        } else if (lim.timeLimit() != null) {
             // The time limit holds for the whole call: building the model took some of it.
             java.time.Duration left = PlacementProblem.remaining(lim, start).timeLimit();
             params.setMaxTimeInSeconds(left.getSeconds() + left.getNano() / 1e9);
-            deadline = System.nanoTime() + Math.min(left.toNanos(), Long.MAX_VALUE / 4);
         }
         params.setCatchSigintSignal(false);
         if (buffers.size() > PRESOLVE_MAX_BUFFERS) {
@@ -152,7 +149,7 @@ public final class PlacementCpSat implements Allocator {
         }
         CpSolverStatus status;
         try (RunningSolvers.Registration r = RunningSolvers.register(solver::stopSearch)) {
-            status = dev.memplan.formulations.milp.CpSatBackend.solveBy(solver, f.cp, deadline);
+            status = solver.solve(f.cp);
         }
         dev.memplan.formulations.milp.CpSatBackend.chargeWork(solver, params, lim, perUnit);
         switch (status) {
