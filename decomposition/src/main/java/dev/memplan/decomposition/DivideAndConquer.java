@@ -158,10 +158,12 @@ public final class DivideAndConquer {
     }
 
     /**
-     * Divide and conquer as above, with {@code alternatives}: checked plans offered only at the end, before the
-     * final bound, so that they neither decide the cuts nor become the plan the windows improve (the pipeline's
-     * restarts: a start with less traffic but a high peak leaves the search less to gain, measured on PNASNet and
-     * AmoebaNet at M_R, BENCHMARKS.md "Deterministic work limits", session 11). The result is never worse than the best of them.
+     * Divide and conquer as above, with {@code alternatives}: checked plans that neither decide the cuts nor become
+     * the plan the windows first improve (the pipeline's restarts: a start with less traffic but a high peak leaves
+     * the search less to gain, measured on PNASNet and AmoebaNet at M_R, BENCHMARKS.md "Deterministic work limits",
+     * session 11); the windows search from each of them once the main search has come up empty with time left
+     * ({@link #restarts}), and all are offered at the end, before the final bound. The result is never worse than
+     * the best of them.
      */
     public static DncResult solve(Graph graph, TensorSetting setting, long budget, Options options, Limits limits,
                                   List<Plan> starts, List<Plan> alternatives, Consumer<String> progress) {
@@ -289,6 +291,7 @@ public final class DivideAndConquer {
         int[] counts = new int[2];
         if (options.windows() && partition.size() > 1) {
             search(g, setting, budget, options, best, bound, clock, limits, progress, counts);
+            restarts(g, setting, budget, options, best, bound, clock, limits, progress, counts, alternatives);
         }
         int tried = counts[0];
         int accepted = counts[1];
@@ -296,6 +299,39 @@ public final class DivideAndConquer {
         offerAll(best, alternatives);
         return finish(g, options, best, finalBound(g, budget, best, waitFor(bound, clock), clock), clock, partition,
                 spillAtCut, handover, polished, startTraffic, tried, accepted);
+    }
+
+    /**
+     * Restarts: when every kind of pass has come up empty and time (or work) is left, the window search runs again
+     * from each alternative plan, the cheapest first (ties in the order given), as a search of its own whose result
+     * is offered to the best; until the time is up or the best meets the bound. Without a limit there are none (the
+     * search makes one round).
+     */
+    private static void restarts(Graph g, TensorSetting setting, long budget, Options options, Best best,
+                                 CompletableFuture<Long> bound, RunClock clock, Limits limits,
+                                 Consumer<String> progress, int[] counts, List<Plan> alternatives) {
+        if (limits.timeLimit() == null || alternatives.isEmpty()) {
+            return;
+        }
+        List<Best> starts = new ArrayList<>();
+        for (Plan p : alternatives) {
+            Best start = new Best(g);
+            start.offer(p, "restart (" + (p.solver() == null ? "given" : p.solver().name()) + ")");
+            starts.add(start);
+        }
+        starts.sort(Comparator.comparingLong(Best::traffic));
+        for (Best start : starts) {
+            if (clock.searchOver() || best.meets(bound)) {
+                return;
+            }
+            String from = start.source();
+            long before = start.traffic();
+            progress.accept("dnc: every pass came up empty; the windows again from " + from + ", traffic " + before);
+            search(g, setting, budget, options, start, bound, clock, limits, progress, counts);
+            if (start.traffic() < before) {
+                best.offer(start.plan(), from + ", windows");
+            }
+        }
     }
 
     /**
