@@ -313,19 +313,17 @@ public final class DivideAndConquer {
         if (limits.timeLimit() == null || alternatives.isEmpty()) {
             return;
         }
-        List<Best> starts = new ArrayList<>();
-        for (Plan p : alternatives) {
-            Best start = new Best(g);
-            start.offer(p, "restart (" + (p.solver() == null ? "given" : p.solver().name()) + ")");
-            starts.add(start);
-        }
-        starts.sort(Comparator.comparingLong(Best::traffic));
-        for (Best start : starts) {
+        // Ordered by the traffic their makers recorded (checked plans), and each checked again only when its turn
+        // comes: on a very large graph a check takes seconds, and the time may be up before the first.
+        List<Plan> order = new ArrayList<>(alternatives);
+        order.sort(Comparator.comparingLong(p -> p.traffic() == null ? Long.MAX_VALUE : p.traffic().nonCompulsory()));
+        for (Plan p : order) {
             if (clock.searchOver() || best.meets(bound)) {
                 return;
             }
-            String from = start.source();
-            long before = start.traffic();
+            Best start = new Best(g);
+            String from = "restart (" + (p.solver() == null ? "given" : p.solver().name()) + ")";
+            long before = start.offer(p, from);
             progress.accept("dnc: every pass came up empty; the windows again from " + from + ", traffic " + before);
             search(g, setting, budget, options, start, bound, clock, limits, progress, counts);
             if (start.traffic() < before) {
