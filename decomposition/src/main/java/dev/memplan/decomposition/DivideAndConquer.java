@@ -290,7 +290,17 @@ public final class DivideAndConquer {
 
         int[] counts = new int[2];
         if (options.windows() && partition.size() > 1) {
-            search(g, setting, budget, options, best, bound, clock, limits, progress, counts);
+            // When a restart plan already beats the best plan so far, the main search gets half of what is left and
+            // the restarts the rest, instead of only what the main search leaves (AmoebaNet at M_H, BENCHMARKS.md).
+            long cheapest = alternatives.stream().filter(p -> p.traffic() != null)
+                    .mapToLong(p -> p.traffic().nonCompulsory()).min().orElse(Long.MAX_VALUE);
+            Duration rest = clock.left();
+            Duration until = cheapest < best.traffic() && rest != null ? clock.elapsed().plus(rest.dividedBy(2)) : null;
+            if (until != null) {
+                progress.accept("dnc: a restart plan (traffic " + cheapest + ") beats the best so far (" + best.traffic()
+                        + "): the windows get half of what is left, the windows from the restarts the rest");
+            }
+            search(g, setting, budget, options, best, bound, clock, limits, progress, counts, until);
             restarts(g, setting, budget, options, best, bound, clock, limits, progress, counts, alternatives);
         }
         int tried = counts[0];
@@ -302,10 +312,11 @@ public final class DivideAndConquer {
     }
 
     /**
-     * Restarts: when every kind of pass has come up empty and time (or work) is left, the window search runs again
-     * from each alternative plan, the cheapest first (ties in the order given), as a search of its own whose result
-     * is offered to the best; until the time is up or the best meets the bound. Without a limit there are none (the
-     * search makes one round).
+     * Restarts: when every kind of pass has come up empty (or the main search's half of the time is over, when a
+     * restart plan beat the best before it) and time (or work) is left, the window search runs again from each
+     * alternative plan, the cheapest first (ties in the order given), as a search of its own whose result is offered
+     * to the best; until the time is up or the best meets the bound. Without a limit there are none (the search
+     * makes one round).
      */
     private static void restarts(Graph g, TensorSetting setting, long budget, Options options, Best best,
                                  CompletableFuture<Long> bound, RunClock clock, Limits limits,
@@ -324,12 +335,17 @@ public final class DivideAndConquer {
             Best start = new Best(g);
             String from = "restart (" + (p.solver() == null ? "given" : p.solver().name()) + ")";
             long before = start.offer(p, from);
-            progress.accept("dnc: every pass came up empty; the windows again from " + from + ", traffic " + before);
-            search(g, setting, budget, options, start, bound, clock, limits, progress, counts);
+            progress.accept("dnc: the windows again, from " + from + ", traffic " + before);
+            search(g, setting, budget, options, start, bound, clock, limits, progress, counts, null);
             if (start.traffic() < before) {
                 best.offer(start.plan(), from + ", windows");
             }
         }
+    }
+
+    /** The search is over: the run's, or past {@code until} (elapsed time or work; null: no such point). */
+    private static boolean over(RunClock clock, Duration until) {
+        return clock.searchOver() || until != null && clock.elapsed().compareTo(until) >= 0;
     }
 
     /**
@@ -348,7 +364,7 @@ public final class DivideAndConquer {
      */
     private static void search(Graph g, TensorSetting setting, long budget, Options options, Best best,
                                CompletableFuture<Long> bound, RunClock clock, Limits limits, Consumer<String> progress,
-                               int[] counts) {
+                               int[] counts, Duration until) {
         int n = g.operatorCount();
         int width = Math.min(n, Math.max(2, options.maxPart()));
         List<Pass> passes = new ArrayList<>();
@@ -367,13 +383,14 @@ public final class DivideAndConquer {
         int idle = 0;
         int k = 0;
         int ran = 0;
-        while (idle < passes.size() && !clock.searchOver() && !best.meets(bound)) {
+        while (idle < passes.size() && !over(clock, until) && !best.meets(bound)) {
             if (limits.timeLimit() == null && ran == passes.size()) {
                 break;
             }
             Pass pass = passes.get(k % passes.size());
             ran++;
-            boolean improved = pass(g, setting, budget, options, best, bound, clock, limits, progress, counts, pass);
+            boolean improved = pass(g, setting, budget, options, best, bound, clock, limits, progress, counts, pass,
+                    until);
             if (improved) {
                 idle = 0;
             } else {
@@ -391,7 +408,7 @@ public final class DivideAndConquer {
      */
     private static boolean pass(Graph g, TensorSetting setting, long budget, Options options, Best best,
                                 CompletableFuture<Long> bound, RunClock clock, Limits limits, Consumer<String> progress,
-                                int[] counts, Pass pass) {
+                                int[] counts, Pass pass, Duration until) {
         int n = g.operatorCount();
         int stride = Math.max(1, pass.width() / 2);
         long[] weight = pass.context() ? offChipBytes(g, best.plan()) : loadedBytes(g, best.plan());
@@ -412,7 +429,7 @@ public final class DivideAndConquer {
         }
         boolean improved = false;
         for (int[] w : windows) {
-            if (clock.searchOver() || best.meets(bound)) {
+            if (over(clock, until) || best.meets(bound)) {
                 break;
             }
             int a = w[0];

@@ -182,7 +182,7 @@ class DivideAndConquerTest {
             assertTrue(r.traffic() >= optimum, r.traffic() + " < optimum " + optimum);
             assertTrue(r.traffic() <= alone.traffic() && r.traffic() <= cheapestAlternative, r.traffic() + " vs "
                     + alone.traffic() + ", " + cheapestAlternative);
-            boolean again = lines.stream().anyMatch(l -> l.contains("the windows again from restart"));
+            boolean again = lines.stream().anyMatch(l -> l.contains("the windows again, from restart"));
             restarted += again ? 1 : 0;
             if (r.traffic() < Math.min(alone.traffic(), cheapestAlternative)) {
                 helped++;

@@ -119,14 +119,19 @@ public final class RunClock {
         return Duration.ofMillis(ms);
     }
 
-    /** One search step: 1/{@link Shares#WINDOW_STEP_DIVISOR} of the limit at most, never past the end. */
+    /**
+     * One search step: 1/{@link Shares#WINDOW_STEP_DIVISOR} of the limit at most, never into the reserve kept for the
+     * last step (nor past the end). A step that took the reserve left the last step too little: PNASNet's final
+     * live-bytes bound at M_R is 247,744 B with 4 units of work and 128,102 B with 2 (BENCHMARKS.md, session 13).
+     */
     public Duration step() {
         Duration d = left();
         if (d == null) {
             return Shares.STEP_CAP;
         }
+        long beforeReserve = d.toMillis() - Math.round(limit.toMillis() * reserve);
         Duration tenth = limit.dividedBy(Shares.WINDOW_STEP_DIVISOR);
-        return Duration.ofMillis(Math.max(1, Math.min(d.toMillis(), tenth.toMillis())));
+        return Duration.ofMillis(Math.max(1, Math.min(beforeReserve, tenth.toMillis())));
     }
 
     /**

@@ -36,7 +36,10 @@ class RunClockTest {
         assertEquals(limits.wallLeft(), clock.hard(Duration.ofSeconds(1)), "only the wall deadline abandons a step");
         assertEquals(Duration.ofSeconds(5), clock.limits().timeLimit());
         assertFalse(clock.searchOver());
-        limits.work().charge(3.9); // 1.1 s of 8 left: inside the final bound's reserve of 1.2 s
+        limits.work().charge(3.5); // 1.5 s of 8 left, 1.2 s of it the final bound's reserve
+        assertEquals(Duration.ofMillis(300), clock.step(), "a search step never takes the reserve");
+        assertFalse(clock.searchOver());
+        limits.work().charge(0.4); // 1.1 s of 8 left: inside the final bound's reserve of 1.2 s
         assertTrue(clock.searchOver());
         assertFalse(clock.over());
         limits.work().charge(1.2);
