@@ -161,9 +161,9 @@ public final class DivideAndConquer {
      * Divide and conquer as above, with {@code alternatives}: checked plans that neither decide the cuts nor become
      * the plan the windows first improve (the pipeline's restarts: a start with less traffic but a high peak leaves
      * the search less to gain, measured on PNASNet and AmoebaNet at M_R, BENCHMARKS.md "Deterministic work limits",
-     * session 11); the windows search from each of them once the main search has come up empty with time left
-     * ({@link #restarts}), and all are offered at the end, before the final bound. The result is never worse than
-     * the best of them.
+     * session 11); the windows search from each of them once the main search has come up empty with time left,
+     * or after half of what is left when one of them beats the best plan before the search ({@link #restarts}),
+     * and all are offered at the end, before the final bound. The result is never worse than the best of them.
      */
     public static DncResult solve(Graph graph, TensorSetting setting, long budget, Options options, Limits limits,
                                   List<Plan> starts, List<Plan> alternatives, Consumer<String> progress) {
