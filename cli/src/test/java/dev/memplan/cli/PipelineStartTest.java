@@ -110,4 +110,37 @@ class PipelineStartTest {
                 settings.maxPart(), mpmf, true), line -> { }).run(full, s, budget, limits, null);
         assertEquals(paper, without.bestStart().traffic().nonCompulsory());
     }
+
+    /**
+     * The fixed-schedule program on a restart's order: on ResNet-50 at M_R the width-1 order's schemes spill, while
+     * the program on the same order finds a plan without non-compulsory traffic; the pipeline offers it as
+     * {@code FS(mpmf@1)}, checked, labelled neither OPTIMAL nor with the fixed order's bound.
+     */
+    @Test
+    void aRestartsOrderAlsoGetsItsFixedScheduleProgram() {
+        Graph full = Inputs.graph("resnet50");
+        TensorSetting s = TensorSetting.ACTIVATIONS;
+        Graph g = full.withSetting(s);
+        long budget = Budgets.minimumRequired(g);
+        MinimumPeakScheduler mpmf = MinimumPeakScheduler.pinned(16, Backend.CPSAT);
+        long schemes = Long.MAX_VALUE;
+        for (ReplacementPolicy policy : List.of(new BeladyReplacement(), new GreedyReplacement())) {
+            Scheme scheme = new Scheme(new GivenOrderScheduler(MinimumPeakScheduler.pinned(1, Backend.CPSAT)
+                    .schedule(g, Limits.DEFAULT).schedule(), "w"), policy, AddressRule.TFLITE);
+            schemes = Math.min(schemes, scheme.plan(full, s, budget, Limits.DEFAULT).traffic().nonCompulsory());
+        }
+        assertTrue(schemes > 0, "the case no longer shows the program's gain: the schemes pay " + schemes);
+        CosmaPipeline.Settings settings = CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT)
+                .withDecoupled(true, null), mpmf);
+        StringWriter log = new StringWriter();
+        Limits limits = Limits.DEFAULT.withWork(Work.of(3)).withTimeLimit(java.time.Duration.ofSeconds(60));
+        CosmaPipeline.Outcome o = new CosmaPipeline(settings, new PrintWriter(log)::println).run(full, s, budget,
+                limits, null);
+        Plan fs = o.bestStart();
+        assertEquals("FS(mpmf@1)", fs.solver().name(), log.toString());
+        assertEquals(0, PlanChecker.requireValid(g, fs, "test").traffic().nonCompulsory());
+        assertEquals(dev.memplan.model.SolveStatus.FEASIBLE, fs.solver().status());
+        assertEquals(null, fs.solver().bound());
+        assertEquals(0, o.result().objective());
+    }
 }

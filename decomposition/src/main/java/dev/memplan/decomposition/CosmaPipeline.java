@@ -308,12 +308,18 @@ public final class CosmaPipeline implements Planner {
             if (!tried.add(order)) {
                 continue;
             }
+            List<Plan> onOrder = new ArrayList<>();
             for (ReplacementPolicy policy : List.of(new BeladyReplacement(), new GreedyReplacement())) {
                 Scheme scheme = new Scheme(new GivenOrderScheduler(order, "mpmf@" + w), policy, AddressRule.TFLITE);
                 PlanResult r = scheme.solve(full, s, budget, limits);
                 if (r.planned()) {
-                    plans.add(r.plan());
+                    onOrder.add(r.plan());
                 }
+            }
+            plans.addAll(onOrder);
+            Plan fs = fixedOnOrder(full, s, budget, order, best(onOrder), "mpmf@" + w, limits);
+            if (fs != null) {
+                plans.add(fs);
             }
         }
         Plan best = best(plans);
@@ -322,6 +328,39 @@ public final class CosmaPipeline implements Planner {
                     + best.solver().name() + " traffic " + best.traffic().nonCompulsory());
         }
         return plans;
+    }
+
+    /**
+     * The fixed-schedule program on a restart's order, started from its schemes' best plan, with 1/{@link
+     * Shares#RESTART_FIXED_DIVISOR} of what is left (graphs up to {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators,
+     * under a limit only): the schemes replace along the order but the program chooses what to spill; on NASNet at
+     * M_H the width-4 order's program found 172,480 B within one work unit where its schemes paid 206,976 B
+     * (BENCHMARKS.md, session 13). Null when it found nothing better than its start or had no time; the plan is
+     * labelled {@code FS(mpmf@W)}.
+     */
+    private Plan fixedOnOrder(Graph full, TensorSetting s, long budget, Schedule order, Plan start, String label,
+                              Limits limits) {
+        Duration left = limits.timeLimit();
+        if (start == null || left == null || full.operatorCount() > DivideAndConquer.WHOLE_GRAPH_LIMIT
+                || !settings.cosma().decoupled()) {
+            return null;
+        }
+        Limits share = limits.withTimeLimit(left.dividedBy(Shares.RESTART_FIXED_DIVISOR));
+        Duration wait = RunClock.patience(limits, share.timeLimit());
+        CosmaResult r = HardDeadline.call(wait, "restart-fs", () -> CosmaSolver.solve(full, s, budget,
+                settings.cosma().withSchedule(order).withStart(start), share));
+        if (r == null || r.plan() == null) {
+            return null;
+        }
+        Graph g = full.withSetting(s);
+        dev.memplan.model.CheckReport report = dev.memplan.model.PlanChecker.requireValid(g, r.plan(),
+                "the fixed-schedule program on " + label);
+        if (report.traffic().nonCompulsory() >= start.traffic().nonCompulsory()) {
+            return null;
+        }
+        // Its status and bound are the fixed order's, not the free schedule's: neither is carried over.
+        return r.plan().withResult(report.traffic(), new dev.memplan.model.SolverInfo("FS(" + label + ")",
+                SolveStatus.FEASIBLE, r.seconds(), null));
     }
 
     /**

@@ -29,6 +29,12 @@ public final class Shares {
      */
     public static final int FIXED_START_DIVISOR = 8;
 
+    /**
+     * The fixed-schedule program on each restart's order (the minimum-peak beam at a narrower width) gets 1/this of
+     * what is left: about one unit of 60 each, six orders at most on the NAS networks.
+     */
+    public static final int RESTART_FIXED_DIVISOR = 60;
+
     /** Divide and conquer: the parts are solved by this fraction of its limit (graphs up to 600 operators). */
     public static final double PARTS = 0.35;
 
