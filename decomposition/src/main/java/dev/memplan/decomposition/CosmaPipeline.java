@@ -332,7 +332,7 @@ public final class CosmaPipeline implements Planner {
 
     /**
      * The fixed-schedule program on a restart's order, started from its schemes' best plan, with 1/{@link
-     * Shares#RESTART_FIXED_DIVISOR} of what is left (graphs up to {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators,
+     * Shares#RESTART_FIXED_DIVISOR} of what is left, {@link Shares#RESTART_FIXED_MOST} at most (graphs up to {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators,
      * under a limit only): the schemes replace along the order but the program chooses what to spill; on NASNet at
      * M_H the width-4 order's program found 172,480 B within one work unit where its schemes paid 206,976 B
      * (BENCHMARKS.md, session 13). Null when it found nothing better than its start or had no time; the plan is
@@ -345,7 +345,9 @@ public final class CosmaPipeline implements Planner {
                 || !settings.cosma().decoupled()) {
             return null;
         }
-        Limits share = limits.withTimeLimit(left.dividedBy(Shares.RESTART_FIXED_DIVISOR));
+        Duration sixtieth = left.dividedBy(Shares.RESTART_FIXED_DIVISOR);
+        Limits share = limits.withTimeLimit(sixtieth.compareTo(Shares.RESTART_FIXED_MOST) < 0 ? sixtieth
+                : Shares.RESTART_FIXED_MOST);
         Duration wait = RunClock.patience(limits, share.timeLimit());
         CosmaResult r = HardDeadline.call(wait, "restart-fs", () -> CosmaSolver.solve(full, s, budget,
                 settings.cosma().withSchedule(order).withStart(start), share));

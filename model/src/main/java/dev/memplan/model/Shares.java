@@ -35,6 +35,12 @@ public final class Shares {
      */
     public static final int RESTART_FIXED_DIVISOR = 60;
 
+    /**
+     * ... and at most this (seconds, or work units under a work limit): with {@code --time-limit 600} a sixtieth is 10 s an
+     * order, a minute before the main program starts on a NAS network, for plans a unit or two finds.
+     */
+    public static final java.time.Duration RESTART_FIXED_MOST = java.time.Duration.ofSeconds(2);
+
     /** Divide and conquer: the parts are solved by this fraction of its limit (graphs up to 600 operators). */
     public static final double PARTS = 0.35;
 
