@@ -84,14 +84,7 @@ class PipelineStartTest {
         for (Scheme scheme : Schemes.byNames(Schemes.PAPER, mpmf)) {
             paper = Math.min(paper, scheme.plan(full, s, budget, Limits.DEFAULT).traffic().nonCompulsory());
         }
-        long restart = Long.MAX_VALUE;
-        for (int w : new int[] {1, 4}) {
-            for (ReplacementPolicy policy : List.of(new BeladyReplacement(), new GreedyReplacement())) {
-                Scheme scheme = new Scheme(new GivenOrderScheduler(MinimumPeakScheduler.pinned(w, Backend.CPSAT)
-                        .schedule(g, Limits.DEFAULT).schedule(), "w"), policy, AddressRule.TFLITE);
-                restart = Math.min(restart, scheme.plan(full, s, budget, Limits.DEFAULT).traffic().nonCompulsory());
-            }
-        }
+        long restart = leastOnNarrowerOrders(full, s, budget, 1, 4);
         assertTrue(restart < paper, "the case no longer shows a restart's gain: " + restart + " >= " + paper);
         CosmaPipeline.Settings settings = CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT)
                 .withDecoupled(true, null), mpmf);
@@ -123,12 +116,7 @@ class PipelineStartTest {
         Graph g = full.withSetting(s);
         long budget = Budgets.minimumRequired(g);
         MinimumPeakScheduler mpmf = MinimumPeakScheduler.pinned(16, Backend.CPSAT);
-        long schemes = Long.MAX_VALUE;
-        for (ReplacementPolicy policy : List.of(new BeladyReplacement(), new GreedyReplacement())) {
-            Scheme scheme = new Scheme(new GivenOrderScheduler(MinimumPeakScheduler.pinned(1, Backend.CPSAT)
-                    .schedule(g, Limits.DEFAULT).schedule(), "w"), policy, AddressRule.TFLITE);
-            schemes = Math.min(schemes, scheme.plan(full, s, budget, Limits.DEFAULT).traffic().nonCompulsory());
-        }
+        long schemes = leastOnNarrowerOrders(full, s, budget, 1);
         assertTrue(schemes > 0, "the case no longer shows the program's gain: the schemes pay " + schemes);
         CosmaPipeline.Settings settings = CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT)
                 .withDecoupled(true, null), mpmf);
@@ -142,5 +130,19 @@ class PipelineStartTest {
         assertEquals(dev.memplan.model.SolveStatus.FEASIBLE, fs.solver().status());
         assertEquals(null, fs.solver().bound());
         assertEquals(0, o.result().objective());
+    }
+
+    /** The least traffic of Belady and greedy replacement (TFLite's arena) on the minimum-peak orders of these widths. */
+    private static long leastOnNarrowerOrders(Graph full, TensorSetting s, long budget, int... widths) {
+        Graph g = full.withSetting(s);
+        long least = Long.MAX_VALUE;
+        for (int w : widths) {
+            for (ReplacementPolicy policy : List.of(new BeladyReplacement(), new GreedyReplacement())) {
+                Scheme scheme = new Scheme(new GivenOrderScheduler(MinimumPeakScheduler.pinned(w, Backend.CPSAT)
+                        .schedule(g, Limits.DEFAULT).schedule(), "w"), policy, AddressRule.TFLITE);
+                least = Math.min(least, scheme.plan(full, s, budget, Limits.DEFAULT).traffic().nonCompulsory());
+            }
+        }
+        return least;
     }
 }
