@@ -295,6 +295,8 @@ public final class CosmaPipeline implements Planner {
         Duration needs = Duration.ofNanos(2 * Shares.SCHEME_NANOS_PER_OPERATOR * full.operatorCount());
         Set<Schedule> tried = new HashSet<>();
         List<Plan> plans = new ArrayList<>();
+        // {order, its schemes' better plan, its label}
+        List<Object[]> programs = new ArrayList<>();
         for (int w : MinimumPeakScheduler.rungs(widest)) {
             Duration left = limits.timeLimit();
             if (w >= top || left != null && left.compareTo(needs) < 0) {
@@ -317,7 +319,15 @@ public final class CosmaPipeline implements Planner {
                 }
             }
             plans.addAll(onOrder);
-            Plan fs = fixedOnOrder(full, s, budget, order, best(onOrder), "mpmf@" + w, limits);
+            if (best(onOrder) != null) {
+                programs.add(new Object[] {order, best(onOrder), "mpmf@" + w});
+            }
+        }
+        // The fixed-schedule program on the orders whose schemes paid least (ties: the narrower first), not on every
+        // order: on a network the whole program proves in seconds each one costs a sixtieth of the limit for nothing.
+        programs.sort(java.util.Comparator.comparingLong(o -> ((Plan) o[1]).traffic().nonCompulsory()));
+        for (Object[] o : programs.subList(0, Math.min(Shares.RESTART_FIXED_ORDERS, programs.size()))) {
+            Plan fs = fixedOnOrder(full, s, budget, (Schedule) o[0], (Plan) o[1], (String) o[2], limits);
             if (fs != null) {
                 plans.add(fs);
             }

@@ -31,7 +31,7 @@ public final class Shares {
 
     /**
      * The fixed-schedule program on each restart's order (the minimum-peak beam at a narrower width) gets 1/this of
-     * what is left: about one unit of 60 each, six orders at most on the NAS networks.
+     * what is left: about one unit of 60 each.
      */
     public static final int RESTART_FIXED_DIVISOR = 60;
 
@@ -40,6 +40,12 @@ public final class Shares {
      * order, a minute before the main program starts on a NAS network, for plans a unit or two finds.
      */
     public static final java.time.Duration RESTART_FIXED_MOST = java.time.Duration.ofSeconds(2);
+
+    /**
+     * ... on this many orders, those whose schemes paid least (NASNet at M_H: the width-1 and width-4 orders, tied at
+     * 206,976 B; the width-4 order's program found 172,480 B).
+     */
+    public static final int RESTART_FIXED_ORDERS = 2;
 
     /** Divide and conquer: the parts are solved by this fraction of its limit (graphs up to 600 operators). */
     public static final double PARTS = 0.35;
