@@ -13,18 +13,22 @@ import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.model.Budgets;
+import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Plan;
+import dev.memplan.model.PlanChecker;
 import dev.memplan.model.PlanResult;
 import dev.memplan.model.RunClock;
 import dev.memplan.model.Planner;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.Shares;
 import dev.memplan.model.SolveStatus;
+import dev.memplan.model.SolverInfo;
 import dev.memplan.model.TensorSetting;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.List;
@@ -295,8 +299,7 @@ public final class CosmaPipeline implements Planner {
         Duration needs = Duration.ofNanos(2 * Shares.SCHEME_NANOS_PER_OPERATOR * full.operatorCount());
         Set<Schedule> tried = new HashSet<>();
         List<Plan> plans = new ArrayList<>();
-        // {order, its schemes' better plan, its label}
-        List<Object[]> programs = new ArrayList<>();
+        List<OrderStart> programs = new ArrayList<>();
         for (int w : MinimumPeakScheduler.rungs(widest)) {
             Duration left = limits.timeLimit();
             if (w >= top || left != null && left.compareTo(needs) < 0) {
@@ -319,15 +322,16 @@ public final class CosmaPipeline implements Planner {
                 }
             }
             plans.addAll(onOrder);
-            if (best(onOrder) != null) {
-                programs.add(new Object[] {order, best(onOrder), "mpmf@" + w});
+            Plan better = best(onOrder);
+            if (better != null) {
+                programs.add(new OrderStart(order, better, "mpmf@" + w));
             }
         }
         // The fixed-schedule program on the orders whose schemes paid least (ties: the narrower first), not on every
         // order: on a network the whole program proves in seconds each one costs a sixtieth of the limit for nothing.
-        programs.sort(java.util.Comparator.comparingLong(o -> ((Plan) o[1]).traffic().nonCompulsory()));
-        for (Object[] o : programs.subList(0, Math.min(Shares.RESTART_FIXED_ORDERS, programs.size()))) {
-            Plan fs = fixedOnOrder(full, s, budget, (Schedule) o[0], (Plan) o[1], (String) o[2], limits);
+        programs.sort(Comparator.comparingLong(o -> o.start().traffic().nonCompulsory()));
+        for (OrderStart o : programs.subList(0, Math.min(Shares.RESTART_FIXED_ORDERS, programs.size()))) {
+            Plan fs = fixedOnOrder(full, s, budget, o, limits);
             if (fs != null) {
                 plans.add(fs);
             }
@@ -348,10 +352,9 @@ public final class CosmaPipeline implements Planner {
      * (BENCHMARKS.md, session 13). Null when it found nothing better than its start or had no time; the plan is
      * labelled {@code FS(mpmf@W)}.
      */
-    private Plan fixedOnOrder(Graph full, TensorSetting s, long budget, Schedule order, Plan start, String label,
-                              Limits limits) {
+    private Plan fixedOnOrder(Graph full, TensorSetting s, long budget, OrderStart o, Limits limits) {
         Duration left = limits.timeLimit();
-        if (start == null || left == null || full.operatorCount() > DivideAndConquer.WHOLE_GRAPH_LIMIT
+        if (left == null || full.operatorCount() > DivideAndConquer.WHOLE_GRAPH_LIMIT
                 || !settings.cosma().decoupled()) {
             return null;
         }
@@ -360,19 +363,22 @@ public final class CosmaPipeline implements Planner {
                 : Shares.RESTART_FIXED_MOST);
         Duration wait = RunClock.patience(limits, share.timeLimit());
         CosmaResult r = HardDeadline.call(wait, "restart-fs", () -> CosmaSolver.solve(full, s, budget,
-                settings.cosma().withSchedule(order).withStart(start), share));
+                settings.cosma().withSchedule(o.order()).withStart(o.start()), share));
         if (r == null || r.plan() == null) {
             return null;
         }
         Graph g = full.withSetting(s);
-        dev.memplan.model.CheckReport report = dev.memplan.model.PlanChecker.requireValid(g, r.plan(),
-                "the fixed-schedule program on " + label);
-        if (report.traffic().nonCompulsory() >= start.traffic().nonCompulsory()) {
+        CheckReport report = PlanChecker.requireValid(g, r.plan(), "the fixed-schedule program on " + o.label());
+        if (report.traffic().nonCompulsory() >= o.start().traffic().nonCompulsory()) {
             return null;
         }
         // Its status and bound are the fixed order's, not the free schedule's: neither is carried over.
-        return r.plan().withResult(report.traffic(), new dev.memplan.model.SolverInfo("FS(" + label + ")",
-                SolveStatus.FEASIBLE, r.seconds(), null));
+        return r.plan().withResult(report.traffic(), new SolverInfo("FS(" + o.label() + ")", SolveStatus.FEASIBLE,
+                r.seconds(), null));
+    }
+
+    /** A restart's order, the better of its schemes' plans on it, and its label ({@code mpmf@W}). */
+    private record OrderStart(Schedule order, Plan start, String label) {
     }
 
     /**

@@ -292,8 +292,7 @@ public final class DivideAndConquer {
         if (options.windows() && partition.size() > 1) {
             // When a restart plan already beats the best plan so far, the main search gets half of what is left and
             // the restarts the rest, instead of only what the main search leaves (AmoebaNet at M_H, BENCHMARKS.md).
-            long cheapest = alternatives.stream().filter(p -> p.traffic() != null)
-                    .mapToLong(p -> p.traffic().nonCompulsory()).min().orElse(Long.MAX_VALUE);
+            long cheapest = alternatives.stream().mapToLong(DivideAndConquer::recorded).min().orElse(Long.MAX_VALUE);
             Duration rest = clock.left();
             Duration until = cheapest < best.traffic() && rest != null ? clock.elapsed().plus(rest.dividedBy(2)) : null;
             if (until != null) {
@@ -327,7 +326,7 @@ public final class DivideAndConquer {
         // Ordered by the traffic their makers recorded (checked plans), and each checked again only when its turn
         // comes: on a very large graph a check takes seconds, and the time may be up before the first.
         List<Plan> order = new ArrayList<>(alternatives);
-        order.sort(Comparator.comparingLong(p -> p.traffic() == null ? Long.MAX_VALUE : p.traffic().nonCompulsory()));
+        order.sort(Comparator.comparingLong(DivideAndConquer::recorded));
         for (Plan p : order) {
             if (clock.searchOver() || best.meets(bound)) {
                 return;
@@ -341,6 +340,11 @@ public final class DivideAndConquer {
                 best.offer(start.plan(), from + ", windows");
             }
         }
+    }
+
+    /** The non-compulsory traffic a plan's maker recorded (Long.MAX_VALUE when it recorded none). */
+    private static long recorded(Plan p) {
+        return p.traffic() == null ? Long.MAX_VALUE : p.traffic().nonCompulsory();
     }
 
     /** The search is over: the run's, or past {@code until} (elapsed time or work; null: no such point). */
