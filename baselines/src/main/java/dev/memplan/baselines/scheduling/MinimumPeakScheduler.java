@@ -12,8 +12,6 @@ import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorSetting;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.BitSet;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -283,12 +281,20 @@ public final class MinimumPeakScheduler implements Scheduler {
      * operators ready to run (its frontier) and a trail of the order that reached it, so that expanding it costs
      * the frontier, not n, and old layers' sets are dropped. The width is fixed, so the result depends only on the
      * graph and the width; a deadline abandons the search, never changes it.
+     *
+     * <p>A layer's candidates (a state and an operator to run after it) are merged by their set of finished
+     * operators in a {@link Layer}: hashed incrementally (a random 64-bit key per operator, XORed in), compared
+     * word by word without building the set, so that only the states kept get a set of their own. Candidates keep
+     * the order in which their set first appeared, and a later candidate replaces an earlier one of the same set
+     * only when it is strictly better: the same states, in the same order, as a map insertion-ordered by set.
      */
     private static final class Search {
         private final Graph g;
         private final int n;
+        private final int words;
         private final int[][] predecessors;
         private final int[][] successors;
+        private final long[] keys;
         private final int beam;
         boolean truncated;
         long peak;
@@ -298,13 +304,15 @@ public final class MinimumPeakScheduler implements Scheduler {
         private record Trail(Trail parent, int last) {
         }
 
-        private record State(BitSet done, long peak, long live, Trail trail, int[] ready) {
+        /** A set of finished operators (its words and hash), the peak and live bytes reaching it. */
+        private record State(long[] done, long hash, long peak, long live, Trail trail, int[] ready) {
         }
 
         Search(Graph g, int beam) {
             this.g = g;
             this.beam = beam;
             this.n = g.operatorCount();
+            this.words = (n + 63) >>> 6;
             // Primitive arrays only: on a million operators, a BitSet and a boxed list per operator took seconds.
             predecessors = new int[n][];
             int[] seen = new int[n];
@@ -340,6 +348,12 @@ public final class MinimumPeakScheduler implements Scheduler {
                     successors[q][outDegree[q]++] = o;
                 }
             }
+            // Fixed keys: they only spread the hash table; equal sets are always compared word by word.
+            java.util.SplittableRandom random = new java.util.SplittableRandom(0x6d656d706c616eL);
+            keys = new long[n];
+            for (int o = 0; o < n; o++) {
+                keys[o] = random.nextLong();
+            }
         }
 
         /**
@@ -348,36 +362,27 @@ public final class MinimumPeakScheduler implements Scheduler {
          */
         boolean run(long deadline) {
             List<State> layer = List.of(start());
+            Layer next = new Layer();
             for (int k = 0; k < n; k++) {
                 if (deadline != Long.MAX_VALUE && System.nanoTime() > deadline) {
                     return false;
                 }
-                // Insertion order, not hash order: BitSet is not Comparable, so a HashMap bin that grows into a tree
-                // orders its keys by identity hash, and the beam's ties (and so the order found) changed with the
-                // JVM's identity hashes (another build, another classpath, -XX:hashCode).
-                Map<BitSet, State> next = new java.util.LinkedHashMap<>();
-                for (State s : layer) {
+                next.clear(layer);
+                for (int i = 0; i < layer.size(); i++) {
+                    State s = layer.get(i);
                     for (int o : s.ready) {
-                        BitSet done = (BitSet) s.done.clone();
-                        done.set(o);
-                        long[] delta = delta(s.done, o);
-                        State candidate = new State(done, Math.max(s.peak, s.live + delta[0]), s.live + delta[1],
-                                new Trail(s.trail, o), s.ready);
-                        next.merge(done, candidate, (a, b) -> better(a, b) ? a : b);
+                        long during = during(s.done, o);
+                        next.offer(i, o, Math.max(s.peak, s.live + during), s.live + after(s.done, o));
                     }
                 }
-                List<State> states = new ArrayList<>(next.values());
-                if (states.size() > beam) {
+                int[] kept;
+                if (next.size() > beam) {
                     truncated = true;
-                    states.sort(Comparator.comparingLong(State::peak).thenComparingLong(State::live));
-                    states = new ArrayList<>(states.subList(0, beam));
+                    kept = java.util.Arrays.copyOf(next.ranked(), beam);
+                } else {
+                    kept = next.inOrder();
                 }
-                List<State> kept = new ArrayList<>(states.size());
-                for (State s : states) {
-                    // A candidate carries its parent's frontier until it is kept; only kept states get their own.
-                    kept.add(new State(s.done, s.peak, s.live, s.trail, frontier(s.done, s.trail.last(), s.ready)));
-                }
-                layer = kept;
+                layer = next.states(kept, true);
             }
             State end = layer.get(0);
             peak = end.peak;
@@ -400,102 +405,271 @@ public final class MinimumPeakScheduler implements Scheduler {
         long lowerBound(long target, int cap, long expansions, long deadline, Limits limits) {
             long expanded = 0;
             List<State> layer = List.of(start());
+            Layer next = new Layer();
             long bound = 0;
             for (int k = 0; k < n; k++) {
                 if (limits.deadline().expired() || deadline != Long.MAX_VALUE && System.nanoTime() > deadline) {
                     return bound;
                 }
-                Map<BitSet, State> next = new java.util.LinkedHashMap<>();
-                for (State s : layer) {
+                next.clear(layer);
+                for (int i = 0; i < layer.size(); i++) {
+                    State s = layer.get(i);
                     for (int o : s.ready) {
                         if (++expanded > expansions) {
                             return bound;
                         }
-                        long[] delta = delta(s.done, o);
-                        long stepPeak = Math.max(s.peak, s.live + delta[0]);
+                        long stepPeak = Math.max(s.peak, s.live + during(s.done, o));
                         if (stepPeak >= target) {
                             continue;
                         }
-                        BitSet done = (BitSet) s.done.clone();
-                        done.set(o);
-                        State candidate = new State(done, stepPeak, s.live + delta[1], new Trail(null, o), s.ready);
-                        next.merge(done, candidate, (a, b) -> better(a, b) ? a : b);
+                        next.offer(i, o, stepPeak, s.live + after(s.done, o));
                         if (next.size() > cap) {
                             return bound;
                         }
                     }
                 }
-                if (next.isEmpty()) {
+                if (next.size() == 0) {
                     return target;
                 }
                 long least = Long.MAX_VALUE;
-                List<State> kept = new ArrayList<>(next.size());
-                for (State s : next.values()) {
-                    least = Math.min(least, s.peak);
-                    kept.add(new State(s.done, s.peak, s.live, null, frontier(s.done, s.trail.last(), s.ready)));
+                for (int c = 0; c < next.size(); c++) {
+                    least = Math.min(least, next.peak[c]);
                 }
                 bound = Math.max(bound, least);
-                layer = kept;
+                layer = next.states(next.inOrder(), false);
             }
             return bound;
         }
 
-        /** The empty down-set with the operators ready at once. */
-        private State start() {
-            BitSet none = new BitSet(n);
-            List<Integer> first = new ArrayList<>();
-            for (int o = 0; o < n; o++) {
-                if (ready(none, o)) {
-                    first.add(o);
+        /**
+         * One layer's candidates: a parent state and the operator run after it, with the peak and live bytes it
+         * reaches, merged by their set of finished operators (the parent's plus the operator) in the order the set
+         * first appeared.
+         */
+        private final class Layer {
+            private List<State> parents = List.of();
+            private int count;
+            private int[] parent = new int[16];
+            private int[] op = new int[16];
+            private long[] hash = new long[16];
+            long[] peak = new long[16];
+            private long[] live = new long[16];
+            /** Open addressing: candidate index + 1, 0 for an empty slot. */
+            private int[] slots = new int[64];
+
+            void clear(List<State> layerBefore) {
+                parents = layerBefore;
+                count = 0;
+                java.util.Arrays.fill(slots, 0);
+            }
+
+            int size() {
+                return count;
+            }
+
+            void offer(int p, int o, long stepPeak, long stepLive) {
+                long h = parents.get(p).hash ^ keys[o];
+                int mask = slots.length - 1;
+                for (int slot = spread(h) & mask; ; slot = (slot + 1) & mask) {
+                    int c = slots[slot] - 1;
+                    if (c < 0) {
+                        slots[slot] = append(p, o, h, stepPeak, stepLive) + 1;
+                        if (2 * count > slots.length) {
+                            rehash();
+                        }
+                        return;
+                    }
+                    if (hash[c] == h && sameSet(parent[c], op[c], p, o)) {
+                        // The earlier one stays unless the new one is strictly better (lower peak, then fewer live).
+                        if (stepPeak < peak[c] || stepPeak == peak[c] && stepLive < live[c]) {
+                            parent[c] = p;
+                            op[c] = o;
+                            peak[c] = stepPeak;
+                            live[c] = stepLive;
+                        }
+                        return;
+                    }
                 }
             }
-            return new State(none, 0, 0, null, first.stream().mapToInt(Integer::intValue).toArray());
+
+            private int append(int p, int o, long h, long stepPeak, long stepLive) {
+                if (count == parent.length) {
+                    int grown = 2 * count;
+                    parent = java.util.Arrays.copyOf(parent, grown);
+                    op = java.util.Arrays.copyOf(op, grown);
+                    hash = java.util.Arrays.copyOf(hash, grown);
+                    peak = java.util.Arrays.copyOf(peak, grown);
+                    live = java.util.Arrays.copyOf(live, grown);
+                }
+                parent[count] = p;
+                op[count] = o;
+                hash[count] = h;
+                peak[count] = stepPeak;
+                live[count] = stepLive;
+                return count++;
+            }
+
+            private void rehash() {
+                slots = new int[2 * slots.length];
+                int mask = slots.length - 1;
+                for (int c = 0; c < count; c++) {
+                    int slot = spread(hash[c]) & mask;
+                    while (slots[slot] != 0) {
+                        slot = (slot + 1) & mask;
+                    }
+                    slots[slot] = c + 1;
+                }
+            }
+
+            private static int spread(long h) {
+                h *= 0x9e3779b97f4a7c15L;
+                return (int) (h >>> 32);
+            }
+
+            /** Whether parent p1's set plus o1 equals parent p2's set plus o2. */
+            private boolean sameSet(int p1, int o1, int p2, int o2) {
+                if (p1 == p2) {
+                    return o1 == o2;
+                }
+                long[] a = parents.get(p1).done;
+                long[] b = parents.get(p2).done;
+                int w1 = o1 >>> 6;
+                int w2 = o2 >>> 6;
+                for (int w = 0; w < words; w++) {
+                    long x = w == w1 ? a[w] | 1L << o1 : a[w];
+                    long y = w == w2 ? b[w] | 1L << o2 : b[w];
+                    if (x != y) {
+                        return false;
+                    }
+                }
+                return true;
+            }
+
+            /** The candidates in the order their sets first appeared. */
+            int[] inOrder() {
+                int[] all = new int[count];
+                for (int c = 0; c < count; c++) {
+                    all[c] = c;
+                }
+                return all;
+            }
+
+            /** The candidates by peak, then live bytes, then the order their sets first appeared (a stable sort). */
+            int[] ranked() {
+                Integer[] byRank = new Integer[count];
+                for (int c = 0; c < count; c++) {
+                    byRank[c] = c;
+                }
+                java.util.Arrays.sort(byRank, (x, y) -> peak[x] != peak[y] ? Long.compare(peak[x], peak[y])
+                        : live[x] != live[y] ? Long.compare(live[x], live[y]) : Integer.compare(x, y));
+                int[] r = new int[count];
+                for (int c = 0; c < count; c++) {
+                    r[c] = byRank[c];
+                }
+                return r;
+            }
+
+            /**
+             * The states of these candidates, each with its own set and frontier; the trail only when asked. A
+             * parent's set is reused in place by the last of its candidates kept (the layer before is dropped).
+             */
+            List<State> states(int[] chosen, boolean trails) {
+                int[] children = new int[parents.size()];
+                for (int c : chosen) {
+                    children[parent[c]]++;
+                }
+                List<State> states = new ArrayList<>(chosen.length);
+                for (int c : chosen) {
+                    State p = parents.get(parent[c]);
+                    int o = op[c];
+                    long[] done = --children[parent[c]] == 0 ? p.done : p.done.clone();
+                    done[o >>> 6] |= 1L << o;
+                    states.add(new State(done, hash[c], peak[c], live[c], trails ? new Trail(p.trail, o) : null,
+                            frontier(done, o, p.ready)));
+                }
+                return states;
+            }
         }
 
-        /** The frontier after running {@code o}: the parent's without o, plus o's successors now ready. */
-        private int[] frontier(BitSet done, int o, int[] parentReady) {
-            List<Integer> ready = new ArrayList<>(parentReady.length + successors[o].length);
+        /** The empty down-set with the operators ready at once. */
+        private State start() {
+            long[] none = new long[words];
+            int[] first = new int[n];
+            int k = 0;
+            for (int o = 0; o < n; o++) {
+                if (predecessors[o].length == 0) {
+                    first[k++] = o;
+                }
+            }
+            return new State(none, 0L, 0, 0, null, java.util.Arrays.copyOf(first, k));
+        }
+
+        private static boolean has(long[] done, int o) {
+            return (done[o >>> 6] & 1L << o) != 0;
+        }
+
+        /** The frontier after running {@code o} (in {@code done}): the parent's without o, plus o's successors now ready. */
+        private int[] frontier(long[] done, int o, int[] parentReady) {
+            int[] ready = new int[parentReady.length - 1 + successors[o].length];
+            int k = 0;
             for (int r : parentReady) {
                 if (r != o) {
-                    ready.add(r);
+                    ready[k++] = r;
                 }
             }
             for (int c : successors[o]) {
-                if (!done.get(c) && ready(done, c)) {
-                    ready.add(c);
+                if (!has(done, c) && ready(done, c)) {
+                    ready[k++] = c;
                 }
             }
-            return ready.stream().mapToInt(Integer::intValue).toArray();
+            return k == ready.length ? ready : java.util.Arrays.copyOf(ready, k);
         }
 
-        private static boolean better(State a, State b) {
-            return a.peak < b.peak || (a.peak == b.peak && a.live <= b.live);
-        }
-
-        private boolean ready(BitSet done, int o) {
+        private boolean ready(long[] done, int o) {
             for (int p : predecessors[o]) {
-                if (!done.get(p)) {
+                if (!has(done, p)) {
                     return false;
                 }
             }
             return true;
         }
 
+        /** Whether each input of the operator last passed to {@link #during} was live before it ran. */
+        private boolean[] inputLive = new boolean[8];
+
         /**
-         * Running o after {@code done}: {0: bytes resident beyond the live ones while o runs (its outputs and its
-         * inputs not yet live), 1: change of the live bytes once o is done}. Inputs are distinct tensors.
+         * Running o after {@code done}: bytes resident beyond the live ones while o runs (its outputs and its inputs
+         * not yet live). Inputs are distinct tensors. Remembers which inputs were live for {@link #after}.
          */
-        private long[] delta(BitSet done, int o) {
+        private long during(long[] done, int o) {
+            int[] inputs = g.inputs(o);
+            if (inputs.length > inputLive.length) {
+                inputLive = new boolean[Math.max(inputs.length, 2 * inputLive.length)];
+            }
             long during = 0;
-            long after = 0;
-            for (int t : g.inputs(o)) {
-                boolean wasLive = live(done, t);
+            for (int i = 0; i < inputs.length; i++) {
+                boolean wasLive = live(done, inputs[i]);
+                inputLive[i] = wasLive;
                 if (!wasLive) {
-                    during += g.size(t);
+                    during += g.size(inputs[i]);
                 }
+            }
+            for (int t : g.outputs(o)) {
+                during += g.size(t);
+            }
+            return during;
+        }
+
+        /** Running o after {@code done}: the change of the live bytes once o is done; right after {@link #during}(done, o). */
+        private long after(long[] done, int o) {
+            int[] inputs = g.inputs(o);
+            long after = 0;
+            for (int i = 0; i < inputs.length; i++) {
+                int t = inputs[i];
+                boolean wasLive = inputLive[i];
                 boolean stillPending = false;
                 for (int c : g.consumers(t)) {
-                    if (c != o && !done.get(c)) {
+                    if (c != o && !has(done, c)) {
                         stillPending = true;
                         break;
                     }
@@ -507,21 +681,20 @@ public final class MinimumPeakScheduler implements Scheduler {
                 }
             }
             for (int t : g.outputs(o)) {
-                during += g.size(t);
                 if (g.consumers(t).length > 0) {
                     after += g.size(t);
                 }
             }
-            return new long[] {during, after};
+            return after;
         }
 
         /** Live between steps: started (produced, or a host tensor already read) and still to be read. */
-        private boolean live(BitSet done, int t) {
+        private boolean live(long[] done, int t) {
             int p = g.producer(t);
-            boolean started = p >= 0 ? done.get(p) : false;
+            boolean started = p >= 0 && has(done, p);
             boolean pending = false;
             for (int c : g.consumers(t)) {
-                if (done.get(c)) {
+                if (has(done, c)) {
                     started = true;
                 } else {
                     pending = true;
