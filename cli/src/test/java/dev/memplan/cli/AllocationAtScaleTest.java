@@ -42,13 +42,12 @@ class AllocationAtScaleTest {
                 new String[] {"--allocator", "cpsat", "--minimize"},
                 new String[] {"--allocator", "skyline", "--minimize"},
                 new String[] {"--allocator", "bestfit", "--minimize"});
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // Two JVMs at a time (each has its own small heap; the time limit is per run).
         ExecutorService pool = Executors.newFixedThreadPool(2);
         List<Future<Object[]>> done = new ArrayList<>();
         for (String[] run : runs) {
-            List<String> command = new ArrayList<>(List.of(java, "-Xmx320m", "-cp", System.getProperty("java.class.path"),
-                    Main.class.getName(), "allocate", csv.toString(), "--time-limit", "2"));
+            List<String> command = new ArrayList<>(ChildJvm.memplan(List.of("-Xmx320m"), "allocate", csv.toString(),
+                    "--time-limit", "2"));
             command.addAll(List.of(run));
             done.add(pool.submit(() -> {
                 Process p = new ProcessBuilder(command).redirectErrorStream(true).start();

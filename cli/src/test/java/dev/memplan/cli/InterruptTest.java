@@ -28,10 +28,8 @@ class InterruptTest {
     void firstCtrlCStopsTheSolveAndExits130WithNothingHalfWritten() throws Exception {
         Path out = dir.resolve("plan.json");
         Files.writeString(out, "an earlier result\n");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-Xmx1g", "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "solve", "gen:cells:300", "--budget", "M_R", "--time-limit", "600",
-                "--out", out.toString()).start();
+        Process p = new ProcessBuilder(ChildJvm.memplan(List.of("-Xmx1g"), "solve", "gen:cells:300", "--budget", "M_R",
+                "--time-limit", "600", "--out", out.toString())).start();
         CompletableFuture<String> stdout = CompletableFuture.supplyAsync(() -> readAll(p.getInputStream()));
         StringBuilder stderr = new StringBuilder();
         BufferedReader err = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8));
@@ -41,7 +39,7 @@ class InterruptTest {
         }
         assertTrue(line != null, "the solve never started: " + stderr);
         // Into the solver's work (model building or a native solve), which takes minutes on this graph.
-        Thread.sleep(3000);
+        Thread.sleep(1500);
         assertTrue(p.isAlive(), "solved before the interrupt: pick a harder graph");
         long sent = System.nanoTime();
         Process kill = new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start();

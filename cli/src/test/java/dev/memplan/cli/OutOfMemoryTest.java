@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,10 +23,9 @@ class OutOfMemoryTest {
     void outOfMemoryIsReportedInOneLineAndNothingIsHalfWritten() throws Exception {
         Path out = dir.resolve("plan.json");
         Files.writeString(out, "an earlier result\n");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-Xmx48m", "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "solve", "gen:layered:20000", "--budget", "M_R", "--decompose", "none",
-                "--out", out.toString()).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = new ProcessBuilder(ChildJvm.memplan(List.of("-Xmx48m"), "solve", "gen:layered:20000", "--budget",
+                "M_R", "--decompose", "none", "--out", out.toString())).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(120, TimeUnit.SECONDS));
         assertEquals(3, p.exitValue(), err);

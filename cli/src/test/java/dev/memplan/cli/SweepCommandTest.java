@@ -88,9 +88,8 @@ class SweepCommandTest {
         Path spec = dir.resolve("kill.yaml");
         Files.writeString(spec, SPEC);
         Path db = dir.resolve("killed.duckdb");
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-                System.getProperty("java.class.path"), Main.class.getName(), "sweep", spec.toString(), "--db",
-                db.toString(), "--jobs", "2");
+        List<String> command = ChildJvm.memplan(List.of(), "sweep", spec.toString(), "--db", db.toString(), "--jobs",
+                "2");
         // Twice: kill -9 a running sweep after a few more cases, with others in flight (no shutdown hook runs,
         // the database is never closed), then start it again.
         int seen = 0;
