@@ -3,7 +3,6 @@ package dev.memplan.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,10 +10,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The command line of a memplan command in a JVM of its own, as the tests start one: this JVM's java, its JIT
- * setting (the build runs tests with C1 only, see the root pom's {@code test.jvm}; a child runs the same code the
- * same way, and a work-limited answer does not depend on the compiler), the given JVM options, the classpath and
- * memplan's main class, then the arguments.
+ * The command line of a memplan command in a JVM of its own, as the tests start one: this JVM's java with C1 only
+ * (as the build runs the tests, see the root pom's {@code test.jvm}: a child's run is seconds long, and C2's
+ * compiler threads would take CPU from the other test fork; no answer depends on the compiler), the given JVM
+ * options, the classpath and memplan's main class, then the arguments.
  */
 final class ChildJvm {
     private ChildJvm() {

@@ -309,7 +309,7 @@ public final class CosmaPipeline implements Planner {
                 // The case's own order (already made by the mpmf schemes: the scheduler keeps it).
                 tried.add(mpmf.schedule(g, limits).schedule());
             }
-            Schedule order = MinimumPeakScheduler.pinned(w, mpmf.backend()).schedule(g, limits).schedule();
+            Schedule order = MinimumPeakScheduler.pinnedOrder(w, mpmf.backend()).schedule(g, limits).schedule();
             if (!tried.add(order)) {
                 continue;
             }

@@ -64,6 +64,8 @@ public final class MinimumPeakScheduler implements Scheduler {
     private final int beamWidth;
     private final Backend backend;
     private final boolean pinned;
+    /** Whether a cut beam's peak goes to the pruned DP for a bound (not when only the order is wanted). */
+    private final boolean proves;
 
     /** States kept per layer by default. */
     public static final int DEFAULT_BEAM = 4096;
@@ -75,16 +77,17 @@ public final class MinimumPeakScheduler implements Scheduler {
 
     /** Top width {@code beamWidth}; with a time limit the widest ladder rung that finishes. */
     public MinimumPeakScheduler(int beamWidth, Backend backend) {
-        this(beamWidth, backend, false);
+        this(beamWidth, backend, false, true);
     }
 
-    private MinimumPeakScheduler(int beamWidth, Backend backend, boolean pinned) {
+    private MinimumPeakScheduler(int beamWidth, Backend backend, boolean pinned, boolean proves) {
         if (beamWidth < 1) {
             throw new IllegalArgumentException("beam width must be >= 1, got " + beamWidth);
         }
         this.beamWidth = beamWidth;
         this.backend = backend;
         this.pinned = pinned;
+        this.proves = proves;
     }
 
     /**
@@ -93,7 +96,15 @@ public final class MinimumPeakScheduler implements Scheduler {
      * the widest ladder rung that finished, and its method says so.
      */
     public static MinimumPeakScheduler pinned(int width, Backend backend) {
-        return new MinimumPeakScheduler(width, backend, true);
+        return new MinimumPeakScheduler(width, backend, true, true);
+    }
+
+    /**
+     * {@link #pinned}, for a caller that uses only the order: a cut beam's result keeps M_R as its bound instead of
+     * running the pruned DP over down-sets for a better one (the same order, without the proof's work).
+     */
+    public static MinimumPeakScheduler pinnedOrder(int width, Backend backend) {
+        return new MinimumPeakScheduler(width, backend, true, false);
     }
 
     /** The back-end of the minimum-peak program. */
@@ -199,7 +210,7 @@ public final class MinimumPeakScheduler implements Scheduler {
         }
         String method = "beam " + width + (width < beamWidth && width == top ? " (memory cap)" : "")
                 + (width < top ? shortfall + (pinned ? "; pinned " + beamWidth : "") : "");
-        if (peak > bound) {
+        if (peak > bound && proves) {
             // The beam's peak as the target of the exact DP with every state at or above it dropped: when a layer
             // empties, no order stays below it. Fixed caps, no clock under a work limit (the command's deadline
             // only), so the status is the same on every machine. It only raises the bound; the order stays.
