@@ -7,6 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,20 +50,25 @@ class WorkLimitTest {
      */
     @Test
     void solveCompareAndTheSweepAgreeOnACaseAndBusyThreadsChangeNothing() throws Exception {
+        // The compare and the sweep in JVMs beside the solve's (a work limit makes that no matter).
+        Path spec = dir.resolve("one.yaml");
+        Files.writeString(spec, "graphs: [\"" + GRAPH + "\"]\nbudgets: [M_R]\nplanners: [cosma]\nwork_limits: [" + WORK
+                + "]\n");
+        Path db = dir.resolve("one.duckdb");
+        CompletableFuture<String> compared = beside(() -> ChildJvm.run(List.of(), "compare", GRAPH, "--budget", "M_R",
+                "--work-limit", WORK));
+        CompletableFuture<String> swept = beside(() -> ChildJvm.run(List.of(), "sweep", spec.toString(), "--db",
+                db.toString()));
         String[] quiet = solve(dir.resolve("quiet.json"));
         String solve = quiet[0];
         String traffic = row(solve, "non-compulsory traffic");
         String bound = row(solve, "bound").split(" ")[0];
         String status = row(solve, "status");
-        String compare = ChildJvm.run(List.of(), "compare", GRAPH, "--budget", "M_R", "--work-limit", WORK);
+        String compare = compared.join();
         String cosma = compare.lines().filter(l -> l.startsWith("cosma-dnc/cpsat")).findFirst().orElseThrow();
         assertEquals(List.of("cosma-dnc/cpsat", status, traffic), List.of(cosma.split("\\s+")).subList(0, 3), compare);
         assertTrue(cosma.contains("bound " + bound + ","), cosma);
-        Path spec = dir.resolve("one.yaml");
-        Files.writeString(spec, "graphs: [\"" + GRAPH + "\"]\nbudgets: [M_R]\nplanners: [cosma]\nwork_limits: [" + WORK
-                + "]\n");
-        Path db = dir.resolve("one.duckdb");
-        ChildJvm.run(List.of(), "sweep", spec.toString(), "--db", db.toString());
+        swept.join();
         Path csv = dir.resolve("one.csv");
         MainTest.Result export = MainTest.run("sweep", "export", db.toString(), "--csv", csv.toString());
         assertEquals(0, export.code(), export.err());
@@ -88,6 +96,20 @@ class WorkLimitTest {
         // The plan, and the work used to find it.
         assertEquals(withoutSeconds(quiet[1]), withoutSeconds(loaded[1]));
         assertEquals(row(solve, "work"), row(loaded[0], "work"));
+    }
+
+    /**
+     * A child JVM's run in a thread of its own (not the common pool: it has one thread on 2 cores); its failure
+     * fails the test when joined.
+     */
+    private static CompletableFuture<String> beside(Callable<String> run) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return run.call();
+            } catch (Exception e) {
+                throw new CompletionException(e);
+            }
+        }, task -> new Thread(task).start());
     }
 
     /** The value of a row of solve's report. */

@@ -224,4 +224,28 @@ class MinimumPeakSchedulerTest {
             assertEquals(bruteForce(g), limited.peak(), "seed " + seed);
         }
     }
+
+    /**
+     * A beam's order is part of every mpmf number memplan has published: pinned widths on a generated graph give
+     * the orders, peaks and proof-DP bounds they gave before the layers' sets moved from a map of BitSets to an
+     * open-addressing table (session 14); {@link MinimumPeakScheduler#pinnedOrder} gives the same order without
+     * the proof, so its bound stays M_R.
+     */
+    @Test
+    void pinnedOrdersAreTheOnesPublishedAndPinnedOrderSkipsOnlyTheProof() {
+        Graph g = dev.memplan.datasets.GeneratedGraphs.graph("gen:cells:400:3").withSetting(TensorSetting.ACTIVATIONS);
+        long[][] expected = {{1, 163_840, 114_688, 0x8cd2e4d2L}, {16, 147_456, 114_688, 0xaa3884b4L}};
+        for (long[] e : expected) {
+            int width = (int) e[0];
+            ScheduleResult pinned = MinimumPeakScheduler.pinned(width, Backend.CPSAT).schedule(g, Limits.DEFAULT);
+            assertEquals(e[1], pinned.peak(), "width " + width);
+            assertEquals(e[2], pinned.bound(), "width " + width);
+            assertEquals((int) e[3], pinned.schedule().operators().hashCode(), "width " + width);
+            ScheduleResult order = MinimumPeakScheduler.pinnedOrder(width, Backend.CPSAT).schedule(g, Limits.DEFAULT);
+            assertEquals(pinned.schedule(), order.schedule(), "width " + width);
+            assertEquals(pinned.peak(), order.peak(), "width " + width);
+            assertEquals(Budgets.minimumRequired(g), order.bound(), "width " + width);
+            assertTrue(order.bound() < pinned.bound(), "width " + width);
+        }
+    }
 }
