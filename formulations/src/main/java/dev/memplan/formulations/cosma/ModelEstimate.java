@@ -110,15 +110,30 @@ public record ModelEstimate(long variables, long constraints, long nonzeros, lon
         if (bound > PAIR_CHECKS) {
             return bound;
         }
-        long pairs = 0;
+        // A sweep over timesteps with the tensors resident at each (not every tensor at every timestep: that alone
+        // was 4e8 checks, 2.3 s, on 20,000 operators): the work is the bound above, plus n.
         int nt = g.tensorCount();
+        Integer[] byFirst = java.util.stream.IntStream.range(0, nt)
+                .filter(a -> windows.tensorFirst(a) <= windows.tensorLast(a)).boxed().toArray(Integer[]::new);
+        java.util.Arrays.sort(byFirst, java.util.Comparator.comparingInt(a -> Math.max(0, windows.tensorFirst(a))));
+        int[] active = new int[nt];
+        int count = 0;
+        int next = 0;
+        long pairs = 0;
         for (int t = 0; t < n; t++) {
-            for (int a = 0; a < nt; a++) {
-                if (!windows.canBeResident(a, t)) {
-                    continue;
+            while (next < byFirst.length && Math.max(0, windows.tensorFirst(byFirst[next])) <= t) {
+                active[count++] = byFirst[next++];
+            }
+            int kept = 0;
+            for (int i = 0; i < count; i++) {
+                if (windows.tensorLast(active[i]) >= t) {
+                    active[kept++] = active[i];
                 }
-                for (int b = a + 1; b < nt; b++) {
-                    if (windows.canBeResident(b, t) && windows.canCoexist(a, b, t)) {
+            }
+            count = kept;
+            for (int i = 0; i < count; i++) {
+                for (int j = i + 1; j < count; j++) {
+                    if (windows.canCoexist(active[i], active[j], t)) {
                         pairs++;
                     }
                 }
