@@ -39,9 +39,10 @@ class WorkLimitTest {
     /**
      * One pipeline (issue 21): solve, compare and a sweep run the same sequence (the paper's schemes as starts, the
      * whole graph or divide and conquer, the fixed-schedule starts, windows, bounds), so under one work limit they
-     * report the same traffic, bound and status for the same case; the sweep's row says it is reproducible. Then
-     * the solve again with two CPU-bound threads beside it, where every wall-time share would come out differently:
-     * the same plan and the same work used.
+     * report the same traffic, bound and status for the same case; the sweep's row says it is reproducible. (The
+     * three run side by side, each in its JVM, so the first solve already shares the machine.) Then the solve again
+     * with two CPU-bound threads beside it, where every wall-time share would come out differently: the same plan
+     * and the same work used.
      *
      * <p>The second half failed about two runs in three until session 9 found why: the minimum-peak beam and the
      * live-bytes bound kept their states in HashMaps keyed by BitSets and arrays (not Comparable), whose tree bins
