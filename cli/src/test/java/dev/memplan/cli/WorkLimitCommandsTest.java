@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -85,23 +84,17 @@ class WorkLimitCommandsTest {
      */
     private static List<String> quietThenBusy(List<String[]> cases,
                                               java.util.function.Function<MainTest.Result, String> answer)
-            throws InterruptedException {
+            throws Exception {
         List<String> quiet = new ArrayList<>();
         for (String[] c : cases) {
             quiet.add(answer.apply(MainTest.run(c)));
         }
-        AtomicBoolean stop = new AtomicBoolean();
-        List<Thread> busy = WorkLimitTest.busy(stop);
-        try {
+        WorkLimitTest.besideBusyThreads(() -> {
             for (int i = 0; i < cases.size(); i++) {
                 assertEquals(quiet.get(i), answer.apply(MainTest.run(cases.get(i))), String.join(" ", cases.get(i)));
             }
-        } finally {
-            stop.set(true);
-            for (Thread t : busy) {
-                t.join();
-            }
-        }
+            return null;
+        });
         return quiet;
     }
 }

@@ -83,17 +83,7 @@ class WorkLimitTest {
         assertEquals(Double.toString(Double.parseDouble(WORK)), values[header.indexOf("work_limit")], lines.toString());
         assertEquals("true", values[header.indexOf("reproducible")], lines.toString());
 
-        AtomicBoolean stop = new AtomicBoolean();
-        List<Thread> busy = busy(stop);
-        String[] loaded;
-        try {
-            loaded = solve(dir.resolve("loaded.json"));
-        } finally {
-            stop.set(true);
-            for (Thread t : busy) {
-                t.join();
-            }
-        }
+        String[] loaded = besideBusyThreads(() -> solve(dir.resolve("loaded.json")));
         // The plan, and the work used to find it.
         assertEquals(withoutSeconds(quiet[1]), withoutSeconds(loaded[1]));
         assertEquals(row(solve, "work"), row(loaded[0], "work"));
@@ -119,8 +109,9 @@ class WorkLimitTest {
                 "no row '" + name + "' in\n" + report)).substring(name.length()).strip();
     }
 
-    /** Two CPU-bound threads, until {@code stop} is set. */
-    static List<Thread> busy(AtomicBoolean stop) {
+    /** Runs {@code work} with two CPU-bound threads beside it, stopped (and joined) when it ends. */
+    static <T> T besideBusyThreads(Callable<T> work) throws Exception {
+        AtomicBoolean stop = new AtomicBoolean();
         List<Thread> busy = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             Thread t = new Thread(() -> {
@@ -136,7 +127,14 @@ class WorkLimitTest {
             t.start();
             busy.add(t);
         }
-        return busy;
+        try {
+            return work.call();
+        } finally {
+            stop.set(true);
+            for (Thread t : busy) {
+                t.join();
+            }
+        }
     }
 
     /** A plan file names the wall time its solver took; everything else must match. */
