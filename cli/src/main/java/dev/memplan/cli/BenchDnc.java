@@ -74,7 +74,7 @@ final class BenchDnc implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Path csv = csvOption.checked();
+        Path csv = csvOption.checked(graphs);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (maxPart < 1 || largeBeam < 1) {

@@ -43,7 +43,9 @@ final class BenchImport implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Path csv = csvOption.checked();
+        // A model argument is the file, with the shape of its dynamic input after '@'.
+        Path csv = csvOption.checked(models.stream().map(m -> m.indexOf('@') < 0 ? m : m.substring(0, m.indexOf('@')))
+                .toList());
         PrintWriter out = spec.commandLine().getOut();
         Table t = new Table("model", "input", "file MB", "operators", "tensors", "M_R all", "first s", "median s");
         for (String spec : models) {

@@ -64,7 +64,7 @@ final class BenchLimits implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Path csv = csvOption.checked();
+        Path csv = csvOption.checked(graphs);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         for (double limit : limits) {

@@ -51,7 +51,7 @@ final class BenchScheduler implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Path csv = csvOption.checked();
+        Path csv = csvOption.checked(graphs);
         if (repeats < 1) {
             throw new UserException("--repeats must be >= 1 (a median needs a run), got " + repeats);
         }

@@ -40,4 +40,20 @@ class BenchSchedulerTest {
         assertTrue(repeats.err().contains("--repeats must be >= 1"), repeats.err());
         assertFalse(Files.exists(csv));
     }
+
+    /** A bench command's --csv that is one of its graph files (or a link to one) is refused before any work. */
+    @Test
+    void aCsvThatIsAGraphFileIsRefusedAndTheGraphKept() throws Exception {
+        Path graph = dir.resolve("fig1.json");
+        String json = dev.memplan.model.io.GraphJson.toJson(dev.memplan.datasets.Examples.graph("fig1"));
+        Files.writeString(graph, json);
+        MainTest.Result same = MainTest.run("bench", "scheduler", "--graphs", graph.toString(), "--csv", graph.toString());
+        assertEquals(Main.USER_ERROR, same.code(), same.out() + same.err());
+        assertTrue(same.err().contains("--csv " + graph + " is the input file " + graph), same.err());
+        Path link = Files.createSymbolicLink(dir.resolve("link.csv"), graph);
+        MainTest.Result linked = MainTest.run("bench", "dnc", "--graphs", graph.toString(), "--csv", link.toString());
+        assertEquals(Main.USER_ERROR, linked.code(), linked.out() + linked.err());
+        assertTrue(linked.err().contains("is the input file " + graph), linked.err());
+        assertEquals(json, Files.readString(graph));
+    }
 }
