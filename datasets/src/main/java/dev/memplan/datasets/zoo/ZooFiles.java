@@ -49,9 +49,9 @@ public final class ZooFiles {
                 Budgets.minimumRequired(g.withSetting(TensorSetting.ALL)));
     }
 
-    /** The network's graph file text. */
+    /** The network's graph file text, with every operator's cost. */
     public static String json(String name) {
-        return GraphJson.toJson(Zoo.graph(name));
+        return GraphJson.toJson(Zoo.graph(name).withCosts());
     }
 
     /** The README of the zoo folder: what the files are, how they were made, and the table of sizes. */
