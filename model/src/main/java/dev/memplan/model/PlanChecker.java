@@ -7,12 +7,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Decides whether a {@link Plan} obeys every rule of memory-model.md and computes its traffic, peak footprint
- * and peak address. It returns all violations, each naming the {@link Rule}, the tensors and the timestep.
+ * Decides whether a {@link Plan} obeys every rule of memory-model.md, recomputation included, and computes its
+ * traffic, recomputes, recompute cost, peak footprint and peak address. It returns all violations, each naming
+ * the {@link Rule}, the tensors and the timestep.
  *
- * <p>Per-tensor rules walk each tensor's segments sorted by start together with its sorted uses; the
- * non-overlap rule is a sweep over time ({@link OverlapSweep}). Time O(S log S + U) for S segments and U
- * uses: no pass over all pairs of tensors.
+ * <p>Per-tensor rules walk each tensor's segments sorted by start together with its sorted uses (every run of
+ * every reader) and the recomputes of its producer; the non-overlap rule is a sweep over time
+ * ({@link OverlapSweep}). Time O(S log S + U + R log S) for S segments, U uses and R recomputed outputs: no
+ * pass over all pairs of tensors.
  */
 public final class PlanChecker {
 
@@ -44,6 +46,14 @@ public final class PlanChecker {
      * {@code limit} messages.
      */
     public static List<String> scheduleProblems(Graph graph, Schedule schedule, int limit) {
+        return scheduleProblems(graph, schedule, limit, false);
+    }
+
+    /**
+     * The problems of {@link #scheduleProblems(Graph, Schedule, int)}; with {@code runs}, an operator named again
+     * is a recompute, not a problem, and a run must come after the first run of the producer of what it reads.
+     */
+    private static List<String> scheduleProblems(Graph graph, Schedule schedule, int limit, boolean runs) {
         List<String> problems = new ArrayList<>();
         int n = graph.operatorCount();
         int[] position = new int[n];
@@ -53,10 +63,10 @@ public final class PlanChecker {
             int o = graph.operatorIndex(ops.get(t));
             if (o < 0) {
                 problems.add("timestep " + t + ": unknown operator '" + ops.get(t) + "'");
-            } else if (position[o] >= 0) {
+            } else if (position[o] >= 0 && !runs) {
                 problems.add("timestep " + t + ": operator '" + ops.get(t) + "' is scheduled twice (also at timestep "
                         + position[o] + ")");
-            } else {
+            } else if (position[o] < 0) {
                 position[o] = t;
             }
         }
@@ -86,10 +96,13 @@ public final class PlanChecker {
     private static final class Run {
         private final Graph graph;
         private final Plan plan;
-        private final int n;
+        /** Timesteps: the schedule's length, at least the operator count (a short schedule is broken anyway). */
+        private final int timesteps;
         private final List<Violation> violations = new ArrayList<>();
-        /** Timestep of each operator, or null when the schedule is broken. */
-        private int[] position;
+        /** The operator of each timestep, or null when the schedule is broken. */
+        private int[] at;
+        /** The timesteps of each operator's runs, ascending (the first creates); null when the schedule is broken. */
+        private int[][] runs;
 
         private long compulsory;
         private long nonCompulsory;
@@ -99,7 +112,7 @@ public final class PlanChecker {
         Run(Graph graph, Plan plan) {
             this.graph = graph;
             this.plan = plan;
-            this.n = graph.operatorCount();
+            this.timesteps = Math.max(graph.operatorCount(), plan.schedule().length());
         }
 
         CheckReport run() {
@@ -134,8 +147,9 @@ public final class PlanChecker {
                 countTraffic(tensor, plan.segmentsOf(name));
             }
             long peakAddress = checkAddresses(names, all);
-            return new CheckReport(violations, new Traffic(compulsory, nonCompulsory, loads, spills),
-                    peakFootprint(names, all), peakAddress);
+            long[] recomputes = countRecomputes();
+            return new CheckReport(violations, new Traffic(compulsory, nonCompulsory, loads, spills, recomputes[0],
+                    recomputes[1]), peakFootprint(names, all), peakAddress);
         }
 
         private void add(Rule rule, List<String> subjects, Integer timestep, String message) {
@@ -143,20 +157,31 @@ public final class PlanChecker {
         }
 
         private void checkSchedule() {
-            List<String> problems = scheduleProblems(graph, plan.schedule(), Integer.MAX_VALUE);
+            List<String> problems = scheduleProblems(graph, plan.schedule(), Integer.MAX_VALUE, true);
             for (String p : problems) {
                 add(Rule.SCHEDULE, List.of(), null, p);
             }
             if (problems.isEmpty()) {
-                position = new int[n];
-                for (int t = 0; t < n; t++) {
-                    position[graph.operatorIndex(plan.schedule().operators().get(t))] = t;
+                List<String> ops = plan.schedule().operators();
+                at = new int[ops.size()];
+                int[] count = new int[graph.operatorCount()];
+                for (int t = 0; t < at.length; t++) {
+                    at[t] = graph.operatorIndex(ops.get(t));
+                    count[at[t]]++;
+                }
+                runs = new int[count.length][];
+                for (int o = 0; o < count.length; o++) {
+                    runs[o] = new int[count[o]];
+                    count[o] = 0;
+                }
+                for (int t = 0; t < at.length; t++) {
+                    runs[at[t]][count[at[t]]++] = t;
                 }
             }
         }
 
         private boolean inRange(Segment s) {
-            return s.start() >= 0 && s.start() <= s.end() && s.end() < n && s.offset() >= 0;
+            return s.start() >= 0 && s.start() <= s.end() && s.end() < timesteps && s.offset() >= 0;
         }
 
         /** Segment-local rules: range, budget, alignment. Returns the segments in range. */
@@ -168,7 +193,7 @@ public final class PlanChecker {
                 if (!inRange(s)) {
                     add(Rule.SEGMENT_RANGE, List.of(name), s.start(), "tensor '" + name + "': segment [" + s.start()
                             + ", " + s.end() + "] at offset " + s.offset() + " is malformed: it must satisfy 0 <= start"
-                            + " <= end <= " + (n - 1) + " and offset >= 0");
+                            + " <= end <= " + (timesteps - 1) + " and offset >= 0");
                     continue;
                 }
                 sane.add(s);
@@ -199,7 +224,7 @@ public final class PlanChecker {
                             + "] overlap at timestep " + cur.start());
                 }
             }
-            if (position == null) {
+            if (at == null) {
                 return;
             }
             int producer = graph.producer(tensor);
@@ -209,19 +234,26 @@ public final class PlanChecker {
                         add(Rule.CREATED, List.of(name), s.start(), "host tensor '" + name
                                 + "' has a created segment at timestep " + s.start()
                                 + "; host tensors are loaded, never created");
+                    } else if (s.origin() == Origin.RECOMPUTED) {
+                        add(Rule.RECOMPUTE_START, List.of(name), s.start(), "host tensor '" + name
+                                + "' has a recomputed segment at timestep " + s.start()
+                                + "; no operator produces a host tensor, so none can run again to make it");
                     }
                 }
             } else {
-                checkCreation(tensor, segments, position[producer]);
+                checkCreation(tensor, segments, runs[producer][0]);
+                checkRecomputes(tensor, segments, runs[producer]);
             }
-            int[] uses = Arrays.stream(graph.consumers(tensor)).map(o -> position[o]).sorted().toArray();
+            int[] uses = Arrays.stream(graph.consumers(tensor)).flatMap(o -> Arrays.stream(runs[o])).sorted().toArray();
             checkUses(tensor, segments, uses);
-            int lastUse = uses.length > 0 ? uses[uses.length - 1] : (producer >= 0 ? position[producer] : -1);
+            int lastUse = uses.length > 0 ? uses[uses.length - 1] : (producer >= 0 ? runs[producer][0] : -1);
             for (Segment s : segments) {
-                if (s.end() > lastUse) {
+                // A recompute writes every output at its timestep, read later or not (a sibling made together).
+                int limit = s.origin() == Origin.RECOMPUTED ? Math.max(lastUse, s.start()) : lastUse;
+                if (s.end() > limit) {
                     add(Rule.PAST_LAST_USE, List.of(name), s.end(), "tensor '" + name + "': segment [" + s.start()
                             + ", " + s.end() + "] extends past the tensor's last use "
-                            + (lastUse < 0 ? "(no operator reads it)" : "at timestep " + lastUse));
+                            + (limit < 0 ? "(no operator reads it)" : "at timestep " + limit));
                 }
             }
         }
@@ -233,12 +265,16 @@ public final class PlanChecker {
             boolean atProducer = segments.stream().anyMatch(s -> s.origin() == Origin.CREATED && s.start() == created);
             if (count != 1 || !atProducer) {
                 add(Rule.CREATED, List.of(name), created, "tensor '" + name + "' needs exactly one created segment,"
-                        + " starting at timestep " + created + " when '" + producerName + "' runs; it has " + count
+                        + " starting at timestep " + created + " when '" + producerName + "' runs"
+                        + (runs[graph.producer(tensor)].length > 1 ? " first" : "") + "; it has " + count
                         + (count > 0 && !atProducer ? " at another timestep" : ""));
             }
-            // A produced tensor has a host copy once its (first) created segment has ended: it was written out.
-            int copiedAfter = segments.stream().filter(s -> s.origin() == Origin.CREATED).mapToInt(Segment::end)
-                    .min().orElse(Integer.MAX_VALUE);
+            // A produced tensor has a host copy once its (first) created segment has ended: it was written out;
+            // never before its producer's first run, even when a created segment is misplaced earlier.
+            // A recompute writes the tensor on chip only, so it makes no host copy.
+            int copiedAfter = Math.max(created, segments.stream().filter(s -> s.origin() == Origin.CREATED)
+                    .mapToInt(Segment::end).min().orElse(Integer.MAX_VALUE));
+            boolean recomputed = segments.stream().anyMatch(s -> s.origin() == Origin.RECOMPUTED);
             for (Segment s : segments) {
                 if (s.start() < created) {
                     add(Rule.BEFORE_CREATION, List.of(name), s.start(), "tensor '" + name + "' has a segment at timestep "
@@ -247,9 +283,80 @@ public final class PlanChecker {
                 if (s.origin() == Origin.LOADED && s.start() <= copiedAfter) {
                     add(Rule.HOST_COPY, List.of(name), s.start(), "tensor '" + name + "' is loaded at timestep "
                             + s.start() + " but host memory has no copy of it then: it is created at timestep "
-                            + created + " and has a host copy only after its created segment ends");
+                            + created + " and has a host copy only after its created segment ends"
+                            + (recomputed ? " (a recompute makes none)" : ""));
                 }
             }
+        }
+
+        /**
+         * memory-model.md, "Recomputation": a recomputed segment starts at a later run of the producer; every
+         * later run gives the tensor a recomputed segment that starts there, and no segment runs into it from the
+         * timestep before. Segments sorted by start; {@code producerRuns} ascending, the first creates.
+         */
+        private void checkRecomputes(int tensor, List<Segment> segments, int[] producerRuns) {
+            String name = graph.tensor(tensor).name();
+            int producer = graph.producer(tensor);
+            String producerName = graph.operator(producer).name();
+            for (Segment s : segments) {
+                if (s.origin() != Origin.RECOMPUTED) {
+                    continue;
+                }
+                if (at[s.start()] != producer) {
+                    add(Rule.RECOMPUTE_START, List.of(name), s.start(), "tensor '" + name + "' has a recomputed segment"
+                            + " at timestep " + s.start() + ", where '" + graph.operator(at[s.start()]).name()
+                            + "' runs, not its producer '" + producerName + "'");
+                } else if (s.start() == producerRuns[0]) {
+                    add(Rule.EARLIER_RUN, List.of(name), s.start(), "tensor '" + name + "' has a recomputed segment"
+                            + " at timestep " + s.start() + ", the first run of '" + producerName
+                            + "', which creates it; a recompute needs an earlier run");
+                }
+            }
+            if (producerRuns.length == 1) {
+                return;
+            }
+            int[] starts = segments.stream().mapToInt(Segment::start).toArray();
+            // reach[k]: the latest end among segments 0..k, so "some segment from before t reaches t" is one lookup.
+            int[] reach = new int[starts.length];
+            for (int k = 0; k < reach.length; k++) {
+                reach[k] = Math.max(k > 0 ? reach[k - 1] : -1, segments.get(k).end());
+            }
+            for (int r = 1; r < producerRuns.length; r++) {
+                int t = producerRuns[r];
+                int from = firstAtOrAfter(starts, t);
+                boolean made = false;
+                for (int k = from; k < starts.length && starts[k] == t && !made; k++) {
+                    made = segments.get(k).origin() == Origin.RECOMPUTED;
+                }
+                if (!made) {
+                    add(Rule.SIBLINGS, List.of(name), t, "'" + producerName + "' runs again at timestep " + t
+                            + " but its output '" + name + "' has no recomputed segment starting there; a recompute"
+                            + " makes all its outputs");
+                }
+                // Segments starting before t - 1 or at it are those before index firstAtOrAfter(t).
+                if (from > 0 && reach[from - 1] >= t) {
+                    Segment through = segments.subList(0, from).stream().filter(s -> s.end() >= t).findFirst()
+                            .orElseThrow();
+                    add(Rule.THROUGH_RECOMPUTE, List.of(name), t, "tensor '" + name + "': segment [" + through.start()
+                            + ", " + through.end() + "] continues through timestep " + t + ", where '" + producerName
+                            + "' runs again; a recompute makes a new copy, it does not extend one");
+                }
+            }
+        }
+
+        /** The first index whose start is at least {@code t}, in ascending starts. */
+        private static int firstAtOrAfter(int[] starts, int t) {
+            int lo = 0;
+            int hi = starts.length;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (starts[mid] < t) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
         }
 
         /** Rule 2: each use inside a segment; both lists sorted. */
@@ -299,6 +406,28 @@ public final class PlanChecker {
             }
         }
 
+        /**
+         * memory-model.md "Recomputation": the runs beyond the first of each known operator and the sum of their
+         * costs (saturating, as the traffic does), so that broken schedules get meaningful figures too.
+         */
+        private long[] countRecomputes() {
+            boolean[] ran = new boolean[graph.operatorCount()];
+            long count = 0;
+            long cost = 0;
+            for (String name : plan.schedule().operators()) {
+                int o = graph.operatorIndex(name);
+                if (o < 0) {
+                    continue;
+                }
+                if (ran[o]) {
+                    count++;
+                    cost = ByteRange.add(cost, graph.cost(o));
+                }
+                ran[o] = true;
+            }
+            return new long[] {count, cost};
+        }
+
         /** Rule 4's non-overlap over all segments in range; returns the peak address. */
         private long checkAddresses(List<String> names, List<Segment> all) {
             int m = all.size();
@@ -339,7 +468,7 @@ public final class PlanChecker {
                 ends[i] = all.get(i).end();
                 sizes[i] = graph.size(graph.tensorIndex(names.get(i)));
             }
-            return Timeline.peak(n, starts, ends, sizes);
+            return Timeline.peak(timesteps, starts, ends, sizes);
         }
     }
 }

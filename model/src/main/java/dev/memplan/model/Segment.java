@@ -4,8 +4,9 @@ import java.util.Objects;
 
 /**
  * A stretch of a tensor's time on chip: timesteps {@code [start, end]} inclusive, at one base address
- * {@code offset}, begun by creation or by a load (memory-model.md, "Residency: segments"). Values are not
- * validated here: the {@link PlanChecker} judges them, so that a broken plan can still be read and reported.
+ * {@code offset}, begun by creation, by a load or by a recompute (memory-model.md, "Residency: segments" and
+ * "Recomputation"). Values are not validated here: the {@link PlanChecker} judges them, so that a broken plan
+ * can still be read and reported.
  */
 public record Segment(int start, int end, long offset, Origin origin) {
 
@@ -19,6 +20,10 @@ public record Segment(int start, int end, long offset, Origin origin) {
 
     public static Segment loaded(int start, int end, long offset) {
         return new Segment(start, end, offset, Origin.LOADED);
+    }
+
+    public static Segment recomputed(int start, int end, long offset) {
+        return new Segment(start, end, offset, Origin.RECOMPUTED);
     }
 
     public boolean contains(int t) {

@@ -114,8 +114,11 @@ class PlanCheckerTest {
         assertTrue(rules(r).contains(Rule.SCHEDULE));
         assertTrue(r.violations().get(0).message().contains("reads 'y' before its producer 'a'"), r.violations().toString());
         assertEquals(EnumSet.of(Rule.SCHEDULE), rules(check(CHAIN, new Schedule(List.of("a")), 100, valid())));
+        // Running a twice is a recompute (RecomputationTest), but b must still run.
         assertTrue(check(CHAIN, new Schedule(List.of("a", "a")), 100, valid()).violations().get(0).message()
-                .contains("scheduled twice"));
+                .contains("operator 'b' is not scheduled"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new Schedule(List.of("a", "a", "b"))
+                .resolve(CHAIN)).getMessage().contains("scheduled twice"));
         assertTrue(check(CHAIN, new Schedule(List.of("a", "ghost")), 100, valid()).violations().get(0).message()
                 .contains("unknown operator 'ghost'"));
     }

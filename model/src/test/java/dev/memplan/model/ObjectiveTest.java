@@ -1,0 +1,34 @@
+package dev.memplan.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+class ObjectiveTest {
+
+    @Test
+    void trafficPlusLambdaTimesRecomputeCost() {
+        Objective o = Objective.of(new Traffic(5, 4096, 0, 0, 3, 300), 2);
+        assertEquals(4096, o.traffic());
+        assertEquals(300, o.recomputeCost());
+        assertEquals(4096 + 2 * 300, o.value());
+        assertEquals("4096 + 2 x 300 = 4696", o.toString());
+        assertEquals("10 + 0.5 x 3 = 11.5", new Objective(10, 3, 0.5).toString());
+    }
+
+    @Test
+    void withoutRecomputesOrWeightItIsTheTraffic() {
+        assertEquals(4096, Objective.of(new Traffic(5, 4096, 0, 0), 1e9).value());
+        assertEquals(4096, new Objective(4096, 300, 0).value());
+    }
+
+    @Test
+    void lambdaIsAFiniteNumberAtLeastZero() {
+        for (double bad : new double[] {-1, Double.NaN, Double.POSITIVE_INFINITY}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new Objective(1, 1, bad));
+            assertEquals("the recompute weight lambda must be a finite number >= 0 (bytes per cost unit), got " + bad,
+                    e.getMessage());
+        }
+    }
+}
