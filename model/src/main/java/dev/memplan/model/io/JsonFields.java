@@ -56,18 +56,21 @@ final class JsonFields {
     }
 
     /**
-     * Fails unless the "format" field is exactly {@code expected}, saying which format this reader
-     * understands. Checked before anything else, so a file of another kind or version gets this message.
+     * Fails unless the "format" field is exactly one of {@code expected}, saying which formats this reader
+     * understands; returns the one found. Checked before anything else, so a file of another kind or version
+     * gets this message.
      */
-    void requireFormat(String expected) {
+    String requireFormat(String... expected) {
+        String understood = "\"" + String.join("\" or \"", expected) + "\"";
         JsonNode value = node.get("format");
         if (value == null || value.isNull()) {
-            throw error("format", "missing field 'format'; this reader understands \"" + expected + "\"");
+            throw error("format", "missing field 'format'; this reader understands " + understood);
         }
-        if (!value.isTextual() || !value.textValue().equals(expected)) {
+        if (!value.isTextual() || !List.of(expected).contains(value.textValue())) {
             String found = value.isTextual() ? "'" + value.textValue() + "'" : JsonTree.describe(value);
-            throw error("format", "unknown format " + found + "; this reader understands \"" + expected + "\" only");
+            throw error("format", "unknown format " + found + "; this reader understands " + understood + " only");
         }
+        return value.textValue();
     }
 
     boolean has(String key) {

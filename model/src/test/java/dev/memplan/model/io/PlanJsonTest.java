@@ -88,6 +88,83 @@ class PlanJsonTest {
         assertNull(plan.traffic());
     }
 
+    /** conv1 runs again at 3 and makes conv1.out again; pool1 and z read it at 1 and 2, fc at 3. */
+    private static Plan recomputing(Traffic traffic) {
+        Map<String, List<Segment>> segments = new LinkedHashMap<>();
+        segments.put("conv1.out", List.of(Segment.created(0, 2, 0), Segment.recomputed(3, 4, 0)));
+        segments.put("x", List.of(Segment.loaded(0, 0, 64), Segment.loaded(3, 3, 64)));
+        return new Plan("resnet50", TensorSetting.ACTIVATIONS, 1048576,
+                new Schedule(List.of("conv1", "pool1", "z", "conv1", "fc")), segments, traffic, null);
+    }
+
+    @Test
+    void planWithoutRecomputesIsWrittenAsVersionOne() {
+        String json = PlanJson.toJson(sample(new Traffic(10, 20, 30, 40), null));
+        assertTrue(json.contains("\"format\": \"memplan-plan/1\""), json);
+        assertTrue(!json.contains("recompute"), json);
+        assertEquals(PlanJson.FORMAT_1, PlanJson.formatOf(sample(null, null)));
+    }
+
+    @Test
+    void roundTripWithRecomputes(@TempDir Path tmp) {
+        Plan plan = recomputing(new Traffic(8, 16, 32, 0, 1, 1200));
+        String json = PlanJson.toJson(plan);
+        assertTrue(json.contains("\"format\": \"memplan-plan/2\""), json);
+        assertTrue(json.contains("\"schedule\": [\"conv1\", \"pool1\", \"z\", \"conv1\", \"fc\"]"), json);
+        assertTrue(json.contains("{\"start\": 3, \"end\": 4, \"offset\": 0, \"origin\": \"recomputed\"}"), json);
+        assertTrue(json.contains("\"traffic\": {\"compulsory\": 8, \"nonCompulsory\": 16, \"loads\": 32, "
+                + "\"spills\": 0, \"recomputes\": 1, \"recomputeCost\": 1200}"), json);
+        assertEquals(plan, PlanJson.read(json, S));
+        Path file = tmp.resolve("p.json");
+        PlanJson.write(recomputing(null), file);
+        assertEquals(recomputing(null), PlanJson.read(file));
+    }
+
+    @Test
+    void versionTwoWithoutRecomputesReadsAsTheSamePlan() {
+        Plan plan = sample(new Traffic(10, 20, 30, 40), null);
+        String two = PlanJson.toJson(plan).replace("memplan-plan/1", "memplan-plan/2")
+                .replace("\"spills\": 40}", "\"spills\": 40, \"recomputes\": 0, \"recomputeCost\": 0}");
+        assertEquals(plan, PlanJson.read(two, S));
+    }
+
+    @Test
+    void recomputesNeedVersionTwo() {
+        String two = PlanJson.toJson(recomputing(new Traffic(8, 16, 32, 0, 1, 1200)));
+        String one = two.replace("memplan-plan/2", "memplan-plan/1");
+        assertFormatError(() -> PlanJson.read(one, S), S, "$.schedule[3]", "operator 'conv1' is named again (first"
+                + " at $.schedule[0]); a memplan-plan/1 schedule runs each operator once, recomputes need memplan-plan/2");
+        String oneSchedule = one.replace("\"conv1\", \"fc\"]", "\"fc\"]");
+        assertFormatError(() -> PlanJson.read(oneSchedule, S), S, "$.tensors[0].segments[1].origin",
+                "origin 'recomputed' needs memplan-plan/2; a memplan-plan/1 segment is created or loaded");
+        String oneTraffic = PlanJson.toJson(sample(new Traffic(1, 2, 3, 4), null))
+                .replace("\"spills\": 4}", "\"spills\": 4, \"recomputes\": 0}");
+        assertFormatError(() -> PlanJson.read(oneTraffic, S), S, "$.traffic.recomputes",
+                "field 'recomputes' needs memplan-plan/2; a memplan-plan/1 traffic has compulsory, nonCompulsory, loads,"
+                        + " spills");
+    }
+
+    @Test
+    void malformedVersionTwo() {
+        String two = PlanJson.toJson(recomputing(new Traffic(8, 16, 32, 0, 1, 1200)));
+        // pool1 runs at 1 for the first time: nothing is recomputed there.
+        assertFormatError(() -> PlanJson.read(two.replace("{\"start\": 3, \"end\": 4, \"offset\": 0, \"origin\": "
+                + "\"recomputed\"}", "{\"start\": 1, \"end\": 4, \"offset\": 0, \"origin\": \"recomputed\"}"), S), S,
+                "$.tensors[0].segments[1].start", "a recomputed segment starts at a recompute, a later run of an "
+                        + "operator; at timestep 1 'pool1' runs for the first time");
+        assertFormatError(() -> PlanJson.read(two.replace("{\"start\": 3, \"end\": 4, \"offset\": 0, \"origin\": "
+                + "\"recomputed\"}", "{\"start\": 5, \"end\": 5, \"offset\": 0, \"origin\": \"recomputed\"}"), S), S,
+                "$.tensors[0].segments[1].start", "timestep 5 is outside the schedule (0..4)");
+        assertFormatError(() -> PlanJson.read(two.replace("\"recomputed\"", "\"redone\""), S), S,
+                "$.tensors[0].segments[1].origin", "unknown origin 'redone'; expected created, loaded or recomputed");
+        assertFormatError(() -> PlanJson.read(two.replace(", \"recomputeCost\": 1200", ""), S), S,
+                "$.traffic.recomputeCost", "missing field 'recomputeCost'");
+        assertFormatError(() -> PlanJson.read(two.replace("\"recomputes\": 1", "\"recomputes\": 1.5"), S), S,
+                "$.traffic.recomputes", "recomputes must be an integer number of runs");
+        assertFormatError(() -> PlanJson.read(two.replace("memplan-plan/2", "memplan-plan/3"), S), S, "$.format",
+                "unknown format 'memplan-plan/3'; this reader understands \"memplan-plan/1\" or \"memplan-plan/2\" only");
+    }
+
     @Test
     void nonFiniteSecondsCannotBeWritten() {
         Plan plan = sample(null, new SolverInfo("x", SolveStatus.UNKNOWN, Double.NaN, null));
