@@ -10,9 +10,11 @@ import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
 import dev.memplan.model.JustInTimePlanner;
 import dev.memplan.model.Limits;
+import dev.memplan.model.Operator;
 import dev.memplan.model.Origin;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanChecker;
+import dev.memplan.model.Rule;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.Segment;
 import dev.memplan.model.TensorSetting;
@@ -21,6 +23,7 @@ import dev.memplan.model.io.GraphJson;
 import dev.memplan.model.io.PlanJson;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,9 +34,9 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * Plans written by memplan (to memplan-plan/1 text) and judged by the independent {@link ReferenceChecker}
+ * Plans written by memplan (to memplan-plan/1 or /2 text) and judged by the independent {@link ReferenceChecker}
  * get the same verdict, the same broken rules and the same traffic as from the {@link PlanChecker}: valid
- * plans with spills, and plans broken by random edits.
+ * plans with spills, valid plans with recomputes, and both broken by random edits.
  */
 class CrossCheckTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -55,21 +58,8 @@ class CrossCheckTest {
             for (int e = 0; e < edits; e++) {
                 plan = edit(plan, inSetting, random);
             }
-            CheckReport ours = PlanChecker.check(graph, plan);
-            JsonNode graphJson = JSON.readTree(GraphJson.toJson(graph));
-            JsonNode planJson = JSON.readTree(PlanJson.toJson(plan));
-            ReferenceChecker.Verdict theirs = ReferenceChecker.check(graphJson, planJson);
-            Set<String> ourRules = ours.violations().stream().map(v -> v.rule().id())
-                    .collect(Collectors.toCollection(TreeSet::new));
-            String context = "round " + round + "\n" + GraphJson.toJson(graph) + "\n" + PlanJson.toJson(plan)
-                    + "\nours: " + ours.violations().stream().map(Violation::toString).collect(Collectors.joining("\n"));
-            assertEquals(theirs.valid(), ours.valid(), context);
-            assertEquals(theirs.brokenRules(), ourRules, context);
-            assertEquals(theirs.compulsory(), ours.traffic().compulsory(), context);
-            assertEquals(theirs.nonCompulsory(), ours.traffic().nonCompulsory(), context);
-            if (ours.valid()) {
-                assertEquals(theirs.peakFootprint(), ours.peakFootprint(), context);
-                assertEquals(theirs.peakAddress(), ours.peakAddress(), context);
+            Set<String> ourRules = sameVerdict(graph, plan, "round " + round);
+            if (ourRules.isEmpty()) {
                 valid++;
             } else {
                 invalid++;
@@ -79,6 +69,205 @@ class CrossCheckTest {
         assertTrue(valid >= 100, "valid plans: " + valid);
         assertTrue(invalid >= 100, "invalid plans: " + invalid);
         assertTrue(rulesSeen.size() >= 10, "rules exercised: " + rulesSeen);
+    }
+
+    @Test
+    void sameVerdictAndTrafficOnPlansWithRecomputes() throws Exception {
+        Random random = new Random(20261126);
+        int valid = 0;
+        int invalid = 0;
+        Set<String> rulesSeen = new TreeSet<>();
+        for (int round = 0; round < 600; round++) {
+            Graph graph = withSomeCosts(randomGraph(random, 2 + random.nextInt(6)), random);
+            TensorSetting setting = random.nextBoolean() ? TensorSetting.ALL : TensorSetting.ACTIVATIONS;
+            Graph inSetting = graph.withSetting(setting);
+            Plan plan = recomputingPlan(inSetting, setting, random);
+            int edits = round % 4 == 0 ? 0 : 1 + random.nextInt(3);
+            for (int e = 0; e < edits; e++) {
+                plan = random.nextBoolean() ? edit(plan, inSetting, random) : editRecompute(plan, inSetting, random);
+            }
+            Set<String> ourRules = sameVerdict(graph, plan, "round " + round);
+            if (ourRules.isEmpty()) {
+                assertTrue(edits > 0 || plan.schedule().recomputes() > 0, "round " + round);
+                valid++;
+            } else {
+                assertTrue(edits > 0, "the generator made a broken plan in round " + round + ": " + ourRules);
+                invalid++;
+            }
+            rulesSeen.addAll(ourRules);
+        }
+        assertTrue(valid >= 150, "valid plans: " + valid);
+        assertTrue(invalid >= 150, "invalid plans: " + invalid);
+        for (Rule rule : List.of(Rule.RECOMPUTE_START, Rule.EARLIER_RUN, Rule.SIBLINGS, Rule.THROUGH_RECOMPUTE,
+                Rule.RESIDENCY, Rule.PAST_LAST_USE, Rule.HOST_COPY, Rule.SCHEDULE)) {
+            assertTrue(rulesSeen.contains(rule.id()), rule.id() + " not exercised: " + rulesSeen);
+        }
+    }
+
+    /** Checks a plan with both checkers, asserts they agree, and returns the broken rules' ids. */
+    private static Set<String> sameVerdict(Graph graph, Plan plan, String where) throws Exception {
+        CheckReport ours = PlanChecker.check(graph, plan);
+        // Every cost in the file: the reference knows the contract, not memplan's derivation of missing ones.
+        JsonNode graphJson = JSON.readTree(GraphJson.toJson(graph.withCosts()));
+        JsonNode planJson = JSON.readTree(PlanJson.toJson(plan));
+        ReferenceChecker.Verdict theirs = ReferenceChecker.check(graphJson, planJson);
+        Set<String> ourRules = ours.violations().stream().map(v -> v.rule().id())
+                .collect(Collectors.toCollection(TreeSet::new));
+        String context = where + "\n" + GraphJson.toJson(graph) + "\n" + PlanJson.toJson(plan)
+                + "\nours: " + ours.violations().stream().map(Violation::toString).collect(Collectors.joining("\n"));
+        assertEquals(theirs.valid(), ours.valid(), context);
+        assertEquals(theirs.brokenRules(), ourRules, context);
+        assertEquals(theirs.compulsory(), ours.traffic().compulsory(), context);
+        assertEquals(theirs.nonCompulsory(), ours.traffic().nonCompulsory(), context);
+        assertEquals(theirs.recomputes(), ours.traffic().recomputes(), context);
+        assertEquals(theirs.recomputeCost(), ours.traffic().recomputeCost(), context);
+        if (ours.valid()) {
+            assertEquals(theirs.peakFootprint(), ours.peakFootprint(), context);
+            assertEquals(theirs.peakAddress(), ours.peakAddress(), context);
+        }
+        return ourRules;
+    }
+
+    /** The graph with a given cost on about half of its operators; the others keep their derived one. */
+    private static Graph withSomeCosts(Graph graph, Random random) {
+        List<Operator> ops = new ArrayList<>();
+        for (Operator op : graph.operators()) {
+            ops.add(random.nextBoolean() ? op.withCost((long) random.nextInt(1000)) : op);
+        }
+        return new Graph(graph.name(), graph.alignment(), graph.tensors(), ops, graph.outputs());
+    }
+
+    /**
+     * A valid plan with recomputes, built from the contract alone: the default order with one to three extra runs
+     * of random operators, each somewhere after the operator's first run. Each run creates (first) or recomputes
+     * (later) every output, a segment [t, t]; each read either extends the tensor's latest segment to it (no run
+     * of the producer lies between, or the latest segment would be that run's) or loads it again (its created
+     * segment has ended, so host memory has a copy). Addresses: first fit, aligned, in a random order.
+     */
+    static Plan recomputingPlan(Graph graph, TensorSetting setting, Random random) {
+        List<String> order = new ArrayList<>(Schedule.defaultOrder(graph).operators());
+        int extra = 1 + random.nextInt(3);
+        for (int k = 0; k < extra; k++) {
+            String name = graph.operator(random.nextInt(graph.operatorCount())).name();
+            int first = order.indexOf(name);
+            order.add(first + 1 + random.nextInt(order.size() - first), name);
+        }
+        Map<String, List<Segment>> segments = new LinkedHashMap<>();
+        Set<String> ran = new HashSet<>();
+        for (int t = 0; t < order.size(); t++) {
+            int o = graph.operatorIndex(order.get(t));
+            boolean first = ran.add(order.get(t));
+            for (int out : graph.outputs(o)) {
+                segments.computeIfAbsent(graph.tensor(out).name(), k -> new ArrayList<>())
+                        .add(first ? Segment.created(t, t, 0) : Segment.recomputed(t, t, 0));
+            }
+            for (int in : graph.inputs(o)) {
+                List<Segment> list = segments.computeIfAbsent(graph.tensor(in).name(), k -> new ArrayList<>());
+                if (!list.isEmpty() && random.nextBoolean()) {
+                    Segment last = list.get(list.size() - 1);
+                    list.set(list.size() - 1, new Segment(last.start(), t, 0, last.origin()));
+                } else {
+                    list.add(Segment.loaded(t, t, 0));
+                }
+            }
+        }
+        List<String> names = new ArrayList<>();
+        List<Integer> indices = new ArrayList<>();
+        segments.forEach((name, list) -> {
+            for (int k = 0; k < list.size(); k++) {
+                names.add(name);
+                indices.add(k);
+            }
+        });
+        List<Integer> placing = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            placing.add(i);
+        }
+        Collections.shuffle(placing, random);
+        List<Integer> placed = new ArrayList<>();
+        long peak = 0;
+        for (int i : placing) {
+            Segment s = segments.get(names.get(i)).get(indices.get(i));
+            long size = graph.size(graph.tensorIndex(names.get(i)));
+            List<Long> candidates = new ArrayList<>(List.of(0L));
+            for (int j : placed) {
+                Segment p = segments.get(names.get(j)).get(indices.get(j));
+                candidates.add(Budgets.roundUp(p.offset() + graph.size(graph.tensorIndex(names.get(j))),
+                        graph.alignment()));
+            }
+            Collections.sort(candidates);
+            for (long offset : candidates) {
+                boolean free = true;
+                for (int j : placed) {
+                    Segment p = segments.get(names.get(j)).get(indices.get(j));
+                    long pSize = graph.size(graph.tensorIndex(names.get(j)));
+                    if (p.start() <= s.end() && s.start() <= p.end() && p.offset() < offset + size
+                            && offset < p.offset() + pSize) {
+                        free = false;
+                        break;
+                    }
+                }
+                if (free) {
+                    segments.get(names.get(i)).set(indices.get(i), s.at(offset));
+                    peak = Math.max(peak, offset + size);
+                    break;
+                }
+            }
+            placed.add(i);
+        }
+        return new Plan(graph.name(), setting, peak + random.nextInt(3), new Schedule(order), segments, null, null);
+    }
+
+    /** Edits aimed at the recompute rules: origins, starts, extra runs, copies kept through a recompute. */
+    private static Plan editRecompute(Plan plan, Graph graph, Random random) {
+        Map<String, List<Segment>> segments = new LinkedHashMap<>();
+        plan.segments().forEach((k, v) -> segments.put(k, new ArrayList<>(v)));
+        List<String> names = new ArrayList<>(segments.keySet());
+        String name = names.get(random.nextInt(names.size()));
+        List<Segment> list = segments.get(name);
+        int k = list.isEmpty() ? -1 : random.nextInt(list.size());
+        List<String> order = new ArrayList<>(plan.schedule().operators());
+        switch (random.nextInt(5)) {
+            case 0 -> {
+                if (k >= 0) {
+                    Segment s = list.get(k);
+                    list.set(k, new Segment(s.start(), s.end(), s.offset(), Origin.RECOMPUTED));
+                }
+            }
+            case 1 -> {
+                if (k >= 0) {
+                    Segment s = list.get(k);
+                    int shift = random.nextBoolean() ? 1 : -1;
+                    list.set(k, new Segment(s.start() + shift, s.end() + Math.max(0, shift), s.offset(), s.origin()));
+                }
+            }
+            case 2 -> order.add(random.nextInt(order.size() + 1), graph.operator(random.nextInt(graph.operatorCount()))
+                    .name());
+            case 3 -> {
+                // Keep the copy before a recompute through it: the segment before the recomputed one reaches it.
+                for (int i = 1; i < list.size(); i++) {
+                    if (list.get(i).origin() == Origin.RECOMPUTED) {
+                        Segment before = list.get(i - 1);
+                        list.set(i - 1, new Segment(before.start(), list.get(i).start() + random.nextInt(2),
+                                before.offset(), before.origin()));
+                        if (random.nextBoolean()) {
+                            list.remove(i);
+                        }
+                        break;
+                    }
+                }
+            }
+            default -> {
+                if (k >= 0 && list.get(k).origin() == Origin.RECOMPUTED) {
+                    list.remove(k);
+                } else if (k >= 0) {
+                    Segment s = list.get(k);
+                    list.set(k, new Segment(s.start(), s.end(), s.offset(),
+                            s.origin() == Origin.LOADED ? Origin.RECOMPUTED : Origin.LOADED));
+                }
+            }
+        }
+        return new Plan(plan.graph(), plan.setting(), plan.budget(), new Schedule(order), segments, null, null);
     }
 
     /** A random DAG in default order: host inputs, parameters, operators with one or two outputs. */

@@ -16,15 +16,18 @@ import java.util.TreeSet;
  * An independent, deliberately naive reference implementation of the plan-validity rules and the
  * traffic formula of docs/memory-model.md, for use as a test oracle only.
  *
- * <p>It reads the JSON trees of a {@code memplan-graph/1} file and a {@code memplan-plan/1} file
- * directly and uses no class of the main source tree. Everything is done by brute force (loops over
- * timesteps and pairs of segments) so that each rule can be checked by reading a few lines.
+ * <p>It reads the JSON trees of a {@code memplan-graph/1} file and a {@code memplan-plan/1} or
+ * {@code memplan-plan/2} file directly and uses no class of the main source tree. Everything is done by
+ * brute force (loops over timesteps and pairs of segments) so that each rule can be checked by reading a
+ * few lines. Recomputation (the section "Recomputation"): the schedule is a list of runs, an operator's
+ * first run creates and each later run recomputes.
  *
  * <p>Decisions where the contract is open:
  *
  * <ul>
  *   <li>Structurally malformed input (missing or non-integer fields, a segment origin other than
- *       {@code created}/{@code loaded}, an unknown setting, an operator naming a tensor the graph
+ *       {@code created}/{@code loaded}/{@code recomputed}, an unknown setting, an operator naming a
+ *       tensor the graph
  *       does not declare) is not a rule violation: it throws {@link IllegalArgumentException}, as a
  *       file reader would reject it.
  *   <li>A tensor written by several operators: its producer is the earliest scheduled writer; the
@@ -35,8 +38,21 @@ import java.util.TreeSet;
  *       produced tensor with no created segment never has a host copy.
  *   <li>Traffic figures (compulsory, nonCompulsory, peakFootprint, peakAddress) count every segment
  *       the plan lists for a tensor of the graph, including segments that break "segment-range";
- *       peakFootprint only looks at timesteps 0 .. n-1. Segments of unknown tensors are ignored
+ *       peakFootprint only looks at timesteps 0 .. T-1. Segments of unknown tensors are ignored
  *       everywhere.
+ *   <li>The timesteps are 0 .. T-1 with T = max(n, the schedule's length): a schedule shorter than n
+ *       misses an operator and is broken anyway.
+ *   <li>"schedule" with runs: every entry names an operator of the graph, every operator runs at least
+ *       once, and a run reading a tensor comes after the first run of each of its writers.
+ *   <li>Recomputation: the producer's first run creates; a "recomputed" segment must start at a later
+ *       run of a writer of its tensor: at a timestep where no writer runs (or for a host tensor)
+ *       "recompute-start", at a writer's first run "earlier-run". At every later run r of the producer
+ *       the tensor needs a recomputed segment starting at r ("siblings"), and no segment may hold both
+ *       r - 1 and r ("through-recompute"). A recomputed segment makes no host copy ("host-copy" still
+ *       looks at created segments only). "past-last-use": a recomputed segment may end at its own start
+ *       even after the tensor's last use, since the run writes it there.
+ *   <li>recomputes = runs of known operators beyond their first; recomputeCost = the sum of their
+ *       operators' "cost" field in the graph file (an operator without one costs 0 here).
  * </ul>
  */
 public final class ReferenceChecker {
@@ -48,7 +64,9 @@ public final class ReferenceChecker {
       long compulsory,
       long nonCompulsory,
       long peakFootprint,
-      long peakAddress) {}
+      long peakAddress,
+      long recomputes,
+      long recomputeCost) {}
 
   private ReferenceChecker() {}
 
@@ -65,10 +83,14 @@ public final class ReferenceChecker {
     boolean isCreated() {
       return "created".equals(origin);
     }
+
+    boolean isRecomputed() {
+      return "recomputed".equals(origin);
+    }
   }
 
   /**
-   * graph = parsed memplan-graph/1 JSON; plan = parsed memplan-plan/1 JSON. The tensor setting
+   * graph = parsed memplan-graph/1 JSON; plan = parsed memplan-plan/1 or /2 JSON. The tensor setting
    * comes from plan.get("setting"): "activations" means drop every tensor of kind "parameter" (and
    * every operator input naming one) before checking; "all" keeps them. Budget B =
    * plan.get("budget").
@@ -116,6 +138,7 @@ public final class ReferenceChecker {
     List<String> opName = new ArrayList<>();
     List<List<String>> opInputs = new ArrayList<>();
     List<List<String>> opOutputs = new ArrayList<>();
+    List<Long> opCost = new ArrayList<>();
     Map<String, Integer> opIndex = new HashMap<>();
     for (JsonNode op : requireArray(graph.get("operators"), "graph operators")) {
       String name = requireText(op.get("name"), "operator name");
@@ -126,6 +149,8 @@ public final class ReferenceChecker {
       opName.add(name);
       opInputs.add(tensorList(op.get("inputs"), name, size, dropped));
       opOutputs.add(tensorList(op.get("outputs"), name, size, dropped));
+      JsonNode cost = op.get("cost");
+      opCost.add(cost == null || cost.isNull() ? 0 : requireLong(cost, "cost of " + name));
     }
     int n = opName.size();
 
@@ -153,32 +178,55 @@ public final class ReferenceChecker {
     }
 
     // ---------------------------------------------------------------- rule "schedule"
-    // timeOf[o] = timestep of operator o in the plan's schedule
-    int[] timeOf = new int[n];
-    Arrays.fill(timeOf, -1);
+    // runsOf.get(o) = the timesteps at which operator o runs, ascending; firstRun[o] = the first
+    List<List<Integer>> runsOf = new ArrayList<>();
+    for (int o = 0; o < n; o++) {
+      runsOf.add(new ArrayList<>());
+    }
+    int[] firstRun = new int[n];
+    Arrays.fill(firstRun, -1);
+    // opAt[t] = the operator running at timestep t, or -1 when the entry is not a known operator
+    int[] opAt = new int[0];
     boolean scheduleOk = true;
+    long recomputes = 0;
+    long recomputeCost = 0;
     JsonNode schedule = plan.get("schedule");
-    if (schedule == null || !schedule.isArray() || schedule.size() != n) {
+    if (schedule == null || !schedule.isArray()) {
       scheduleOk = false;
     } else {
-      for (int t = 0; t < n; t++) {
+      opAt = new int[schedule.size()];
+      for (int t = 0; t < schedule.size(); t++) {
         JsonNode entry = schedule.get(t);
         Integer o = entry.isTextual() ? opIndex.get(entry.asText()) : null;
-        if (o == null || timeOf[o] != -1) {
-          scheduleOk = false; // unknown operator, or the same operator twice
-          break;
+        if (o == null) {
+          scheduleOk = false; // unknown operator
+          opAt[t] = -1;
+          continue;
         }
-        timeOf[o] = t;
+        opAt[t] = o;
+        if (firstRun[o] == -1) {
+          firstRun[o] = t;
+        } else {
+          recomputes++;
+          recomputeCost += opCost.get(o);
+        }
+        runsOf.get(o).add(t);
+      }
+      for (int o = 0; o < n; o++) {
+        if (firstRun[o] == -1) {
+          scheduleOk = false; // an operator that never runs
+        }
       }
     }
     if (scheduleOk) {
-      // n distinct known names: a permutation. Now topological: every writer of an input runs
-      // strictly before the reader.
+      // Every run of a reader comes strictly after the first run of every writer of its input.
       for (int o = 0; o < n; o++) {
         for (String in : opInputs.get(o)) {
           for (int w : writers.get(in)) {
-            if (timeOf[w] >= timeOf[o]) {
-              scheduleOk = false;
+            for (int t : runsOf.get(o)) {
+              if (firstRun[w] >= t) {
+                scheduleOk = false;
+              }
             }
           }
         }
@@ -187,6 +235,7 @@ public final class ReferenceChecker {
     if (!scheduleOk) {
       broken.add("schedule");
     }
+    int timesteps = Math.max(n, opAt.length);
 
     // ---------------------------------------------------------------- segments
     // all = every segment listed for a tensor of the graph; ok = those that pass "segment-range"
@@ -216,14 +265,14 @@ public final class ReferenceChecker {
                   requireLong(s.get("end"), "segment end of " + name),
                   requireLong(s.get("offset"), "segment offset of " + name),
                   requireText(s.get("origin"), "segment origin of " + name));
-          if (!seg.isCreated() && !seg.isLoaded()) {
+          if (!seg.isCreated() && !seg.isLoaded() && !seg.isRecomputed()) {
             throw new IllegalArgumentException("unknown segment origin " + seg.origin());
           }
           all.get(name).add(seg);
           // rule "segment-range"
           if (seg.start() > seg.end()
               || seg.start() < 0
-              || seg.end() > n - 1
+              || seg.end() > timesteps - 1
               || seg.offset() < 0) {
             broken.add("segment-range");
           } else {
@@ -240,9 +289,13 @@ public final class ReferenceChecker {
         boolean produced = !writers.get(tensor).isEmpty();
 
         if (produced) {
-          long p = Long.MAX_VALUE; // producer's timestep = earliest writer
+          long p = Long.MAX_VALUE; // producer's timestep = earliest first run of a writer
+          int producer = -1;
           for (int w : writers.get(tensor)) {
-            p = Math.min(p, timeOf[w]);
+            if (firstRun[w] < p) {
+              p = firstRun[w];
+              producer = w;
+            }
           }
           List<Seg> created = new ArrayList<>();
           for (Seg s : segs) {
@@ -276,38 +329,79 @@ public final class ReferenceChecker {
               }
             }
           }
-          // every other writer's timestep must be inside a segment (the producer's is "created")
+          // every other writer's first run must be inside a segment (the producer's is "created")
           for (int w : writers.get(tensor)) {
-            if (timeOf[w] != p && !covered(segs, timeOf[w])) {
+            if (firstRun[w] != p && !covered(segs, firstRun[w])) {
               broken.add("residency");
             }
           }
+          // rules "recompute-start" and "earlier-run": a recomputed segment starts at a later run
+          for (Seg s : segs) {
+            if (s.isRecomputed()) {
+              int at = opAt[(int) s.start()];
+              if (!writers.get(tensor).contains(at)) {
+                broken.add("recompute-start");
+              } else if (firstRun[at] == s.start()) {
+                broken.add("earlier-run");
+              }
+            }
+          }
+          // rules "siblings" and "through-recompute", at every later run of the producer
+          List<Integer> producerRuns = runsOf.get(producer);
+          for (int k = 1; k < producerRuns.size(); k++) {
+            int r = producerRuns.get(k);
+            boolean made = false;
+            boolean through = false;
+            for (Seg s : segs) {
+              if (s.isRecomputed() && s.start() == r) {
+                made = true;
+              }
+              if (s.contains(r - 1) && s.contains(r)) {
+                through = true;
+              }
+            }
+            if (!made) {
+              broken.add("siblings");
+            }
+            if (through) {
+              broken.add("through-recompute");
+            }
+          }
         } else {
-          // a host tensor has no created segment
+          // a host tensor has no created segment, and no operator to recompute it
           for (Seg s : segs) {
             if (s.isCreated()) {
               broken.add("created");
             }
+            if (s.isRecomputed()) {
+              broken.add("recompute-start");
+            }
           }
         }
 
-        // rule "residency": every read lies inside a segment
+        // rule "residency": every read by every run lies inside a segment
         for (int r : readers.get(tensor)) {
-          if (!covered(segs, timeOf[r])) {
-            broken.add("residency");
+          for (int t : runsOf.get(r)) {
+            if (!covered(segs, t)) {
+              broken.add("residency");
+            }
           }
         }
 
-        // rule "past-last-use": last use = latest read or write; -1 if none (unread host tensor)
+        // rule "past-last-use": last use = latest read by any run or first run of a writer; -1 if
+        // none (unread host tensor). A recomputed segment may also end at its own start.
         long lastUse = -1;
         for (int r : readers.get(tensor)) {
-          lastUse = Math.max(lastUse, timeOf[r]);
+          for (int t : runsOf.get(r)) {
+            lastUse = Math.max(lastUse, t);
+          }
         }
         for (int w : writers.get(tensor)) {
-          lastUse = Math.max(lastUse, timeOf[w]);
+          lastUse = Math.max(lastUse, firstRun[w]);
         }
         for (Seg s : segs) {
-          if (s.end() > lastUse) {
+          long limit = s.isRecomputed() ? Math.max(lastUse, s.start()) : lastUse;
+          if (s.end() > limit) {
             broken.add("past-last-use");
           }
         }
@@ -341,7 +435,7 @@ public final class ReferenceChecker {
     }
     // rule "address-overlap": at every timestep, the address ranges of the segments containing it
     // are pairwise disjoint
-    for (int t = 0; t < n; t++) {
+    for (int t = 0; t < timesteps; t++) {
       for (int i = 0; i < everyOk.size(); i++) {
         Seg a = everyOk.get(i);
         if (!a.contains(t)) {
@@ -395,7 +489,7 @@ public final class ReferenceChecker {
       }
     }
     long peakFootprint = 0;
-    for (int t = 0; t < n; t++) {
+    for (int t = 0; t < timesteps; t++) {
       long total = 0;
       for (String tensor : size.keySet()) {
         for (Seg s : all.get(tensor)) {
@@ -419,7 +513,9 @@ public final class ReferenceChecker {
         compulsory,
         nonCompulsory,
         peakFootprint,
-        peakAddress);
+        peakAddress,
+        recomputes,
+        recomputeCost);
   }
 
   // ------------------------------------------------------------------ helpers
