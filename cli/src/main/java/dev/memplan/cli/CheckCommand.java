@@ -28,7 +28,7 @@ final class CheckCommand implements Callable<Integer> {
     @Mixin
     GraphInput input;
 
-    @Parameters(index = "1", paramLabel = "PLAN", description = "plan file (memplan-plan/1)")
+    @Parameters(index = "1", paramLabel = "PLAN", description = "plan file (memplan-plan/1, or /2 with recomputes)")
     Path plan;
 
     @Option(names = "--setting", paramLabel = "activations|all",
@@ -71,6 +71,10 @@ final class CheckCommand implements Callable<Integer> {
         t.row("non-compulsory", Long.toString(report.traffic().nonCompulsory()));
         t.row("loads", Long.toString(report.traffic().loads()));
         t.row("spills", Long.toString(report.traffic().spills()));
+        if (report.traffic().recomputing()) {
+            t.row("recomputes", Long.toString(report.traffic().recomputes()));
+            t.row("recompute cost", Long.toString(report.traffic().recomputeCost()));
+        }
         t.row("peak footprint", Long.toString(report.peakFootprint()));
         t.row("peak address", Long.toString(report.peakAddress()));
         t.printWithoutHeader(out);
