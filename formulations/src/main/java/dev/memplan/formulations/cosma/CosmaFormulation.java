@@ -467,9 +467,8 @@ public final class CosmaFormulation {
      * The loads and spills that every plan makes, as valid inequalities: the compulsory load of each used host
      * tensor, and the round trips that {@link ForcedTraffic} proves. Without them the relaxation, with its
      * fractional schedule, loads a host tensor only by the fraction of its reader that runs at one timestep
-     * (the objective, which subtracts the compulsory loads, goes negative: DeepLabV3 with parameters at M_R had
-     * a root bound of -2.6 MB), and keeps a tensor partly resident while an operator that leaves no room for it
-     * partly runs.
+     * (the objective, which subtracts the compulsory loads, goes negative; an example: BENCHMARKS.md, "COSMA at
+     * scale"), and keeps a tensor partly resident while an operator that leaves no room for it partly runs.
      */
     private void forcedRoundTrips() {
         for (int a = 0; a < graph.tensorCount(); a++) {
