@@ -36,6 +36,10 @@ import java.util.Map;
  * precedence of producer before consumer (implied by eq. 2-5, stated to tighten the relaxation). Eq. 1 is
  * split: C + P + R <= 1 (one way to be resident) and C + P + S <= 1, so that a spill at t and a load at t
  * are a legal move through host memory (back-to-back segments).
+ *
+ * <p>Size: one C per operator and timestep of its window; P, R, S and L per tensor and timestep of its window
+ * (eq. 4 and the last-use rows grow with the square of a window); u and d per pair of tensors that can be
+ * resident together, per such timestep. {@link ModelEstimate} counts them before a build.
  */
 public final class CosmaFormulation {
     private final Graph graph;
