@@ -217,7 +217,7 @@ public final class Graph {
 
     /**
      * An order in which every producer comes before its readers proves the graph acyclic; only when the default
-     * order is not one is the (slower, on 20,000 operators seconds) search for a cycle run, to name it.
+     * order is not one is the slower search for a cycle (strongly connected components) run, to name it.
      */
     private void checkAcyclic() {
         boolean topological = true;
