@@ -272,4 +272,59 @@ class ReferenceCheckerTest {
     segment(misaligned, "w", 0).put("offset", 150);
     assertOnlyBroken("alignment", graph(), misaligned);
   }
+
+  /**
+   * Instead of spilling a, the plan runs op0 again at 3 (a /2 plan): x and w are loaded again for
+   * it, a is made again at 3 and read by op3 at 4. Address map: t0 x[0,100) w[100,150) a[200,400);
+   * t1 a b[400,700); t2 b c[700,800); t3 x w a c; t4 a c y[0,100).
+   */
+  private static final String RECOMPUTING =
+      """
+      {"format": "memplan-plan/2", "graph": "tiny", "setting": "all", "budget": 1000,
+       "schedule": ["op0", "op1", "op2", "op0", "op3"],
+       "tensors": [
+         {"name": "x", "segments": [{"start": 0, "end": 0, "offset": 0, "origin": "loaded"},
+                                    {"start": 3, "end": 3, "offset": 0, "origin": "loaded"}]},
+         {"name": "w", "segments": [{"start": 0, "end": 0, "offset": 100, "origin": "loaded"},
+                                    {"start": 3, "end": 3, "offset": 100, "origin": "loaded"}]},
+         {"name": "a", "segments": [{"start": 0, "end": 1, "offset": 200, "origin": "created"},
+                                    {"start": 3, "end": 4, "offset": 200, "origin": "recomputed"}]},
+         {"name": "b", "segments": [{"start": 1, "end": 2, "offset": 400, "origin": "created"}]},
+         {"name": "c", "segments": [{"start": 2, "end": 4, "offset": 700, "origin": "created"}]},
+         {"name": "y", "segments": [{"start": 4, "end": 4, "offset": 0, "origin": "created"}]}]}
+      """;
+
+  @Test
+  void validPlanWithARecompute() throws Exception {
+    ObjectNode graph = (ObjectNode) graph();
+    ((ObjectNode) graph.get("operators").get(0)).put("cost", 9);
+    ReferenceChecker.Verdict v = ReferenceChecker.check(graph, JSON.readTree(RECOMPUTING));
+    assertTrue(v.valid(), () -> "broken: " + v.brokenRules());
+    assertEquals(250, v.compulsory());
+    // x and w loaded twice: the second loads (100 + 50); a is recomputed, not spilled
+    assertEquals(150, v.nonCompulsory());
+    assertEquals(1, v.recomputes());
+    assertEquals(9, v.recomputeCost());
+    assertEquals(500, v.peakFootprint()); // t1: 200 + 300; t3: 100 + 50 + 200 + 100
+    assertEquals(800, v.peakAddress());
+  }
+
+  @Test
+  void recomputeRules() throws Exception {
+    ObjectNode dropped = (ObjectNode) JSON.readTree(RECOMPUTING); // op0 runs again but makes no a
+    segments(dropped, "a").remove(1);
+    assertEquals(Set.of("siblings", "residency"), broken(graph(), dropped));
+    ObjectNode kept = (ObjectNode) JSON.readTree(RECOMPUTING); // a kept from 0 through the recompute
+    segments(kept, "a").remove(1);
+    segment(kept, "a", 0).put("end", 4);
+    assertEquals(Set.of("siblings", "through-recompute"), broken(graph(), kept));
+    ObjectNode wrongRun = (ObjectNode) JSON.readTree(RECOMPUTING); // b "recomputed" where op2 runs
+    segment(wrongRun, "b", 0).put("origin", "recomputed");
+    assertEquals(Set.of("created", "earlier-run"), broken(graph(), wrongRun));
+    segment(wrongRun, "b", 0).put("start", 2);
+    assertEquals(Set.of("created", "recompute-start"), broken(graph(), wrongRun));
+    ObjectNode host = (ObjectNode) JSON.readTree(RECOMPUTING); // x has no producer to run again
+    segment(host, "x", 1).put("origin", "recomputed");
+    assertOnlyBroken("recompute-start", graph(), host);
+  }
 }
