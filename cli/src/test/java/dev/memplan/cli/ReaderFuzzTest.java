@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Seeded random mutations of valid files of the readers (memplan-graph/1, memplan-plan/1, MiniMalloc CSV, the COSMA
+ * Seeded random mutations of valid files of the readers (memplan-graph/1, memplan-plan/1 and /2, MiniMalloc CSV, the COSMA
  * DAG JSON, sweep specs, memplan-mmap/1 instances, and the bytes of a DuckDB results database), run through the
  * command line as a user would: every run must end in a result
  * (exit 0, 1, or 4 for allocate) or in one line "memplan: error: ..." with exit 2; never exit 3, a stack trace
@@ -68,6 +68,35 @@ class ReaderFuzzTest {
     void planFiles() throws IOException {
         fuzz("plan.json", Files.readString(resource("fig1-48.plan.json")), SEED + 1, true,
                 file -> new String[] {"check", "fig1", file});
+    }
+
+    /** memplan-plan/2: a plan that runs a again at 2 (the example of memory-model.md). */
+    @Test
+    void recomputingPlanFiles() throws IOException {
+        Path graph = dir.resolve("again.json");
+        Files.writeString(graph, """
+                {"format": "memplan-graph/1", "name": "again",
+                 "tensors": [{"name": "x", "size": 4, "kind": "activation"},
+                             {"name": "y", "size": 8, "kind": "activation"},
+                             {"name": "z", "size": 16, "kind": "activation"},
+                             {"name": "u", "size": 1, "kind": "activation"}],
+                 "operators": [{"name": "a", "inputs": ["x"], "outputs": ["y"], "cost": 7},
+                               {"name": "b", "inputs": ["y"], "outputs": ["z"], "cost": 3},
+                               {"name": "c", "inputs": ["y", "z"], "outputs": ["u"], "cost": 5}],
+                 "outputs": ["u"]}
+                """);
+        String plan = """
+                {"format": "memplan-plan/2", "graph": "again", "setting": "all", "budget": 32,
+                 "schedule": ["a", "b", "a", "c"],
+                 "tensors": [{"name": "x", "segments": [{"start": 0, "end": 2, "offset": 0, "origin": "loaded"}]},
+                             {"name": "y", "segments": [{"start": 0, "end": 1, "offset": 4, "origin": "created"},
+                                                        {"start": 2, "end": 3, "offset": 4, "origin": "recomputed"}]},
+                             {"name": "z", "segments": [{"start": 1, "end": 3, "offset": 16, "origin": "created"}]},
+                             {"name": "u", "segments": [{"start": 3, "end": 3, "offset": 0, "origin": "created"}]}],
+                 "traffic": {"compulsory": 5, "nonCompulsory": 0, "loads": 4, "spills": 0, "recomputes": 1,
+                             "recomputeCost": 7}}
+                """;
+        fuzz("plan2.json", plan, SEED + 7, true, file -> new String[] {"check", graph.toString(), file});
     }
 
     @Test
