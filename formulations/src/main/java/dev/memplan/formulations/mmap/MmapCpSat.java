@@ -55,6 +55,9 @@ import java.util.List;
  * it all, on a thread of its own, the time-indexed LP ({@link MmapLpBound}) gives a tighter bound when it ends by
  * the deadline. Anytime: under a time limit it returns the best mapping found with CP-SAT's bound; OPTIMAL only when
  * CP-SAT proved it. Every mapping is checked.
+ *
+ * <p>Size: a few literals, integers and intervals per buffer, plus a literal per pair of buffers of one tensor
+ * (NoCopy's source); the search is CP-SAT's, exponential in the worst case.
  */
 public final class MmapCpSat implements MappingPlanner {
 

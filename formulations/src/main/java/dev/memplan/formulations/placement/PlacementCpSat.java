@@ -41,6 +41,9 @@ import dev.memplan.model.SolveStatus;
  * unless the bound meets the height); a packing in feasibility mode is FEASIBLE; INFEASIBLE when CP-SAT proved it
  * or the instance is infeasible without search (see {@link PlacementIlp}); UNKNOWN when stopped without a
  * packing. Every placement is checked.
+ *
+ * <p>Size: one integer and two intervals per buffer, no variable per pair (the pairwise reasoning is CP-SAT's
+ * propagators'); the search is exponential in the worst case.
  */
 public final class PlacementCpSat implements Allocator {
     /**
