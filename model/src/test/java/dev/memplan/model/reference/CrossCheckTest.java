@@ -75,6 +75,7 @@ class CrossCheckTest {
     void sameVerdictAndTrafficOnPlansWithRecomputes() throws Exception {
         Random random = new Random(20261126);
         int valid = 0;
+        int recomputing = 0;
         int invalid = 0;
         Set<String> rulesSeen = new TreeSet<>();
         for (int round = 0; round < 600; round++) {
@@ -88,8 +89,8 @@ class CrossCheckTest {
             }
             Set<String> ourRules = sameVerdict(graph, plan, "round " + round);
             if (ourRules.isEmpty()) {
-                assertTrue(edits > 0 || plan.schedule().recomputes() > 0, "round " + round);
                 valid++;
+                recomputing += plan.schedule().recomputes() > 0 ? 1 : 0;
             } else {
                 assertTrue(edits > 0, "the generator made a broken plan in round " + round + ": " + ourRules);
                 invalid++;
@@ -97,6 +98,7 @@ class CrossCheckTest {
             rulesSeen.addAll(ourRules);
         }
         assertTrue(valid >= 150, "valid plans: " + valid);
+        assertTrue(recomputing >= 150, "valid plans with recomputes: " + recomputing);
         assertTrue(invalid >= 150, "invalid plans: " + invalid);
         for (Rule rule : List.of(Rule.RECOMPUTE_START, Rule.EARLIER_RUN, Rule.SIBLINGS, Rule.THROUGH_RECOMPUTE,
                 Rule.RESIDENCY, Rule.PAST_LAST_USE, Rule.HOST_COPY, Rule.SCHEDULE)) {
