@@ -77,9 +77,14 @@ public final class TrainingGraphs {
     /**
      * The training step of {@code forward}, named after it with the step's suffix.
      *
-     * @throws IllegalArgumentException when {@code forward} is itself a training graph
+     * @throws IllegalArgumentException when {@code forward} is itself a training graph or has no output (nothing
+     *     for a loss to read)
      */
     public static Graph of(Graph forward, Step step) {
+        if (forward.outputs().isEmpty()) {
+            throw new IllegalArgumentException("'" + forward.name() + "' has no graph output, so no loss to train it"
+                    + " on");
+        }
         if (forward.operatorIndex(LOSS) >= 0 || forward.tensorIndex(LOSS) >= 0) {
             throw new IllegalArgumentException("'" + forward.name() + "' is already a training graph (it has "
                     + LOSS + "); a training step is built from a forward graph");
@@ -175,7 +180,6 @@ public final class TrainingGraphs {
             Tensor first = g.tensor(g.tensorIndex(g.outputs().get(0)));
             long elementBytes = first.shape().isEmpty() ? 1 : Math.max(1, first.size() / elements(first));
             b.tensor(new Tensor(LOSS, elementBytes, TensorKind.ACTIVATION, List.of(1L), first.dtype()));
-            List<String> writes = new ArrayList<>(List.of(LOSS));
             long cost = 0;
             List<Integer> outs = new ArrayList<>();
             for (String out : g.outputs()) {
@@ -183,7 +187,7 @@ public final class TrainingGraphs {
                 outs.add(t);
                 cost += work(g.tensor(t));
             }
-            emit(LOSS, "Loss", g.outputs(), outs, writes, cost);
+            emit(LOSS, "Loss", g.outputs(), List.of(LOSS), outs, cost);
         }
 
         private void backward(int o) {
@@ -210,25 +214,22 @@ public final class TrainingGraphs {
                     }
                     if (differentiates(o, in[0])) {
                         emit(op.name() + "/grad_input", family + "GradInput", concat(weights, dys), List.of(in[0]),
-                                new ArrayList<>(), cost);
+                                cost);
                     }
                     emit(op.name() + "/grad_weight", family + "GradWeight", concat(List.of(name(in[0])), dys),
-                            rest, new ArrayList<>(), cost);
+                            rest, cost);
                 }
                 case MATMUL -> {
                     if (in.length < 2) {
-                        emit(op.name() + "/backward", type + "_grad", concat(names(in), dys), indices(in),
-                                new ArrayList<>(), cost);
+                        emit(op.name() + "/backward", type + "_grad", concat(names(in), dys), indices(in), cost);
                         return;
                     }
-                    emit(op.name() + "/grad_a", "MatMulGradA", concat(List.of(name(in[1])), dys), List.of(in[0]),
-                            new ArrayList<>(), cost);
+                    emit(op.name() + "/grad_a", "MatMulGradA", concat(List.of(name(in[1])), dys), List.of(in[0]), cost);
                     List<Integer> rest = new ArrayList<>();
                     for (int k = 1; k < in.length; k++) {
                         rest.add(in[k]);
                     }
-                    emit(op.name() + "/grad_b", "MatMulGradB", concat(List.of(name(in[0])), dys), rest,
-                            new ArrayList<>(), cost);
+                    emit(op.name() + "/grad_b", "MatMulGradB", concat(List.of(name(in[0])), dys), rest, cost);
                 }
                 case GRADIENT -> single(op, type, dys, indices(in), cost);
                 case INDEXED -> {
@@ -245,16 +246,21 @@ public final class TrainingGraphs {
         }
 
         private void single(Operator op, String type, List<String> reads, List<Integer> of, long cost) {
-            emit(op.name() + "/backward", type.isEmpty() ? "grad" : type + "_grad", reads, of, new ArrayList<>(), cost);
+            emit(op.name() + "/backward", type.isEmpty() ? "grad" : type + "_grad", reads, of, cost);
         }
 
         /**
-         * Adds operator {@code name} reading {@code reads} and writing {@code writes} and the next partial gradient
+         * Adds operator {@code name} reading {@code reads} and writing {@code also} and the next partial gradient
          * of each tensor of {@code of} that has a gradient (callers list only the inputs the rule differentiates),
          * then the accumulations those partials complete. Adds nothing when there is nothing to write.
          */
-        private void emit(String name, String type, List<String> reads, List<Integer> of, List<String> writes,
+        private void emit(String name, String type, List<String> reads, List<Integer> of, long cost) {
+            emit(name, type, reads, List.of(), of, cost);
+        }
+
+        private void emit(String name, String type, List<String> reads, List<String> also, List<Integer> of,
                           long cost) {
+            List<String> writes = new ArrayList<>(also);
             List<Integer> summed = new ArrayList<>();
             for (int t : of) {
                 if (partials[t] == 0) {
@@ -357,7 +363,7 @@ public final class TrainingGraphs {
          * {@code GradWeight} reads the input and the output gradient, writes the gradient of every other input.
          */
         WEIGHTED,
-        /** Matrix product A x B: {@code MatMulGradA} reads B and dY; {@code MatMulGradB} reads A and dY (and a bias). */
+        /** Matrix product A x B: {@code MatMulGradA} reads B and dY; {@code MatMulGradB} reads A and dY. */
         MATMUL,
         /** Linear in its inputs (add, concat, average pooling, resize, slicing...): reads only dY. */
         GRADIENT,

@@ -246,6 +246,11 @@ class TrainingGraphsTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> TrainingGraphs.of(once, Step.BACKWARD));
         assertTrue(e.getMessage().contains("'chain:train' is already a training graph"), e.getMessage());
+        Graph noOutput = Graph.builder("quiet").activation("a", 4).activation("b", 4)
+                .operator("o", List.of("a"), List.of("b")).build();
+        IllegalArgumentException none = assertThrows(IllegalArgumentException.class,
+                () -> TrainingGraphs.of(noOutput, Step.BACKWARD));
+        assertTrue(none.getMessage().contains("'quiet' has no graph output"), none.getMessage());
     }
 
     static List<String> humanNetworks() {

@@ -25,7 +25,7 @@ final class OperatorCosts {
         CONV_TRANSPOSE_MACS,
         /** Linear / Gemm: output elements x (weight elements / output features), the reduced dimension. */
         LINEAR_MACS,
-        /** Matrix product: output elements x the last axis of the first operand. */
+        /** Matrix product: output elements x the reduced dimension k, from the operands' sizes (see reduced). */
         MATMUL_MACS,
         /** Pooling and reductions: the elements of the first input, each read once. */
         INPUT_ELEMENTS,
@@ -100,7 +100,10 @@ final class OperatorCosts {
                 yield y.isEmpty() || w.size() != 2 ? -1
                         : times(elements(y), elements(w) / Math.max(1, y.get(y.size() - 1)));
             }
-            case MATMUL_MACS -> y.isEmpty() || x.isEmpty() ? -1 : times(elements(y), x.get(x.size() - 1));
+            case MATMUL_MACS -> {
+                List<Long> b = in.length < 2 ? List.of() : g.tensor(in[1]).shape();
+                yield y.size() < 2 || x.isEmpty() || b.isEmpty() ? -1 : times(elements(y), reduced(x, b, y));
+            }
             case INPUT_ELEMENTS -> x.isEmpty() ? -1 : elements(x);
             case OUTPUT_ELEMENTS -> {
                 long sum = 0;
@@ -115,6 +118,21 @@ final class OperatorCosts {
             }
             case BYTES -> -1;
         };
+    }
+
+    /**
+     * The reduced dimension k of Y = A x B (A is ... x n x k, B ... x k x m, Y ... x n x m) from element counts,
+     * since a stored operand shape may be a view's producer's (a transposed or head-split operand keeps the shape
+     * it was made with): |A| = (|Y| / m) x k and |B| = (|Y| / n) x k when the operand carries Y's batch axes. An
+     * operand broadcast over the batch gives k divided by the batch, so the larger of the two is k.
+     */
+    private static long reduced(List<Long> a, List<Long> b, List<Long> y) {
+        long out = elements(y);
+        long n = y.get(y.size() - 2);
+        long m = y.get(y.size() - 1);
+        long fromA = elements(a) / Math.max(1, out / m);
+        long fromB = elements(b) / Math.max(1, out / n);
+        return Math.max(1, Math.max(fromA, fromB));
     }
 
     /** A convolution's weight: the first input after the data whose rank is the data's ({@code rank} >= 3). */

@@ -56,6 +56,13 @@ class OperatorCostsTest {
         assertEquals(4L * 10 * 32, cost("Gemm", List.of(act("x", 4, 32), param("w", 32, 10)), act("y", 4, 10)));
         assertEquals(2L * 3 * 5 * 7 * 6, cost("matmul", List.of(act("a", 2, 3, 5, 6), act("b", 2, 3, 6, 7)),
                 act("y", 2, 3, 5, 7)));
+        // attention scores of 8 heads of width 64 on 10 tokens, batch 32: q and k are stored as the projections
+        // made them, (10, 32, 512), and read as head-split, transposed views; k = 64, not 512
+        assertEquals(32L * 8 * 10 * 10 * 64, cost("MatMul", List.of(act("q", 10, 32, 512), act("k", 10, 32, 512)),
+                act("y", 32, 8, 10, 10)));
+        // a weight shared by the batch (B is k x m): A gives k
+        assertEquals(4L * 5 * 7 * 6, cost("matmul", List.of(act("a", 4, 5, 6), act("b", 6, 7)), act("y", 4, 5, 7)));
+        assertEquals(4L * 5 * 7 * 6, cost("matmul", List.of(act("a", 5, 6), act("b", 4, 6, 7)), act("y", 4, 5, 7)));
     }
 
     @Test

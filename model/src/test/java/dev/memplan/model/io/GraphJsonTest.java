@@ -97,7 +97,8 @@ class GraphJsonTest {
                 .operator(new Operator("op", "relu", List.of("a"), List.of("b"), 7L))
                 .operator("op2", List.of("b"), List.of("c")).output("c").build();
         String text = GraphJson.toJson(g);
-        assertTrue(text.contains("{\"name\": \"op\", \"type\": \"relu\", \"inputs\": [\"a\"], \"outputs\": [\"b\"], \"cost\": 7}"), text);
+        assertTrue(text.contains(
+                "{\"name\": \"op\", \"type\": \"relu\", \"inputs\": [\"a\"], \"outputs\": [\"b\"], \"cost\": 7}"), text);
         assertTrue(text.contains("{\"name\": \"op2\", \"inputs\": [\"b\"], \"outputs\": [\"c\"]}"), text);
         assertSameGraph(g, GraphJson.read(text, S));
         Graph back = GraphJson.read(GraphJson.toJson(g.withCosts()), S);
