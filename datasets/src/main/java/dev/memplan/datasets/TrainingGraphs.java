@@ -69,6 +69,15 @@ public final class TrainingGraphs {
         return null;
     }
 
+    /**
+     * The number of forward operators of a training graph built by {@link #of}: its operators 0 .. k-1 are the
+     * forward pass in order, operator k is the loss and the rest are the backward pass (and the updates), or -1
+     * when {@code graph} has no loss operator (it is not a training graph).
+     */
+    public static int forwardCount(Graph graph) {
+        return graph.operatorIndex(LOSS);
+    }
+
     /** The gradient's name of tensor {@code tensor}. */
     public static String gradient(String tensor) {
         return "grad/" + tensor;

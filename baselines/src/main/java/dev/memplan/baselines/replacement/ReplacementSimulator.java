@@ -9,9 +9,11 @@ import dev.memplan.model.Schedule;
 import dev.memplan.model.Segment;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Runs a fixed schedule through a scratchpad of {@code budget} bytes, the way a compiler's runtime planner
@@ -28,16 +30,35 @@ import java.util.Map;
  * {@link Budgets#minimumFeasible} (M_R without alignment). So at every such budget the simulator returns
  * segments, never "failed". After o_t, tensors at their last use leave.
  *
+ * <p>With a {@link Recomputation} other than {@link Recomputation#NONE}, tensors may also be <em>dropped</em>:
+ * evicted without a host copy (a checkpointing scheme's activations after their last forward read, DTR's victims
+ * when rerunning is cheaper than the spill, and any recomputed copy, which cannot be written to host memory). When
+ * an operator reads a dropped tensor, the simulator first reruns its producer, recursively rerunning the producers
+ * of that run's dropped inputs, each run placed like an operator (its outputs {@code recomputed}, its other
+ * inputs loaded); the result's schedule then has those runs (memory-model.md, "Recomputation"). The clock of the
+ * segments is the run's; the policies see the given schedule's timesteps. Without recomputation the runs are the
+ * schedule and nothing differs.
+ *
  * <p>Within a timestep, tensors are placed largest first. Time: O(n * r * (r + e)) for r residents and e
  * evictions per step.
  */
 public final class ReplacementSimulator {
     private final ReplacementPolicy policy;
     private final AddressRule rule;
+    private final Recomputation recompute;
 
     public ReplacementSimulator(ReplacementPolicy policy, AddressRule rule) {
+        this(policy, rule, Recomputation.NONE);
+    }
+
+    public ReplacementSimulator(ReplacementPolicy policy, AddressRule rule, Recomputation recompute) {
         this.policy = policy;
         this.rule = rule;
+        this.recompute = recompute;
+    }
+
+    /** The runs (the given schedule with the reruns inserted) and every tensor's segments, keyed by name. */
+    public record Simulation(Schedule runs, Map<String, List<Segment>> segments) {
     }
 
     /** A tensor on chip: its open segment. */
@@ -49,13 +70,13 @@ public final class ReplacementSimulator {
         final Origin origin;
         int lastTouched;
 
-        Slot(int tensor, long size, long offset, int start, Origin origin) {
+        Slot(int tensor, long size, long offset, int start, Origin origin, int touched) {
             this.tensor = tensor;
             this.size = size;
             this.offset = offset;
             this.start = start;
             this.origin = origin;
-            this.lastTouched = start;
+            this.lastTouched = touched;
         }
 
         long end() {
@@ -69,115 +90,369 @@ public final class ReplacementSimulator {
      * @throws IllegalArgumentException when the budget is below {@link Budgets#minimumFeasible}
      */
     public Map<String, List<Segment>> simulate(Graph g, Schedule schedule, long budget) {
+        return run(g, schedule, budget).segments();
+    }
+
+    /**
+     * The runs and segments for {@code schedule} (a permutation of the operators) at {@code budget}.
+     *
+     * @throws IllegalArgumentException when the budget is below {@link Budgets#minimumFeasible}
+     * @throws PackingFailedException when recomputing, if the simulator must compact while a tensor the run needs
+     *     is a recomputed copy (it can be neither moved through host memory nor kept where it is)
+     */
+    public Simulation run(Graph g, Schedule schedule, long budget) {
         long needed = Budgets.minimumFeasible(g);
         if (budget < needed) {
             throw new IllegalArgumentException("budget " + budget + " is below " + needed
                     + ", what the busiest operator needs (M_R = " + Budgets.minimumRequired(g) + ")");
         }
         int[] ops = schedule.resolve(g);
-        Lifetimes life = Lifetimes.of(g, schedule);
-        int[][] uses = useTimes(g, ops);
-        Map<Integer, List<Segment>> segments = new LinkedHashMap<>();
-        List<Slot> resident = new ArrayList<>();
-        boolean[] hostCopy = new boolean[g.tensorCount()];
-        for (int a = 0; a < g.tensorCount(); a++) {
-            hostCopy[a] = g.isHost(a);
-        }
+        State st = new State(g, ops, budget);
         for (int t = 0; t < ops.length; t++) {
-            int o = ops[t];
-            List<Integer> used = new ArrayList<>();
-            for (int a : g.inputs(o)) {
-                used.add(a);
-            }
-            for (int a : g.outputs(o)) {
-                used.add(a);
-            }
-            List<Integer> toPlace = new ArrayList<>();
-            for (int a : used) {
-                Slot s = find(resident, a);
-                if (s == null) {
-                    toPlace.add(a);
-                } else {
-                    s.lastTouched = t;
-                }
-            }
-            toPlace.sort(Comparator.comparingLong((Integer a) -> g.size(a)).reversed().thenComparing(a -> a));
-            for (int a : toPlace) {
-                Origin origin = g.producer(a) == o ? Origin.CREATED : Origin.LOADED;
-                Long offset = place(resident, g.size(a), g.alignment(), budget);
-                while (offset == null) {
-                    List<Integer> victims = policy.victims(event(g, t, a, budget, resident, used, uses, hostCopy));
-                    if (victims.isEmpty()) {
-                        break;
-                    }
-                    for (int v : victims) {
-                        Slot s = find(resident, v);
-                        if (s == null || used.contains(v)) {
-                            throw new IllegalStateException("bug: policy " + policy.name() + " chose '"
-                                    + g.tensor(v).name() + "', which is not evictable at " + t);
-                        }
-                        close(segments, resident, s, t - 1);
-                        hostCopy[v] = true;
-                    }
-                    offset = place(resident, g.size(a), g.alignment(), budget);
-                }
-                if (offset == null) {
-                    compact(g, t, o, resident, segments, hostCopy);
-                    break;
-                }
-                resident.add(new Slot(a, g.size(a), offset, t, origin));
-            }
-            for (int i = resident.size() - 1; i >= 0; i--) {
-                Slot s = resident.get(i);
-                if (life.last(s.tensor) <= t) {
-                    close(segments, resident, s, t);
-                }
-            }
+            st.step(t);
         }
         Map<String, List<Segment>> named = new LinkedHashMap<>();
         for (int a = 0; a < g.tensorCount(); a++) {
-            List<Segment> list = segments.get(a);
+            List<Segment> list = st.segments.get(a);
             if (list != null) {
                 named.put(g.tensor(a).name(), list);
             }
         }
-        return named;
+        int[] runs = st.runs.stream().mapToInt(Integer::intValue).toArray();
+        return new Simulation(Schedule.of(g, runs), named);
     }
 
-    /** Every tensor o_t uses goes to [0, ...) in the just-in-time order; the others have been evicted. */
-    private void compact(Graph g, int t, int o, List<Slot> resident,
-                         Map<Integer, List<Segment>> segments, boolean[] hostCopy) {
-        for (int i = resident.size() - 1; i >= 0; i--) {
-            Slot s = resident.get(i);
-            if (s.start == t) {
-                resident.remove(i);
+    /** One simulation: the residents, the segments so far and the run clock. */
+    private final class State {
+        final Graph g;
+        final int[] ops;
+        final long budget;
+        final Lifetimes life;
+        final int[][] uses;
+        final int[] drop;
+        final Map<Integer, List<Segment>> segments = new LinkedHashMap<>();
+        final List<Slot> resident = new ArrayList<>();
+        final boolean[] hostCopy;
+        final List<Integer> runs = new ArrayList<>();
+        /** The timestep of the next run. */
+        int now;
+        /**
+         * After a restart, the inputs of the operator whose recomputed copies are stacked from the top of the
+         * scratchpad down, so that the rest of its tensors find one gap below them.
+         */
+        Set<Integer> stackTop = Set.of();
+        /** Reruns in the current step. */
+        int reruns;
+
+        State(Graph g, int[] ops, long budget) {
+            this.g = g;
+            this.ops = ops;
+            this.budget = budget;
+            life = Lifetimes.of(g, Schedule.of(g, ops));
+            uses = useTimes(g, ops);
+            drop = recompute.dropTimes(g, ops);
+            hostCopy = new boolean[g.tensorCount()];
+            for (int a = 0; a < g.tensorCount(); a++) {
+                hostCopy[a] = g.isHost(a);
+            }
+        }
+
+        void step(int t) {
+            int o = ops[t];
+            reruns = 0;
+            for (int attempt = 0; ; attempt++) {
+                try {
+                    if (recompute.kind() != Recomputation.Kind.NONE) {
+                        rematerialize(o, t);
+                    }
+                    Set<Integer> used = new HashSet<>();
+                    List<Integer> toPlace = new ArrayList<>();
+                    for (int a : g.inputs(o)) {
+                        touch(a, t, used, toPlace);
+                    }
+                    for (int a : g.outputs(o)) {
+                        touch(a, t, used, toPlace);
+                    }
+                    place(o, t, used, toPlace, false);
+                    break;
+                } catch (Restart r) {
+                    stackTop = new HashSet<>();
+                    for (int a : g.inputs(o)) {
+                        stackTop.add(a);
+                    }
+                    if (attempt == RESTARTS) {
+                        throw new PackingFailedException("operator '" + g.operator(o).name() + "' still finds no"
+                                + " room after " + RESTARTS + " restarts with an empty scratchpad: " + r.why);
+                    }
+                }
+            }
+            stackTop = Set.of();
+            runs.add(o);
+            for (int i = resident.size() - 1; i >= 0; i--) {
+                Slot s = resident.get(i);
+                if (life.last(s.tensor) <= t || drop[s.tensor] == t) {
+                    close(s, now);
+                }
+            }
+            now++;
+        }
+
+        /** Not on chip and without a host copy: only a rerun of its producer brings it back. */
+        boolean lost(int a) {
+            return find(resident, a) == null && !hostCopy[a];
+        }
+
+        /**
+         * Brings o's lost inputs back: for each, reruns its producer, first bringing back that run's own lost
+         * inputs the same way (DTR's recursive rematerialization). What is back stays locked on chip until the
+         * run that reads it; what a nested run evicts is brought back again, a bounded number of times.
+         */
+        void rematerialize(int o, int t) {
+            Set<Integer> locked = new HashSet<>();
+            for (int a : g.inputs(o)) {
+                locked.add(a);
+            }
+            inputsBack(o, t, locked);
+        }
+
+        private void inputsBack(int p, int t, Set<Integer> locked) {
+            Set<Integer> inner = new HashSet<>(locked);
+            for (int round = 0; ; round++) {
+                boolean any = false;
+                for (int b : g.inputs(p)) {
+                    if (lost(b)) {
+                        if (++reruns > RERUNS_PER_STEP * (g.operatorCount() + 1)) {
+                            throw new PackingFailedException("operator '" + g.operator(ops[t]).name() + "' needs"
+                                    + " more than " + RERUNS_PER_STEP + " x n reruns to bring its inputs back");
+                        }
+                        inputsBack(g.producer(b), t, inner);
+                        rerun(g.producer(b), t, inner);
+                        any = true;
+                    }
+                    inner.add(b);
+                }
+                if (!any) {
+                    return;
+                }
+            }
+        }
+
+        /** Runs operator p again before the read at {@code t}; its inputs are on chip or have a host copy. */
+        void rerun(int p, int t, Set<Integer> protect) {
+            for (int a : g.outputs(p)) {
+                Slot s = find(resident, a);
+                if (s != null) {
+                    close(s, now - 1);
+                }
+            }
+            Set<Integer> used = new HashSet<>(protect);
+            List<Integer> toPlace = new ArrayList<>();
+            for (int b : g.inputs(p)) {
+                touch(b, t, used, toPlace);
+            }
+            for (int a : g.outputs(p)) {
+                touch(a, t, used, toPlace);
+            }
+            place(p, t, used, toPlace, true);
+            runs.add(p);
+            for (int i = resident.size() - 1; i >= 0; i--) {
+                Slot s = resident.get(i);
+                if (life.last(s.tensor) < t && !protect.contains(s.tensor)) {
+                    close(s, now);
+                }
+            }
+            now++;
+        }
+
+        private void touch(int a, int t, Set<Integer> used, List<Integer> toPlace) {
+            if (!used.add(a) && toPlace.contains(a)) {
+                return;
+            }
+            Slot s = find(resident, a);
+            if (s == null) {
+                if (!toPlace.contains(a)) {
+                    toPlace.add(a);
+                }
             } else {
-                close(segments, resident, s, t - 1);
+                s.lastTouched = t;
+            }
+        }
+
+        /** Places the tensors run {@code o} needs, evicting, dropping or compacting as needed. */
+        private void place(int o, int t, Set<Integer> used, List<Integer> toPlace, boolean again) {
+            toPlace.sort(Comparator.comparingLong((Integer a) -> g.size(a)).reversed().thenComparing(a -> a));
+            for (int a : toPlace) {
+                Origin origin = g.producer(a) != o ? Origin.LOADED : again ? Origin.RECOMPUTED : Origin.CREATED;
+                boolean high = again && stackTop.contains(a);
+                Long offset = high ? placeHigh(g.size(a)) : ReplacementSimulator.this.place(resident, g.size(a),
+                        g.alignment(), budget);
+                while (offset == null) {
+                    Slot cheap = recompute.kind() == Recomputation.Kind.DTR ? cheapDrop(t, used) : null;
+                    if (cheap != null) {
+                        close(cheap, now - 1);
+                    } else {
+                        List<Integer> victims = policy.victims(event(t, a, used));
+                        if (victims.isEmpty()) {
+                            break;
+                        }
+                        for (int v : victims) {
+                            Slot s = find(resident, v);
+                            if (s == null || used.contains(v)) {
+                                throw new IllegalStateException("bug: policy " + policy.name() + " chose '"
+                                        + g.tensor(v).name() + "', which is not evictable at " + t);
+                            }
+                            evict(s);
+                        }
+                    }
+                    offset = high ? placeHigh(g.size(a)) : ReplacementSimulator.this.place(resident, g.size(a),
+                            g.alignment(), budget);
+                }
+                if (offset == null) {
+                    compact(o, t, again, used);
+                    break;
+                }
+                resident.add(new Slot(a, g.size(a), offset, now, origin, t));
+            }
+        }
+
+        /** The highest aligned address where {@code size} bytes fit below the budget, or null. */
+        private Long placeHigh(long size) {
+            List<Slot> byOffset = new ArrayList<>(resident);
+            byOffset.sort(Comparator.comparingLong(s -> s.offset));
+            long cursor = 0;
+            Long best = null;
+            for (int i = 0; i <= byOffset.size(); i++) {
+                long limit = i < byOffset.size() ? byOffset.get(i).offset : budget;
+                long start = (limit - size) / g.alignment() * g.alignment();
+                if (limit - size >= 0 && start >= cursor) {
+                    best = start;
+                }
+                if (i < byOffset.size()) {
+                    cursor = Math.max(cursor, byOffset.get(i).end());
+                }
+            }
+            return best;
+        }
+
+        /** Ends s before the current run; it keeps or gets a host copy unless it is a recomputed copy. */
+        private void evict(Slot s) {
+            close(s, now - 1);
+            if (s.origin != Origin.RECOMPUTED) {
                 hostCopy[s.tensor] = true;
             }
         }
-        for (Map.Entry<Integer, Long> e : JustInTimePlanner.packedFromZero(g, o).entrySet()) {
-            int a = e.getKey();
-            Origin origin = g.producer(a) == o ? Origin.CREATED : Origin.LOADED;
-            resident.add(new Slot(a, g.size(a), e.getValue(), t, origin));
+
+        /**
+         * DTR's victim: the evictable droppable resident of least recompute cost / (size x staleness), if lambda x
+         * its cost is below the bytes spilling it would move (a recomputed copy cannot be spilled, so it is always
+         * dropped); else null. Droppable: produced, no host copy, not a graph output, and every input of its
+         * producer is a host tensor or has a host copy, so that its rerun only loads (a rerun never waits for
+         * another rerun, and one operator's tensors always fit in M_R). The recompute cost is then the producer's
+         * cost alone: DTR's h_DTR-eq heuristic (equivalence classes of one tensor).
+         */
+        private Slot cheapDrop(int t, Set<Integer> used) {
+            Slot best = null;
+            double bestScore = Double.POSITIVE_INFINITY;
+            for (Slot s : resident) {
+                int a = s.tensor;
+                if (used.contains(a) || hostCopy[a] || g.isHost(a) || g.isGraphOutput(a) || !loadsOnly(a)) {
+                    continue;
+                }
+                double score = g.cost(g.producer(a)) / ((double) s.size * (t - s.lastTouched + 1));
+                if (score < bestScore) {
+                    best = s;
+                    bestScore = score;
+                }
+            }
+            if (best == null) {
+                return null;
+            }
+            boolean spillable = best.origin != Origin.RECOMPUTED;
+            return !spillable || recompute.lambda() * g.cost(g.producer(best.tensor)) < 2.0 * best.size ? best : null;
+        }
+
+        /** Whether every input of a's producer is a host tensor or has a host copy. */
+        private boolean loadsOnly(int a) {
+            for (int b : g.inputs(g.producer(a))) {
+                if (!hostCopy[b]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /**
+         * Every tensor run o uses goes to [0, ...) in the just-in-time order; the others have been evicted (a
+         * recomputed copy that a pending run reads is dropped: that run's caller brings it back). A recomputed copy
+         * that o reads cannot move through host memory: then everything on chip is evicted and the step starts
+         * again ({@link Restart}), rerunning what it needs into the empty scratchpad.
+         */
+        private void compact(int o, int t, boolean again, Set<Integer> used) {
+            boolean stuck = false;
+            for (Slot s : resident) {
+                stuck |= s.start != now && s.origin == Origin.RECOMPUTED && !hostCopy[s.tensor]
+                        && reads(o, s.tensor);
+            }
+            for (int i = resident.size() - 1; i >= 0; i--) {
+                Slot s = resident.get(i);
+                if (s.start == now) {
+                    resident.remove(i);
+                } else {
+                    evict(s);
+                }
+            }
+            if (stuck) {
+                throw new Restart("run " + now + " of '" + g.operator(o).name() + "' needs a recomputed copy, and"
+                        + " its tensors do not fit where they are");
+            }
+            for (Map.Entry<Integer, Long> e : JustInTimePlanner.packedFromZero(g, o).entrySet()) {
+                int a = e.getKey();
+                Origin origin = g.producer(a) != o ? Origin.LOADED : again ? Origin.RECOMPUTED : Origin.CREATED;
+                resident.add(new Slot(a, g.size(a), e.getValue(), now, origin, t));
+            }
+        }
+
+        private boolean reads(int o, int a) {
+            for (int b : g.inputs(o)) {
+                if (b == a) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private ReplacementEvent event(int t, int tensor, Set<Integer> used) {
+            List<Resident> view = new ArrayList<>();
+            for (Slot s : resident) {
+                boolean evictable = !used.contains(s.tensor);
+                boolean spill = !hostCopy[s.tensor] && !g.isGraphOutput(s.tensor) && s.origin != Origin.RECOMPUTED;
+                view.add(new Resident(s.tensor, s.offset, s.size, evictable, nextUse(uses[s.tensor], t),
+                        s.lastTouched, spill));
+            }
+            view.sort(Comparator.comparingLong(Resident::offset));
+            return new ReplacementEvent(t, g.size(tensor), g.alignment(), budget, view, rule != AddressRule.BYTES);
+        }
+
+        private void close(Slot s, int end) {
+            segments.computeIfAbsent(s.tensor, k -> new ArrayList<>())
+                    .add(new Segment(s.start, end, s.offset, s.origin));
+            resident.remove(s);
         }
     }
 
-    private ReplacementEvent event(Graph g, int t, int tensor, long budget, List<Slot> resident, List<Integer> used,
-                                   int[][] uses, boolean[] hostCopy) {
-        List<Resident> view = new ArrayList<>();
-        for (Slot s : resident) {
-            boolean evictable = !used.contains(s.tensor);
-            boolean spill = !hostCopy[s.tensor] && !g.isGraphOutput(s.tensor);
-            view.add(new Resident(s.tensor, s.offset, s.size, evictable, nextUse(uses[s.tensor], t), s.lastTouched, spill));
-        }
-        view.sort(Comparator.comparingLong(Resident::offset));
-        return new ReplacementEvent(t, g.size(tensor), g.alignment(), budget, view, rule != AddressRule.BYTES);
-    }
+    /** How often a step starts again with an empty scratchpad before the simulator gives up. */
+    private static final int RESTARTS = 3;
+    /** A step gives up after this many reruns per operator of the graph. */
+    private static final int RERUNS_PER_STEP = 4;
 
-    private static void close(Map<Integer, List<Segment>> segments, List<Slot> resident, Slot s, int end) {
-        segments.computeIfAbsent(s.tensor, k -> new ArrayList<>()).add(new Segment(s.start, end, s.offset, s.origin));
-        resident.remove(s);
+    /** The step must start again: a recomputed copy it needs cannot be moved by compaction. */
+    private static final class Restart extends RuntimeException {
+        final String why;
+
+        Restart(String why) {
+            super(why, null, false, false);
+            this.why = why;
+        }
     }
 
     /** The address the rule picks among the free gaps, or null when none fits below the budget. */

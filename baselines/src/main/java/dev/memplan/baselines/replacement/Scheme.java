@@ -33,11 +33,21 @@ public final class Scheme implements Planner {
     private final ReplacementPolicy policy;
     private final AddressRule rule;
     private final Allocator packer;
+    private final Recomputation recompute;
     private ScheduleResult lastSchedule;
 
     /** A scheme whose online allocator places tensors as they arrive. */
     public Scheme(Scheduler scheduler, ReplacementPolicy policy, AddressRule rule) {
-        this(scheduler, policy, rule, null);
+        this(scheduler, policy, rule, Recomputation.NONE);
+    }
+
+    /**
+     * A scheme whose online allocator places tensors as they arrive and whose simulator also drops tensors and
+     * reruns their producers as {@code recompute} says; named {@code scheduler/recompute/policy/allocator}, e.g.
+     * {@code default/checkpoint-sqrt/belady/tflite}, unless {@code recompute} is {@link Recomputation#NONE}.
+     */
+    public Scheme(Scheduler scheduler, ReplacementPolicy policy, AddressRule rule, Recomputation recompute) {
+        this(scheduler, policy, rule, null, recompute);
         if (rule == AddressRule.BYTES) {
             throw new IllegalArgumentException("the bytes-only rule needs a packer");
         }
@@ -45,19 +55,22 @@ public final class Scheme implements Planner {
 
     /** A scheme that decides replacement on bytes alone, then packs the segments with {@code packer}. */
     public Scheme(Scheduler scheduler, ReplacementPolicy policy, Allocator packer) {
-        this(scheduler, policy, AddressRule.BYTES, packer);
+        this(scheduler, policy, AddressRule.BYTES, packer, Recomputation.NONE);
     }
 
-    private Scheme(Scheduler scheduler, ReplacementPolicy policy, AddressRule rule, Allocator packer) {
+    private Scheme(Scheduler scheduler, ReplacementPolicy policy, AddressRule rule, Allocator packer,
+                   Recomputation recompute) {
         this.scheduler = scheduler;
         this.policy = policy;
         this.rule = rule;
         this.packer = packer;
+        this.recompute = recompute;
     }
 
     @Override
     public String name() {
-        return scheduler.name() + "/" + policy.name() + "/" + (packer == null ? rule.id() : packer.name());
+        String dropping = recompute.kind() == Recomputation.Kind.NONE ? "" : recompute.id() + "/";
+        return scheduler.name() + "/" + dropping + policy.name() + "/" + (packer == null ? rule.id() : packer.name());
     }
 
     /**
@@ -80,14 +93,18 @@ public final class Scheme implements Planner {
         }
     }
 
-    /** The scheme's checked plan; throws {@link PackingFailedException} when its packer finds no packing. */
+    /**
+     * The scheme's checked plan; throws {@link PackingFailedException} when its packer finds no packing (or, when
+     * recomputing, the simulator finds no plan).
+     */
     public Plan plan(Graph graph, TensorSetting setting, long budget, Limits limits) {
         long began = System.nanoTime();
         Graph g = graph.withSetting(setting);
         ScheduleResult s = scheduler.schedule(g, limits);
         lastSchedule = s;
-        Plan plan = new Plan(g.name(), setting, budget, s.schedule(),
-                new ReplacementSimulator(policy, rule).simulate(g, s.schedule(), budget), null, null);
+        ReplacementSimulator.Simulation run = new ReplacementSimulator(policy, rule, recompute)
+                .run(g, s.schedule(), budget);
+        Plan plan = new Plan(g.name(), setting, budget, run.runs(), run.segments(), null, null);
         if (packer != null) {
             Allocation packed = packer.allocate(PlanBuffers.toBufferSet(g, plan), budget, limits);
             if (!packed.solved()) {
@@ -99,6 +116,19 @@ public final class Scheme implements Planner {
         CheckReport report = PlanChecker.requireValid(g, plan, name());
         return plan.withResult(report.traffic(), new SolverInfo(name(), SolveStatus.HEURISTIC,
                 (System.nanoTime() - began) / 1e9, null));
+    }
+
+    /** The same scheme, whose simulator drops and reruns as {@code r} says (an online allocator only). */
+    public Scheme recomputing(Recomputation r) {
+        if (packer != null) {
+            throw new IllegalArgumentException(name() + ": a recompute scheme needs an online allocator");
+        }
+        return new Scheme(scheduler, policy, rule, null, r);
+    }
+
+    /** How the scheme recomputes ({@link Recomputation#NONE}: spill only). */
+    public Recomputation recomputation() {
+        return recompute;
     }
 
     /** The schedule of the last {@link #plan} call, with its method, peak and status. */

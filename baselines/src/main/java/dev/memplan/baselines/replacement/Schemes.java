@@ -12,6 +12,11 @@ import java.util.List;
  * {@code belady}, {@code greedy}, {@code lru} and online allocators {@code tflite}, {@code firstfit}, or
  * {@code minimalloc}: replacement on bytes alone, then the segments packed by MiniMalloc (to separate the traffic of
  * replacement from that of fragmentation). The paper's four schemes are {@link #PAPER}.
+ *
+ * <p>The recompute baselines ({@link #recompute}) are named {@code SCHEDULER/RECOMPUTE/POLICY/ALLOCATOR} with
+ * {@code RECOMPUTE} {@code checkpoint-sqrt}, {@code checkpoint-K} (K >= 1) or {@code dtr} (see
+ * {@link Recomputation}) and an online allocator; they are never in {@link #all()} and are built only for a
+ * recompute weight, so that the spill-only comparisons stay as they are.
  */
 public final class Schemes {
     /** The four schemes of the COSMA paper's evaluation. */
@@ -58,6 +63,59 @@ public final class Schemes {
             schemes.add(byName(name, shared));
         }
         return schemes;
+    }
+
+    /**
+     * The recompute baselines that apply to {@code graph} under weight {@code lambda} (bytes per cost unit), in
+     * this order: on a training graph {@code default/checkpoint-sqrt/belady/tflite} and
+     * {@code default/checkpoint-sqrt/greedy/tflite}, then on any graph {@code default/dtr/belady/tflite} and
+     * {@code default/dtr/greedy/tflite}.
+     */
+    public static List<Scheme> recompute(dev.memplan.model.Graph graph, double lambda) {
+        List<Scheme> schemes = new ArrayList<>();
+        for (String r : List.of("checkpoint-sqrt", "dtr")) {
+            for (String p : List.of("belady", "greedy")) {
+                Scheme scheme = recomputing("default/" + r + "/" + p + "/tflite", lambda);
+                if (scheme.recomputation().appliesTo(graph)) {
+                    schemes.add(scheme);
+                }
+            }
+        }
+        return schemes;
+    }
+
+    /**
+     * The recompute baseline of that name ({@code SCHEDULER/RECOMPUTE/POLICY/ALLOCATOR}) under weight
+     * {@code lambda}; the message of the exception says what exists.
+     */
+    public static Scheme recomputing(String name, double lambda) {
+        String[] parts = name.split("/", -1);
+        if (parts.length != 4 || !List.of("tflite", "firstfit").contains(parts[3])) {
+            throw unknownRecompute(name);
+        }
+        Recomputation r;
+        if (parts[1].equals("dtr")) {
+            r = Recomputation.dtr(lambda);
+        } else if (parts[1].equals("checkpoint-sqrt")) {
+            r = Recomputation.checkpoint(0, lambda);
+        } else if (parts[1].matches("checkpoint-[1-9][0-9]{0,5}")) {
+            r = Recomputation.checkpoint(Integer.parseInt(parts[1].substring("checkpoint-".length())), lambda);
+        } else {
+            throw unknownRecompute(name);
+        }
+        Scheme spilling;
+        try {
+            spilling = byName(parts[0] + "/" + parts[2] + "/" + parts[3], new MinimumPeakScheduler());
+        } catch (IllegalArgumentException e) {
+            throw unknownRecompute(name);
+        }
+        return spilling.recomputing(r);
+    }
+
+    private static IllegalArgumentException unknownRecompute(String name) {
+        return new IllegalArgumentException("unknown recompute scheme '" + name + "': a recompute scheme is "
+                + "SCHEDULER/RECOMPUTE/POLICY/ALLOCATOR with SCHEDULER default|mpmf, RECOMPUTE "
+                + "checkpoint-sqrt|checkpoint-K|dtr, POLICY belady|greedy|lru, ALLOCATOR tflite|firstfit");
     }
 
     private static Scheme byName(String name, MinimumPeakScheduler mpmf) {
