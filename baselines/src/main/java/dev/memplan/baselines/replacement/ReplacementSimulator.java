@@ -217,8 +217,9 @@ public final class ReplacementSimulator {
 
         private void inputsBack(int p, int t, Set<Integer> locked) {
             Set<Integer> inner = new HashSet<>(locked);
-            for (int round = 0; ; round++) {
-                boolean any = false;
+            boolean any = true;
+            while (any) {
+                any = false;
                 for (int b : g.inputs(p)) {
                     if (lost(b)) {
                         if (++reruns > RERUNS_PER_STEP * (g.operatorCount() + 1)) {
@@ -230,9 +231,6 @@ public final class ReplacementSimulator {
                         any = true;
                     }
                     inner.add(b);
-                }
-                if (!any) {
-                    return;
                 }
             }
         }
