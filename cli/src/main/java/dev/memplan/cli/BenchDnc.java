@@ -80,7 +80,6 @@ final class BenchDnc implements Callable<Integer> {
         if (maxPart < 1 || largeBeam < 1) {
             throw new UserException("--max-part and --large-beam must be >= 1, got " + maxPart + " and " + largeBeam);
         }
-        Limits limits = solverOptions.limits();
         TensorSetting s = Inputs.setting(setting);
         String[] header = {"graph", "operators", "budget", "bytes", "parts", "best start", "FS(default)", "FS(MPMF)", "spill at cut",
             "handover", "stitched order", "dnc", "vs best FS", "bound", "gap", "seconds", "peak heap MB", "plan from"};
@@ -95,10 +94,10 @@ final class BenchDnc implements Callable<Integer> {
             for (String b : budgets) {
                 err.println(name + " " + b + " ...");
                 err.flush();
-                BudgetChoice chosen = BudgetChoice.resolve(b, g, s, mpmf, limits);
+                BudgetChoice chosen = BudgetChoice.resolve(b, g, s, mpmf, solverOptions.limits());
                 // The minimum-peak order outside the case's clock (the scheduler remembers it per graph).
                 if (g.operatorCount() <= DivideAndConquer.WHOLE_GRAPH_LIMIT) {
-                    mpmf.schedule(g, limits);
+                    mpmf.schedule(g, solverOptions.limits());
                 }
                 resetPeaks();
                 long began = System.nanoTime();
@@ -107,7 +106,7 @@ final class BenchDnc implements Callable<Integer> {
                         .withDecompose(CosmaPipeline.Decompose.ALWAYS);
                 // Divide and conquer from the schemes it makes itself (the table's best start), nothing given.
                 CosmaPipeline.Outcome o = new CosmaPipeline(settings, new Heartbeat(err)).run(full, s, chosen.bytes(),
-                        limits.startingNow(), List.of());
+                        solverOptions.limits(), List.of());
                 double seconds = (System.nanoTime() - began) / 1e9;
                 DncResult r = o.dnc();
                 PlanChecker.requireValid(g, r.plan(), "divide and conquer");

@@ -12,7 +12,7 @@ import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.formulations.milp.Solvers;
 import dev.memplan.model.Budgets;
-import dev.memplan.model.Deadline;
+import dev.memplan.model.Budget;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.PlanResult;
@@ -150,7 +150,7 @@ final class SolveCommand implements Callable<Integer> {
         if (r.plan() == null) {
             out.println("no plan: " + (r.status().name().equals("INFEASIBLE") ? "proven infeasible"
                     : "none found within the limits"));
-            if (Deadline.interrupted() && this.out != null) {
+            if (Budget.interrupted() && this.out != null) {
                 err.println("memplan: interrupted: no plan; " + this.out + " left as it was");
             }
             return Main.INVALID;
@@ -161,7 +161,7 @@ final class SolveCommand implements Callable<Integer> {
             if (!Outputs.isStdout(this.out)) {
                 out.println("wrote " + this.out);
             }
-            if (Deadline.interrupted()) {
+            if (Budget.interrupted()) {
                 err.println("memplan: interrupted: wrote the best checked plan so far (" + r.status()
                         + (r.gap() == null ? "" : String.format(", gap %.2f%%", 100 * r.gap())) + ") to " + this.out);
             }

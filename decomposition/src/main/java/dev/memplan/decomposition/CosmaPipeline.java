@@ -19,7 +19,7 @@ import dev.memplan.model.Limits;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.PlanResult;
-import dev.memplan.model.RunClock;
+import dev.memplan.model.Budget;
 import dev.memplan.model.Planner;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.Shares;
@@ -157,7 +157,7 @@ public final class CosmaPipeline implements Planner {
      * @param givenStarts checked plans to start from (compare's scheme rows); null: the pipeline runs the schemes
      */
     public Outcome run(Graph graph, TensorSetting setting, long budget, Limits limits, List<Plan> givenStarts) {
-        RunClock clock = new RunClock(limits, 0);
+        RunShares clock = new RunShares(limits, 0);
         Graph g = graph.withSetting(setting);
         CosmaSolver.Options cosma = settings.cosma();
         // Below the least aligned budget no plan exists: COSMA proves INFEASIBLE at once, nothing else runs.
@@ -202,7 +202,7 @@ public final class CosmaPipeline implements Planner {
             r = CosmaSolver.solve(graph, setting, budget, cosma.withStart(bestStart), limits);
         }
         PlanResult result = new PlanResult(name(), r.status(), r.plan(), r.check(), r.objective(), r.bound(), r.gap(),
-                clock.wallSeconds(), clock.workUsed(), limits.work().wallStopped(), r.notes());
+                clock.wallSeconds(), clock.workUsed(), limits.budget().wallStopped(), r.notes());
         return new Outcome(result, r, null, null, null, bestStart, null);
     }
 
@@ -232,9 +232,10 @@ public final class CosmaPipeline implements Planner {
             progress.accept("decompose auto: divide and conquer at once: " + whyNot);
             return null;
         }
-        Limits left = limits.startingNow();
-        Limits share = Shares.fraction(left, Shares.WHOLE_FIRST);
-        progress.accept("decompose auto: the whole graph first (" + share.timeLimit().toMillis() / 1000.0
+        long left = limits.budget().left();
+        long amount = left == Budget.NONE ? Shares.STEP_CAP.toNanos() : Math.round(left * Shares.WHOLE_FIRST);
+        Limits share = limits.upTo(amount);
+        progress.accept("decompose auto: the whole graph first (" + amount / 1_000_000 / 1000.0
                 + " s), divide and conquer after it unless its plan is proven optimal ...");
         CosmaResult r = CosmaSolver.solve(full, s, budget, options, share);
         progress.accept("decompose auto: the whole graph gave " + r.status() + ", traffic "
@@ -244,7 +245,7 @@ public final class CosmaPipeline implements Planner {
 
     /** Whether divide and conquer should follow the whole graph's result: not proven, and time is left. */
     private static boolean decomposeAfter(CosmaResult whole, Limits limits) {
-        return whole.status() != SolveStatus.OPTIMAL && whole.status() != SolveStatus.INFEASIBLE && !limits.expired();
+        return whole.status() != SolveStatus.OPTIMAL && whole.status() != SolveStatus.INFEASIBLE && !limits.stopped();
     }
 
     /**
@@ -260,11 +261,10 @@ public final class CosmaPipeline implements Planner {
         List<Scheme> schemes = fixed == null ? Schemes.byNames(paper, settings.mpmf())
                 : List.of(new Scheme(new GivenOrderScheduler(fixed), new BeladyReplacement(), AddressRule.TFLITE),
                         new Scheme(new GivenOrderScheduler(fixed), new GreedyReplacement(), AddressRule.TFLITE));
-        Duration needs = Duration.ofNanos(2 * Shares.SCHEME_NANOS_PER_OPERATOR * full.operatorCount());
+        long needs = 2 * Shares.SCHEME_NANOS_PER_OPERATOR * full.operatorCount();
         List<Plan> plans = new ArrayList<>();
         for (Scheme scheme : schemes) {
-            Duration left = limits.timeLimit();
-            if (left != null && left.compareTo(needs) < 0) {
+            if (limits.budget().left() < needs) {
                 progress.accept("scheme " + scheme.name() + " skipped: no time left within the limit");
                 continue;
             }
@@ -296,13 +296,12 @@ public final class CosmaPipeline implements Planner {
         Graph g = full.withSetting(s);
         int top = mpmf.pinnedWidth() > 0 ? mpmf.pinnedWidth() : MinimumPeakScheduler.DEFAULT_BEAM;
         int widest = Math.min(top, MinimumPeakScheduler.sizedWidth(g.operatorCount()));
-        Duration needs = Duration.ofNanos(2 * Shares.SCHEME_NANOS_PER_OPERATOR * full.operatorCount());
+        long needs = 2 * Shares.SCHEME_NANOS_PER_OPERATOR * full.operatorCount();
         Set<Schedule> tried = new HashSet<>();
         List<Plan> plans = new ArrayList<>();
         List<OrderStart> programs = new ArrayList<>();
         for (int w : MinimumPeakScheduler.rungs(widest)) {
-            Duration left = limits.timeLimit();
-            if (w >= top || left != null && left.compareTo(needs) < 0) {
+            if (w >= top || limits.budget().left() < needs) {
                 continue;
             }
             if (tried.isEmpty()) {
@@ -353,17 +352,14 @@ public final class CosmaPipeline implements Planner {
      * labelled {@code FS(mpmf@W)}.
      */
     private Plan fixedOnOrder(Graph full, TensorSetting s, long budget, OrderStart o, Limits limits) {
-        Duration left = limits.timeLimit();
-        if (left == null || full.operatorCount() > DivideAndConquer.WHOLE_GRAPH_LIMIT
+        long left = limits.budget().left();
+        if (left == Budget.NONE || full.operatorCount() > DivideAndConquer.WHOLE_GRAPH_LIMIT
                 || !settings.cosma().decoupled()) {
             return null;
         }
-        Duration sixtieth = left.dividedBy(Shares.RESTART_FIXED_DIVISOR);
-        Limits share = limits.withTimeLimit(sixtieth.compareTo(Shares.RESTART_FIXED_MOST) < 0 ? sixtieth
-                : Shares.RESTART_FIXED_MOST);
-        Duration wait = RunClock.patience(limits, share.timeLimit());
-        CosmaResult r = HardDeadline.call(wait, "restart-fs", () -> CosmaSolver.solve(full, s, budget,
-                settings.cosma().withSchedule(o.order()).withStart(o.start()), share));
+        long share = Math.min(left / Shares.RESTART_FIXED_DIVISOR, Math.round(Shares.RESTART_FIXED_MOST * 1e9));
+        CosmaResult r = CosmaSolver.solve(full, s, budget,
+                settings.cosma().withSchedule(o.order()).withStart(o.start()), limits.upTo(share));
         if (r == null || r.plan() == null) {
             return null;
         }
@@ -387,10 +383,10 @@ public final class CosmaPipeline implements Planner {
      */
     private Outcome divideAndConquer(Graph full, TensorSetting s, long budget, DivideAndConquer.Options options,
                                      Limits limits, List<Plan> extraStarts, boolean schemes, List<Plan> made,
-                                     List<Plan> restarts, CosmaResult whole, RunClock clock) {
+                                     List<Plan> restarts, CosmaResult whole, RunShares clock) {
         Graph g = full.withSetting(s);
-        // One deadline for the whole run: from here on every limit read is what is left of it.
-        Limits run = limits.startingNow();
+        // The run's own budget: its counters, charged to the command's.
+        Limits run = limits.child();
         List<Plan> starts = new ArrayList<>(extraStarts);
         CosmaResult fsDefault = null;
         CosmaResult fsMpmf = null;
@@ -436,7 +432,7 @@ public final class CosmaPipeline implements Planner {
         DncResult r = DivideAndConquer.solve(full, s, budget, options, run, starts, restarts, progress);
         PlanResult result = new PlanResult("cosma-dnc/" + settings.cosma().backend().id(), r.status(), r.plan(),
                 r.check(), r.traffic(), r.bound(), r.gap(), clock.wallSeconds(), clock.workUsed(),
-                limits.work().wallStopped(), List.of());
+                limits.budget().wallStopped(), List.of());
         return new Outcome(result, whole, r, fsDefault, fsMpmf, bestStart, options);
     }
 
@@ -459,14 +455,11 @@ public final class CosmaPipeline implements Planner {
     private CosmaResult fixed(Graph full, TensorSetting s, long budget, DivideAndConquer.Options options,
                               Plan scheme, Limits limits, String label) {
         progress.accept("dnc: starting plan " + label + " ...");
-        Limits share = limits.timeLimit() == null ? limits
-                : limits.withTimeLimit(limits.timeLimit().dividedBy(Shares.FIXED_START_DIVISOR));
-        // Abandoned past its patience: under a work limit only at the command's wall deadline.
-        Duration wait = RunClock.patience(limits, share.timeLimit());
-        CosmaResult r = HardDeadline.call(wait, "dnc-" + label, () -> CosmaSolver.solve(full, s, budget,
-                options.cosma().withSchedule(scheme.schedule()).withStart(scheme), share));
-        if (r == null || r.plan() == null) {
-            progress.accept("dnc: " + label + " overran its time; left out");
+        Limits share = limits.budget().limited() ? limits.part(Shares.FIXED_START_DIVISOR) : limits;
+        CosmaResult r = CosmaSolver.solve(full, s, budget,
+                options.cosma().withSchedule(scheme.schedule()).withStart(scheme), share);
+        if (r.plan() == null) {
+            progress.accept("dnc: " + label + " found no plan within its share; left out");
             return null;
         }
         progress.accept(String.format(Locale.ROOT, "dnc: %s %s, traffic %d, %.1f s", label, r.status(),

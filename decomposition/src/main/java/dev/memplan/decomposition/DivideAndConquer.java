@@ -13,7 +13,7 @@ import dev.memplan.model.Limits;
 import dev.memplan.model.Origin;
 import dev.memplan.model.HeapRoom;
 import dev.memplan.model.Plan;
-import dev.memplan.model.RunClock;
+import dev.memplan.model.Budget;
 import dev.memplan.model.Shares;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.Segment;
@@ -43,11 +43,12 @@ import java.util.function.Consumer;
  * passes the fixed-schedule optima FS(default), FS(MPMF) or the best scheme), and its lower bound is the forced
  * traffic of the whole graph with a free schedule ({@link ForcedTraffic}), computed beside the search.
  *
- * <p>Time: every solve runs under a {@link HardDeadline} of its share and a half, so that one that overruns is
- * abandoned (its part keeps its starting plan). With a limit T, the parts share 35% of T (60% above {@link #WHOLE_GRAPH_LIMIT} operators) in
- * proportion to their size, the fixed-schedule step gets
- * a quarter of what is left, the search the rest until a second before the end. Without a limit each part and
- * each step gets at most {@link #STEP_CAP}, and the search makes one pass.
+ * <p>Budget: every step takes a child of the run's {@link dev.memplan.model.Budget} ({@link RunShares}) and stops
+ * on its own when that is spent; a part whose solve finds nothing keeps its starting plan. With a limit T, the
+ * parts share {@link Shares#PARTS} of T ({@link Shares#LARGE_PARTS} above {@link #WHOLE_GRAPH_LIMIT} operators)
+ * in proportion to their size, the fixed-schedule step gets {@link Shares#STITCHED_ORDER} of what is left, the
+ * search the rest until {@link Shares#MARGIN} before the end. Without a limit each part and each step gets at most
+ * {@link #STEP_CAP}, and the search makes one pass. Cost: one free-schedule program per part and per window.
  */
 public final class DivideAndConquer {
     /**
@@ -168,11 +169,11 @@ public final class DivideAndConquer {
     public static DncResult solve(Graph graph, TensorSetting setting, long budget, Options options, Limits limits,
                                   List<Plan> starts, List<Plan> alternatives, Consumer<String> progress) {
         Graph g = graph.withSetting(setting);
-        RunClock clock = new RunClock(limits, graph.operatorCount() <= WHOLE_GRAPH_LIMIT ? Shares.FINAL_BOUND : 0);
+        RunShares run = new RunShares(limits, graph.operatorCount() <= WHOLE_GRAPH_LIMIT ? Shares.FINAL_BOUND : 0);
         if (limits.workMode()) {
             // Each stage line says how much work the run has used: the measure its shares are taken of.
             Consumer<String> lines = progress;
-            progress = line -> lines.accept(line + String.format(Locale.ROOT, " [work %.3f]", limits.work().used()));
+            progress = line -> lines.accept(line + String.format(Locale.ROOT, " [work %.3f]", limits.budget().workUsed()));
         }
 
         Best best = new Best(g);
@@ -182,8 +183,8 @@ public final class DivideAndConquer {
             startTraffic = startTraffic == null ? t : Math.min(startTraffic, t);
         }
         CompletableFuture<Long> bound = lowerBound(g, budget, best.plan() == null ? Long.MAX_VALUE : best.traffic(),
-                clock);
-        if (clock.work()) {
+                run);
+        if (run.work()) {
             // Under a work limit the bound is known before the search, so that no decision depends on when it
             // arrives (it charges its own share of the work).
             bound.join();
@@ -200,7 +201,7 @@ public final class DivideAndConquer {
         if (best.plan() != null && (best.traffic() == 0 || best.meets(bound))) {
             progress.accept("dnc: the starting plan meets the lower bound; nothing to divide");
             offerAll(best, alternatives);
-            return finish(g, options, best, finalBound(g, budget, best, waitFor(bound, clock), clock), clock,
+            return finish(g, options, best, finalBound(g, budget, best, waitFor(bound, run), run), run,
                     partition, null, null, null, startTraffic, 0, 0);
         }
         // The parts, each solved alone with a free schedule (the paper's scheme).
@@ -208,19 +209,19 @@ public final class DivideAndConquer {
         List<Plan> partPlans = new ArrayList<>();
         int at = 0;
         int left = g.operatorCount();
-        Duration partsEnd = clock.fraction(g.operatorCount() <= WHOLE_GRAPH_LIMIT ? Shares.PARTS : Shares.LARGE_PARTS);
+        long partsEnd = run.fraction(g.operatorCount() <= WHOLE_GRAPH_LIMIT ? Shares.PARTS : Shares.LARGE_PARTS);
         for (int k = 0; k < partition.size(); k++) {
-            if (clock.over()) {
+            if (run.over()) {
                 // Past the deadline nothing is stitched: the parts so far are no plan of the whole graph.
                 progress.accept(String.format(Locale.ROOT, "dnc: the time is up after %d of %d parts; the best "
                         + "plan so far is kept", k, partition.size()));
                 offerAll(best, alternatives);
-                return finish(g, options, best, bound.getNow(null), clock, partition, null, null, null,
+                return finish(g, options, best, bound.getNow(null), run, partition, null, null, null,
                         startTraffic, 0, 0);
             }
             int[] ops = partition.parts().get(k);
             SubGraph part = SubGraph.of(g, ops, g.name() + "/part" + k);
-            Duration share = clock.shareUntil(partsEnd, ops.length, left);
+            long share = run.shareUntil(partsEnd, ops.length, left);
             left -= ops.length;
             Plan partStart = contiguous ? PlanSplicer.restrict(g, startPlan, startPosition, at, at + ops.length - 1, part)
                     : null;
@@ -229,7 +230,7 @@ public final class DivideAndConquer {
                 partStart = new JustInTimePlanner(startPosition == null ? null : inOrder(g, part, startPosition))
                         .plan(part.graph(), setting, budget, Limits.DEFAULT);
             }
-            if (share.compareTo(Shares.MIN_SOLVE) < 0) {
+            if (share < Math.round(Shares.MIN_SOLVE * 1e9)) {
                 // No time left for a program: the part's starting plan as it is.
                 partPlans.add(partStart);
                 progress.accept(String.format(Locale.ROOT, "dnc: part %d/%d (%d operators): its starting plan (no "
@@ -239,8 +240,8 @@ public final class DivideAndConquer {
             Plan partFrom = partStart;
             CosmaResult r;
             try {
-                r = HardDeadline.call(clock.hard(share), "dnc-part", () -> CosmaSolver.solve(part.graph(), setting,
-                        budget, options.cosma().withSchedule(null).withStart(partFrom), limits.withTimeLimit(share)));
+                r = CosmaSolver.solve(part.graph(), setting, budget,
+                        options.cosma().withSchedule(null).withStart(partFrom), run.step(share));
             } catch (IllegalStateException e) {
                 progress.accept("dnc: part " + (k + 1) + " keeps its starting plan: " + e.getMessage()
                         + " (part saved as " + saved(part.graph(), partFrom) + ")");
@@ -280,8 +281,8 @@ public final class DivideAndConquer {
         if (startOrder) {
             progress.accept("dnc: the stitched order is a starting plan's order; no second fixed-schedule program");
         }
-        if (options.handover() && g.operatorCount() <= WHOLE_GRAPH_LIMIT && !clock.over() && !startOrder) {
-            Plan p = fixedSchedule(g, setting, budget, options, current, clock.fractionOfRest(Shares.STITCHED_ORDER), clock, limits);
+        if (options.handover() && g.operatorCount() <= WHOLE_GRAPH_LIMIT && !run.over() && !startOrder) {
+            Plan p = fixedSchedule(g, setting, budget, options, current, run.fractionOfRest(Shares.STITCHED_ORDER), run, limits);
             if (p != null) {
                 polished = best.offer(p, "parts, fixed-schedule optimum of their order");
                 progress.accept("dnc: fixed-schedule optimum of the stitched order, traffic " + polished);
@@ -293,20 +294,21 @@ public final class DivideAndConquer {
             // When a restart plan already beats the best plan so far, the main search gets half of what is left and
             // the restarts the rest, instead of only what the main search leaves (AmoebaNet at M_H, BENCHMARKS.md).
             long cheapest = alternatives.stream().mapToLong(DivideAndConquer::recorded).min().orElse(Long.MAX_VALUE);
-            Duration rest = clock.left();
-            Duration until = cheapest < best.traffic() && rest != null ? clock.elapsed().plus(rest.dividedBy(2)) : null;
-            if (until != null) {
+            long rest = run.left();
+            long until = cheapest < best.traffic() && rest != Budget.NONE
+                    ? run.elapsed() + rest / Shares.WINDOWS_BEFORE_RERUNS_DIVISOR : Budget.NONE;
+            if (until != Budget.NONE) {
                 progress.accept("dnc: a restart plan (traffic " + cheapest + ") beats the best so far (" + best.traffic()
                         + "): the windows get half of what is left, the windows from the restarts the rest");
             }
-            search(g, setting, budget, options, best, bound, clock, limits, progress, counts, until);
-            restarts(g, setting, budget, options, best, bound, clock, limits, progress, counts, alternatives);
+            search(g, setting, budget, options, best, bound, run, limits, progress, counts, until);
+            restarts(g, setting, budget, options, best, bound, run, limits, progress, counts, alternatives);
         }
         int tried = counts[0];
         int accepted = counts[1];
 
         offerAll(best, alternatives);
-        return finish(g, options, best, finalBound(g, budget, best, waitFor(bound, clock), clock), clock, partition,
+        return finish(g, options, best, finalBound(g, budget, best, waitFor(bound, run), run), run, partition,
                 spillAtCut, handover, polished, startTraffic, tried, accepted);
     }
 
@@ -318,9 +320,9 @@ public final class DivideAndConquer {
      * makes one round).
      */
     private static void restarts(Graph g, TensorSetting setting, long budget, Options options, Best best,
-                                 CompletableFuture<Long> bound, RunClock clock, Limits limits,
+                                 CompletableFuture<Long> bound, RunShares run, Limits limits,
                                  Consumer<String> progress, int[] counts, List<Plan> alternatives) {
-        if (limits.timeLimit() == null || alternatives.isEmpty()) {
+        if (!limits.budget().limited() || alternatives.isEmpty()) {
             return;
         }
         // Ordered by the traffic their makers recorded (checked plans), and each checked again only when its turn
@@ -328,14 +330,14 @@ public final class DivideAndConquer {
         List<Plan> order = new ArrayList<>(alternatives);
         order.sort(Comparator.comparingLong(DivideAndConquer::recorded));
         for (Plan p : order) {
-            if (clock.searchOver() || best.meets(bound)) {
+            if (run.searchOver() || best.meets(bound)) {
                 return;
             }
             Best start = new Best(g);
             String from = "restart (" + (p.solver() == null ? "given" : p.solver().name()) + ")";
             long before = start.offer(p, from);
             progress.accept("dnc: the windows again, from " + from + ", traffic " + before);
-            search(g, setting, budget, options, start, bound, clock, limits, progress, counts, null);
+            search(g, setting, budget, options, start, bound, run, limits, progress, counts, Budget.NONE);
             if (start.traffic() < before) {
                 best.offer(start.plan(), from + ", windows");
             }
@@ -347,9 +349,9 @@ public final class DivideAndConquer {
         return p.traffic() == null ? Long.MAX_VALUE : p.traffic().nonCompulsory();
     }
 
-    /** The search is over: the run's, or past {@code until} (elapsed time or work; null: no such point). */
-    private static boolean over(RunClock clock, Duration until) {
-        return clock.searchOver() || until != null && clock.elapsed().compareTo(until) >= 0;
+    /** The search is over: the run's, or past {@code until} (elapsed time or work; NONE: no such point). */
+    private static boolean over(RunShares run, long until) {
+        return run.searchOver() || until != Budget.NONE && run.elapsed() >= until;
     }
 
     /**
@@ -367,8 +369,8 @@ public final class DivideAndConquer {
      * limit it makes at most as many passes as there are kinds.
      */
     private static void search(Graph g, TensorSetting setting, long budget, Options options, Best best,
-                               CompletableFuture<Long> bound, RunClock clock, Limits limits, Consumer<String> progress,
-                               int[] counts, Duration until) {
+                               CompletableFuture<Long> bound, RunShares run, Limits limits, Consumer<String> progress,
+                               int[] counts, long until) {
         int n = g.operatorCount();
         int width = Math.min(n, Math.max(2, options.maxPart()));
         List<Pass> passes = new ArrayList<>();
@@ -387,13 +389,13 @@ public final class DivideAndConquer {
         int idle = 0;
         int k = 0;
         int ran = 0;
-        while (idle < passes.size() && !over(clock, until) && !best.meets(bound)) {
-            if (limits.timeLimit() == null && ran == passes.size()) {
+        while (idle < passes.size() && !over(run, until) && !best.meets(bound)) {
+            if (!limits.budget().limited() && ran == passes.size()) {
                 break;
             }
             Pass pass = passes.get(k % passes.size());
             ran++;
-            boolean improved = pass(g, setting, budget, options, best, bound, clock, limits, progress, counts, pass,
+            boolean improved = pass(g, setting, budget, options, best, bound, run, limits, progress, counts, pass,
                     until);
             if (improved) {
                 idle = 0;
@@ -411,8 +413,8 @@ public final class DivideAndConquer {
      * AmoebaNet's solve it changed nothing.
      */
     private static boolean pass(Graph g, TensorSetting setting, long budget, Options options, Best best,
-                                CompletableFuture<Long> bound, RunClock clock, Limits limits, Consumer<String> progress,
-                                int[] counts, Pass pass, Duration until) {
+                                CompletableFuture<Long> bound, RunShares run, Limits limits, Consumer<String> progress,
+                                int[] counts, Pass pass, long until) {
         int n = g.operatorCount();
         int stride = Math.max(1, pass.width() / 2);
         long[] weight = pass.context() ? offChipBytes(g, best.plan()) : loadedBytes(g, best.plan());
@@ -433,15 +435,15 @@ public final class DivideAndConquer {
         }
         boolean improved = false;
         for (int[] w : windows) {
-            if (over(clock, until) || best.meets(bound)) {
+            if (over(run, until) || best.meets(bound)) {
                 break;
             }
             int a = w[0];
             int b = w[1];
             counts[0]++;
             Long value = pass.context()
-                    ? contextWindow(g, setting, budget, options, best, a, b, clock, limits)
-                    : window(g, setting, budget, options, best, a, b, clock, limits, progress);
+                    ? contextWindow(g, setting, budget, options, best, a, b, run, limits)
+                    : window(g, setting, budget, options, best, a, b, run, limits, progress);
             if (value != null) {
                 counts[1]++;
                 improved = true;
@@ -483,10 +485,10 @@ public final class DivideAndConquer {
             }
         });
         long[] at = new long[n];
-        long run = 0;
+        long sum = 0;
         for (int t = 0; t < n; t++) {
-            run += delta[t];
-            at[t] = run;
+            sum += delta[t];
+            at[t] = sum;
         }
         return at;
     }
@@ -497,14 +499,13 @@ public final class DivideAndConquer {
      * plan spliced in and the state handed over; returns the new traffic when it fell, or null.
      */
     private static Long contextWindow(Graph g, TensorSetting setting, long budget, Options options, Best best, int a,
-                                      int b, RunClock clock, Limits limits) {
+                                      int b, RunShares run, Limits limits) {
         Plan current = best.plan();
         int[] order = current.schedule().resolve(g);
-        Duration share = clock.step();
-        Duration proposeShare = share.dividedBy(Shares.WINDOW_PROPOSAL_DIVISOR);
-        List<String> proposed = HardDeadline.call(clock.hard(proposeShare), "dnc-window-order", () -> WindowOrder
-                .propose(g, setting, current, order, a, b, windowBackend(options, limits), limits.withTimeLimit(proposeShare)));
-        if (proposed == null || clock.over()) {
+        long proposeShare = run.step() / Shares.WINDOW_PROPOSAL_DIVISOR;
+        List<String> proposed = WindowOrder.propose(g, setting, current, order, a, b, windowBackend(options, limits),
+                run.step(proposeShare));
+        if (proposed == null || run.over()) {
             return null;
         }
         int[] ops = proposed.stream().mapToInt(g::operatorIndex).toArray();
@@ -514,14 +515,14 @@ public final class DivideAndConquer {
         Plan candidate = options.handover() ? StateHandover.apply(g, spliced) : spliced;
         long before = best.traffic();
         best.offer(candidate, "windows");
-        Plan p = fixedSchedule(g, setting, budget, options, candidate, clock.step(), clock, limits);
+        Plan p = fixedSchedule(g, setting, budget, options, candidate, run.step(), run, limits);
         if (p != null) {
             best.offer(p, "windows");
         }
         return best.traffic() < before ? best.traffic() : null;
     }
 
-    private static DncResult finish(Graph g, Options options, Best best, Long lower, RunClock clock, Partition partition,
+    private static DncResult finish(Graph g, Options options, Best best, Long lower, RunShares run, Partition partition,
                                     Long spillAtCut, Long handover, Long polished, Long startTraffic, int tried,
                                     int accepted) {
         Plan plan = best.plan();
@@ -533,7 +534,7 @@ public final class DivideAndConquer {
             lower = 0L;
         }
         Double gap = lower == null ? null : traffic == 0 ? 0.0 : Math.max(0, traffic - lower) / (double) traffic;
-        double seconds = clock.wallSeconds();
+        double seconds = run.wallSeconds();
         Plan labelled = plan.withResult(report.traffic(),
                 new SolverInfo("dnc/" + options.cosma().backend().id() + " (" + best.source() + ")", status, seconds,
                         lower));
@@ -559,7 +560,7 @@ public final class DivideAndConquer {
      * checked traffic falls; returns the new traffic, or null.
      */
     private static Long window(Graph g, TensorSetting setting, long budget, Options options, Best best, int a, int b,
-                               RunClock clock, Limits limits, Consumer<String> progress) {
+                               RunShares run, Limits limits, Consumer<String> progress) {
         Plan current = best.plan();
         int[] order = current.schedule().resolve(g);
         int[] position = new int[order.length];
@@ -568,12 +569,12 @@ public final class DivideAndConquer {
         }
         int[] ops = Arrays.copyOfRange(order, a, b + 1);
         SubGraph sub = SubGraph.of(g, ops, g.name() + "/window" + a);
-        Duration share = clock.step();
+        long share = run.step();
         Plan from = PlanSplicer.restrict(g, current, position, a, b, sub);
         CosmaResult r;
         try {
-            r = HardDeadline.call(clock.hard(share), "dnc-window", () -> CosmaSolver.solve(sub.graph(), setting,
-                    budget, options.cosma().withSchedule(null).withStart(from), limits.withTimeLimit(share)));
+            r = CosmaSolver.solve(sub.graph(), setting, budget, options.cosma().withSchedule(null).withStart(from),
+                    run.step(share));
         } catch (IllegalStateException e) {
             // A bug of the solver on this window (its own check failed): the window is skipped, the bug reported
             // with the window's graph saved, so the search goes on from a plan that is still checked.
@@ -588,8 +589,8 @@ public final class DivideAndConquer {
         Plan spliced = PlanSplicer.splice(g, current, a, b, r.plan());
         Plan candidate = options.handover() ? StateHandover.apply(g, spliced) : spliced;
         best.offer(candidate, "windows");
-        if (g.operatorCount() <= WHOLE_GRAPH_LIMIT && !clock.over()) {
-            Plan p = fixedSchedule(g, setting, budget, options, candidate, clock.step(), clock, limits);
+        if (g.operatorCount() <= WHOLE_GRAPH_LIMIT && !run.over()) {
+            Plan p = fixedSchedule(g, setting, budget, options, candidate, run.step(), run, limits);
             if (p != null) {
                 best.offer(p, "windows");
             }
@@ -631,9 +632,9 @@ public final class DivideAndConquer {
 
     /** The fixed-schedule optimum of a plan's order, started from the plan; null when nothing better came out. */
     private static Plan fixedSchedule(Graph g, TensorSetting setting, long budget, Options options, Plan start,
-                                      Duration share, RunClock clock, Limits limits) {
-        CosmaResult r = HardDeadline.call(clock.hard(share), "dnc-fixed-schedule", () -> CosmaSolver.solve(g, setting,
-                budget, options.cosma().withSchedule(start.schedule()).withStart(start), limits.withTimeLimit(share)));
+                                      long share, RunShares run, Limits limits) {
+        CosmaResult r = CosmaSolver.solve(g, setting, budget,
+                options.cosma().withSchedule(start.schedule()).withStart(start), run.step(share));
         return r == null ? null : r.plan();
     }
 
@@ -642,20 +643,20 @@ public final class DivideAndConquer {
      * forced traffic ({@link ForcedTraffic}) and, up to {@link #WHOLE_GRAPH_LIMIT} operators, the live-bytes bound
      * ({@link PeakBound}) with the best starting traffic as its target, whichever is higher.
      */
-    private static CompletableFuture<Long> lowerBound(Graph g, long budget, long target, RunClock clock) {
+    private static CompletableFuture<Long> lowerBound(Graph g, long budget, long target, RunShares run) {
         CompletableFuture<Long> f = new CompletableFuture<>();
         Thread t = new Thread(() -> {
             try {
                 // The free windows keep every operator's ancestor set (n^2 bits): beyond the heap, no bound.
                 long n = g.operatorCount();
-                if (!HeapRoom.fits(n * n / 8, clock.limits())) {
+                if (!HeapRoom.fits(n * n / 8, run.limits())) {
                     f.complete(null);
                     return;
                 }
                 long forced = ForcedTraffic.of(g, OperatorWindows.free(g, true), budget).bound();
                 long live = 0;
-                if (g.operatorCount() <= WHOLE_GRAPH_LIMIT && forced < target && !clock.over()) {
-                    live = PeakBound.of(g, budget, target, PeakBound.DEFAULT_STATE_CAP, clock.early()).traffic();
+                if (g.operatorCount() <= WHOLE_GRAPH_LIMIT && forced < target && !run.over()) {
+                    live = PeakBound.of(g, budget, target, PeakBound.DEFAULT_STATE_CAP, run.early()).traffic();
                 }
                 f.complete(Math.max(forced, live));
             } catch (RuntimeException | OutOfMemoryError e) {
@@ -672,13 +673,13 @@ public final class DivideAndConquer {
      * {@link #WHOLE_GRAPH_LIMIT} operators), the live-bytes bound again with the final traffic as its target, which
      * prunes more and may prove the plan optimal (PNASNet at M_H: 123,872 B proven in 0.1 s).
      */
-    private static Long finalBound(Graph g, long budget, Best best, Long lower, RunClock clock) {
+    private static Long finalBound(Graph g, long budget, Best best, Long lower, RunShares run) {
         if (best.plan() == null || best.traffic() == 0 || g.operatorCount() > WHOLE_GRAPH_LIMIT
-                || (lower != null && best.traffic() <= lower) || clock.over()) {
+                || (lower != null && best.traffic() <= lower) || run.over()) {
             return lower;
         }
         try {
-            Limits room = clock.left() == null ? clock.limits().withTimeLimit(STEP_CAP) : clock.limits();
+            Limits room = run.left() == Budget.NONE ? run.step(STEP_CAP.toNanos()) : run.rest();
             PeakBound.Result r = PeakBound.of(g, budget, best.traffic(), PeakBound.DEFAULT_STATE_CAP, room);
             return lower == null ? r.traffic() : Math.max(lower, r.traffic());
         } catch (OutOfMemoryError e) {
@@ -686,10 +687,10 @@ public final class DivideAndConquer {
         }
     }
 
-    private static Long waitFor(CompletableFuture<Long> bound, RunClock clock) {
+    private static Long waitFor(CompletableFuture<Long> bound, RunShares run) {
         try {
-            Duration left = clock.left();
-            return left == null ? bound.get() : bound.get(Math.max(1, left.toMillis()), TimeUnit.MILLISECONDS);
+            long left = run.left();
+            return left == Budget.NONE ? bound.get() : bound.get(Math.max(1, left / 1_000_000), TimeUnit.MILLISECONDS);
         } catch (TimeoutException | ExecutionException e) {
             return null;
         } catch (InterruptedException e) {

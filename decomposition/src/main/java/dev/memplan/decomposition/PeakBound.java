@@ -2,7 +2,8 @@ package dev.memplan.decomposition;
 
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
-import dev.memplan.model.Work;
+import dev.memplan.model.Budget;
+import dev.memplan.model.Shares;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -54,20 +55,22 @@ public final class PeakBound {
      * @param budget the budget B
      * @param target the traffic of the best plan known (Long.MAX_VALUE: none): states that reach it are dropped
      * @param stateCap most states per layer
-     * @param limits a time limit for both directions together (its deadline is honoured)
+     * @param limits the budget of both directions together
      */
     public static Result of(Graph g, long budget, long target, int stateCap, Limits limits) {
         long began = System.nanoTime();
         // nanoTime may be near any value: compare elapsed times, never sums with a far-off sentinel.
-        long half = limits.timeLimit() == null ? Long.MAX_VALUE / 4 : limits.timeLimit().toNanos() / 2;
-        // Under a work limit: half the work for each direction, counted in operator checks, no clock.
-        Limits step = limits.workMode() ? limits.startingNow() : limits;
-        Work.Meter forwardMeter = step.workMode() ? step.work().share(0.5).meter(CHECKS_PER_UNIT) : null;
+        java.time.Duration wall = limits.budget().wallLeft();
+        long half = wall == null ? Long.MAX_VALUE / 4 : wall.toNanos() / Shares.BOUND_DIRECTIONS;
+        // Under a work limit: each direction its part of the work, counted in operator checks, no clock.
+        Limits step = limits.workMode() ? limits.child() : limits;
+        Budget.Meter forwardMeter = step.workMode()
+                ? step.budget().splitWork(Shares.BOUND_DIRECTIONS).meter(CHECKS_PER_UNIT) : null;
         long[] forward = run(g, budget, target, false, stateCap, began, half, limits, forwardMeter);
         if (forward[2] == 1) {
             return new Result(forward[0], true, (int) forward[1], 0);
         }
-        Work.Meter backwardMeter = step.workMode() ? step.work().meter(CHECKS_PER_UNIT) : null;
+        Budget.Meter backwardMeter = step.workMode() ? step.budget().meter(CHECKS_PER_UNIT) : null;
         long[] backward = run(g, budget, target, true, stateCap, began, 2 * half, limits, backwardMeter);
         return new Result(Math.max(forward[0], backward[0]), backward[2] == 1, (int) forward[1], (int) backward[1]);
     }
@@ -77,7 +80,7 @@ public final class PeakBound {
     static final long CHECKS_PER_UNIT = 50_000_000L;
 
     private static long[] run(Graph g, long budget, long target, boolean reverse, int stateCap, long began,
-                              long allowed, Limits limits, Work.Meter meter) {
+                              long allowed, Limits limits, Budget.Meter meter) {
         int n = g.operatorCount();
         int words = (n + 63) / 64;
         // Forward: an operator is ready when every producer of its inputs is done; a tensor is live after the done
@@ -93,16 +96,16 @@ public final class PeakBound {
         long bound = 0;
         int complete = 0;
         for (int k = 0; k < n; k++) {
-            if (meter != null ? !meter.flush() || limits.deadline().expired()
-                    : System.nanoTime() - began > allowed || limits.expired()) {
+            if (meter != null ? !meter.flush() || limits.budget().wallOver()
+                    : System.nanoTime() - began > allowed || limits.stopped()) {
                 break;
             }
             Map<Key, long[]> next = new java.util.LinkedHashMap<>();
             boolean cut = false;
             int seen = 0;
             for (Map.Entry<Key, long[]> e : layer.entrySet()) {
-                if (meter != null ? !meter.step(n) || limits.deadline().expired()
-                        : (++seen & 1023) == 0 && (System.nanoTime() - began > allowed || limits.expired())) {
+                if (meter != null ? !meter.step(n) || limits.budget().wallOver()
+                        : (++seen & 1023) == 0 && (System.nanoTime() - began > allowed || limits.stopped())) {
                     cut = true; // out of time inside a layer: it is not complete
                     break;
                 }

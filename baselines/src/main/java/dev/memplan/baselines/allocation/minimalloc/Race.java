@@ -1,6 +1,6 @@
 package dev.memplan.baselines.allocation.minimalloc;
 
-import dev.memplan.model.Deadline;
+import dev.memplan.model.Budget;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -130,7 +130,7 @@ final class Race {
     private void work(List<String> share) {
         Search search = new Search(instance.sweep, options, capacity, instance.size, instance.alignment,
                 instance.fixed, instance.lower, instance.upper,
-                () -> settled || Deadline.interrupted() || (deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0), nodeLimit);
+                () -> settled || Budget.interrupted() || (deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0), nodeLimit);
         search.effortLimit = effortLimit;
         int status;
         if (share.size() == 1 || !options.restarts()) {
