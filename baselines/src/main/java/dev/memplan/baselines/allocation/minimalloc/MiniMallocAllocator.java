@@ -138,7 +138,7 @@ public final class MiniMallocAllocator implements Allocator {
                 threads = 1;
             }
             Race.Result result = Race.decide(instance, options, Math.min(capacity, instance.room), deadline,
-                    threads, nodeLimit, effortLimit);
+                    threads, nodeLimit, effortLimit, limits.budget());
             verdict = result.verdict();
             offsets = result.offsets();
             if (limits.workMode() && counted) {
@@ -234,7 +234,8 @@ public final class MiniMallocAllocator implements Allocator {
             if (used >= budget) {
                 break;
             }
-            Race.Result result = Race.decide(instance, options, probe, deadline, threads, nodeLimit, budget - used);
+            Race.Result result = Race.decide(instance, options, probe, deadline, threads, nodeLimit, budget - used,
+                    limits.budget());
             used += result.effort();
             switch (result.verdict()) {
                 case PACKED:
