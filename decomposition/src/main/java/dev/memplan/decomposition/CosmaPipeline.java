@@ -3,7 +3,6 @@ package dev.memplan.decomposition;
 import dev.memplan.baselines.replacement.AddressRule;
 import dev.memplan.baselines.replacement.BeladyReplacement;
 import dev.memplan.baselines.replacement.GreedyReplacement;
-import dev.memplan.baselines.replacement.ReplacementPolicy;
 import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.baselines.scheduling.GivenOrderScheduler;
@@ -11,26 +10,18 @@ import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
-import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.model.Budgets;
-import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Plan;
-import dev.memplan.model.PlanChecker;
 import dev.memplan.model.PlanResult;
 import dev.memplan.model.Budget;
 import dev.memplan.model.Planner;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.Shares;
 import dev.memplan.model.SolveStatus;
-import dev.memplan.model.SolverInfo;
 import dev.memplan.model.TensorSetting;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
-import java.util.Set;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -42,7 +33,7 @@ import java.util.function.Consumer;
  *   <li>below the least aligned budget no plan exists: COSMA proves INFEASIBLE at once, nothing else runs;</li>
  *   <li>the starting plans: the caller's (compare's scheme rows), else the best of the paper's four schemes (on a
  *       fixed schedule: Belady and greedy replacement on that order), and with a free schedule the restarts from
- *       narrower minimum-peak orders ({@link #restarts}), each only while the time or work left allows it
+ *       narrower minimum-peak orders ({@link Restarts}), each only while the time or work left allows it
  *       ({@link Shares#SCHEME_NANOS_PER_OPERATOR});</li>
  *   <li>traffic with a free schedule on a graph above {@link DivideAndConquer#AUTO_THRESHOLD} operators (or with
  *       break nodes): the whole graph's program first with {@link Shares#WHOLE_FIRST} of what is left (unless its
@@ -174,7 +165,8 @@ public final class CosmaPipeline implements Planner {
         }
         // The restarts: starts of the whole graph's program, and divide and conquer's alternatives (see there).
         List<Plan> restarts = traffic && free && (givenStarts != null || settings.schemeStart())
-                ? restarts(graph, setting, budget, limits) : List.of();
+                ? new Restarts(settings.mpmf(), settings.cosma(), progress).plans(graph, setting, budget, limits)
+                : List.of();
         Plan bestStart = best(concat(starts, restarts));
         DivideAndConquer.Options dnc = traffic && free ? chooseDnc(g) : null;
         CosmaResult whole = null;
@@ -193,8 +185,8 @@ public final class CosmaPipeline implements Planner {
             if (bestScheme != null) {
                 dncStarts.add(bestScheme);
             }
-            return divideAndConquer(graph, setting, budget, dnc, limits, dncStarts, givenStarts != null
-                    || settings.schemeStart(), starts, restarts, whole, clock);
+            return divideAndConquer(graph, setting, budget, dnc, limits, dncStarts,
+                    new Starts(starts, restarts, whole, givenStarts != null || settings.schemeStart()), clock);
         }
         CosmaResult r = whole;
         if (r == null) {
@@ -277,113 +269,14 @@ public final class CosmaPipeline implements Planner {
     }
 
     /**
-     * More starting orders: the minimum-peak beam at each narrower width of its ladder
-     * ({@link MinimumPeakScheduler#rungs}, below the case's width), with Belady and greedy replacement, each order
-     * that differs from those already tried. A narrower beam finds a higher peak but often far less traffic: on
-     * NASNet at M_R the width-1 order spills 310,464 B where the width-4096 order spills 2,271,872 B (BENCHMARKS.md,
-     * "Deterministic work limits", session 11). They start the whole graph's program; divide and conquer takes them as alternatives at its end,
-     * not as the order it cuts and improves: from them its search gained nothing on PNASNet and AmoebaNet at M_R
-     * (1,117,824 and 646,936 B, against 652,288 and 508,032 B from the minimum-peak order, at 60 units before the
-     * work calibration). The widths are fixed
-     * by the graph's size, so the starts are the same on every machine; every plan is checked. Named
-     * {@code mpmf@W/policy/tflite}. Each runs only while the time left allows it, like the schemes.
-     */
-    private List<Plan> restarts(Graph full, TensorSetting s, long budget, Limits limits) {
-        MinimumPeakScheduler mpmf = settings.mpmf();
-        if (mpmf == null || !settings.cosma().uses(Technique.RESTARTS)) {
-            return List.of();
-        }
-        Graph g = full.withSetting(s);
-        int top = mpmf.pinnedWidth() > 0 ? mpmf.pinnedWidth() : MinimumPeakScheduler.DEFAULT_BEAM;
-        int widest = Math.min(top, MinimumPeakScheduler.sizedWidth(g.operatorCount()));
-        long needs = 2 * Shares.SCHEME_NANOS_PER_OPERATOR * full.operatorCount();
-        Set<Schedule> tried = new HashSet<>();
-        List<Plan> plans = new ArrayList<>();
-        List<OrderStart> programs = new ArrayList<>();
-        for (int w : MinimumPeakScheduler.rungs(widest)) {
-            if (w >= top || limits.budget().left() < needs) {
-                continue;
-            }
-            if (tried.isEmpty()) {
-                // The case's own order (already made by the mpmf schemes: the scheduler keeps it).
-                tried.add(mpmf.schedule(g, limits).schedule());
-            }
-            Schedule order = MinimumPeakScheduler.pinnedOrder(w, mpmf.backend()).schedule(g, limits).schedule();
-            if (!tried.add(order)) {
-                continue;
-            }
-            List<Plan> onOrder = new ArrayList<>();
-            for (ReplacementPolicy policy : List.of(new BeladyReplacement(), new GreedyReplacement())) {
-                Scheme scheme = new Scheme(new GivenOrderScheduler(order, "mpmf@" + w), policy, AddressRule.TFLITE);
-                PlanResult r = scheme.solve(full, s, budget, limits);
-                if (r.planned()) {
-                    onOrder.add(r.plan());
-                }
-            }
-            plans.addAll(onOrder);
-            Plan better = best(onOrder);
-            if (better != null) {
-                programs.add(new OrderStart(order, better, "mpmf@" + w));
-            }
-        }
-        // The fixed-schedule program on the orders whose schemes paid least (ties: the narrower first), not on every
-        // order: on a network the whole program proves in seconds each one costs a sixtieth of the limit for nothing.
-        programs.sort(Comparator.comparingLong(o -> o.start().traffic().nonCompulsory()));
-        for (OrderStart o : programs.subList(0, Math.min(Shares.RESTART_FIXED_ORDERS, programs.size()))) {
-            Plan fs = fixedOnOrder(full, s, budget, o, limits);
-            if (fs != null) {
-                plans.add(fs);
-            }
-        }
-        Plan best = best(plans);
-        if (best != null) {
-            progress.accept("restarts: " + plans.size() + " plans from narrower minimum-peak orders, the best "
-                    + best.solver().name() + " traffic " + best.traffic().nonCompulsory());
-        }
-        return plans;
-    }
-
-    /**
-     * The fixed-schedule program on a restart's order, started from its schemes' best plan, with 1/{@link
-     * Shares#RESTART_FIXED_DIVISOR} of what is left, {@link Shares#RESTART_FIXED_MOST} at most (graphs up to {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators,
-     * under a limit only): the schemes replace along the order but the program chooses what to spill; on NASNet at
-     * M_H the width-4 order's program found 172,480 B within one work unit where its schemes paid 206,976 B
-     * (BENCHMARKS.md, session 13). Null when it found nothing better than its start or had no time; the plan is
-     * labelled {@code FS(mpmf@W)}.
-     */
-    private Plan fixedOnOrder(Graph full, TensorSetting s, long budget, OrderStart o, Limits limits) {
-        long left = limits.budget().left();
-        if (left == Budget.NONE || full.operatorCount() > DivideAndConquer.WHOLE_GRAPH_LIMIT
-                || !settings.cosma().decoupled()) {
-            return null;
-        }
-        long share = Math.min(left / Shares.RESTART_FIXED_DIVISOR, Math.round(Shares.RESTART_FIXED_MOST * 1e9));
-        CosmaResult r = CosmaSolver.solve(full, s, budget,
-                settings.cosma().withSchedule(o.order()).withStart(o.start()), limits.upTo(share));
-        if (r == null || r.plan() == null) {
-            return null;
-        }
-        Graph g = full.withSetting(s);
-        CheckReport report = PlanChecker.requireValid(g, r.plan(), "the fixed-schedule program on " + o.label());
-        if (report.traffic().nonCompulsory() >= o.start().traffic().nonCompulsory()) {
-            return null;
-        }
-        // Its status and bound are the fixed order's, not the free schedule's: neither is carried over.
-        return r.plan().withResult(report.traffic(), new SolverInfo("FS(" + o.label() + ")", SolveStatus.FEASIBLE,
-                r.seconds(), null));
-    }
-
-    /** A restart's order, the better of its schemes' plans on it, and its label ({@code mpmf@W}). */
-    private record OrderStart(Schedule order, Plan start, String label) {
-    }
-
-    /**
      * @param made the starting plans already made (the schemes' plans): a scheme divide and conquer starts from
      *     is taken from them rather than run again
      */
     private Outcome divideAndConquer(Graph full, TensorSetting s, long budget, DivideAndConquer.Options options,
-                                     Limits limits, List<Plan> extraStarts, boolean schemes, List<Plan> made,
-                                     List<Plan> restarts, CosmaResult whole, RunShares clock) {
+                                     Limits limits, List<Plan> extraStarts, Starts made, RunShares clock) {
+        boolean schemes = made.schemeStart();
+        List<Plan> restarts = made.restarts();
+        CosmaResult whole = made.whole();
         Graph g = full.withSetting(s);
         // The run's own budget: its counters, charged to the command's.
         Limits run = limits.child();
@@ -394,12 +287,11 @@ public final class CosmaPipeline implements Planner {
         // The schemes' plans: cheap, and far better starts for the fixed-schedule programs than just in time. On a
         // large graph a scheme among the starting plans is enough (a scheme there takes seconds); without one (a
         // tight limit left none) the default scheme still beats the just-in-time plan by far.
-        boolean given = extraStarts.stream().anyMatch(p -> p.solver() != null
-                && Schemes.all().contains(p.solver().name()));
+        boolean given = extraStarts.stream().anyMatch(made.schemes()::contains);
         Plan defaultScheme = schemes && (small || !given)
-                ? scheme("default/belady/tflite", made, full, s, budget, run) : null;
+                ? scheme("default/belady/tflite", made.schemes(), full, s, budget, run) : null;
         Plan mpmfScheme = schemes && small && settings.mpmf() != null
-                ? scheme("mpmf/belady/tflite", made, full, s, budget, run) : null;
+                ? scheme("mpmf/belady/tflite", made.schemes(), full, s, budget, run) : null;
         if (defaultScheme != null) {
             starts.add(defaultScheme);
         }
@@ -436,6 +328,13 @@ public final class CosmaPipeline implements Planner {
         return new Outcome(result, whole, r, fsDefault, fsMpmf, bestStart, options);
     }
 
+    /**
+     * The starting plans made before divide and conquer: the schemes' (or the caller's), the restarts, the whole
+     * graph's result (null: not tried), and whether the schemes start the run.
+     */
+    private record Starts(List<Plan> schemes, List<Plan> restarts, CosmaResult whole, boolean schemeStart) {
+    }
+
     /** The scheme's plan: one of {@code made} when the scheme already ran, else run now. */
     private Plan scheme(String name, List<Plan> made, Graph full, TensorSetting s, long budget, Limits limits) {
         Plan p = made.stream().filter(m -> m.solver() != null && m.solver().name().equals(name)).findFirst()
@@ -467,14 +366,14 @@ public final class CosmaPipeline implements Planner {
         return r;
     }
 
-    private static List<Plan> concat(List<Plan> a, List<Plan> b) {
+    static List<Plan> concat(List<Plan> a, List<Plan> b) {
         List<Plan> all = new ArrayList<>(a);
         all.addAll(b);
         return all;
     }
 
     /** The least-traffic plan of {@code plans}, null when there is none. */
-    private static Plan best(List<Plan> plans) {
+    static Plan best(List<Plan> plans) {
         Plan best = null;
         for (Plan p : plans) {
             if (p != null && p.traffic() != null
