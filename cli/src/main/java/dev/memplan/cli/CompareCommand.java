@@ -125,7 +125,7 @@ final class CompareCommand implements Callable<Integer> {
             if (c.planned()) {
                 String note = (o.dnc() == null && o.whole() != null && o.whole().startingPlanOnly()
                         ? "starting plan (best scheme), " : "")
-                        + "bound " + SolveCommand.orDash(c.bound()) + (c.gap() == null ? ""
+                        + "bound " + dev.memplan.decomposition.PipelineReport.orDash(c.bound()) + (c.gap() == null ? ""
                         : String.format(Locale.ROOT, ", gap %.2f%%", 100 * c.gap()));
                 cosma = new Row(c.planner(), c.status().name(), c.check(), c.seconds(), note);
             } else {
