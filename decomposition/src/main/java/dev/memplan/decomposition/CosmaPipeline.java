@@ -211,9 +211,8 @@ public final class CosmaPipeline implements Planner {
      * With {@link Decompose#AUTO} on a graph it would split, the whole graph's program runs first, with
      * {@link Shares#WHOLE_FIRST} of what is left ({@link DivideAndConquer#STEP_CAP} without a limit); divide and
      * conquer follows only when that did not prove its plan optimal and starts from its plan, so auto is never
-     * worse than the whole graph's program within its share. Measured (BENCHMARKS.md, "Divide and conquer"): on
-     * gen:layered:2000 and 5000 the whole program proves the optimum within 5-10 s, while on 20,000 operators it
-     * skips every program as too large and divide and conquer gets the rest. A graph whose whole program is
+     * worse than the whole graph's program within its share (measured: BENCHMARKS.md, "Divide and conquer").
+     * A graph whose whole program is
      * estimated too large ({@link DivideAndConquer#wholeFirstDoesNotPayOff}: the NAS networks) is divided at once.
      * Null when divided at once.
      */

@@ -46,28 +46,25 @@ import java.util.function.Function;
  */
 public final class DivideAndConquer {
     /**
-     * Default part size (operators), measured on NASNet at M_R with a 60 s limit (BENCHMARKS.md, "Divide and
-     * conquer"): parts of at most 60 operators took 3-27 s each on the free-schedule program, parts of 30 took
-     * 0.5-5 s, which leaves time for the windows.
+     * Default part size (operators): small enough that a part's free-schedule program is decided within a small
+     * share, which leaves the windows their time. Measured: BENCHMARKS.md, "Divide and conquer".
      */
     public static final int DEFAULT_MAX_PART = 30;
     /**
-     * Above this many operators {@code --decompose auto} splits the graph: the ten human-designed networks (47 to
-     * 212 operators) are proven optimal whole within seconds, the NAS networks (383 to 510) are not within minutes.
+     * Above this many operators {@code --decompose auto} splits the graph: below it the zoo's networks are proven
+     * optimal whole, above it the NAS networks are not (BENCHMARKS.md, "Divide and conquer").
      */
     public static final int AUTO_THRESHOLD = 300;
     /**
-     * Up to this many operators the whole graph's fixed-schedule program is built (NAS networks, 383-510 operators:
-     * 1-6 s; a 1,000-operator generated graph: over 30 s without proving anything, BENCHMARKS.md).
+     * Up to this many operators the whole graph's fixed-schedule program is built: the NAS networks' within
+     * seconds, larger graphs' not usefully (BENCHMARKS.md, "Divide and conquer").
      */
     public static final int WHOLE_GRAPH_LIMIT = 600;
     /**
      * {@code --decompose auto} divides at once, without trying the whole graph first, when the whole graph's
-     * free-schedule program without addresses would have at least this many nonzeros (estimated). Measured
-     * (BENCHMARKS.md, "Divide and conquer"): the NAS networks have 1.2-3.7 million and their whole pipeline returns
-     * only its starting plan (NASNet at M_R with 60 s: 1,409,472 B whole first against 344,960 B divided at once);
-     * gen:layered:1,000-5,000 have 72,000-357,000 and are proven optimal whole within seconds; gen:cells:1,000 has
-     * 1.6 million, gen:layered:20,000 1.4 million.
+     * free-schedule program without addresses would have at least this many nonzeros (estimated, {@link
+     * ModelEstimate}): the NAS networks are above it and gain nothing from the whole program, generated layered
+     * graphs of a few thousand operators are below it and proven whole (BENCHMARKS.md, "Divide and conquer").
      */
     public static final long WHOLE_FIRST_NONZEROS = 1_000_000;
     /** Without a time limit, the most one part, one window or one fixed-schedule step may take. */

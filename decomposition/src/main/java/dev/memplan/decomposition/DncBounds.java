@@ -55,7 +55,7 @@ final class DncBounds {
     /**
      * The bound once the search is over: when the plan is not proven and time is left (up to
      * {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators), the live-bytes bound again with the final traffic as its target, which
-     * prunes more and may prove the plan optimal (PNASNet at M_H: 123,872 B proven in 0.1 s).
+     * prunes more and may prove the plan optimal (BENCHMARKS.md, "Divide and conquer").
      */
     static Long last(Graph g, long budget, BestPlan best, Long lower, RunShares run) {
         if (best.plan() == null || best.traffic() == 0 || g.operatorCount() > DivideAndConquer.WHOLE_GRAPH_LIMIT

@@ -49,13 +49,11 @@ final class Restarts {
     /**
      * More starting orders: the minimum-peak beam at each narrower width of its ladder
      * ({@link MinimumPeakScheduler#rungs}, below the case's width), with Belady and greedy replacement, each order
-     * that differs from those already tried. A narrower beam finds a higher peak but often far less traffic: on
-     * NASNet at M_R the width-1 order spills 310,464 B where the width-4096 order spills 2,271,872 B (BENCHMARKS.md,
-     * "Deterministic work limits", session 11). They start the whole graph's program; divide and conquer takes them as alternatives at its end,
-     * not as the order it cuts and improves: from them its search gained nothing on PNASNet and AmoebaNet at M_R
-     * (1,117,824 and 646,936 B, against 652,288 and 508,032 B from the minimum-peak order, at 60 units before the
-     * work calibration). The widths are fixed
-     * by the graph's size, so the starts are the same on every machine; every plan is checked. Named
+     * that differs from those already tried. A narrower beam finds a higher peak but often far less traffic. They
+     * start the whole graph's program; divide and conquer takes them as alternatives at its end, not as the order it
+     * cuts and improves, from which its search gained less (both measured: BENCHMARKS.md, "Deterministic work
+     * limits"). The widths are fixed by the graph's size, so the starts are the same on every machine; every plan
+     * is checked. Named
      * {@code mpmf@W/policy/tflite}. Each runs only while the time left allows it, like the schemes.
      */
     List<Plan> plans(Graph full, TensorSetting s, long budget, Limits limits) {
@@ -114,11 +112,10 @@ final class Restarts {
 
     /**
      * The fixed-schedule program on a restart's order, started from its schemes' best plan, with 1/{@link
-     * Shares#RESTART_FIXED_DIVISOR} of what is left, {@link Shares#RESTART_FIXED_MOST} at most (graphs up to {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators,
-     * under a limit only): the schemes replace along the order but the program chooses what to spill; on NASNet at
-     * M_H the width-4 order's program found 172,480 B within one work unit where its schemes paid 206,976 B
-     * (BENCHMARKS.md, session 13). Null when it found nothing better than its start or had no time; the plan is
-     * labelled {@code FS(mpmf@W)}.
+     * Shares#RESTART_FIXED_DIVISOR} of what is left, {@link Shares#RESTART_FIXED_MOST} at most (graphs up to
+     * {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators, under a limit only): the schemes replace along the order
+     * but the program chooses what to spill (BENCHMARKS.md, "Deterministic work limits"). Null when it found nothing
+     * better than its start or had no time; the plan is labelled {@code FS(mpmf@W)}.
      */
     private Plan fixedOnOrder(Graph full, TensorSetting s, long budget, OrderStart o, Limits limits) {
         long left = limits.budget().left();

@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * stopped whenever an ancestor is.
  *
  * <p><b>Work</b> is counted in <em>work units</em> (deterministic seconds; one unit takes about a second on the
- * quiet reference machine, BENCHMARKS.md "Work calibration") and kept as integer micro-units, so sums do not
+ * quiet reference machine, BENCHMARKS.md "Deterministic work limits", the work calibration) and kept as integer micro-units, so sums do not
  * depend on the order of charges. A solver back-end charges what it reports (CP-SAT's deterministic time, a node
  * count), memplan's own loops charge through a {@link Meter}. A budget is in <em>work mode</em> when it or an
  * ancestor has a finite work limit: then every share is a share of work, decided from limits and charges and never

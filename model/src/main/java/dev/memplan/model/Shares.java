@@ -13,8 +13,8 @@ import java.time.Duration;
 public final class Shares {
 
     /**
-     * What a Belady scheme takes per operator in nanoseconds (about 2 s on 20,000 operators under load): a
-     * starting scheme runs only when twice this per operator is left.
+     * What a Belady scheme takes per operator in nanoseconds (measured under load: BENCHMARKS.md, "Limits on a
+     * million operators"): a starting scheme runs only when twice this per operator is left.
      */
     public static final long SCHEME_NANOS_PER_OPERATOR = 100_000;
 
@@ -48,8 +48,7 @@ public final class Shares {
     public static final double RESTART_FIXED_MOST = 2.0;
 
     /**
-     * ... on this many orders, those whose schemes paid least (NASNet at M_H: the width-1 and width-4 orders, tied at
-     * 206,976 B; the width-4 order's program found 172,480 B).
+     * ... on this many orders, those whose schemes paid least (BENCHMARKS.md, "Deterministic work limits").
      */
     public static final int RESTART_FIXED_ORDERS = 2;
 

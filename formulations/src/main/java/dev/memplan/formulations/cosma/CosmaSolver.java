@@ -403,11 +403,9 @@ public final class CosmaSolver {
     /**
      * Solves the program without addresses; packs its residency with the packer. A packing of the relaxation's
      * optimum is an optimal plan; a packing of a non-optimal relaxation solution is a plan with the
-     * relaxation's bound. With CP-SAT as the back-end the relaxation runs on SCIP first (a quarter of the time
-     * when there is a limit), then on CP-SAT with the rest: SCIP's LP bound decides most relaxations in seconds
-     * (ViT-B/16 at M_R 2 s against CP-SAT's 75% gap after 120 s; DeepLabV3 with parameters at M_H about 35 s),
-     * while CP-SAT's search finds the plans SCIP misses on the Transformer (45 s from the just-in-time plan at
-     * M_R), which a half share for SCIP left too little time for (BENCHMARKS.md).
+     * relaxation's bound. With CP-SAT as the back-end and a wall limit the relaxation runs on SCIP first
+     * (1/{@link Shares#SCIP_PASS_DIVISOR} of the budget), then on CP-SAT with the rest: SCIP's LP bound decides most
+     * relaxations quickly, CP-SAT's search finds the plans SCIP misses (BENCHMARKS.md, "COSMA at scale: the zoo").
      */
     private static Decoupled decoupled(Graph g, TensorSetting setting, long budget, Options options, Plan start,
                                        Limits limits, long began, ForcedTraffic forced, List<String> notes,
