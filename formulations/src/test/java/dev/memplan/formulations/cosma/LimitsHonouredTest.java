@@ -114,6 +114,37 @@ class LimitsHonouredTest {
         }
     }
 
+    /**
+     * The forced-traffic bound, computed before any solver's clock starts, polls the budget of the guard open on its
+     * thread and gives up once that budget is stopped (a cancel here), instead of running past the step's share.
+     */
+    @Test
+    void theForcedBoundGivesUpOnceItsBudgetIsStopped() {
+        Graph g = RandomGraphs.layered(1, 400, 3, 4, 64, true).withSetting(TensorSetting.ACTIVATIONS);
+        long budget = dev.memplan.model.Budgets.minimumRequired(g);
+        Budget stopped = Budget.ofWall(Duration.ofHours(1));
+        stopped.cancel();
+        try (BuildGuard guard = BuildGuard.until(stopped)) {
+            assertThrows(BuildAbandonedException.class,
+                    () -> ForcedTraffic.of(g, OperatorWindows.of(g, null, true), budget));
+        }
+        assertTrue(ForcedTraffic.of(g, OperatorWindows.of(g, null, true), budget).bound() >= 0,
+                "without a guard the bound is computed");
+    }
+
+    /** A cancelled budget stops COSMA's steps: the checked starting plan comes back, with what was skipped. */
+    @Test
+    void aCancelledBudgetReturnsTheStartingPlan() {
+        Graph g = Examples.graph("fig1");
+        Budget run = Budget.ofWall(Duration.ofHours(1));
+        run.cancel();
+        CosmaResult r = CosmaSolver.solve(g, TensorSetting.ACTIVATIONS, 48, DECOUPLED,
+                Limits.DEFAULT.withBudget(run));
+        assertTrue(r.startingPlanOnly());
+        assertTrue(PlanChecker.check(g, r.plan()).valid());
+        assertTrue(r.notes().stream().anyMatch(n -> n.contains("interrupted")), r.notes().toString());
+    }
+
     @Test
     void aBuildStopsOnceItsDeadlinePasses() {
         Model m = new Model("big");
