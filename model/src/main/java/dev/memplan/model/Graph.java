@@ -21,6 +21,10 @@ import org.jgrapht.graph.SimpleDirectedGraph;
  *
  * <p>Tensors and operators are also addressed by their index in {@link #tensors()} and
  * {@link #operators()}; the index arrays returned here are shared and must not be modified.
+ *
+ * <p>Construction is linear in the tensors and the operators' inputs and outputs (quadratic only within one
+ * operator's list, to drop repeated names); only a default order that is not topological costs the search for
+ * a cycle, O(n + e) strongly connected components (Kosaraju, via JGraphT) for n operators and e edges.
  */
 public final class Graph {
     private final String name;
@@ -215,7 +219,7 @@ public final class Graph {
 
     /**
      * An order in which every producer comes before its readers proves the graph acyclic; only when the default
-     * order is not one is the (slower, on 20,000 operators seconds) search for a cycle run, to name it.
+     * order is not one is the slower search for a cycle (strongly connected components) run, to name it.
      */
     private void checkAcyclic() {
         boolean topological = true;

@@ -124,8 +124,9 @@ public final class CpSatBackend implements MilpSolver {
 
     /**
      * Deterministic time CP-SAT spends per work unit, so that a unit takes about a wall second on the quiet
-     * reference machine (2 cores, one worker): CP-SAT's deterministic time runs slower than the clock on large
-     * models (BENCHMARKS.md, "Deterministic work limits", the work calibration).
+     * reference machine (2 cores, one worker). CP-SAT's deterministic time runs slower than the clock on the large
+     * programs without addresses of the fixed-schedule steps and windows, hence less than 1.0 (calibration:
+     * BENCHMARKS.md, "Deterministic work limits", "Work calibration").
      */
     public static final double DETERMINISTIC_TIME_PER_UNIT = 0.6;
 
