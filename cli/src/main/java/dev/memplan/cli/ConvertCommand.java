@@ -31,7 +31,7 @@ final class ConvertCommand implements Callable<Integer> {
     public Integer call() {
         Outputs.check(out, "OUT", true, in);
         Graph g = Inputs.graph(in, onnx);
-        Outputs.write(out, GraphJson.toJson(g), spec.commandLine().getOut());
+        Outputs.write(out, GraphJson.toJson(g.withCosts()), spec.commandLine().getOut());
         Outputs.report(out, spec.commandLine()).println("wrote " + out + ": graph " + g.name() + ", " + g.operatorCount()
                 + " operators, " + g.tensorCount() + " tensors, " + g.outputs().size() + " outputs");
         return 0;

@@ -78,7 +78,7 @@ final class ImportCommand implements Callable<Integer> {
         t.row("import time", String.format("%.2f s", seconds));
         t.print(w);
         if (out != null) {
-            Outputs.write(out, GraphJson.toJson(g), spec.commandLine().getOut());
+            Outputs.write(out, GraphJson.toJson(g.withCosts()), spec.commandLine().getOut());
             w.println("wrote " + out);
         }
         return 0;
