@@ -32,11 +32,10 @@ public record Recomputation(Kind kind, int every, double lambda) {
          */
         CHECKPOINT("checkpoint"),
         /**
-         * Kirisame et al., "Dynamic Tensor Rematerialization" (ICLR 2021): when a tensor does not fit, evict the
-         * resident with the least h = recompute cost / (size x staleness), where the recompute cost is its
-         * producer's cost plus, recursively, that of the producers of its dropped inputs (DTR's h_DTR, with the
-         * evicted neighbourhood); drop it when lambda x that cost is below the bytes its spill would move, else
-         * spill what the spilling policy chooses.
+         * Kirisame et al., "Dynamic Tensor Rematerialization" (ICLR 2021): when a tensor does not fit, the
+         * candidate is the resident with the least h = c / (size x staleness), c its producer's cost (DTR's
+         * h_DTR-eq), among those whose producer reads only tensors with a host copy; it is dropped when lambda x c
+         * is below the bytes its spill and reload would move, else the spilling policy chooses what to spill.
          */
         DTR("dtr");
 

@@ -4,6 +4,7 @@ import dev.memplan.baselines.allocation.minimalloc.MiniMallocAllocator;
 import dev.memplan.baselines.scheduling.DefaultScheduler;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.baselines.scheduling.Scheduler;
+import dev.memplan.model.Graph;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -71,7 +72,7 @@ public final class Schemes {
      * {@code default/checkpoint-sqrt/greedy/tflite}, then on any graph {@code default/dtr/belady/tflite} and
      * {@code default/dtr/greedy/tflite}.
      */
-    public static List<Scheme> recompute(dev.memplan.model.Graph graph, double lambda) {
+    public static List<Scheme> recompute(Graph graph, double lambda) {
         List<Scheme> schemes = new ArrayList<>();
         for (String r : List.of("checkpoint-sqrt", "dtr")) {
             for (String p : List.of("belady", "greedy")) {
