@@ -192,9 +192,8 @@ final class SolverOptions {
 
     /** The COSMA options of this command line: objective, fixed schedule (or null), encoding, start plan. */
     CosmaSolver.Options cosma(CosmaObjective objective, Schedule schedule, Plan start) {
-        Set<Technique> off = techniquesOff();
-        return new CosmaSolver.Options(objective, schedule, backend(), !off.contains(Technique.PRUNE), start,
-                encoding == Encoding.DECOUPLED, new MiniMallocAllocator(), off);
+        return new CosmaSolver.Options(objective, schedule, backend(), start, encoding == Encoding.DECOUPLED,
+                new MiniMallocAllocator(), techniquesOff());
     }
 
     /** Whether --without prune builds the model without its lifetime windows. */

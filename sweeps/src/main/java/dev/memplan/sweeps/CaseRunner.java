@@ -145,7 +145,7 @@ public final class CaseRunner {
             off.add(Technique.parse(id));
         }
         CosmaSolver.Options options = new CosmaSolver.Options(CosmaObjective.TRAFFIC, fixed, Backend.parse(c.solver()),
-                !off.contains(Technique.PRUNE), null, c.planner().option("encoding").equals("decoupled"),
+                null, c.planner().option("encoding").equals("decoupled"),
                 new MiniMallocAllocator(), off);
         // The same pipeline as memplan solve and compare: the same case gives the same row.
         CosmaPipeline.Settings settings = CosmaPipeline.Settings.of(options, ctx.mpmf)
