@@ -110,16 +110,9 @@ final class BenchAllocators implements Callable<Integer> {
             variants.put(name, Allocators.byName(name));
         }
         if (ablations) {
-            MiniMallocOptions on = MiniMallocOptions.DEFAULT;
-            variants.put("minimalloc-no-canonical", new MiniMallocAllocator(on.withCanonicalOnly(false)));
-            variants.put("minimalloc-no-section-inference", new MiniMallocAllocator(on.withSectionInference(false)));
-            variants.put("minimalloc-no-monotonic-floor", new MiniMallocAllocator(on.withMonotonicFloor(false)));
-            variants.put("minimalloc-no-unallocated-floor", new MiniMallocAllocator(on.withUnallocatedFloor(false)));
-            variants.put("minimalloc-no-dominance", new MiniMallocAllocator(on.withDominance(false)));
-            variants.put("minimalloc-no-dynamic-ordering", new MiniMallocAllocator(on.withDynamicOrdering(false)));
-            variants.put("minimalloc-no-preordering", new MiniMallocAllocator(on.withStaticPreordering(false)));
-            variants.put("minimalloc-no-restarts", new MiniMallocAllocator(on.withRestarts(false)));
-            variants.put("minimalloc-no-decomposition", new MiniMallocAllocator(on.withDynamicDecomposition(false)));
+            for (MiniMallocOptions.Technique off : MiniMallocOptions.Technique.values()) {
+                variants.put("minimalloc-no-" + off.id(), new MiniMallocAllocator(MiniMallocOptions.DEFAULT.without(off)));
+            }
         }
         for (Map.Entry<String, BufferSet> e : sets.entrySet()) {
             BufferSet set = e.getValue();

@@ -78,18 +78,7 @@ public final class MiniMallocMeasure {
     private static MiniMallocOptions without(MiniMallocOptions options, String[] switches) {
         MiniMallocOptions o = options;
         for (String name : switches) {
-            o = switch (name) {
-                case "canonicalOnly" -> o.withCanonicalOnly(false);
-                case "sectionInference" -> o.withSectionInference(false);
-                case "monotonicFloor" -> o.withMonotonicFloor(false);
-                case "unallocatedFloor" -> o.withUnallocatedFloor(false);
-                case "dominance" -> o.withDominance(false);
-                case "dynamicOrdering" -> o.withDynamicOrdering(false);
-                case "staticPreordering" -> o.withStaticPreordering(false);
-                case "restarts" -> o.withRestarts(false);
-                case "dynamicDecomposition" -> o.withDynamicDecomposition(false);
-                default -> throw new IllegalArgumentException("unknown switch " + name);
-            };
+            o = o.without(MiniMallocOptions.Technique.parse(name));
         }
         return o;
     }
