@@ -1,6 +1,8 @@
 package dev.memplan.sweeps;
 
 import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 import java.util.TreeMap;
@@ -25,9 +27,20 @@ public record PlannerChoice(Kind kind, String name, Map<String, String> options)
         ALLOCATOR
     }
 
-    /** COSMA's options and their defaults. */
-    static final Map<String, String> COSMA_DEFAULTS = Map.of("schedule", "free", "encoding", "decoupled", "without", "",
-            "start", "schemes", "decompose", "auto");
+    /**
+     * COSMA's options with a fixed set of values, the default first; {@code without} (techniques, any of
+     * {@link dev.memplan.formulations.cosma.Technique}) is the other option. Spec errors list them from here.
+     */
+    static final Map<String, List<String>> COSMA_CHOICES = choices();
+
+    private static Map<String, List<String>> choices() {
+        Map<String, List<String>> m = new LinkedHashMap<>();
+        m.put("schedule", List.of("free", "default", "mpmf"));
+        m.put("encoding", List.of("decoupled", "joint"));
+        m.put("start", List.of("schemes", "jit"));
+        m.put("decompose", List.of("auto", "none"));
+        return java.util.Collections.unmodifiableMap(m);
+    }
 
     public PlannerChoice {
         options = Map.copyOf(new TreeMap<>(options));
@@ -48,6 +61,6 @@ public record PlannerChoice(Kind kind, String name, Map<String, String> options)
 
     /** An option's value, or its default. */
     String option(String key) {
-        return options.getOrDefault(key, COSMA_DEFAULTS.get(key));
+        return options.getOrDefault(key, key.equals("without") ? "" : COSMA_CHOICES.get(key).get(0));
     }
 }
