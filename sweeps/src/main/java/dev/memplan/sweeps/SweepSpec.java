@@ -117,7 +117,7 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
             }
         });
         List<String> budgets = values(top, "budgets", List.of("M_R", "M_H", "M_P"), (n, s) -> {
-            if (!BudgetChoice.isWellFormed(s)) {
+            if (!dev.memplan.model.BudgetSpec.isWellFormed(s)) {
                 throw n.error("budget '" + s + "' is not M_R, M_H, M_P, a fraction between 0 and 1 (M_R to M_P) "
                         + "written with a point such as 0.25, or a number of bytes");
             }
