@@ -39,9 +39,8 @@ final class BenchScheduler implements Callable<Integer> {
             description = "pinned beam widths (default: ${DEFAULT-VALUE})")
     List<Integer> widths;
 
-    @Option(names = "--setting", defaultValue = "activations", paramLabel = "activations|all",
-            description = "tensor setting (default: ${DEFAULT-VALUE})")
-    String setting;
+    @Mixin
+    SettingOption setting;
 
     @Option(names = "--repeats", defaultValue = "3", description = "timed runs per case (default: ${DEFAULT-VALUE})")
     int repeats;
@@ -60,7 +59,7 @@ final class BenchScheduler implements Callable<Integer> {
                 throw new UserException("--widths must be beam widths >= 1, got " + w);
             }
         }
-        TensorSetting s = Inputs.setting(setting);
+        TensorSetting s = setting.or(TensorSetting.ACTIVATIONS);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Table table = new Table("graph", "operators", "width", "peak", "bound", "status", "order hash", "median s");

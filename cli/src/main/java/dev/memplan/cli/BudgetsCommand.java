@@ -35,8 +35,8 @@ final class BudgetsCommand implements Callable<Integer> {
     @Mixin
     GraphInput input;
 
-    @Option(names = "--setting", paramLabel = "activations|all", description = "only this tensor setting (default: both)")
-    String setting;
+    @Mixin
+    SettingOption setting;
 
     @Mixin
     SolverOptions solverOptions;
@@ -56,7 +56,7 @@ final class BudgetsCommand implements Callable<Integer> {
         long parameters = g.tensors().stream().filter(t -> t.kind() == TensorKind.PARAMETER).count();
         out.println("graph " + g.name() + ": " + g.operatorCount() + " operators, " + g.tensorCount() + " tensors ("
                 + parameters + " parameters), alignment " + g.alignment());
-        List<TensorSetting> settings = setting == null ? List.of(TensorSetting.values()) : List.of(Inputs.setting(setting));
+        List<TensorSetting> settings = setting.given() ? List.of(setting.or(null)) : List.of(TensorSetting.values());
         Table t = new Table("setting", "M_R", "M_P", "M_H", "default-order footprint", "M_P status");
         for (int i = 0; i < settings.size(); i++) {
             TensorSetting s = settings.get(i);

@@ -31,17 +31,16 @@ final class CheckCommand implements Callable<Integer> {
     @Parameters(index = "1", paramLabel = "PLAN", description = "plan file (memplan-plan/1)")
     Path plan;
 
-    @Option(names = "--setting", paramLabel = "activations|all",
-            description = "tensor setting to check under (default: the plan's own)")
-    String setting;
+    @picocli.CommandLine.Mixin
+    SettingOption setting;
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         Graph g = input.read();
         Plan p = PlanJson.read(plan);
-        if (setting != null) {
-            TensorSetting s = Inputs.setting(setting);
+        if (setting.given()) {
+            TensorSetting s = setting.or(null);
             if (s != p.setting()) {
                 out.println("note: the plan says setting '" + p.setting().fileName() + "'; checking it as '"
                         + s.fileName() + "'");

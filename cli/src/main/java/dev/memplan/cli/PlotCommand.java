@@ -166,9 +166,8 @@ final class PlotCommand implements Runnable {
         @Parameters(index = "1", arity = "0..1", paramLabel = "PLAN", description = "plan file (memplan-plan/1)")
         Path plan;
 
-        @Option(names = "--setting", paramLabel = "activations|all",
-                description = "tensor setting to read the plan in (default: the plan's own)")
-        String setting;
+        @picocli.CommandLine.Mixin
+        SettingOption setting;
 
         @Option(names = "--capacity", paramLabel = "BYTES",
                 description = "placement only: the capacity (default: the number in the name X.<capacity>.csv)")
@@ -211,8 +210,8 @@ final class PlotCommand implements Runnable {
         private LayoutFigure planFigure(PrintWriter o) {
             Graph g = Inputs.graph(first);
             Plan p = PlanJson.read(plan);
-            if (setting != null) {
-                TensorSetting s = Inputs.setting(setting);
+            if (setting.given()) {
+                TensorSetting s = setting.or(null);
                 if (s != p.setting()) {
                     o.println("note: the plan says setting '" + p.setting().fileName() + "'; drawing it as '"
                             + s.fileName() + "'");

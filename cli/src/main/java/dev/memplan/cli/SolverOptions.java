@@ -50,7 +50,15 @@ final class SolverOptions {
         }
     }
 
-    /** --without's values: the techniques' ids (forced, start-order, lift, prune, restarts). */
+    /** --without's values in its help: every technique's id, from the enum. */
+    static final class TechniqueIds implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return java.util.Arrays.stream(Technique.values()).map(Technique::id).iterator();
+        }
+    }
+
+    /** --without's values: the techniques' ids, any case. */
     static final class TechniqueConverter implements CommandLine.ITypeConverter<Technique> {
         @Override
         public Technique convert(String value) {
@@ -91,11 +99,10 @@ final class SolverOptions {
     }
 
     @Option(names = "--without", paramLabel = "T1,...", split = ",", converter = TechniqueConverter.class,
-            description = {"COSMA (traffic): switch techniques off to measure what they buy: 'forced' (the forced-traffic",
-                "bound and its inequalities), 'start-order' (the fixed-schedule program of the starting plan's",
-                "order first), 'lift' (with parameters: the activations plan lifted), 'prune' (the lifetime",
-                "windows: the model without them), 'restarts' (the starting plans from narrower minimum-peak",
-                "orders); all on by default. Every ablation switch is here, once."})
+            completionCandidates = TechniqueIds.class,
+            description = "COSMA (traffic): switch techniques off to measure what they buy, any of"
+                    + " ${COMPLETION-CANDIDATES} (docs/solving.md says what each one does); all on by default. Every"
+                    + " ablation switch is here, once.")
     List<Technique> without;
 
     @Option(names = "--mp-beam", paramLabel = "WIDTH",

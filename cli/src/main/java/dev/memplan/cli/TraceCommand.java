@@ -40,9 +40,8 @@ final class TraceCommand implements Callable<Integer> {
             description = "the order: the default order (default), or a file (a plan JSON, or one operator name per line)")
     String schedule;
 
-    @Option(names = "--setting", paramLabel = "activations|all",
-            description = "which tensors become buffers (default: activations; all adds parameters)")
-    String setting;
+    @picocli.CommandLine.Mixin
+    SettingOption setting;
 
     @Option(names = "--out", required = true, paramLabel = "OUT.csv", description = "where to write the CSV ('-': standard output)")
     Path out;
@@ -53,14 +52,13 @@ final class TraceCommand implements Callable<Integer> {
         BufferSet buffers;
         String what;
         if (TrainingTrace.isTraceName(source) && !java.nio.file.Files.exists(Path.of(source))) {
-            if (schedule != null || setting != null) {
+            if (schedule != null || setting.given()) {
                 throw new UserException("--schedule and --setting apply to a graph, not to the generated trace " + source);
             }
             buffers = Inputs.buffers(source);
             what = source;
         } else {
-            dev.memplan.model.TensorSetting ts = setting == null ? dev.memplan.model.TensorSetting.ACTIVATIONS
-                    : Inputs.setting(setting);
+            dev.memplan.model.TensorSetting ts = setting.or(dev.memplan.model.TensorSetting.ACTIVATIONS);
             Graph g = Inputs.graph(source).withSetting(ts);
             Schedule order = schedule == null ? Schedule.defaultOrder(g) : SolveCommand.readSchedule(g, schedule);
             buffers = of(g, order);
