@@ -2,7 +2,10 @@ package dev.memplan.cli;
 
 import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.datasets.zoo.Zoo;
+import dev.memplan.sweeps.PlannerChoice;
 import dev.memplan.sweeps.ResultRow;
+import dev.memplan.sweeps.SpecBuilder;
+import dev.memplan.sweeps.SweepSpec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -72,14 +75,12 @@ final class BenchCompare implements Callable<Integer> {
         List<String> schemeNames = schemes == null ? Schemes.PAPER : schemes;
         Inputs.schemes(schemeNames, new dev.memplan.baselines.scheduling.MinimumPeakScheduler());
         settings.forEach(Inputs::setting);
-        List<String> planners = new ArrayList<>(schemeNames);
+        List<PlannerChoice> planners = new ArrayList<>(schemeNames.stream().map(PlannerChoice::scheme).toList());
         if (!noCosma) {
-            planners.add(BenchSweep.cosma(solverOptions, null));
+            planners.add(solverOptions.cosmaPlanner(Map.<String, String>of()));
         }
-        String specText = "name: bench-compare\ngraphs: " + BenchSweep.list(nets) + "\nsettings: "
-                + BenchSweep.list(settings) + "\nbudgets: " + BenchSweep.list(budgets) + "\nplanners: ["
-                + String.join(", ", planners.stream().map(p -> p.startsWith("{") ? p : "\"" + p + "\"").toList())
-                + "]\n" + BenchSweep.solverAxes(solverOptions);
+        SweepSpec sweepSpec = solverOptions.solverAxes(new SpecBuilder("bench-compare").graphs(nets)
+                .settings(settings).budgets(budgets).planners(planners)).build();
 
         List<String> header = new ArrayList<>(List.of("network", "setting", "budget", "bytes"));
         header.addAll(schemeNames);
@@ -96,7 +97,7 @@ final class BenchCompare implements Callable<Integer> {
         }
         int perGroup = schemeNames.size() + (noCosma ? 0 : 1);
         Table progressive = new Table(header.toArray(new String[0]));
-        Map<String, ResultRow> rows = sweep.run(specText, plans, spec.commandLine().getErr(), r -> {
+        Map<String, ResultRow> rows = sweep.run(sweepSpec, plans, spec.commandLine().getErr(), r -> {
             Map<String, ResultRow> g = groups.get(group(r.graph(), r.setting(), r.budget()));
             g.put(r.planner().startsWith("cosma") ? "cosma" : r.planner(), r);
             if (g.size() == perGroup) {

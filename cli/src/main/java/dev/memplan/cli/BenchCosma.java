@@ -2,7 +2,9 @@ package dev.memplan.cli;
 
 import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.datasets.zoo.Zoo;
+import dev.memplan.sweeps.PlannerChoice;
 import dev.memplan.sweeps.ResultRow;
+import dev.memplan.sweeps.SpecBuilder;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -72,22 +74,21 @@ final class BenchCosma implements Callable<Integer> {
         settings.forEach(Inputs::setting);
         List<String> human = nets.stream().filter(n -> !Zoo.entry(n).nas()).toList();
         List<String> nas = nets.stream().filter(n -> Zoo.entry(n).nas()).toList();
-        StringBuilder text = new StringBuilder("name: bench-cosma\ngraphs: ").append(BenchSweep.list(nets))
-                .append("\nsettings: ").append(BenchSweep.list(settings.contains("activations") ? settings
-                        : concat(settings, List.of("activations"))))
-                .append("\nbudgets: ").append(BenchSweep.list(budgets))
-                .append("\nplanners: [paper, ").append(BenchSweep.cosma(solverOptions, null)).append(", ")
-                .append(BenchSweep.cosma(solverOptions, "schedule: default")).append(", ")
-                .append(BenchSweep.cosma(solverOptions, "schedule: mpmf")).append("]\n")
-                .append(BenchSweep.solverAxes(solverOptions)).append("exclude:\n");
+        List<PlannerChoice> planners = new ArrayList<>(Schemes.PAPER.stream().map(PlannerChoice::scheme).toList());
+        for (String schedule : List.of("free", "default", "mpmf")) {
+            planners.add(solverOptions.cosmaPlanner(Map.of("schedule", schedule)));
+        }
+        SpecBuilder builder = solverOptions.solverAxes(new SpecBuilder("bench-cosma").graphs(nets)
+                .settings(settings.contains("activations") ? settings : concat(settings, List.of("activations")))
+                .budgets(budgets).planners(planners));
         if (!nas.isEmpty()) {
-            text.append("  - {graph: ").append(BenchSweep.list(nas)).append(", setting: all}\n");
-            text.append("  - {graph: ").append(BenchSweep.list(nas)).append(", planner: cosma}\n");
+            builder.exclude(Map.of("graph", nas, "setting", List.of("all")));
+            builder.exclude(Map.of("graph", nas, "planner", List.of("cosma")));
         }
         if (!human.isEmpty()) {
-            text.append("  - {graph: ").append(BenchSweep.list(human)).append(", planner: \"cosma[*schedule=*\"}\n");
+            builder.exclude(Map.of("graph", human, "planner", List.of("cosma[*schedule=*")));
             if (!settings.contains("activations")) {
-                text.append("  - {graph: ").append(BenchSweep.list(human)).append(", setting: activations}\n");
+                builder.exclude(Map.of("graph", human, "setting", List.of("activations")));
             }
         }
         String[] header = {"network", "setting", "budget", "bytes", "schedule", "start", "status", "traffic", "bound",
@@ -97,7 +98,7 @@ final class BenchCosma implements Callable<Integer> {
         Map<String, Map<String, ResultRow>> groups = new LinkedHashMap<>();
         Table progressive = new Table(header);
         java.util.Set<String> printed = new java.util.HashSet<>();
-        Map<String, ResultRow> rows = sweep.run(text.toString(), plans, spec.commandLine().getErr(), r -> {
+        Map<String, ResultRow> rows = sweep.run(builder.build(), plans, spec.commandLine().getErr(), r -> {
             Map<String, ResultRow> g = groups.computeIfAbsent(group(r), k -> new LinkedHashMap<>());
             g.put(r.planner(), r);
             for (ResultRow c : g.values()) {

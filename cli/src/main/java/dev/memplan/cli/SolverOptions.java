@@ -114,6 +114,22 @@ final class SolverOptions {
     Integer mpBeam;
 
     /**
+     * COSMA as a sweep case names it: this command line's encoding and --without, with more options (e.g.
+     * schedule=mpmf), so that a bench's cases are the ones solve and compare run.
+     */
+    dev.memplan.sweeps.PlannerChoice cosmaPlanner(java.util.Map<String, String> more) {
+        java.util.Map<String, String> options = new java.util.HashMap<>(more);
+        options.put("encoding", encoding.toString());
+        return dev.memplan.sweeps.PlannerChoice.cosma(options, techniquesOff());
+    }
+
+    /** The axes this command line fixes on a spec: solver, time limit (and work limit), threads; checked first. */
+    dev.memplan.sweeps.SpecBuilder solverAxes(dev.memplan.sweeps.SpecBuilder spec) {
+        limits();
+        return spec.solver(backend().id(), limit.timeLimit, limit.workLimit, limit.threads);
+    }
+
+    /**
      * The minimum-peak scheduler: pinned to --mp-beam; under --work-limit pinned to the width the graph's size gives
      * ({@link MinimumPeakScheduler#sizedWidth}, no program), the M_P a sweep defines, so that solve, compare and a
      * sweep share the case's M_P and minimum-peak order; else the time-limited ladder (its program on this

@@ -1,5 +1,6 @@
 package dev.memplan.sweeps;
 
+import dev.memplan.formulations.cosma.Technique;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,6 +58,42 @@ public record PlannerChoice(Kind kind, String name, Map<String, String> options)
         StringJoiner j = new StringJoiner(",", name + "[", "]");
         new TreeMap<>(options).forEach((k, v) -> j.add(k + "=" + v));
         return j.toString();
+    }
+
+    /** A scheme ({@code SCHEDULER/POLICY/ALLOCATOR}) by name. */
+    public static PlannerChoice scheme(String name) {
+        return new PlannerChoice(Kind.SCHEME, name, Map.of());
+    }
+
+    /**
+     * COSMA with these options (as a spec writes them: {@code schedule}, {@code encoding}, {@code start},
+     * {@code decompose}, and the techniques switched off); the defaults are dropped, so equal choices are equal.
+     */
+    public static PlannerChoice cosma(Map<String, String> options, java.util.Set<Technique> without) {
+        Map<String, String> kept = new TreeMap<>();
+        options.forEach((k, v) -> {
+            if (!COSMA_CHOICES.containsKey(k)) {
+                throw new IllegalArgumentException("unknown COSMA option '" + k + "'");
+            }
+            if (!v.equals(COSMA_CHOICES.get(k).get(0))) {
+                kept.put(k, v);
+            }
+        });
+        if (!without.isEmpty()) {
+            kept.put("without", String.join("+", without.stream().map(Technique::id).sorted().toList()));
+        }
+        return new PlannerChoice(Kind.COSMA, "cosma", kept);
+    }
+
+    /** As a spec's {@code planners} entry: the name, or COSMA's map with its options. */
+    Object specEntry() {
+        if (kind != Kind.COSMA) {
+            return name;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("name", name);
+        options.forEach((k, v) -> m.put(k, k.equals("without") ? List.of(v.split("\\+")) : v));
+        return m;
     }
 
     /** An option's value, or its default. */
