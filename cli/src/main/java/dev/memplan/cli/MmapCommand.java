@@ -118,11 +118,21 @@ final class MmapCommand implements Runnable {
         return Double.isNaN(x) ? "-" : String.format(Locale.ROOT, "%.2f%%", 100 * x);
     }
 
-    /** Options shared by solve and compare. */
-    static final class Run {
+    /** INSTANCE and --capacity, declared once for every mmap command. */
+    static final class Input {
+        @Parameters(index = "0", paramLabel = "INSTANCE", description = INPUT_HELP)
+        String name;
+
         @Option(names = "--capacity", paramLabel = "BYTES", description = "fast-memory capacity (default: the instance's)")
         Long capacity;
 
+        MmapInstance read() {
+            return instance(name, capacity);
+        }
+    }
+
+    /** Options shared by solve and compare. */
+    static final class Run {
         @Option(names = "--time-limit", paramLabel = "SECONDS",
                 description = "wall-time limit of the whole command (default: 60; with --work-limit: none, and when given"
                         + " the outer guard of the work)")
@@ -174,7 +184,6 @@ final class MmapCommand implements Runnable {
             if (simulations < 1) {
                 throw new UserException("--simulations must be >= 1 (MCTS simulations per move), got " + simulations);
             }
-            checkCapacity(capacity);
         }
 
         /**
@@ -204,8 +213,8 @@ final class MmapCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Parameters(index = "0", paramLabel = "INSTANCE", description = INPUT_HELP)
-        String input;
+        @Mixin
+        Input input;
 
         @Option(names = "--planner", defaultValue = "exact", paramLabel = "exact|greedy|mcts|random",
                 description = "exact (CP-SAT from the best of greedy and mcts), greedy (XLA-style), mcts, random (default: ${DEFAULT-VALUE})")
@@ -221,9 +230,10 @@ final class MmapCommand implements Runnable {
         public Integer call() {
             long start = System.nanoTime();
             run.validate();
-            Outputs.check(out, "--out", false, input);
+            checkCapacity(input.capacity);
+            Outputs.check(out, "--out", false, input.name);
             PrintWriter o = spec.commandLine().getOut();
-            MmapInstance in = instance(input, run.capacity);
+            MmapInstance in = input.read();
             MappingPlanner p = planner(planner, run.simulations);
             spec.commandLine().getErr().println("mmap: " + p.name() + " on " + in.name() + " ...");
             MappingResult r = p.plan(in, run.limits(Math.max(0.001, run.left(start)), start));
@@ -262,8 +272,8 @@ final class MmapCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Parameters(index = "0", paramLabel = "INSTANCE", description = INPUT_HELP)
-        String input;
+        @Mixin
+        Input input;
 
         @Option(names = "--planners", split = ",", paramLabel = "P1,...", defaultValue = "greedy,random,mcts,exact",
                 description = "planners, in order (default: ${DEFAULT-VALUE})")
@@ -279,8 +289,9 @@ final class MmapCommand implements Runnable {
         public Integer call() {
             long start = System.nanoTime();
             run.validate();
-            Outputs.check(csv, "--csv", false, input);
-            MmapInstance in = instance(input, run.capacity);
+            checkCapacity(input.capacity);
+            Outputs.check(csv, "--csv", false, input.name);
+            MmapInstance in = input.read();
             spec.commandLine().getOut().println(describe(in));
             Table table = table();
             compare(in, planners, run, start, spec.commandLine().getErr(), table);
@@ -358,19 +369,16 @@ final class MmapCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Parameters(index = "0", paramLabel = "INSTANCE", description = INPUT_HELP)
-        String input;
-
-        @Option(names = "--capacity", paramLabel = "BYTES", description = "fast-memory capacity (default: the instance's)")
-        Long capacity;
+        @Mixin
+        Input input;
 
         @Option(names = "--out", paramLabel = "FILE", required = true, description = "the instance file to write")
         Path out;
 
         @Override
         public Integer call() {
-            Outputs.check(out, "--out", false, input);
-            MmapInstance in = instance(input, capacity);
+            Outputs.check(out, "--out", false, input.name);
+            MmapInstance in = input.read();
             MmapJson.write(in, out);
             spec.commandLine().getOut().println("wrote " + out + ": " + describe(in));
             return 0;
@@ -383,18 +391,15 @@ final class MmapCommand implements Runnable {
         @Spec
         CommandSpec spec;
 
-        @Parameters(index = "0", paramLabel = "INSTANCE", description = INPUT_HELP)
-        String input;
+        @Mixin
+        Input input;
 
         @Parameters(index = "1", paramLabel = "MAPPING", description = "mapping file (memplan-mmap-mapping/1)")
         Path mapping;
 
-        @Option(names = "--capacity", paramLabel = "BYTES", description = "fast-memory capacity (default: the instance's)")
-        Long capacity;
-
         @Override
         public Integer call() {
-            MmapInstance in = instance(input, capacity);
+            MmapInstance in = input.read();
             Mapping m = MmapJson.readMapping(mapping);
             MappingReport report = MappingChecker.check(in, m);
             PrintWriter o = spec.commandLine().getOut();
