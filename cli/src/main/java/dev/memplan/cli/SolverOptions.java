@@ -20,8 +20,7 @@ import picocli.CommandLine.Option;
 
 /**
  * The solver options every solving command shares. The default back-end is CP-SAT: every COSMA variable is
- * integer, and on the formulations benchmark (BENCHMARKS.md) CP-SAT proves the optimum 2 to 40 times faster
- * than SCIP, CBC or HiGHS.
+ * integer, and it proves the optimum fastest (BENCHMARKS.md, formulations).
  */
 final class SolverOptions {
     @Option(names = "--solver", paramLabel = "scip|cpsat|cbc|highs|ojalgo", defaultValue = "cpsat",
