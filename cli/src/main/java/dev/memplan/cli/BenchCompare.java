@@ -6,12 +6,11 @@ import dev.memplan.sweeps.PlannerChoice;
 import dev.memplan.sweeps.ResultRow;
 import dev.memplan.sweeps.SpecBuilder;
 import dev.memplan.sweeps.SweepSpec;
+import dev.memplan.sweeps.figures.ComparisonRows;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -82,83 +81,26 @@ final class BenchCompare implements Callable<Integer> {
         SweepSpec sweepSpec = solverOptions.solverAxes(new SpecBuilder("bench-compare").graphs(nets)
                 .settings(settings).budgets(budgets).planners(planners)).build();
 
-        List<String> header = new ArrayList<>(List.of("network", "setting", "budget", "bytes"));
-        header.addAll(schemeNames);
-        header.addAll(List.of("best scheme", "cosma", "cosma status", "cosma bound", "cosma seconds", "reduction vs best"));
-        out.println(String.join("  ", header));
-        // Rows per (network, setting, budget), in spec order; a line is printed when all its planners are done.
-        Map<String, Map<String, ResultRow>> groups = new LinkedHashMap<>();
-        for (String n : nets) {
-            for (String s : settings) {
-                for (String b : budgets) {
-                    groups.put(group(n, s, b), new LinkedHashMap<>());
-                }
-            }
-        }
-        int perGroup = schemeNames.size() + (noCosma ? 0 : 1);
-        Table progressive = new Table(header.toArray(new String[0]));
+        ComparisonRows table = new ComparisonRows(nets, settings, budgets, schemeNames, !noCosma);
+        out.println(String.join("  ", table.header()));
+        // A line is printed when all the planners of its network, setting and budget are done.
+        Table progressive = new Table(table.header());
         Map<String, ResultRow> rows = sweep.run(sweepSpec, plans, spec.commandLine().getErr(), r -> {
-            Map<String, ResultRow> g = groups.get(group(r.graph(), r.setting(), r.budget()));
-            g.put(r.planner().startsWith("cosma") ? "cosma" : r.planner(), r);
-            if (g.size() == perGroup) {
-                progressive.row(line(g, schemeNames));
-                out.println(String.join("  ", progressive.lastRow()));
+            String[] line = table.add(r);
+            if (line != null) {
+                progressive.row(line);
+                out.println(String.join("  ", line));
                 out.flush();
                 progressive.writeCsv(csv);
             }
         });
-        for (ResultRow r : rows.values()) {
-            groups.get(group(r.graph(), r.setting(), r.budget())).put(r.planner().startsWith("cosma") ? "cosma" : r.planner(), r);
-        }
-        Table table = new Table(header.toArray(new String[0]));
-        for (Map<String, ResultRow> g : groups.values()) {
-            table.row(line(g, schemeNames));
-        }
-        table.writeCsv(csv);
+        rows.values().forEach(table::add);
+        Table all = new Table(table.header());
+        table.lines().forEach(all::row);
+        all.writeCsv(csv);
         out.println();
-        table.print(out);
+        all.print(out);
         out.println("every plan checked: VALID; wrote " + csv);
         return 0;
-    }
-
-    private static String group(String network, String setting, String budget) {
-        return network + "\u0001" + setting + "\u0001" + budget;
-    }
-
-    private String[] line(Map<String, ResultRow> g, List<String> schemeNames) {
-        ResultRow any = g.values().iterator().next();
-        List<String> row = new ArrayList<>(List.of(any.graph(), any.setting(), any.budget(),
-                BenchSweep.text(any.budgetBytes())));
-        Long best = null;
-        for (String name : schemeNames) {
-            ResultRow r = g.get(name);
-            row.add(cell(r));
-            if (r != null && r.trafficNonCompulsory() != null && (best == null || r.trafficNonCompulsory() < best)) {
-                best = r.trafficNonCompulsory();
-            }
-        }
-        row.add(BenchSweep.text(best));
-        ResultRow c = g.get("cosma");
-        if (c == null) {
-            row.addAll(List.of("-", "-", "-", "-", "-"));
-        } else {
-            row.add(BenchSweep.text(c.trafficNonCompulsory()));
-            row.add(c.status() + (c.error() == null ? "" : " (" + c.error() + ")"));
-            row.add(BenchSweep.text(c.bound()));
-            row.add(String.format(Locale.ROOT, "%.2f", c.seconds()));
-            row.add(c.trafficNonCompulsory() == null || best == null ? "-"
-                    : CompareCommand.reduction(c.trafficNonCompulsory(), best));
-        }
-        return row.toArray(new String[0]);
-    }
-
-    private static String cell(ResultRow r) {
-        if (r == null) {
-            return "-";
-        }
-        if (r.status().equals("ERROR")) {
-            return "ERROR (" + r.error() + ")";
-        }
-        return r.trafficNonCompulsory() == null ? "no packing" : Long.toString(r.trafficNonCompulsory());
     }
 }

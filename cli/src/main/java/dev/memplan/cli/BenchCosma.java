@@ -5,12 +5,11 @@ import dev.memplan.datasets.zoo.Zoo;
 import dev.memplan.sweeps.PlannerChoice;
 import dev.memplan.sweeps.ResultRow;
 import dev.memplan.sweeps.SpecBuilder;
+import dev.memplan.sweeps.figures.CosmaRows;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -91,42 +90,23 @@ final class BenchCosma implements Callable<Integer> {
                 builder.exclude(Map.of("graph", human, "setting", List.of("activations")));
             }
         }
-        String[] header = {"network", "setting", "budget", "bytes", "schedule", "start", "status", "traffic", "bound",
-            "gap", "seconds", "variables", "constraints", "encoding", "back-end"};
+        String[] header = CosmaRows.header();
         out.println(String.join("  ", header));
-        // Per (network, setting, budget): the scheme rows and the COSMA rows; a COSMA line prints once its starts are in.
-        Map<String, Map<String, ResultRow>> groups = new LinkedHashMap<>();
+        CosmaRows lines = new CosmaRows(solverOptions.encodingLabel());
         Table progressive = new Table(header);
-        java.util.Set<String> printed = new java.util.HashSet<>();
         Map<String, ResultRow> rows = sweep.run(builder.build(), plans, spec.commandLine().getErr(), r -> {
-            Map<String, ResultRow> g = groups.computeIfAbsent(group(r), k -> new LinkedHashMap<>());
-            g.put(r.planner(), r);
-            for (ResultRow c : g.values()) {
-                if (c.planner().startsWith("cosma") && starts(g, c) != null && printed.add(c.caseKey())) {
-                    progressive.row(line(c, starts(g, c)));
-                    out.println(String.join("  ", progressive.lastRow()));
-                    out.flush();
-                    progressive.writeCsv(csv);
-                    if (markdown != null) {
-                        progressive.writeMarkdown(markdown);
-                    }
+            for (String[] line : lines.add(r)) {
+                progressive.row(line);
+                out.println(String.join("  ", line));
+                out.flush();
+                progressive.writeCsv(csv);
+                if (markdown != null) {
+                    progressive.writeMarkdown(markdown);
                 }
             }
         });
-        Map<String, Map<String, ResultRow>> all = new LinkedHashMap<>();
-        for (ResultRow r : rows.values().stream()
-                .sorted(java.util.Comparator.<ResultRow>comparingInt(r -> order(nets, r)).thenComparing(ResultRow::planner))
-                .toList()) {
-            all.computeIfAbsent(group(r), k -> new LinkedHashMap<>()).put(r.planner(), r);
-        }
         Table table = new Table(header);
-        for (Map<String, ResultRow> g : all.values()) {
-            for (ResultRow c : g.values()) {
-                if (c.planner().startsWith("cosma")) {
-                    table.row(line(c, starts(g, c)));
-                }
-            }
-        }
+        lines.lines(List.copyOf(rows.values()), nets, settings, budgets).forEach(table::row);
         table.writeCsv(csv);
         if (markdown != null) {
             table.writeMarkdown(markdown);
@@ -141,47 +121,5 @@ final class BenchCosma implements Callable<Integer> {
         List<String> out = new ArrayList<>(a);
         out.addAll(b);
         return out;
-    }
-
-    private static String group(ResultRow r) {
-        return r.graph() + "\u0001" + r.setting() + "\u0001" + r.budget();
-    }
-
-    /** Spec order: network, setting, budget as given (the database sorts otherwise). */
-    private int order(List<String> nets, ResultRow r) {
-        return (nets.indexOf(r.graph()) * 10 + settings.indexOf(r.setting())) * 100 + budgets.indexOf(r.budget());
-    }
-
-    private static String schedule(ResultRow cosma) {
-        return cosma.planner().contains("schedule=default") ? "default"
-                : cosma.planner().contains("schedule=mpmf") ? "mpmf" : "free";
-    }
-
-    /** The best starting traffic among the schemes COSMA started from, or null while some are not done. */
-    private static Long starts(Map<String, ResultRow> g, ResultRow cosma) {
-        String schedule = schedule(cosma);
-        Long best = null;
-        for (String name : Schemes.PAPER) {
-            if (!schedule.equals("free") && !name.startsWith(schedule + "/")) {
-                continue;
-            }
-            ResultRow r = g.get(name);
-            if (r == null) {
-                return null;
-            }
-            if (r.trafficNonCompulsory() != null && (best == null || r.trafficNonCompulsory() < best)) {
-                best = r.trafficNonCompulsory();
-            }
-        }
-        return best == null ? -1L : best;
-    }
-
-    private String[] line(ResultRow c, Long start) {
-        return new String[] {c.graph(), c.setting(), c.budget(), BenchSweep.text(c.budgetBytes()), schedule(c),
-            start == null || start < 0 ? "-" : Long.toString(start),
-            c.status() + (c.error() == null ? "" : " (" + c.error() + ")"), BenchSweep.text(c.trafficNonCompulsory()),
-            BenchSweep.text(c.bound()), c.gap() == null ? "-" : String.format(Locale.ROOT, "%.2f%%", 100 * c.gap()),
-            String.format(Locale.ROOT, "%.2f", c.seconds()), BenchSweep.text(c.vars()), BenchSweep.text(c.cons()),
-            solverOptions.encodingLabel(), c.solver()};
     }
 }

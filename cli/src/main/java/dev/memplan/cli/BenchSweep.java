@@ -31,9 +31,4 @@ final class BenchSweep {
         }
         return SpecBuilder.run(spec, db, plans, jobs, err, onRow);
     }
-
-    /** A nullable number as text, "-" for none. */
-    static String text(Long value) {
-        return value == null ? "-" : Long.toString(value);
-    }
 }

@@ -1,6 +1,5 @@
 package dev.memplan.cli;
 
-import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.baselines.scheduling.ScheduleResult;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
@@ -15,8 +14,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 

@@ -1,6 +1,7 @@
 package dev.memplan.cli;
 
 import dev.memplan.sweeps.BudgetChoice;
+import dev.memplan.sweeps.figures.ComparisonRows;
 
 import dev.memplan.baselines.replacement.PackingFailedException;
 import dev.memplan.baselines.replacement.Scheme;
@@ -26,7 +27,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -161,11 +161,8 @@ final class CompareCommand implements Callable<Integer> {
     private record Row(String name, String status, CheckReport report, double seconds, String note) {
     }
 
-    /** How much less traffic COSMA has than a scheme, in percent of the scheme's. */
+    /** How much less traffic COSMA has than a scheme ({@link ComparisonRows#reduction}). */
     static String reduction(long cosma, long scheme) {
-        if (scheme == 0) {
-            return cosma == 0 ? "0.0%" : "-";
-        }
-        return String.format(Locale.ROOT, "%.1f%%", 100.0 * (scheme - cosma) / scheme);
+        return ComparisonRows.reduction(cosma, scheme);
     }
 }
