@@ -48,8 +48,8 @@ final class BenchFormulations implements Callable<Integer> {
             description = "operator counts of seeded random layered graphs (default: ${DEFAULT-VALUE})")
     List<Integer> random;
 
-    @Option(names = "--setting", defaultValue = "all", description = "tensor setting (default: ${DEFAULT-VALUE})")
-    String setting;
+    @Mixin
+    SettingOption setting;
 
     @Option(names = "--time-limit", defaultValue = "60", description = "seconds per case (default: ${DEFAULT-VALUE})")
     double timeLimit;
@@ -62,7 +62,7 @@ final class BenchFormulations implements Callable<Integer> {
         Path csv = csvOption.checked();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        TensorSetting s = Inputs.setting(setting);
+        TensorSetting s = setting.or(TensorSetting.ALL);
         Limits limits = Limits.DEFAULT.withTimeLimit(Inputs.timeLimit(timeLimit, "--time-limit"));
         for (int size : random) {
             if (size < 1) {

@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 final class SettingOption {
     @Option(names = "--setting", paramLabel = "activations|all",
             description = "tensor setting: 'all' adds the parameters (default: activations; with a plan, the plan's"
-                    + " own; budgets: both)")
+                    + " own; budgets: both; bench formulations: all)")
     String text;
 
     /** The setting given, or {@code fallback} (null: none) when there is none; an unknown name is a user error. */
