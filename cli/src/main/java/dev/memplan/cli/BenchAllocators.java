@@ -19,12 +19,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code memplan bench allocators}: every allocator on MiniMalloc's eleven challenging instances (capacity
@@ -35,10 +32,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "allocators", mixinStandardHelpOptions = true,
         description = {"Runs the allocators on MiniMalloc's challenging suite and seeded random buffer sets; prints",
             "status, time and height per instance and writes a CSV as it goes."})
-final class BenchAllocators implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+final class BenchAllocators extends CommandBase {
     @Option(names = "--allocators", split = ",", paramLabel = "A1,...", description = "allocators (default: all)")
     List<String> allocators;
 
@@ -76,7 +70,7 @@ final class BenchAllocators implements Callable<Integer> {
     @Override
     public Integer call() {
         Path csv = csvOption.checked();
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         List<String> names = allocators == null ? Allocators.NAMES : allocators;
         for (String n : names) {
             if (!Allocators.NAMES.contains(n)) {

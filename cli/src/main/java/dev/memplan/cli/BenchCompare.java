@@ -12,12 +12,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code memplan bench compare}: the paper's comparison (Fig. 3) over zoo networks x budgets x tensor settings:
@@ -30,10 +27,7 @@ import picocli.CommandLine.Model.CommandSpec;
         description = {"COSMA against the comparison schemes over zoo networks x budgets (M_R, M_H, M_P) x settings;",
             "prints a row per case as it finishes and writes them to a CSV as it goes. Runs the sweep spec",
             "bench-compare ('memplan sweep --builtin bench-compare --print-spec')."})
-final class BenchCompare implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+final class BenchCompare extends CommandBase {
     @Option(names = "--networks", split = ",", paramLabel = "N1,N2,...",
             description = "zoo networks (default: the ten human-designed ones)")
     List<String> networks;
@@ -68,7 +62,7 @@ final class BenchCompare implements Callable<Integer> {
     public Integer call() {
         Path csv = csvOption.checked();
         Outputs.checkFolder(plans, "--plans");
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         List<String> nets = Inputs.zooNetworks(networks != null ? networks
                 : Zoo.names().stream().filter(n -> !Zoo.entry(n).nas()).toList());
         List<String> schemeNames = schemes == null ? Schemes.PAPER : schemes;
@@ -85,7 +79,7 @@ final class BenchCompare implements Callable<Integer> {
         out.println(String.join("  ", table.header()));
         // A line is printed when all the planners of its network, setting and budget are done.
         Table progressive = new Table(table.header());
-        Map<String, ResultRow> rows = sweep.run(sweepSpec, plans, spec.commandLine().getErr(), r -> {
+        Map<String, ResultRow> rows = sweep.run(sweepSpec, plans, err(), r -> {
             String[] line = table.add(r);
             if (line != null) {
                 progressive.row(line);

@@ -11,12 +11,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code memplan bench cosma}: COSMA on the zoo at M_R, M_H, M_P (issue "COSMA at scale"). Human-designed
@@ -29,10 +26,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "cosma", mixinStandardHelpOptions = true,
         description = {"COSMA on zoo networks x budgets: status, traffic, bound, gap, time, model size, encoding and",
             "back-end per case; CSV and Markdown written as rows finish. Runs the sweep spec bench-cosma."})
-final class BenchCosma implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+final class BenchCosma extends CommandBase {
     @Option(names = "--networks", split = ",", paramLabel = "N1,...",
             description = "zoo networks (default: all 14; NAS ones get fixed schedules)")
     List<String> networks;
@@ -68,7 +62,7 @@ final class BenchCosma implements Callable<Integer> {
         Path csv = csvOption.checked();
         Outputs.check(markdown, "--markdown", false);
         Outputs.checkFolder(plans, "--plans");
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         List<String> nets = Inputs.zooNetworks(networks != null ? networks : Zoo.names());
         settings.forEach(Inputs::setting);
         List<String> human = nets.stream().filter(n -> !Zoo.entry(n).nas()).toList();
@@ -94,7 +88,7 @@ final class BenchCosma implements Callable<Integer> {
         out.println(String.join("  ", header));
         CosmaRows lines = new CosmaRows(solverOptions.encodingLabel());
         Table progressive = new Table(header);
-        Map<String, ResultRow> rows = sweep.run(builder.build(), plans, spec.commandLine().getErr(), r -> {
+        Map<String, ResultRow> rows = sweep.run(builder.build(), plans, err(), r -> {
             for (String[] line : lines.add(r)) {
                 progressive.row(line);
                 out.println(String.join("  ", line));

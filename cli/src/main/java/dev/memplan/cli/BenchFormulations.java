@@ -19,12 +19,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code memplan bench formulations}: COSMA per graph, budget and back-end: model size before and after the
@@ -33,12 +30,9 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "formulations", mixinStandardHelpOptions = true,
         description = "Runs COSMA on the examples and seeded random graphs at M_R, M_H and M_P with each back-end.")
-final class BenchFormulations implements Callable<Integer> {
+final class BenchFormulations extends CommandBase {
     private static final String[] HEADER = {"graph", "setting", "budget", "bytes", "backend", "vars before",
         "cons before", "vars after", "cons after", "status", "traffic", "bound", "gap", "seconds"};
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--backends", split = ",", defaultValue = "scip,cpsat,cbc,highs",
             description = "back-ends (default: ${DEFAULT-VALUE})")
@@ -60,8 +54,8 @@ final class BenchFormulations implements Callable<Integer> {
     @Override
     public Integer call() {
         Path csv = csvOption.checked();
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = out();
+        PrintWriter err = err();
         TensorSetting s = setting.or(TensorSetting.ALL);
         Limits limits = Limits.DEFAULT.withTimeLimit(Inputs.timeLimit(timeLimit, "--time-limit"));
         for (int size : random) {

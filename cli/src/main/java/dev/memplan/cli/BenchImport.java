@@ -11,13 +11,10 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code memplan bench import}: the wall time of importing ONNX models (read, fold, infer shapes, build the
@@ -27,10 +24,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "import", mixinStandardHelpOptions = true,
         description = {"Times ONNX import: the first import in a fresh JVM and the median of repeats; prints a table",
             "and writes a CSV."})
-final class BenchImport implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+final class BenchImport extends CommandBase {
     @Parameters(paramLabel = "MODEL.onnx[@NAME=D0,D1,...]", arity = "1..*",
             description = "models, each with the shape of its dynamic input after '@' when it has one")
     List<String> models;
@@ -46,7 +40,7 @@ final class BenchImport implements Callable<Integer> {
         // A model argument is the file, with the shape of its dynamic input after '@'.
         Path csv = csvOption.checked(models.stream().map(m -> m.indexOf('@') < 0 ? m : m.substring(0, m.indexOf('@')))
                 .toList());
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         Table t = new Table("model", "input", "file MB", "operators", "tensors", "M_R all", "first s", "median s");
         for (String spec : models) {
             int at = spec.indexOf('@');

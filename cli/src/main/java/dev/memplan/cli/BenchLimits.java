@@ -11,15 +11,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code memplan bench limits}: whether --time-limit and the default heap hold as a user sees them. Each case runs
@@ -33,11 +30,8 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "limits", mixinStandardHelpOptions = true,
         description = {"Runs 'memplan solve GRAPH --budget B --time-limit L --out FILE' in a child JVM per case and",
             "measures wall time (JVM start included) against the limit and peak resident memory (VmHWM)."})
-final class BenchLimits implements Callable<Integer> {
+final class BenchLimits extends CommandBase {
     private static final Pattern ROW = Pattern.compile("^(status|non-compulsory traffic|gap|graph)\\s{2,}(.*)$");
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--graphs", split = ",", paramLabel = "G1,...",
             description = "graphs (default: every zoo network, then gen:layered:2000, gen:layered:5000, gen:layered:20000)")
@@ -65,8 +59,8 @@ final class BenchLimits implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         Path csv = csvOption.checked(graphs);
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = out();
+        PrintWriter err = err();
         for (double limit : limits) {
             if (!(limit > 0) || Double.isInfinite(limit)) {
                 throw new UserException("--limits must be positive seconds, got " + limit);

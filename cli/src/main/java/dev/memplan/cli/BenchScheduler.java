@@ -10,12 +10,9 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code memplan bench scheduler}: the minimum-peak scheduler at pinned beam widths (the orders the mpmf schemes and
@@ -26,10 +23,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "scheduler", mixinStandardHelpOptions = true,
         description = {"Times the minimum-peak scheduler at pinned beam widths: peak, bound, status, a hash of the",
             "order and the median time; prints a table and writes a CSV."})
-final class BenchScheduler implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+final class BenchScheduler extends CommandBase {
     @Option(names = "--graphs", split = ",", paramLabel = "G1,...",
             defaultValue = "gen:cells:400:3,gen:cells:1000,amoebanet,nasnet,pnasnet,gen:cells:5000",
             description = "graphs (default: ${DEFAULT-VALUE})")
@@ -60,8 +54,8 @@ final class BenchScheduler implements Callable<Integer> {
             }
         }
         TensorSetting s = setting.or(TensorSetting.ACTIVATIONS);
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = out();
+        PrintWriter err = err();
         Table table = new Table("graph", "operators", "width", "peak", "bound", "status", "order hash", "median s");
         for (String name : graphs) {
             Graph g = Inputs.graph(name).withSetting(s);

@@ -11,11 +11,8 @@ import dev.memplan.model.TensorSetting;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code memplan budgets GRAPH}: the budgets of memory-model.md for each tensor setting. */
 @Command(name = "budgets", mixinStandardHelpOptions = true,
@@ -25,10 +22,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "and the peak footprint of the default order without spills. An M_P not proven optimal within the",
             "limits is the best known value, shown with its lower bound and the beam width that found it",
             "(reproduce it anywhere with --mp-beam WIDTH)."})
-final class BudgetsCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+final class BudgetsCommand extends CommandBase {
     @Mixin
     GraphInput input;
 
@@ -40,13 +34,13 @@ final class BudgetsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (Ticker ticker = new Ticker(spec.commandLine().getErr(), "reading the graph")) {
+        try (Ticker ticker = new Ticker(err(), "reading the graph")) {
             return budgets(ticker);
         }
     }
 
     private Integer budgets(Ticker ticker) {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         // --time-limit bounds the whole command (graph built, every setting), not each setting's M_P.
         Limits limits = solverOptions.commandLimits();
         Graph g = input.read();

@@ -9,21 +9,15 @@ import dev.memplan.model.Violation;
 import dev.memplan.model.io.PlanJson;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code memplan check GRAPH PLAN}: is the plan valid under the memory model, and what traffic does it cause. */
 @Command(name = "check", mixinStandardHelpOptions = true,
         description = {"Checks a plan against every rule of the memory model.",
             "Prints VALID and the traffic in bytes, or INVALID and every violation (exit code 1)."})
-final class CheckCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+final class CheckCommand extends CommandBase {
     @Mixin
     GraphInput input;
 
@@ -35,7 +29,7 @@ final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         Graph g = input.read();
         Plan p = PlanJson.read(plan);
         if (setting.given()) {

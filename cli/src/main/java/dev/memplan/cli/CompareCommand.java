@@ -23,12 +23,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code memplan compare}: COSMA against the paper's comparison schemes on one graph and budget. */
 @Command(name = "compare", mixinStandardHelpOptions = true,
@@ -36,10 +33,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "on one graph and budget, checks every plan and prints per planner: status, non-compulsory traffic, the",
             "reduction COSMA achieves against it, loads, spills, peak address and time. COSMA starts from the best",
             "scheme's plan, so it is never worse than a scheme; OPTIMAL only when the solver proves it."})
-final class CompareCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+final class CompareCommand extends CommandBase {
     @Mixin
     GraphInput input;
 
@@ -70,7 +64,7 @@ final class CompareCommand implements Callable<Integer> {
         Solvers.preload();
         Outputs.check(csv, "--csv", true, input.name);
         PrintWriter out = Outputs.report(csv, spec.commandLine());
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter err = err();
         Graph full = input.read();
         TensorSetting s = problem.setting();
         Graph g = full.withSetting(s);
@@ -150,7 +144,7 @@ final class CompareCommand implements Callable<Integer> {
         notes.forEach(n -> out.println("note: " + n));
         out.println("every plan checked: VALID");
         if (csv != null) {
-            Outputs.write(csv, t.csv(), spec.commandLine().getOut());
+            Outputs.write(csv, t.csv(), out());
             if (!Outputs.isStdout(csv)) {
                 out.println("wrote " + csv);
             }

@@ -28,31 +28,20 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code memplan mmap ...}: the two-level memory mapping problem (the MMapGame of the MMap-MuZero paper). */
 @Command(name = "mmap", mixinStandardHelpOptions = true,
         description = "Two-level memory mapping (MMapGame): place buffers in fast memory for the most benefit.",
         subcommands = {MmapCommand.Solve.class, MmapCommand.Compare.class, MmapCommand.Export.class,
             MmapCommand.Check.class})
-final class MmapCommand implements Runnable {
+final class MmapCommand extends CommandBase.Group {
     static final String INPUT_HELP = "memplan-mmap/1 instance file, zoo name, graph file or name (derived with the "
             + "cost model), or gen:mmap:N[:SEED] (N buffers)";
     static final List<String> PLANNERS = List.of("exact", "greedy", "mcts", "random");
-
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
-    }
 
     /** The instance named by an argument, with the capacity replaced when one is given. */
     static MmapInstance instance(String argument, Long capacity) {
@@ -209,10 +198,7 @@ final class MmapCommand implements Runnable {
 
     @Command(name = "solve", mixinStandardHelpOptions = true,
             description = "Maps one instance with one planner; prints reward, bound and gap; the mapping is checked.")
-    static final class Solve implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
+    static final class Solve extends CommandBase {
         @Mixin
         Input input;
 
@@ -232,10 +218,10 @@ final class MmapCommand implements Runnable {
             run.validate();
             checkCapacity(input.capacity);
             Outputs.check(out, "--out", false, input.name);
-            PrintWriter o = spec.commandLine().getOut();
+            PrintWriter o = out();
             MmapInstance in = input.read();
             MappingPlanner p = planner(planner, run.simulations);
-            spec.commandLine().getErr().println("mmap: " + p.name() + " on " + in.name() + " ...");
+            err().println("mmap: " + p.name() + " on " + in.name() + " ...");
             MappingResult r = p.plan(in, run.limits(Math.max(0.001, run.left(start)), start));
             o.println("instance  " + describe(in));
             o.println("planner   " + r.planner());
@@ -268,10 +254,7 @@ final class MmapCommand implements Runnable {
 
     @Command(name = "compare", mixinStandardHelpOptions = true,
             description = "Runs every planner on one instance; reward as a fraction of the best bound.")
-    static final class Compare implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
+    static final class Compare extends CommandBase {
         @Mixin
         Input input;
 
@@ -292,12 +275,12 @@ final class MmapCommand implements Runnable {
             checkCapacity(input.capacity);
             Outputs.check(csv, "--csv", false, input.name);
             MmapInstance in = input.read();
-            spec.commandLine().getOut().println(describe(in));
+            out().println(describe(in));
             Table table = table();
-            compare(in, planners, run, start, spec.commandLine().getErr(), table);
-            table.print(spec.commandLine().getOut());
+            compare(in, planners, run, start, err(), table);
+            table.print(out());
             if (run.workLimit != null) {
-                spec.commandLine().getOut().println("work: " + run.workLine());
+                out().println("work: " + run.workLine());
             }
             if (csv != null) {
                 table.writeCsv(csv);
@@ -365,10 +348,7 @@ final class MmapCommand implements Runnable {
 
     @Command(name = "export", mixinStandardHelpOptions = true,
             description = "Writes an instance (e.g. one derived from a zoo network) as memplan-mmap/1 JSON.")
-    static final class Export implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
+    static final class Export extends CommandBase {
         @Mixin
         Input input;
 
@@ -380,17 +360,14 @@ final class MmapCommand implements Runnable {
             Outputs.check(out, "--out", false, input.name);
             MmapInstance in = input.read();
             MmapJson.write(in, out);
-            spec.commandLine().getOut().println("wrote " + out + ": " + describe(in));
+            out().println("wrote " + out + ": " + describe(in));
             return 0;
         }
     }
 
     @Command(name = "check", mixinStandardHelpOptions = true,
             description = "Checks a mapping against an instance; exit 0 when valid, 1 when a rule is broken.")
-    static final class Check implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
+    static final class Check extends CommandBase {
         @Mixin
         Input input;
 
@@ -402,7 +379,7 @@ final class MmapCommand implements Runnable {
             MmapInstance in = input.read();
             Mapping m = MmapJson.readMapping(mapping);
             MappingReport report = MappingChecker.check(in, m);
-            PrintWriter o = spec.commandLine().getOut();
+            PrintWriter o = out();
             if (report.valid()) {
                 o.println("valid: reward " + report.reward() + " on " + describe(in));
                 return 0;

@@ -11,12 +11,9 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code memplan trace}: a graph run in an order, as the buffer list a fixed-schedule allocator packs (one
@@ -28,11 +25,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "one buffer per tensor of the setting, live over [first step, last use + 1), so that any allocator, here",
             "or MiniMalloc's own program, can pack it. SOURCE is a graph (file, zoo or gen:layered/gen:cells) or a",
             "generated training-step trace gen:trace:N[:SEED] of exactly N buffers."})
-final class TraceCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
-
+final class TraceCommand extends CommandBase {
     @Parameters(index = "0", paramLabel = "SOURCE", description = "a graph, or gen:trace:N[:SEED]")
     String source;
 
@@ -64,7 +57,7 @@ final class TraceCommand implements Callable<Integer> {
             buffers = of(g, order);
             what = "graph " + g.name() + " (" + ts.fileName() + ", " + (schedule == null ? "default order" : schedule) + ")";
         }
-        Outputs.write(out, MiniMallocCsv.toCsv(buffers), spec.commandLine().getOut());
+        Outputs.write(out, MiniMallocCsv.toCsv(buffers), out());
         PrintWriter report = Outputs.report(out, spec.commandLine());
         if (!Outputs.isStdout(out)) {
             report.println(what + ": " + buffers.size() + " buffers, largest live total " + maxLive(buffers)

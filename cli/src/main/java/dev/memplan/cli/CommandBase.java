@@ -1,0 +1,31 @@
+package dev.memplan.cli;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** A command: picocli injects its spec; {@link #out()} and {@link #err()} are the streams it prints to. */
+abstract class CommandBase implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
+
+    PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
+
+    /** A command that only groups subcommands: run alone, it prints its usage. */
+    abstract static class Group implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public void run() {
+            spec.commandLine().usage(spec.commandLine().getOut());
+        }
+    }
+}
