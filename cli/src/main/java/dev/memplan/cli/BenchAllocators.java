@@ -20,7 +20,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -32,7 +31,7 @@ import picocli.CommandLine.Option;
 @Command(name = "allocators", mixinStandardHelpOptions = true,
         description = {"Runs the allocators on MiniMalloc's challenging suite and seeded random buffer sets; prints",
             "status, time and height per instance and writes a CSV as it goes."})
-final class BenchAllocators extends CommandBase {
+final class BenchAllocators extends CommandBase.Bench {
     @Option(names = "--allocators", split = ",", paramLabel = "A1,...", description = "allocators (default: all)")
     List<String> allocators;
 
@@ -63,9 +62,6 @@ final class BenchAllocators extends CommandBase {
     @Option(names = "--sizes", split = ",", paramLabel = "N1,...", defaultValue = "10000,50000,100000",
             description = "trace sizes for --scale (default: ${DEFAULT-VALUE})")
     List<Integer> sizes;
-
-    @Mixin
-    BenchCsv csvOption;
 
     @Override
     public Integer call() {

@@ -18,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code memplan bench ...}: reproducible benchmarks that print a table and write it as CSV. */
@@ -34,7 +33,7 @@ final class BenchCommand extends CommandBase.Group {
      */
     @Command(name = "checker", mixinStandardHelpOptions = true,
             description = "Times the plan checker on growing random plans (median of repeats).")
-    static final class Checker extends CommandBase {
+    static final class Checker extends CommandBase.Bench {
         @Option(names = "--sizes", split = ",", defaultValue = "1000,4000,16000,64000",
                 description = "operator counts (default: ${DEFAULT-VALUE})")
         List<Integer> sizes;
@@ -48,9 +47,6 @@ final class BenchCommand extends CommandBase.Group {
 
         @Option(names = "--seed", defaultValue = "1", description = "random seed (default: ${DEFAULT-VALUE})")
         long seed;
-
-        @Mixin
-        BenchCsv csvOption;
 
         @Override
         public Integer call() {

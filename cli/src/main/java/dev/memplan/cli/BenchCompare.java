@@ -1,7 +1,6 @@
 package dev.memplan.cli;
 
 import dev.memplan.baselines.replacement.Schemes;
-import dev.memplan.datasets.zoo.Zoo;
 import dev.memplan.sweeps.PlannerChoice;
 import dev.memplan.sweeps.ResultRow;
 import dev.memplan.sweeps.SpecBuilder;
@@ -17,7 +16,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code memplan bench compare}: the paper's comparison (Fig. 3) over zoo networks x budgets x tensor settings:
+ * {@code memplan bench compare}: the paper's comparison (Fig. 3) over zoo networks x axes.budgets x tensor settings:
  * the non-compulsory traffic of each scheme and of COSMA (started from the best scheme, time-limited), every
  * plan checked. It runs the sweep spec {@code bench-compare} (with the axes its options give) and prints a row per
  * network, setting and budget as soon as its cases are done; the CSV is rewritten then, so an interrupted run keeps
@@ -27,27 +26,15 @@ import picocli.CommandLine.Option;
         description = {"COSMA against the comparison schemes over zoo networks x budgets (M_R, M_H, M_P) x settings;",
             "prints a row per case as it finishes and writes them to a CSV as it goes. Runs the sweep spec",
             "bench-compare ('memplan sweep --builtin bench-compare --print-spec')."})
-final class BenchCompare extends CommandBase {
-    @Option(names = "--networks", split = ",", paramLabel = "N1,N2,...",
-            description = "zoo networks (default: the ten human-designed ones)")
-    List<String> networks;
-
-    @Option(names = "--budgets", split = ",", defaultValue = "M_R,M_H,M_P", paramLabel = "B1,...",
-            description = "budgets (default: ${DEFAULT-VALUE})")
-    List<String> budgets;
-
-    @Option(names = "--settings", split = ",", defaultValue = "activations,all", paramLabel = "S1,...",
-            description = "tensor settings (default: ${DEFAULT-VALUE})")
-    List<String> settings;
+final class BenchCompare extends CommandBase.Bench {
+    @Mixin
+    ZooAxes axes;
 
     @Option(names = "--schemes", split = ",", paramLabel = "S1,...", description = "schemes (default: the paper's four)")
     List<String> schemes;
 
     @Option(names = "--no-cosma", description = "schemes only")
     boolean noCosma;
-
-    @Mixin
-    BenchCsv csvOption;
 
     @Option(names = "--plans", paramLabel = "DIR", description = "also write every plan there (memplan-plan/1)")
     Path plans;
@@ -63,19 +50,17 @@ final class BenchCompare extends CommandBase {
         Path csv = csvOption.checked();
         Outputs.checkFolder(plans, "--plans");
         PrintWriter out = out();
-        List<String> nets = Inputs.zooNetworks(networks != null ? networks
-                : Zoo.names().stream().filter(n -> !Zoo.entry(n).nas()).toList());
+        List<String> nets = axes.networks(false);
         List<String> schemeNames = schemes == null ? Schemes.PAPER : schemes;
         Inputs.schemes(schemeNames, new dev.memplan.baselines.scheduling.MinimumPeakScheduler());
-        settings.forEach(Inputs::setting);
         List<PlannerChoice> planners = new ArrayList<>(schemeNames.stream().map(PlannerChoice::scheme).toList());
         if (!noCosma) {
             planners.add(solverOptions.cosmaPlanner(Map.<String, String>of()));
         }
         SweepSpec sweepSpec = solverOptions.solverAxes(new SpecBuilder("bench-compare").graphs(nets)
-                .settings(settings).budgets(budgets).planners(planners)).build();
+                .settings(axes.settings).budgets(axes.budgets).planners(planners)).build();
 
-        ComparisonRows table = new ComparisonRows(nets, settings, budgets, schemeNames, !noCosma);
+        ComparisonRows table = new ComparisonRows(nets, axes.settings, axes.budgets, schemeNames, !noCosma);
         out.println(String.join("  ", table.header()));
         // A line is printed when all the planners of its network, setting and budget are done.
         Table progressive = new Table(table.header());

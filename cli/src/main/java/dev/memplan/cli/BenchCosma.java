@@ -26,22 +26,9 @@ import picocli.CommandLine.Option;
 @Command(name = "cosma", mixinStandardHelpOptions = true,
         description = {"COSMA on zoo networks x budgets: status, traffic, bound, gap, time, model size, encoding and",
             "back-end per case; CSV and Markdown written as rows finish. Runs the sweep spec bench-cosma."})
-final class BenchCosma extends CommandBase {
-    @Option(names = "--networks", split = ",", paramLabel = "N1,...",
-            description = "zoo networks (default: all 14; NAS ones get fixed schedules)")
-    List<String> networks;
-
-    @Option(names = "--budgets", split = ",", defaultValue = "M_R,M_H,M_P", paramLabel = "B1,...",
-            description = "budgets (default: ${DEFAULT-VALUE})")
-    List<String> budgets;
-
-    @Option(names = "--settings", split = ",", defaultValue = "activations,all", paramLabel = "S1,...",
-            description = "tensor settings for human-designed networks; NAS networks use activations, as the paper "
-                    + "(default: ${DEFAULT-VALUE})")
-    List<String> settings;
-
+final class BenchCosma extends CommandBase.Bench {
     @Mixin
-    BenchCsv csvOption;
+    ZooAxes axes;
 
     @Option(names = "--markdown", paramLabel = "OUT.md", description = "also write the table as Markdown")
     Path markdown;
@@ -63,8 +50,7 @@ final class BenchCosma extends CommandBase {
         Outputs.check(markdown, "--markdown", false);
         Outputs.checkFolder(plans, "--plans");
         PrintWriter out = out();
-        List<String> nets = Inputs.zooNetworks(networks != null ? networks : Zoo.names());
-        settings.forEach(Inputs::setting);
+        List<String> nets = axes.networks(null);
         List<String> human = nets.stream().filter(n -> !Zoo.entry(n).nas()).toList();
         List<String> nas = nets.stream().filter(n -> Zoo.entry(n).nas()).toList();
         List<PlannerChoice> planners = new ArrayList<>(Schemes.PAPER.stream().map(PlannerChoice::scheme).toList());
@@ -72,15 +58,16 @@ final class BenchCosma extends CommandBase {
             planners.add(solverOptions.cosmaPlanner(Map.of("schedule", schedule)));
         }
         SpecBuilder builder = solverOptions.solverAxes(new SpecBuilder("bench-cosma").graphs(nets)
-                .settings(settings.contains("activations") ? settings : concat(settings, List.of("activations")))
-                .budgets(budgets).planners(planners));
+                .settings(axes.settings.contains("activations") ? axes.settings
+                        : concat(axes.settings, List.of("activations")))
+                .budgets(axes.budgets).planners(planners));
         if (!nas.isEmpty()) {
             builder.exclude(Map.of("graph", nas, "setting", List.of("all")));
             builder.exclude(Map.of("graph", nas, "planner", List.of("cosma")));
         }
         if (!human.isEmpty()) {
             builder.exclude(Map.of("graph", human, "planner", List.of("cosma[*schedule=*")));
-            if (!settings.contains("activations")) {
+            if (!axes.settings.contains("activations")) {
                 builder.exclude(Map.of("graph", human, "setting", List.of("activations")));
             }
         }
@@ -100,7 +87,7 @@ final class BenchCosma extends CommandBase {
             }
         });
         Table table = new Table(header);
-        lines.lines(List.copyOf(rows.values()), nets, settings, budgets).forEach(table::row);
+        lines.lines(List.copyOf(rows.values()), nets, axes.settings, axes.budgets).forEach(table::row);
         table.writeCsv(csv);
         if (markdown != null) {
             table.writeMarkdown(markdown);

@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "formulations", mixinStandardHelpOptions = true,
         description = "Runs COSMA on the examples and seeded random graphs at M_R, M_H and M_P with each back-end.")
-final class BenchFormulations extends CommandBase {
+final class BenchFormulations extends CommandBase.Bench {
     private static final String[] HEADER = {"graph", "setting", "budget", "bytes", "backend", "vars before",
         "cons before", "vars after", "cons after", "status", "traffic", "bound", "gap", "seconds"};
 
@@ -47,9 +47,6 @@ final class BenchFormulations extends CommandBase {
 
     @Option(names = "--time-limit", defaultValue = "60", description = "seconds per case (default: ${DEFAULT-VALUE})")
     double timeLimit;
-
-    @Mixin
-    BenchCsv csvOption;
 
     @Override
     public Integer call() {

@@ -12,7 +12,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -24,16 +23,13 @@ import picocli.CommandLine.Parameters;
 @Command(name = "import", mixinStandardHelpOptions = true,
         description = {"Times ONNX import: the first import in a fresh JVM and the median of repeats; prints a table",
             "and writes a CSV."})
-final class BenchImport extends CommandBase {
+final class BenchImport extends CommandBase.Bench {
     @Parameters(paramLabel = "MODEL.onnx[@NAME=D0,D1,...]", arity = "1..*",
             description = "models, each with the shape of its dynamic input after '@' when it has one")
     List<String> models;
 
     @Option(names = "--repeats", defaultValue = "5", description = "timed imports after the first (default: ${DEFAULT-VALUE})")
     int repeats;
-
-    @Mixin
-    BenchCsv csvOption;
 
     @Override
     public Integer call() {

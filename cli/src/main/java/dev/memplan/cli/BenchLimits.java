@@ -15,7 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -30,7 +29,7 @@ import picocli.CommandLine.Option;
 @Command(name = "limits", mixinStandardHelpOptions = true,
         description = {"Runs 'memplan solve GRAPH --budget B --time-limit L --out FILE' in a child JVM per case and",
             "measures wall time (JVM start included) against the limit and peak resident memory (VmHWM)."})
-final class BenchLimits extends CommandBase {
+final class BenchLimits extends CommandBase.Bench {
     private static final Pattern ROW = Pattern.compile("^(status|non-compulsory traffic|gap|graph)\\s{2,}(.*)$");
 
     @Option(names = "--graphs", split = ",", paramLabel = "G1,...",
@@ -52,9 +51,6 @@ final class BenchLimits extends CommandBase {
     @Option(names = "--solve-args", paramLabel = "ARGS", defaultValue = "",
             description = "more arguments for each solve, e.g. '--decompose none' or '--setting all' (default: none)")
     String solveArgs;
-
-    @Mixin
-    BenchCsv csvOption;
 
     @Override
     public Integer call() throws IOException {

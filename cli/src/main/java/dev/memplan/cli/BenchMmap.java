@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -18,7 +17,7 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "mmap", mixinStandardHelpOptions = true,
         description = "Two-level memory mapping: reward and gap to the bound per planner per instance.")
-final class BenchMmap extends CommandBase {
+final class BenchMmap extends CommandBase.Bench {
     @Option(names = "--networks", split = ",", paramLabel = "N1,...",
             description = "zoo networks (default: all; 'none' for none)")
     List<String> networks;
@@ -36,9 +35,6 @@ final class BenchMmap extends CommandBase {
 
     @Option(names = "--simulations", paramLabel = "N", defaultValue = "128", description = "MCTS simulations per move (default: ${DEFAULT-VALUE})")
     int simulations;
-
-    @Mixin
-    BenchCsv csvOption;
 
     @Option(names = "--markdown", paramLabel = "OUT.md", description = "also write the table as Markdown")
     Path markdown;

@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
 @Command(name = "scheduler", mixinStandardHelpOptions = true,
         description = {"Times the minimum-peak scheduler at pinned beam widths: peak, bound, status, a hash of the",
             "order and the median time; prints a table and writes a CSV."})
-final class BenchScheduler extends CommandBase {
+final class BenchScheduler extends CommandBase.Bench {
     @Option(names = "--graphs", split = ",", paramLabel = "G1,...",
             defaultValue = "gen:cells:400:3,gen:cells:1000,amoebanet,nasnet,pnasnet,gen:cells:5000",
             description = "graphs (default: ${DEFAULT-VALUE})")
@@ -38,9 +38,6 @@ final class BenchScheduler extends CommandBase {
 
     @Option(names = "--repeats", defaultValue = "3", description = "timed runs per case (default: ${DEFAULT-VALUE})")
     int repeats;
-
-    @Mixin
-    BenchCsv csvOption;
 
     @Override
     public Integer call() {

@@ -2,6 +2,7 @@ package dev.memplan.cli;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
@@ -16,6 +17,12 @@ abstract class CommandBase implements Callable<Integer> {
 
     PrintWriter err() {
         return spec.commandLine().getErr();
+    }
+
+    /** A bench command: it writes its table as CSV ({@link BenchCsv}, declared here once). */
+    abstract static class Bench extends CommandBase {
+        @Mixin
+        BenchCsv csvOption;
     }
 
     /** A command that only groups subcommands: run alone, it prints its usage. */

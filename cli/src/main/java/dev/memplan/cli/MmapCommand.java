@@ -136,7 +136,7 @@ final class MmapCommand extends CommandBase.Group {
         /** The wall-time limit in seconds, or infinity for none (a work limit alone). */
         double timeLimit = 60;
 
-        /** The command's work budget, made by {@link #validate()}; unlimited without --work-limit. */
+        /** The command's work budget, made by {@link #validate}; unlimited without --work-limit. */
         dev.memplan.model.Work work = dev.memplan.model.Work.unlimited();
 
         @Option(names = "--threads", paramLabel = "N", defaultValue = "1", description = "CP-SAT workers (default: ${DEFAULT-VALUE})")
@@ -160,8 +160,11 @@ final class MmapCommand extends CommandBase.Group {
             return timeLimit - (System.nanoTime() - startNanos) / 1e9 - Math.min(1.0, 0.05 * timeLimit);
         }
 
-        /** Checks every value before any work (a zero --simulations crashed MCTS after the instance was built). */
-        void validate() {
+        /**
+         * Checks every value, and the instance's --capacity, before any work (a zero --simulations crashed MCTS
+         * after the instance was built).
+         */
+        void validate(Input input) {
             if (timeLimitOption != null && (!(timeLimitOption > 0) || Double.isInfinite(timeLimitOption))) {
                 throw new UserException("--time-limit must be a positive number of seconds, got " + timeLimitOption);
             }
@@ -173,6 +176,7 @@ final class MmapCommand extends CommandBase.Group {
             if (simulations < 1) {
                 throw new UserException("--simulations must be >= 1 (MCTS simulations per move), got " + simulations);
             }
+            checkCapacity(input.capacity);
         }
 
         /**
@@ -215,8 +219,7 @@ final class MmapCommand extends CommandBase.Group {
         @Override
         public Integer call() {
             long start = System.nanoTime();
-            run.validate();
-            checkCapacity(input.capacity);
+            run.validate(input);
             Outputs.check(out, "--out", false, input.name);
             PrintWriter o = out();
             MmapInstance in = input.read();
@@ -271,8 +274,7 @@ final class MmapCommand extends CommandBase.Group {
         @Override
         public Integer call() {
             long start = System.nanoTime();
-            run.validate();
-            checkCapacity(input.capacity);
+            run.validate(input);
             Outputs.check(csv, "--csv", false, input.name);
             MmapInstance in = input.read();
             out().println(describe(in));
