@@ -36,9 +36,6 @@ final class BenchCompare extends CommandBase.Bench {
     @Option(names = "--no-cosma", description = "schemes only")
     boolean noCosma;
 
-    @Option(names = "--plans", paramLabel = "DIR", description = "also write every plan there (memplan-plan/1)")
-    Path plans;
-
     @Mixin
     SolverOptions solverOptions;
 
@@ -48,7 +45,7 @@ final class BenchCompare extends CommandBase.Bench {
     @Override
     public Integer call() {
         Path csv = csvOption.checked();
-        Outputs.checkFolder(plans, "--plans");
+        sweep.check();
         PrintWriter out = out();
         List<String> nets = axes.networks(false);
         List<String> schemeNames = schemes == null ? Schemes.PAPER : schemes;
@@ -64,7 +61,7 @@ final class BenchCompare extends CommandBase.Bench {
         out.println(String.join("  ", table.header()));
         // A line is printed when all the planners of its network, setting and budget are done.
         Table progressive = new Table(table.header());
-        Map<String, ResultRow> rows = sweep.run(sweepSpec, plans, err(), r -> {
+        Map<String, ResultRow> rows = sweep.run(sweepSpec, err(), r -> {
             String[] line = table.add(r);
             if (line != null) {
                 progressive.row(line);

@@ -33,11 +33,6 @@ final class BenchCosma extends CommandBase.Bench {
     @Option(names = "--markdown", paramLabel = "OUT.md", description = "also write the table as Markdown")
     Path markdown;
 
-    @Option(names = "--plans", paramLabel = "DIR",
-            description = "also write each plan (memplan-plan/1) as DIR/NETWORK-SETTING-BUDGET-PLANNER-KEY.json, to "
-                    + "check with 'memplan check NETWORK PLAN'")
-    Path plans;
-
     @Mixin
     SolverOptions solverOptions;
 
@@ -48,7 +43,7 @@ final class BenchCosma extends CommandBase.Bench {
     public Integer call() {
         Path csv = csvOption.checked();
         Outputs.check(markdown, "--markdown", false);
-        Outputs.checkFolder(plans, "--plans");
+        sweep.check();
         PrintWriter out = out();
         List<String> nets = axes.networks(null);
         List<String> human = nets.stream().filter(n -> !Zoo.entry(n).nas()).toList();
@@ -75,7 +70,7 @@ final class BenchCosma extends CommandBase.Bench {
         out.println(String.join("  ", header));
         CosmaRows lines = new CosmaRows(solverOptions.encodingLabel());
         Table progressive = new Table(header);
-        Map<String, ResultRow> rows = sweep.run(builder.build(), plans, err(), r -> {
+        Map<String, ResultRow> rows = sweep.run(builder.build(), err(), r -> {
             for (String[] line : lines.add(r)) {
                 progressive.row(line);
                 out.println(String.join("  ", line));

@@ -24,11 +24,21 @@ final class BenchSweep {
     @Option(names = "--jobs", defaultValue = "1", paramLabel = "N", description = "cases side by side (default: ${DEFAULT-VALUE})")
     int jobs;
 
-    /** Runs the spec; {@code onRow} sees each row as it is stored; the rows of all its cases by case key. */
-    Map<String, ResultRow> run(SweepSpec spec, Path plans, PrintWriter err, Consumer<ResultRow> onRow) {
+    @Option(names = "--plans", paramLabel = "DIR",
+            description = "also write each plan (memplan-plan/1) as DIR/NETWORK-SETTING-BUDGET-PLANNER-KEY.json, to "
+                    + "check with 'memplan check NETWORK PLAN'")
+    Path plans;
+
+    /** Checks --jobs and --plans before any work. */
+    void check() {
+        Outputs.checkFolder(plans, "--plans");
         if (jobs < 1) {
             throw new UserException("--jobs must be >= 1, got " + jobs);
         }
+    }
+
+    /** Runs the spec; {@code onRow} sees each row as it is stored; the rows of all its cases by case key. */
+    Map<String, ResultRow> run(SweepSpec spec, PrintWriter err, Consumer<ResultRow> onRow) {
         return SpecBuilder.run(spec, db, plans, jobs, err, onRow);
     }
 }
