@@ -1,6 +1,5 @@
 package dev.memplan.cli;
 
-import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.sweeps.PlannerChoice;
 import dev.memplan.sweeps.ResultRow;
 import dev.memplan.sweeps.SpecBuilder;
@@ -13,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /**
  * {@code memplan bench compare}: the paper's comparison (Fig. 3) over zoo networks x axes.budgets x tensor settings:
@@ -30,11 +28,8 @@ final class BenchCompare extends CommandBase.Bench {
     @Mixin
     ZooAxes axes;
 
-    @Option(names = "--schemes", split = ",", paramLabel = "S1,...", description = "schemes (default: the paper's four)")
-    List<String> schemes;
-
-    @Option(names = "--no-cosma", description = "schemes only")
-    boolean noCosma;
+    @Mixin
+    PlannerOptions choice;
 
     @Mixin
     SolverOptions solverOptions;
@@ -48,16 +43,16 @@ final class BenchCompare extends CommandBase.Bench {
         sweep.check();
         PrintWriter out = out();
         List<String> nets = axes.networks(false);
-        List<String> schemeNames = schemes == null ? Schemes.PAPER : schemes;
+        List<String> schemeNames = choice.schemeNames();
         Inputs.schemes(schemeNames, new dev.memplan.baselines.scheduling.MinimumPeakScheduler());
         List<PlannerChoice> planners = new ArrayList<>(schemeNames.stream().map(PlannerChoice::scheme).toList());
-        if (!noCosma) {
+        if (!choice.noCosma) {
             planners.add(solverOptions.cosmaPlanner(Map.<String, String>of()));
         }
         SweepSpec sweepSpec = solverOptions.solverAxes(new SpecBuilder("bench-compare").graphs(nets)
                 .settings(axes.settings).budgets(axes.budgets).planners(planners)).build();
 
-        ComparisonRows table = new ComparisonRows(nets, axes.settings, axes.budgets, schemeNames, !noCosma);
+        ComparisonRows table = new ComparisonRows(nets, axes.settings, axes.budgets, schemeNames, !choice.noCosma);
         out.println(String.join("  ", table.header()));
         // A line is printed when all the planners of its network, setting and budget are done.
         Table progressive = new Table(table.header());

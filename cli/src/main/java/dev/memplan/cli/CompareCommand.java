@@ -40,14 +40,8 @@ final class CompareCommand extends CommandBase {
     @Mixin
     CaseOptions problem;
 
-    @Option(names = "--schemes", paramLabel = "S1,S2,...", split = ",",
-            description = "schemes SCHEDULER/POLICY/ALLOCATOR (default: the paper's four: "
-                    + "default|mpmf x belady|greedy x tflite; also lru, firstfit, and minimalloc: replacement on bytes, "
-                    + "then MiniMalloc packs the segments)")
-    List<String> schemes;
-
-    @Option(names = "--no-cosma", description = "run the schemes only")
-    boolean noCosma;
+    @Mixin
+    PlannerOptions planners;
 
     @Option(names = "--csv", paramLabel = "OUT", description = "also write the table as CSV ('-': to standard output, the report to standard error)")
     Path csv;
@@ -70,7 +64,7 @@ final class CompareCommand extends CommandBase {
         Graph g = full.withSetting(s);
         Limits limits = solverOptions.commandLimits();
         MinimumPeakScheduler mpmf = solverOptions.minimumPeak(g);
-        List<Scheme> planners = Inputs.schemes(schemes, mpmf);
+        List<Scheme> schemes = Inputs.schemes(planners.schemeNames(), mpmf);
         BudgetChoice chosen = BudgetChoice.resolve(problem.budget, g, s, mpmf, limits);
         out.println("graph " + g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
                 + s.fileName() + "), budget " + chosen.describe());
@@ -84,7 +78,7 @@ final class CompareCommand extends CommandBase {
         Plan best = null;
         List<Plan> starts = new ArrayList<>();
         List<String> notes = new ArrayList<>();
-        for (Scheme scheme : planners) {
+        for (Scheme scheme : schemes) {
             if (limits.expired()) {
                 notes.add(scheme.name() + " skipped: " + (Deadline.interrupted() ? "interrupted" : "no time left within the limit"));
                 continue;
@@ -108,7 +102,7 @@ final class CompareCommand extends CommandBase {
             }
         }
         Row cosma = null;
-        if (!noCosma) {
+        if (!planners.noCosma) {
             err.println("running cosma ...");
             CosmaPipeline.Settings settings = decomposeOptions.settings(g,
                     solverOptions.cosma(CosmaObjective.TRAFFIC, null, null), mpmf);
