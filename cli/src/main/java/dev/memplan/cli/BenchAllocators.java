@@ -64,9 +64,7 @@ final class BenchAllocators extends CommandBase.Bench {
     List<Integer> sizes;
 
     @Override
-    public Integer call() {
-        Path csv = csvOption.checked();
-        PrintWriter out = out();
+    Integer run(Path csv, PrintWriter out) {
         List<String> names = allocators == null ? Allocators.NAMES : allocators;
         for (String n : names) {
             if (!Allocators.NAMES.contains(n)) {

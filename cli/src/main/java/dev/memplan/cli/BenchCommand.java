@@ -49,9 +49,7 @@ final class BenchCommand extends CommandBase.Group {
         long seed;
 
         @Override
-        public Integer call() {
-            Path csv = csvOption.checked();
-            PrintWriter out = out();
+        Integer run(Path csv, PrintWriter out) {
             if (repeats < 1) {
                 throw new UserException("--repeats must be >= 1 (a median needs a run), got " + repeats);
             }

@@ -38,10 +38,8 @@ final class BenchCompare extends CommandBase.Bench {
     BenchSweep sweep;
 
     @Override
-    public Integer call() {
-        Path csv = csvOption.checked();
+    Integer run(Path csv, PrintWriter out) {
         sweep.check();
-        PrintWriter out = out();
         List<String> nets = axes.networks(false);
         List<String> schemeNames = choice.schemeNames();
         Inputs.schemes(schemeNames, new dev.memplan.baselines.scheduling.MinimumPeakScheduler());

@@ -40,11 +40,9 @@ final class BenchCosma extends CommandBase.Bench {
     BenchSweep sweep;
 
     @Override
-    public Integer call() {
-        Path csv = csvOption.checked();
+    Integer run(Path csv, PrintWriter out) {
         Outputs.check(markdown, "--markdown", false);
         sweep.check();
-        PrintWriter out = out();
         List<String> nets = axes.networks(null);
         List<String> human = nets.stream().filter(n -> !Zoo.entry(n).nas()).toList();
         List<String> nas = nets.stream().filter(n -> Zoo.entry(n).nas()).toList();

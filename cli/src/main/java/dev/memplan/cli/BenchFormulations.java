@@ -49,9 +49,7 @@ final class BenchFormulations extends CommandBase.Bench {
     double timeLimit;
 
     @Override
-    public Integer call() {
-        Path csv = csvOption.checked();
-        PrintWriter out = out();
+    Integer run(Path csv, PrintWriter out) {
         PrintWriter err = err();
         TensorSetting s = setting.or(TensorSetting.ALL);
         Limits limits = Limits.DEFAULT.withTimeLimit(Inputs.timeLimit(timeLimit, "--time-limit"));

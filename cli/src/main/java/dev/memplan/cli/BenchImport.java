@@ -32,11 +32,13 @@ final class BenchImport extends CommandBase.Bench {
     int repeats;
 
     @Override
-    public Integer call() {
+    List<String> inputs() {
         // A model argument is the file, with the shape of its dynamic input after '@'.
-        Path csv = csvOption.checked(models.stream().map(m -> m.indexOf('@') < 0 ? m : m.substring(0, m.indexOf('@')))
-                .toList());
-        PrintWriter out = out();
+        return models.stream().map(m -> m.indexOf('@') < 0 ? m : m.substring(0, m.indexOf('@'))).toList();
+    }
+
+    @Override
+    Integer run(Path csv, PrintWriter out) {
         Table t = new Table("model", "input", "file MB", "operators", "tensors", "M_R all", "first s", "median s");
         for (String spec : models) {
             int at = spec.indexOf('@');

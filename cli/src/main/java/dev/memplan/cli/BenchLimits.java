@@ -53,9 +53,12 @@ final class BenchLimits extends CommandBase.Bench {
     String solveArgs;
 
     @Override
-    public Integer call() throws IOException {
-        Path csv = csvOption.checked(graphs);
-        PrintWriter out = out();
+    List<String> inputs() {
+        return graphs;
+    }
+
+    @Override
+    Integer run(Path csv, PrintWriter out) throws IOException {
         PrintWriter err = err();
         for (double limit : limits) {
             if (!(limit > 0) || Double.isInfinite(limit)) {

@@ -40,9 +40,7 @@ final class BenchMmap extends CommandBase.Bench {
     Path markdown;
 
     @Override
-    public Integer call() {
-        Path csv = csvOption.checked();
-        PrintWriter out = out();
+    Integer run(Path csv, PrintWriter out) {
         PrintWriter err = err();
         List<String> inputs = new ArrayList<>();
         List<String> nets = networks == null ? Zoo.names() : networks;

@@ -40,8 +40,12 @@ final class BenchScheduler extends CommandBase.Bench {
     int repeats;
 
     @Override
-    public Integer call() {
-        Path csv = csvOption.checked(graphs);
+    List<String> inputs() {
+        return graphs;
+    }
+
+    @Override
+    Integer run(Path csv, PrintWriter out) {
         if (repeats < 1) {
             throw new UserException("--repeats must be >= 1 (a median needs a run), got " + repeats);
         }
@@ -51,7 +55,6 @@ final class BenchScheduler extends CommandBase.Bench {
             }
         }
         TensorSetting s = setting.or(TensorSetting.ACTIVATIONS);
-        PrintWriter out = out();
         PrintWriter err = err();
         Table table = new Table("graph", "operators", "width", "peak", "bound", "status", "order hash", "median s");
         for (String name : graphs) {
