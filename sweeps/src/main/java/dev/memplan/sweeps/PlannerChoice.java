@@ -96,6 +96,16 @@ public record PlannerChoice(Kind kind, String name, Map<String, String> options)
         return m;
     }
 
+    /** COSMA's techniques switched off ({@code without}). */
+    java.util.Set<Technique> techniquesOff() {
+        java.util.Set<Technique> off = java.util.EnumSet.noneOf(Technique.class);
+        String ids = option("without");
+        for (String id : ids.isEmpty() ? List.<String>of() : List.of(ids.split("\\+"))) {
+            off.add(Technique.parse(id));
+        }
+        return off;
+    }
+
     /** An option's value, or its default. */
     String option(String key) {
         return options.getOrDefault(key, key.equals("without") ? "" : COSMA_CHOICES.get(key).get(0));
