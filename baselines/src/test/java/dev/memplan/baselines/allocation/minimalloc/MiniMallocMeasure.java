@@ -15,7 +15,7 @@ import java.util.Locale;
  * program's single-thread time on this machine.
  *
  * <p>Arguments (all optional): {@code reps=2 limit=60 threads=1,2 only=A,B,... off=dominance,restarts,...}
- * ({@code off} names {@link MiniMallocOptions} switches to turn off, for ablations). A row shows the seconds
+ * ({@code off} names {@link MiniMallocOptions.Technique} ids to turn off, for ablations). A row shows the seconds
  * and the first letter of the status (F = FEASIBLE, U = UNKNOWN at the limit).
  */
 public final class MiniMallocMeasure {
