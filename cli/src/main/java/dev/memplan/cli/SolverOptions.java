@@ -1,6 +1,5 @@
 package dev.memplan.cli;
 
-import dev.memplan.baselines.allocation.minimalloc.MiniMallocAllocator;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaSolver;
@@ -214,8 +213,7 @@ final class SolverOptions {
 
     /** The COSMA options of this command line: objective, fixed schedule (or null), encoding, start plan. */
     CosmaSolver.Options cosma(CosmaObjective objective, Schedule schedule, Plan start) {
-        return new CosmaSolver.Options(objective, schedule, backend(), start, encoding == Encoding.DECOUPLED,
-                new MiniMallocAllocator(), techniquesOff());
+        return cosmaPlanner(java.util.Map.of()).cosmaOptions(objective, schedule, backend(), start);
     }
 
     /** Whether --without prune builds the model without its lifetime windows. */

@@ -1,7 +1,6 @@
 package dev.memplan.sweeps;
 
 import dev.memplan.baselines.allocation.Allocators;
-import dev.memplan.baselines.allocation.minimalloc.MiniMallocAllocator;
 import dev.memplan.baselines.replacement.PackingFailedException;
 import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.replacement.Schemes;
@@ -136,9 +135,8 @@ public final class CaseRunner {
             case "mpmf" -> ctx.mp.schedule();
             default -> null;
         };
-        CosmaSolver.Options options = new CosmaSolver.Options(CosmaObjective.TRAFFIC, fixed, Backend.parse(c.solver()),
-                null, c.planner().option("encoding").equals("decoupled"),
-                new MiniMallocAllocator(), c.planner().techniquesOff());
+        CosmaSolver.Options options = c.planner().cosmaOptions(CosmaObjective.TRAFFIC, fixed,
+                Backend.parse(c.solver()), null);
         // The same pipeline as memplan solve and compare: the same case gives the same row.
         CosmaPipeline.Settings settings = CosmaPipeline.Settings.of(options, ctx.mpmf)
                 .withDecompose(c.planner().option("decompose").equals("none") ? CosmaPipeline.Decompose.NONE

@@ -1,6 +1,12 @@
 package dev.memplan.sweeps;
 
+import dev.memplan.baselines.allocation.minimalloc.MiniMallocAllocator;
+import dev.memplan.formulations.cosma.CosmaObjective;
+import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.cosma.Technique;
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Plan;
+import dev.memplan.model.Schedule;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -94,6 +100,18 @@ public record PlannerChoice(Kind kind, String name, Map<String, String> options)
         m.put("name", name);
         options.forEach((k, v) -> m.put(k, k.equals("without") ? List.of(v.split("\\+")) : v));
         return m;
+    }
+
+    /**
+     * COSMA's solver options for this choice (its encoding and techniques, MiniMalloc packing the decoupled step):
+     * what solve, compare and a sweep case run alike.
+     *
+     * @param schedule the fixed schedule, null for a free one
+     * @param start a starting plan, null for none
+     */
+    public CosmaSolver.Options cosmaOptions(CosmaObjective objective, Schedule schedule, Backend backend, Plan start) {
+        return new CosmaSolver.Options(objective, schedule, backend, start, option("encoding").equals("decoupled"),
+                new MiniMallocAllocator(), techniquesOff());
     }
 
     /** COSMA's techniques switched off ({@code without}). */
