@@ -25,7 +25,7 @@ final class ConvertCommand extends CommandBase {
     public Integer call() {
         Outputs.check(out, "OUT", true, in);
         Graph g = Inputs.graph(in, onnx);
-        Outputs.write(out, GraphJson.toJson(g), out());
+        Outputs.write(out, GraphJson.toJson(g.withCosts()), out());
         Outputs.report(out, spec.commandLine()).println("wrote " + out + ": graph " + g.name() + ", " + g.operatorCount()
                 + " operators, " + g.tensorCount() + " tensors, " + g.outputs().size() + " outputs");
         return 0;

@@ -11,7 +11,7 @@ import picocli.CommandLine.Parameters;
 final class GraphInput {
     @Parameters(index = "0", paramLabel = "GRAPH",
             description = "graph file (memplan-graph/1, COSMA DAG JSON or .onnx), example name, zoo name or generated"
-                    + " graph (gen:layered:N[:SEED], gen:cells:N[:SEED])")
+                    + " graph (gen:layered:N[:SEED], gen:cells:N[:SEED]); NAME:train is its training step")
     String name;
 
     @Mixin

@@ -72,7 +72,7 @@ final class ImportCommand extends CommandBase {
         t.row("import time", String.format("%.2f s", seconds));
         t.print(w);
         if (out != null) {
-            Outputs.write(out, GraphJson.toJson(g), out());
+            Outputs.write(out, GraphJson.toJson(g.withCosts()), out());
             w.println("wrote " + out);
         }
         return 0;

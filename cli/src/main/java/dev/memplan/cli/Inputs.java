@@ -25,12 +25,16 @@ final class Inputs {
 
     /** As {@link #graph(String)}; an {@code .onnx} file is imported with {@code onnx}'s options (null: defaults). */
     static Graph graph(String argument, OnnxOptions onnx) {
-        if (onnx != null && onnx.given() && !OnnxImport.isOnnxFile(argument)) {
+        // model.onnx:train imports the model with the options, then builds its training step
+        dev.memplan.datasets.TrainingGraphs.Name training = dev.memplan.datasets.TrainingGraphs.parse(argument);
+        String model = training != null && OnnxImport.isOnnxFile(training.base()) ? training.base() : argument;
+        if (onnx != null && onnx.given() && !OnnxImport.isOnnxFile(model)) {
             throw new UserException("--input, --fuse, --bytes-per-element and --opaque apply to an .onnx GRAPH, not to "
                     + argument);
         }
-        if (onnx != null && OnnxImport.isOnnxFile(argument) && Files.isRegularFile(Path.of(argument))) {
-            return OnnxImport.read(Path.of(argument), onnx.options());
+        if (onnx != null && OnnxImport.isOnnxFile(model) && Files.isRegularFile(Path.of(model))) {
+            Graph g = OnnxImport.read(Path.of(model), onnx.options());
+            return model.equals(argument) ? g : GraphSources.training(training, g);
         }
         return GraphSources.graph(argument);
     }

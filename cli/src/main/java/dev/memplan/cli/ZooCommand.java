@@ -18,7 +18,8 @@ import picocli.CommandLine.Model.CommandSpec;
 final class ZooCommand extends CommandBase.Group {
 
     @Command(name = "list", mixinStandardHelpOptions = true,
-            description = "Lists the zoo networks with their sizes and M_R for both tensor settings (bytes).")
+            description = {"Lists the zoo networks, then their training steps (NAME:train), with their sizes and M_R for",
+                "both tensor settings (bytes). NAME:train+update adds the weight update."})
     static final class List implements Runnable {
         @Spec
         CommandSpec spec;
@@ -28,7 +29,9 @@ final class ZooCommand extends CommandBase.Group {
             PrintWriter out = spec.commandLine().getOut();
             Table t = new Table("name", "kind", "operators", "tensors", "activation bytes", "parameter bytes",
                     "M_R activations", "M_R all", "network");
-            for (String name : Zoo.names()) {
+            java.util.List<String> names = new java.util.ArrayList<>(Zoo.names());
+            names.addAll(ZooFiles.trainingNames());
+            for (String name : names) {
                 ZooFiles.Stats s = ZooFiles.stats(name);
                 t.row(name, s.nas() ? "NAS" : "human", Integer.toString(s.operators()), Integer.toString(s.tensors()),
                         Long.toString(s.activationBytes()), Long.toString(s.parameterBytes()),
@@ -45,7 +48,9 @@ final class ZooCommand extends CommandBase.Group {
         @Spec
         CommandSpec spec;
 
-        @Parameters(index = "0", paramLabel = "NAME|all", description = "a zoo network, or all")
+        @Parameters(index = "0", paramLabel = "NAME|all",
+                description = "a zoo network (NAME:train or NAME:train+update: its training step, written as"
+                        + " NAME.train.json or NAME.train+update.json), or all (the networks)")
         String name;
 
         @Parameters(index = "1", paramLabel = "DIR", description = "folder to write into (created if missing)")
@@ -53,7 +58,8 @@ final class ZooCommand extends CommandBase.Group {
 
         @Override
         public void run() {
-            java.util.List<String> names = Inputs.zooNetworks(name.equals("all") ? Zoo.names() : java.util.List.of(name));
+            java.util.List<String> names = name.equals("all") ? Zoo.names()
+                    : ZooFiles.exists(name) ? java.util.List.of(name) : Inputs.zooNetworks(java.util.List.of(name));
             Outputs.checkFolder(dir, "DIR");
             PrintWriter out = spec.commandLine().getOut();
             for (Path p : ZooFiles.export(names, dir)) {

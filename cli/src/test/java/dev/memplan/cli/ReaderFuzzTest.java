@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * CSV lines and cells removed, duplicated and replaced.
  *
  * <p>Bounded: {@value #CASES} cases per format (about a second each on 2 cores). For a longer local run:
- * {@code -Dmemplan.fuzz.cases=5000 -Dmemplan.fuzz.seed=7 -Dmemplan.fuzz.log=/tmp/messages.txt}.
+ * {@code -Dmemplan.fuzz.cases=5000 -Dmemplan.fuzz.seed=7 -Dmemplan.fuzz.log=messages.txt}.
  */
 @Timeout(300)
 class ReaderFuzzTest {

@@ -1,7 +1,7 @@
 package dev.memplan.model;
 
 /**
- * The seam for fixed-schedule packing (architecture.md): buffers and a capacity in, an {@link Allocation}
+ * The seam for fixed-schedule packing (docs/memory-model.md, "Fixed-schedule buffers"): buffers and a capacity in, an {@link Allocation}
  * out. A placement in the result has passed the {@link BufferChecker}; "no placement found" and "proven
  * infeasible" are different statuses.
  */

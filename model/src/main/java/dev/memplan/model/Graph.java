@@ -21,6 +21,10 @@ import org.jgrapht.graph.SimpleDirectedGraph;
  *
  * <p>Tensors and operators are also addressed by their index in {@link #tensors()} and
  * {@link #operators()}; the index arrays returned here are shared and must not be modified.
+ *
+ * <p>Construction is linear in the tensors and the operators' inputs and outputs (quadratic only within one
+ * operator's list, to drop repeated names); only a default order that is not topological costs the search for
+ * a cycle, O(n + e) strongly connected components (Kosaraju, via JGraphT) for n operators and e edges.
  */
 public final class Graph {
     private final String name;
@@ -40,6 +44,8 @@ public final class Graph {
     private volatile org.jgrapht.Graph<Integer, DefaultEdge> dag;
     /** The activations-only view, once asked for. */
     private volatile Graph activationsView;
+    /** Every operator's cost, on first use. */
+    private volatile long[] costs;
 
     /**
      * Builds and validates a graph.
@@ -215,7 +221,7 @@ public final class Graph {
 
     /**
      * An order in which every producer comes before its readers proves the graph acyclic; only when the default
-     * order is not one is the (slower, on 20,000 operators seconds) search for a cycle run, to name it.
+     * order is not one is the slower search for a cycle (strongly connected components) run, to name it.
      */
     private void checkAcyclic() {
         boolean topological = true;
@@ -336,6 +342,23 @@ public final class Graph {
         return outputsOf[operator];
     }
 
+    /**
+     * The compute cost c(o) of an operator (memory-model.md, "Recomputation"): the graph's {@code cost} when
+     * given, else derived from its type and the shapes of its tensors by {@link OperatorCosts}; always >= 0.
+     */
+    public long cost(int operator) {
+        long[] c = costs;
+        if (c == null) {
+            c = new long[operators.size()];
+            for (int o = 0; o < c.length; o++) {
+                Long given = operators.get(o).cost();
+                c[o] = given != null ? given : OperatorCosts.derived(this, o);
+            }
+            costs = c;
+        }
+        return c[operator];
+    }
+
     /** The operator DAG (vertices are operator indices; an edge per producer-consumer pair), unmodifiable. */
     public org.jgrapht.Graph<Integer, DefaultEdge> dag() {
         org.jgrapht.Graph<Integer, DefaultEdge> d = dag;
@@ -353,7 +376,8 @@ public final class Graph {
 
     /**
      * This graph in a tensor setting: {@link TensorSetting#ALL} is the graph itself; {@link
-     * TensorSetting#ACTIVATIONS} drops the parameter tensors and every read of them.
+     * TensorSetting#ACTIVATIONS} drops the parameter tensors and every read of them, and keeps every operator's
+     * {@link #cost(int)}.
      */
     public Graph withSetting(TensorSetting setting) {
         if (setting == TensorSetting.ALL || tensors.stream().noneMatch(t -> t.kind() == TensorKind.PARAMETER)) {
@@ -368,16 +392,27 @@ public final class Graph {
         return view;
     }
 
+    /** The view's operators carry this graph's costs: a convolution's cost needs the weight the view drops. */
     private Graph activations() {
         List<Tensor> kept = tensors.stream().filter(t -> t.kind() != TensorKind.PARAMETER).collect(Collectors.toList());
         List<Operator> ops = new ArrayList<>();
-        for (Operator op : operators) {
+        for (int o = 0; o < operators.size(); o++) {
+            Operator op = operators.get(o);
             List<String> in = op.inputs().stream()
                     .filter(n -> tensors.get(tensorIndex.get(n)).kind() != TensorKind.PARAMETER)
                     .collect(Collectors.toList());
-            ops.add(new Operator(op.name(), op.type(), in, op.outputs()));
+            ops.add(new Operator(op.name(), op.type(), in, op.outputs(), cost(o)));
         }
         return new Graph(name, alignment, kept, ops, outputs);
+    }
+
+    /** This graph with every operator's {@link #cost(int)} given, so that a file written from it carries them. */
+    public Graph withCosts() {
+        List<Operator> ops = new ArrayList<>(operators.size());
+        for (int o = 0; o < operators.size(); o++) {
+            ops.add(operators.get(o).withCost(cost(o)));
+        }
+        return new Graph(name, alignment, tensors, ops, outputs);
     }
 
     public static Builder builder(String name) {

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What a {@link Planner} returns, honestly labelled (architecture.md, "Results carry their honesty"), as
+ * What a {@link Planner} returns, honestly labelled (its {@link SolveStatus}), as
  * {@link Allocation} is for allocators: the status (OPTIMAL only when proven), the plan and the checker's report
  * on it when there is one, the objective in bytes (non-compulsory traffic, or the peak footprint for a
  * peak-footprint planner), the best proven lower bound and the gap, the wall time, the deterministic work used,

@@ -1,7 +1,7 @@
 package dev.memplan.model;
 
 /**
- * The seam every planning method sits behind (architecture.md): the COSMA pipeline (whole graph or divide and
+ * The seam every planning method sits behind: the COSMA pipeline (whole graph or divide and
  * conquer, its variants), the baseline schemes, the just-in-time plan. It returns a {@link PlanResult}: the status,
  * the plan checked by the {@link PlanChecker}, the bound and gap, the time and work used, and notes. A planner
  * throws only for a user's mistake (e.g. a schedule that is not one of the graph); a planner that finds no plan

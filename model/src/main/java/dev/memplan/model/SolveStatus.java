@@ -1,7 +1,7 @@
 package dev.memplan.model;
 
 /**
- * What a result claims (architecture.md, "Results carry their honesty"). A time limit never turns into
+ * What a result claims, and no more: OPTIMAL and INFEASIBLE only when proven. A time limit never turns into
  * {@link #INFEASIBLE}.
  */
 public enum SolveStatus {

@@ -30,7 +30,7 @@ public record BudgetChoice(String name, long bytes, long mr, ScheduleResult mp) 
 
     /**
      * With a given minimum-peak scheduler: it remembers its order per graph, so the schemes that share it do not
-     * compute the order again (on the NAS networks a beam search of seconds, BENCHMARKS.md).
+     * compute the order again (a beam search of seconds on the NAS networks).
      *
      * @param g the graph in its tensor setting
      * @throws SweepException when the text is no budget ({@link BudgetSpec#parse}) or the bytes are below M_R

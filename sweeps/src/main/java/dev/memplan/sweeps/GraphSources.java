@@ -2,6 +2,7 @@ package dev.memplan.sweeps;
 
 import dev.memplan.datasets.Examples;
 import dev.memplan.datasets.GeneratedGraphs;
+import dev.memplan.datasets.TrainingGraphs;
 import dev.memplan.datasets.onnx.OnnxImport;
 import dev.memplan.datasets.zoo.Zoo;
 import dev.memplan.model.Graph;
@@ -12,8 +13,9 @@ import java.nio.file.Path;
 /**
  * Graphs by what a user writes: a file (memplan-graph/1, COSMA DAG JSON, or an ONNX model imported with the
  * default options), the name of an example, of a zoo
- * network, or of a generated graph ({@code gen:layered:N[:SEED]}, {@code gen:cells:N[:SEED]}). A file of that
- * name wins. Every command and every sweep reads its graphs here.
+ * network, or of a generated graph ({@code gen:layered:N[:SEED]}, {@code gen:cells:N[:SEED]}); any of them followed
+ * by {@code :train} or {@code :train+update} is the graph of one training step ({@link TrainingGraphs}). A file of
+ * that name wins. Every command and every sweep reads its graphs here.
  */
 public final class GraphSources {
 
@@ -25,7 +27,8 @@ public final class GraphSources {
         if (Examples.exists(text) || Zoo.exists(text)) {
             return true;
         }
-        return GeneratedGraphs.isWellFormedName(text);
+        TrainingGraphs.Name training = TrainingGraphs.parse(text);
+        return training != null ? isName(training.base()) : GeneratedGraphs.isWellFormedName(text);
     }
 
     /**
@@ -57,6 +60,10 @@ public final class GraphSources {
         if (Zoo.exists(argument)) {
             return Zoo.graph(argument);
         }
+        TrainingGraphs.Name training = TrainingGraphs.parse(argument);
+        if (training != null) {
+            return training(training, graph(training.base()));
+        }
         if (GeneratedGraphs.isGeneratedName(argument)) {
             try {
                 return GeneratedGraphs.graph(argument);
@@ -69,7 +76,17 @@ public final class GraphSources {
         }
         throw new SweepException("'" + argument + "' is neither a graph file nor the name of an example (examples: "
                 + String.join(", ", Examples.names()) + "), of a zoo network (" + String.join(", ", Zoo.names())
-                + ") or of a generated graph (gen:layered:N[:SEED], gen:cells:N[:SEED])");
+                + ") or of a generated graph (gen:layered:N[:SEED], gen:cells:N[:SEED]), optionally followed by"
+                + " :train or :train+update");
+    }
+
+    /** The training step of {@code forward}, as {@code name} asks. */
+    public static Graph training(TrainingGraphs.Name name, Graph forward) {
+        try {
+            return TrainingGraphs.of(forward, name.step());
+        } catch (IllegalArgumentException e) {
+            throw new SweepException(e.getMessage());
+        }
     }
 
     /** The path an argument names, or null when it cannot name one (a NUL character). */

@@ -246,8 +246,13 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
         for (SpecNode n : node.items()) {
             String text = n.text("a graph");
             requirePath(n, text);
+            dev.memplan.datasets.TrainingGraphs.Name training = dev.memplan.datasets.TrainingGraphs.parse(text);
             if (GraphSources.isName(text) && !Files.isRegularFile(dir.resolve(text))) {
                 out.add(new Item(text, text));
+            } else if (training != null && !Files.isRegularFile(dir.resolve(text))
+                    && Files.isRegularFile(dir.resolve(training.base()))) {
+                // FILE:train: the training step of a graph file beside the spec
+                out.add(new Item(text, dir.resolve(training.base()) + training.step().suffix()));
             } else if (text.startsWith("gen:")) {
                 throw n.error("'" + text + "' is not a generated graph name: use gen:layered:N[:SEED] or "
                         + "gen:cells:N[:SEED]");

@@ -107,6 +107,22 @@ class SweepSpecTest {
     }
 
     @Test
+    void trainingStepsOfNamesAndOfFilesBesideTheSpec() throws IOException {
+        Files.writeString(dir.resolve("a.json"), "{\"format\":\"memplan-graph/1\",\"name\":\"a\",\"tensors\":["
+                + "{\"name\":\"x\",\"size\":4,\"kind\":\"activation\"},{\"name\":\"y\",\"size\":4,\"kind\":"
+                + "\"activation\"}],\"operators\":[{\"name\":\"o\",\"inputs\":[\"x\"],\"outputs\":[\"y\"]}],"
+                + "\"outputs\":[\"y\"]}");
+        SweepSpec s = parse("graphs: [resnet50:train, 'gen:layered:5:train+update', 'a.json:train']\n"
+                + "budgets: [M_R]\nplanners: [default/belady/tflite]\n");
+        assertEquals(List.of("resnet50:train", "gen:layered:5:train+update", "a.json:train"),
+                s.cases().stream().map(SweepCase::graph).toList());
+        String source = s.cases().get(2).source();
+        assertEquals(dir.resolve("a.json") + ":train", source);
+        assertEquals("a:train", GraphSources.graph(source).name());
+        assertTrue(error("graphs: ['b.json:train']\nbudgets: [M_R]\nplanners: [cosma]\n").contains("b.json:train"));
+    }
+
+    @Test
     void mistakesNameTheFileLineColumnAndRule() {
         assertTrue(error("graphs: [fig1]\nbudgts: [M_R]\n").startsWith("s.yaml:2:1: unknown key 'budgts'"),
                 error("graphs: [fig1]\nbudgts: [M_R]\n"));

@@ -19,7 +19,7 @@ import java.util.List;
 
 /**
  * The default allocator ({@code --allocator auto}): the fast heuristics first (greedy by size, best fit,
- * TFLite's arena and the skyline, each O(n log n): about a second on 100,000 buffers), the
+ * TFLite's arena and the skyline, each O(n log n); times: BENCHMARKS.md, "Allocation at production scale"), the
  * lowest packing kept; the max-load lower bound L ({@link LoadBound}); OPTIMAL as soon as a height meets L;
  * otherwise the best height handed to MiniMalloc as its starting upper bound, and on small sets (up to
  * {@value #CP_SAT_MAX} buffers) to CP-SAT as its hint, within the limits. The answer is never above the best

@@ -61,8 +61,8 @@ public final class MctsPlay implements MappingPlanner {
     }
 
     /**
-     * Moves played inside simulations per work unit under a work limit ({@link Limits#workMode()}): about what a
-     * quiet 2-core machine plays in a second (BENCHMARKS.md, "Deterministic work limits", mmap). Each searched
+     * Moves played inside simulations per work unit under a work limit ({@link Limits#workMode()}): about what the
+     * reference machine plays in a wall second (BENCHMARKS.md, "Figures moved out of the Javadoc"). Each searched
      * move gets an equal share of the steps left, so the mapping depends on the work, not on the clock.
      */
     public static final long STEPS_PER_UNIT = 1_000_000L;

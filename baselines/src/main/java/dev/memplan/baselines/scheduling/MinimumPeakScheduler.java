@@ -46,8 +46,8 @@ public final class MinimumPeakScheduler implements Scheduler {
     /** States per layer of the pruned DP that proves a beam's peak minimal; past it the DP gives its bound. */
     static final int PROOF_STATE_CAP = 200_000;
     /**
-     * States the pruned DP may expand in all (a few seconds at most; the NAS networks' proofs take under 0.6 s):
-     * a count, not a clock, so that where it stops does not depend on the machine.
+     * States the pruned DP may expand in all: a count, not a clock, so that where it stops does not depend on the
+     * machine (its times: BENCHMARKS.md, "Session 11 (2026-11-25): M_P proven on the NAS networks").
      */
     static final long PROOF_EXPANSIONS = 5_000_000L;
     /** The ladder's rungs below the top width, narrowest first. */

@@ -1,5 +1,6 @@
 package dev.memplan.datasets.zoo;
 
+import dev.memplan.datasets.TrainingGraphs;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Tensor;
@@ -15,7 +16,9 @@ import java.util.Locale;
 /**
  * The zoo as files: each network as memplan-graph/1 JSON ({@code NAME.json}) and a README table of their sizes,
  * both generated from the builders so that the copies in the repository ({@code datasets/zoo}) can be checked
- * against the code and regenerated with {@code memplan zoo export all datasets/zoo}.
+ * against the code and regenerated with {@code memplan zoo export all datasets/zoo}. A network's name followed by
+ * {@code :train} or {@code :train+update} names its training step ({@link TrainingGraphs}), written as
+ * {@code NAME.train.json} or {@code NAME.train+update.json}.
  */
 public final class ZooFiles {
 
@@ -27,9 +30,33 @@ public final class ZooFiles {
     private ZooFiles() {
     }
 
+    /** Whether the name is a zoo network or a zoo network's training step. */
+    public static boolean exists(String name) {
+        TrainingGraphs.Name training = TrainingGraphs.parse(name);
+        return Zoo.exists(name) || training != null && Zoo.exists(training.base());
+    }
+
+    /** The training step ({@code :train}) of every network, in the zoo's order. */
+    public static List<String> trainingNames() {
+        return Zoo.names().stream().map(n -> n + TrainingGraphs.Step.BACKWARD.suffix()).toList();
+    }
+
+    /** The graph of a network or of its training step, with 8-bit data. */
+    public static Graph graph(String name) {
+        TrainingGraphs.Name training = TrainingGraphs.parse(name);
+        return training == null || Zoo.exists(name) ? Zoo.graph(name)
+                : TrainingGraphs.of(Zoo.graph(training.base()), training.step());
+    }
+
     public static Stats stats(String name) {
-        Zoo.Entry e = Zoo.entry(name);
+        TrainingGraphs.Name training = Zoo.exists(name) ? null : TrainingGraphs.parse(name);
+        Zoo.Entry e = Zoo.entry(training == null ? name : training.base());
         ZooNetwork n = e.builder().apply(1);
+        if (training != null) {
+            n = new ZooNetwork(TrainingGraphs.of(n.graph(), training.step()), n.referenceParameters(),
+                    n.outputShapes());
+            e = new Zoo.Entry(name, e.title() + ", one training step", e.nas(), e.builder());
+        }
         return stats(e, n);
     }
 
@@ -49,9 +76,9 @@ public final class ZooFiles {
                 Budgets.minimumRequired(g.withSetting(TensorSetting.ALL)));
     }
 
-    /** The network's graph file text. */
+    /** The graph file text of a network or of its training step, with every operator's cost. */
     public static String json(String name) {
-        return GraphJson.toJson(Zoo.graph(name));
+        return GraphJson.toJson(graph(name).withCosts());
     }
 
     /** The README of the zoo folder: what the files are, how they were made, and the table of sizes. */
@@ -81,10 +108,12 @@ public final class ZooFiles {
     public static List<Path> export(List<String> names, Path dir) {
         List<Path> written = new ArrayList<>();
         for (String name : names) {
-            Zoo.entry(name);
+            if (!exists(name)) {
+                Zoo.entry(name);
+            }
         }
         for (String name : names) {
-            Path file = dir.resolve(name + ".json");
+            Path file = dir.resolve(name.replace(':', '.') + ".json");
             AtomicFiles.write(file, json(name));
             written.add(file);
         }

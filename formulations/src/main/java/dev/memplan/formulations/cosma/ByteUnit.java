@@ -50,14 +50,17 @@ final class ByteUnit {
         return unit;
     }
 
-    /** The graph with every size and the alignment divided by the unit. */
+    /**
+     * The graph with every size and the alignment divided by the unit; each operator keeps the cost it has in
+     * {@code g} (a cost derived from bytes would otherwise shrink with them).
+     */
     static Graph scaled(Graph g, long unit) {
         List<Tensor> tensors = new ArrayList<>(g.tensorCount());
         for (Tensor t : g.tensors()) {
             tensors.add(new Tensor(t.name(), t.size() / unit, t.kind(), t.shape(), t.dtype()));
         }
         long alignment = g.alignment() > 1 ? g.alignment() / unit : 1;
-        return new Graph(g.name(), alignment, tensors, g.operators(), g.outputs());
+        return new Graph(g.name(), alignment, tensors, g.withCosts().operators(), g.outputs());
     }
 
     /** A plan's offsets divided (budget in units) or multiplied (budget given) by the unit. */

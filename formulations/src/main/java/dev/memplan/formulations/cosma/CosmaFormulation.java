@@ -36,6 +36,10 @@ import java.util.Map;
  * precedence of producer before consumer (implied by eq. 2-5, stated to tighten the relaxation). Eq. 1 is
  * split: C + P + R <= 1 (one way to be resident) and C + P + S <= 1, so that a spill at t and a load at t
  * are a legal move through host memory (back-to-back segments).
+ *
+ * <p>Size: one C per operator and timestep of its window; P, R, S and L per tensor and timestep of its window
+ * (eq. 4 and the last-use rows grow with the square of a window); u and d per pair of tensors that can be
+ * resident together, per such timestep. {@link ModelEstimate} counts them before a build.
  */
 public final class CosmaFormulation {
     private final Graph graph;
@@ -467,9 +471,8 @@ public final class CosmaFormulation {
      * The loads and spills that every plan makes, as valid inequalities: the compulsory load of each used host
      * tensor, and the round trips that {@link ForcedTraffic} proves. Without them the relaxation, with its
      * fractional schedule, loads a host tensor only by the fraction of its reader that runs at one timestep
-     * (the objective, which subtracts the compulsory loads, goes negative: DeepLabV3 with parameters at M_R had
-     * a root bound of -2.6 MB), and keeps a tensor partly resident while an operator that leaves no room for it
-     * partly runs.
+     * (the objective, which subtracts the compulsory loads, goes negative; an example: BENCHMARKS.md, "COSMA at
+     * scale"), and keeps a tensor partly resident while an operator that leaves no room for it partly runs.
      */
     private void forcedRoundTrips() {
         for (int a = 0; a < graph.tensorCount(); a++) {

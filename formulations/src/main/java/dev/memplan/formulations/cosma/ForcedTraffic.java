@@ -24,6 +24,9 @@ import java.util.List;
  * decoder's second feed-forward layer fills the budget by itself, so each decoder layer's normalised residual
  * input must make a round trip; the relaxation of the program does not see this when the schedule is
  * fractional.
+ *
+ * <p>memplan's own bound (the COSMA paper has none). Time: per tensor with k readers and blockers, a sort and
+ * O(k^2) precedence queries ({@link OperatorWindows#precedes}) for its longest chain.
  */
 public final class ForcedTraffic {
     private final int[] loads;

@@ -28,16 +28,15 @@ public record ModelEstimate(long variables, long constraints, long nonzeros, lon
     static final long PAIR_CHECKS = 20_000_000L;
     /**
      * Heap bytes per variable, constraint and nonzero of the built model and its solver translation (Java objects,
-     * names, the expression maps, the CP-SAT or MPSolver copy); measured on the zoo (darts: 0.5 M variables, 1 M
-     * constraints, 3.6 M nonzeros, about 1.2 GB).
+     * names, the expression maps, the CP-SAT or MPSolver copy), fitted on the zoo (BENCHMARKS.md, "Figures moved
+     * out of the Javadoc").
      */
     static final long BYTES_PER_VARIABLE = 200;
     static final long BYTES_PER_CONSTRAINT = 250;
     static final long BYTES_PER_NONZERO = 110;
     /**
-     * Nonzeros built per second, the Java model and the solver's copy together. Measured on one core of the bench
-     * machine under a load of 20 on 2 cores: 0.3-0.5 M per second for the model, about 0.1 M per second for CP-SAT's
-     * copy (darts: 4.5 M nonzeros, 15 s and 40 s); several times faster on an idle core. Optimistic on purpose: the
+     * Nonzeros built per second, the Java model and the solver's copy together (the measured paces: BENCHMARKS.md,
+     * "Figures moved out of the Javadoc"). Optimistic on purpose: the
      * estimate only rules out what cannot be built even at an idle machine's pace, and the
      * {@link dev.memplan.formulations.milp.BuildGuard} follows the actual pace and abandons a build that falls behind.
      */
@@ -110,8 +109,8 @@ public record ModelEstimate(long variables, long constraints, long nonzeros, lon
         if (bound > PAIR_CHECKS) {
             return bound;
         }
-        // A sweep over timesteps with the tensors resident at each (not every tensor at every timestep: that alone
-        // was 4e8 checks, 2.3 s, on 20,000 operators): the work is the bound above, plus n.
+        // A sweep over timesteps with the tensors resident at each, not every tensor at every timestep (BENCHMARKS.md,
+        // "Session 14"): the work is the bound above, plus n.
         int nt = g.tensorCount();
         Integer[] byFirst = java.util.stream.IntStream.range(0, nt)
                 .filter(a -> windows.tensorFirst(a) <= windows.tensorLast(a)).boxed().toArray(Integer[]::new);

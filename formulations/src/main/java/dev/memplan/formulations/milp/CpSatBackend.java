@@ -122,11 +122,9 @@ public final class CpSatBackend implements MilpSolver {
 
     /**
      * Deterministic time CP-SAT spends per work unit, so that a unit takes about a wall second on the quiet
-     * reference machine (2 cores, one worker). CP-SAT's deterministic time runs slower than the clock on large
-     * models: at 1.0 a unit, 60 units of the NAS cases took 82-123 s quiet (1.4-2.1 s a unit), nearly all of it
-     * in the programs without addresses of the fixed-schedule steps and windows (a stack sampled every 3 s of an
-     * 8-unit fixed-schedule program on NASNet: CP-SAT's search in 10 samples of 10). 0.6 brings the NAS cases to
-     * about a minute for 60 units (BENCHMARKS.md, "Deterministic work limits", session 11, "Work calibration").
+     * reference machine (2 cores, one worker). CP-SAT's deterministic time runs slower than the clock on the large
+     * programs without addresses of the fixed-schedule steps and windows, hence less than 1.0 (calibration:
+     * BENCHMARKS.md, "Deterministic work limits", "Work calibration").
      */
     public static final double DETERMINISTIC_TIME_PER_UNIT = 0.6;
 

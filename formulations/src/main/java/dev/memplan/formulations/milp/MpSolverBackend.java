@@ -130,7 +130,7 @@ public final class MpSolverBackend implements MilpSolver {
         } finally {
             params.delete();
             if (model.variableCount() > ASYNC_DELETE_VARIABLES) {
-                // Freeing a large native model takes seconds (100,001 buffers: 2-3 s past the time limit); the
+                // Freeing a large native model takes seconds (BENCHMARKS.md, "Allocation at production scale"); the
                 // answer is known, so a daemon thread frees it (or the process's exit does).
                 Thread free = new Thread(solver::delete, "mpsolver-delete");
                 free.setDaemon(true);
@@ -146,7 +146,7 @@ public final class MpSolverBackend implements MilpSolver {
 
     /**
      * Runs the solver with a watchdog that interrupts it {@code millis} from now (0: none): the solver's own limit
-     * does not count the native model's extraction, and on a large model it ran 2 s past it.
+     * does not count the native model's extraction, and on a large model it ran past it.
      */
     private static int watched(MPSolver solver, MPSolverParameters params, long millis) {
         long delay = millis <= 0 ? Long.MAX_VALUE : java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(millis);

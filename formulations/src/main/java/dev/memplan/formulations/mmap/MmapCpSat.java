@@ -55,6 +55,9 @@ import java.util.List;
  * it all, on a thread of its own, the time-indexed LP ({@link MmapLpBound}) gives a tighter bound when it ends by
  * the deadline. Anytime: under a time limit it returns the best mapping found with CP-SAT's bound; OPTIMAL only when
  * CP-SAT proved it. Every mapping is checked.
+ *
+ * <p>Size: a few literals, integers and intervals per buffer, plus a literal per pair of buffers of one tensor
+ * (NoCopy's source); the search is CP-SAT's, exponential in the worst case.
  */
 public final class MmapCpSat implements MappingPlanner {
 
@@ -196,9 +199,8 @@ public final class MmapCpSat implements MappingPlanner {
         params.setLinearizationLevel(2);
         params.setRandomSeed((int) Math.floorMod(limits.seed(), (long) Integer.MAX_VALUE));
         // Interleaved search: CP-SAT's subsolvers (LNS among them) in a fixed round robin, deterministic whatever the
-        // number of workers, so it also runs under a work limit (one worker). On PNASNet at 30 work units it found
-        // 794,156 (bound 798,297) where the plain search kept the start's 720,029; a unit then takes about 6 s of
-        // wall on the NAS instances instead of 3 (BENCHMARKS, session 12).
+        // number of workers, so it also runs under a work limit (one worker). It finds rewards the plain search
+        // misses, at more wall time per unit (BENCHMARKS.md, "Session 12 (2026-11-25): interleaved search").
         params.setInterleaveSearch(true);
         return params;
     }

@@ -12,7 +12,7 @@ import java.util.OptionalLong;
 /**
  * An upper bound on the reward of every mapping: the LP relaxation of a time-indexed program (one variable per
  * buffer, action and step), far tighter than CP-SAT's bound on the interval program, whose LP lets an interval's
- * length shrink (DenseNet-121: 743,707 against 843,146 after 120 work units; NASNet 870,379 against 1,064,403).
+ * length shrink (BENCHMARKS.md, "Session 12 (2026-11-25): the time-indexed LP bound for the mapping problem").
  *
  * <p>Per buffer that fits the capacity: an input chooses a Copy start s in {@code [liveFirst, latestCopyStart]} or
  * a NoCopy start s in {@code [liveFirst, time]}, and occupies {@code [s, time]}; an output chooses a Copy end e in
@@ -22,7 +22,7 @@ import java.util.OptionalLong;
  * {@code (time, e]}); a NoCopy input starting at s needs an earlier buffer of its tensor occupying {@code s - 1},
  * a NoCopy output an earlier placed buffer of its tensor; an alias group is placed whole. Every mapping is an
  * integral point of it with its reward, so the LP optimum bounds every reward from above (tested against the brute
- * force). GLOP's dual simplex solves it (DenseNet-121 in about 7 s, the NAS networks in 20-90 s); the value is
+ * force). GLOP's dual simplex solves it (times: the same section); the value is
  * rounded down after a margin of one part in a million for the solver's tolerances.
  */
 public final class MmapLpBound {

@@ -41,21 +41,24 @@ import dev.memplan.model.SolveStatus;
  * unless the bound meets the height); a packing in feasibility mode is FEASIBLE; INFEASIBLE when CP-SAT proved it
  * or the instance is infeasible without search (see {@link PlacementIlp}); UNKNOWN when stopped without a
  * packing. Every placement is checked.
+ *
+ * <p>Size: one integer and two intervals per buffer, no variable per pair (the pairwise reasoning is CP-SAT's
+ * propagators'); the search is exponential in the worst case.
  */
 public final class PlacementCpSat implements Allocator {
     /**
      * Above this many buffers CP-SAT runs without its presolve: presolving the NoOverlap2D of 100,001 buffers ran
-     * 23 s past the time limit, and neither its own limit nor a stop request interrupts it (BENCHMARKS, session 12).
+     * far past the time limit, and neither its own limit nor a stop request interrupts it (BENCHMARKS.md,
+     * "Allocation at production scale").
      * Decided by size alone, so the same input gets the same model on any machine.
      */
     static final int PRESOLVE_MAX_BUFFERS = 20_000;
 
     /**
      * CP-SAT's deterministic time per work unit on placement models, as {@code memplan allocate} counts it: their
-     * no-overlap propagation does about 0.05 deterministic seconds in a wall second on the quiet 2-core reference
-     * machine (COSMA's programs about 1.0 on small models, less on large ones; BENCHMARKS.md, "Allocation at
-     * production scale", session 8). Inside a plan's solve the packer keeps COSMA's rate
-     * ({@link dev.memplan.formulations.milp.CpSatBackend#DETERMINISTIC_TIME_PER_UNIT}).
+     * no-overlap propagation does far less deterministic time in a wall second than COSMA's programs
+     * (calibration: BENCHMARKS.md, "Allocation at production scale"). Inside a plan's solve the packer keeps
+     * COSMA's rate ({@link dev.memplan.formulations.milp.CpSatBackend#DETERMINISTIC_TIME_PER_UNIT}).
      */
     public static final double CALIBRATED_TIME_PER_UNIT = 0.05;
 

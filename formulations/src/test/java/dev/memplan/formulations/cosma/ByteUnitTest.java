@@ -55,4 +55,13 @@ class ByteUnitTest {
         assertEquals(24L * 4, r.objective());
         r.plan().segments().values().forEach(list -> list.forEach(s -> assertEquals(0, s.offset() % 8)));
     }
+
+    @Test
+    void theScaledGraphKeepsEveryOperatorsCost() {
+        Graph g = scaled(Examples.graph("fig1"), 4, 8);
+        Graph units = ByteUnit.scaled(g, 8);
+        for (int o = 0; o < g.operatorCount(); o++) {
+            assertEquals(g.cost(o), units.cost(o), g.operator(o).name());
+        }
+    }
 }

@@ -18,11 +18,12 @@ import java.util.Set;
  *
  * <pre>{"format": "memplan-graph/1", "name": "...", "alignment": 1,
  *  "tensors":   [{"name": "x", "size": 150528, "kind": "activation", "shape": [1, 3, 224, 224], "dtype": "int8"}],
- *  "operators": [{"name": "conv1", "type": "Conv", "inputs": ["x", "w"], "outputs": ["y"]}],
+ *  "operators": [{"name": "conv1", "type": "Conv", "inputs": ["x", "w"], "outputs": ["y"], "cost": 1204224}],
  *  "outputs":   ["y"]}</pre>
  *
- * {@code alignment} (default 1), {@code shape}, {@code dtype} and {@code type} are optional; unknown fields
- * are rejected. A file that parses but breaks a rule of the memory model is reported at the JSON path of the
+ * {@code alignment} (default 1), {@code shape}, {@code dtype}, {@code type} and {@code cost} (an integer >= 0,
+ * the operator's compute cost; absent, memplan derives it, see {@link Graph#cost(int)}) are optional; unknown
+ * fields are rejected. The writer writes the costs the graph gives ({@link Graph#withCosts()} gives them all). A file that parses but breaks a rule of the memory model is reported at the JSON path of the
  * culprit, from {@link InvalidGraphException#where()}.
  */
 public final class GraphJson {
@@ -31,7 +32,7 @@ public final class GraphJson {
     private static final List<String> ROOT_FIELDS = List.of("format", "name", "alignment", "tensors", "operators",
             "outputs");
     private static final List<String> TENSOR_FIELDS = List.of("name", "size", "kind", "shape", "dtype");
-    private static final List<String> OPERATOR_FIELDS = List.of("name", "type", "inputs", "outputs");
+    private static final List<String> OPERATOR_FIELDS = List.of("name", "type", "inputs", "outputs", "cost");
 
     private GraphJson() {
     }
@@ -78,6 +79,9 @@ public final class GraphJson {
             }
             node.set("inputs", JsonTree.strings(op.inputs()));
             node.set("outputs", JsonTree.strings(op.outputs()));
+            if (op.cost() != null) {
+                node.put("cost", op.cost().longValue());
+            }
         }
         root.set("outputs", JsonTree.strings(graph.outputs()));
         return JsonTree.render(root, Set.of("tensors", "operators"));
@@ -105,7 +109,8 @@ public final class GraphJson {
             operators.add(new Operator(op.string("name", "the operator's name"),
                     op.optionalString("type", "the operator's type"),
                     op.strings("inputs", "the list of input tensor names", "a tensor name"),
-                    op.strings("outputs", "the list of output tensor names", "a tensor name")));
+                    op.strings("outputs", "the list of output tensor names", "a tensor name"),
+                    op.has("cost") ? cost(op) : null));
         }
         List<String> outputs = root.strings("outputs", "the list of graph output tensor names", "a tensor name");
         try {
@@ -113,6 +118,14 @@ public final class GraphJson {
         } catch (InvalidGraphException e) {
             throw new FormatException(file, e.where().isEmpty() ? "$" : "$." + e.where(), e.problem(), e);
         }
+    }
+
+    private static long cost(JsonFields op) {
+        long cost = op.longValue("cost", "an integer >= 0 (the operator's compute cost)");
+        if (cost < 0) {
+            throw op.error("cost", "cost must be an integer >= 0 (the operator's compute cost), found " + cost);
+        }
+        return cost;
     }
 
     private static Tensor tensor(JsonFields t) {

@@ -37,7 +37,7 @@ public final class MmapInstance {
         if (capacity < 0) {
             throw new InvalidInstanceException("capacity", "capacity must be >= 0, got " + capacity);
         }
-        // The 2^53 rule of every byte count in memplan (docs/model-and-formats.md): CP-SAT and the players sum
+        // The 2^53 rule of every byte count in memplan (docs/memory-model.md, "Value range"): CP-SAT and the players sum
         // these, and a capacity of 2^63 - 1 made CP-SAT reject the model.
         tooLarge("capacity", capacity, "capacity");
         if (this.supply.length == 0) {

@@ -92,6 +92,32 @@ class GraphJsonTest {
     }
 
     @Test
+    void costsRoundTripAndWithCostsWritesEveryOperatorsCost() {
+        Graph g = Graph.builder("g").activation("a", 4).activation("b", 8).activation("c", 8)
+                .operator(new Operator("op", "relu", List.of("a"), List.of("b"), 7L))
+                .operator("op2", List.of("b"), List.of("c")).output("c").build();
+        String text = GraphJson.toJson(g);
+        assertTrue(text.contains(
+                "{\"name\": \"op\", \"type\": \"relu\", \"inputs\": [\"a\"], \"outputs\": [\"b\"], \"cost\": 7}"), text);
+        assertTrue(text.contains("{\"name\": \"op2\", \"inputs\": [\"b\"], \"outputs\": [\"c\"]}"), text);
+        assertSameGraph(g, GraphJson.read(text, S));
+        Graph back = GraphJson.read(GraphJson.toJson(g.withCosts()), S);
+        assertEquals(7L, back.operator(0).cost());
+        assertEquals(16L, back.operator(1).cost(), "derived: the bytes of b and c");
+    }
+
+    @Test
+    void aNegativeOrFractionalCostIsRefusedWhereItIs() {
+        String ops = "[{\"name\": \"op\", \"inputs\": [\"a\"], \"outputs\": [\"b\"], \"cost\": COST}]";
+        assertFormatError(() -> GraphJson.read(doc(TENSORS, ops.replace("COST", "-3"), "[\"b\"]"), S),
+                S, "$.operators[0].cost", "cost must be an integer >= 0 (the operator's compute cost), found -3");
+        assertFormatError(() -> GraphJson.read(doc(TENSORS, ops.replace("COST", "2.5"), "[\"b\"]"), S),
+                S, "$.operators[0].cost", "cost must be an integer >= 0 (the operator's compute cost), found number 2.5");
+        assertFormatError(() -> GraphJson.read(doc(TENSORS, ops.replace("COST", "\"big\""), "[\"b\"]"), S),
+                S, "$.operators[0].cost", "cost must be an integer >= 0");
+    }
+
+    @Test
     void writeToMissingDirectoryFailsWithoutLeavingAFile() {
         Path file = dir.resolve("missing").resolve("g.json");
         assertThrows(UncheckedIOException.class, () -> GraphJson.write(sample(), file));

@@ -21,7 +21,7 @@ import java.util.Comparator;
  *
  * <p>The heuristic ignores the capacity: {@link #pack} is the packing it reaches, {@link #allocate} reports
  * whether that fits. Time O(n log n + p log p) for p pairs of buffers live at once ({@link GapPacking}); limits
- * are not consulted (a second on 100,000 buffers).
+ * are not consulted (times: BENCHMARKS.md, "Allocation at production scale").
  */
 public final class BestFitAllocator implements Allocator {
 

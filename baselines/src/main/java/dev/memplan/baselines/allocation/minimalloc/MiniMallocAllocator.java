@@ -45,8 +45,8 @@ public final class MiniMallocAllocator implements Allocator {
     /**
      * Search effort per work unit under a work limit ({@link Limits#workMode()}): the budget that replaces the
      * clock, charged to the command's work. A node costs one plus the buffers it considers
-     * ({@link Search#effort()}); about 40 million a second on the quiet 2-core reference machine, on 154 to
-     * 1,000 buffers alike (BENCHMARKS.md, "Deterministic work limits").
+     * ({@link Search#effort()}); a unit is about a wall second of search on the reference machine, on small and
+     * large sets alike (calibration: BENCHMARKS.md, "Allocation at production scale", {@code allocate --work-limit}).
      */
     static final long EFFORT_PER_UNIT = 40_000_000L;
 
@@ -84,10 +84,9 @@ public final class MiniMallocAllocator implements Allocator {
 
     /**
      * The allocator as {@code memplan allocate} runs it: under a work limit, {@link #allocate} spends calibrated
-     * effort ({@link #EFFORT_PER_UNIT}) and charges it. As a packer inside a plan's solve, MiniMalloc keeps the
-     * node budget it had when the NAS numbers of BENCHMARKS.md were measured, uncharged: charging it there took
-     * AmoebaNet M_R at --work-limit 60 from 382,592 to 1,472,192 B (the packings ate the windows' work).
-     * {@link #minimize} always counts.
+     * effort ({@link #EFFORT_PER_UNIT}) and charges it. As a packer inside a plan's solve, MiniMalloc keeps its
+     * uncharged node budget: charged there, the packings eat the work of the windows that follow (BENCHMARKS.md,
+     * "Figures moved out of the Javadoc"). {@link #minimize} always counts.
      */
     public static MiniMallocAllocator counted() {
         return new MiniMallocAllocator(MiniMallocOptions.DEFAULT, true);

@@ -14,6 +14,8 @@ import java.util.Arrays;
  * moving its fixed buffers, so nothing is lost. State is kept incrementally and undone on backtrack through a
  * trail: viable offsets, section floors and unallocated totals.
  *
+ * <p>Exponential in the worst case; the cost of a node: {@link MiniMallocAllocator}.
+ *
  * <p>Not thread-safe: each racing thread owns one instance over a shared {@link Sweep}.
  */
 final class Search {

@@ -37,9 +37,9 @@ import java.util.PriorityQueue;
  * nothing, so it never answers {@link SolveStatus#INFEASIBLE}. It stops at {@link Limits#timeLimit()} with
  * {@link SolveStatus#UNKNOWN}.
  *
- * <p>The packing is indexed ({@link FastPacking}): O(n log n) for n buffers (0.9 s on 100,000); fixed-offset
- * buffers add a tree descent per obstacle near a gap and per buffer set aside at one (100,000 buffers with 10,000
- * fixed: 9 s). It gives the offsets of the plain loop (a scan of the skyline and of every
+ * <p>The packing is indexed ({@link FastPacking}): O(n log n) for n buffers; fixed-offset buffers add a tree
+ * descent per obstacle near a gap and per buffer set aside at one (times: BENCHMARKS.md, "Update, session 12",
+ * obstacles). It gives the offsets of the plain loop (a scan of the skyline and of every
  * buffer per step, O(n (n + s)) for s time slots), which the tests keep as the reference.
  */
 public final class SkylineAllocator implements Allocator {
@@ -85,8 +85,7 @@ public final class SkylineAllocator implements Allocator {
     }
 
     /**
-     * As {@link #pack(BufferSet)}, or null when {@link System#nanoTime()} passes {@code deadlineNanos} first
-     * (about a second on 100,000 buffers).
+     * As {@link #pack(BufferSet)}, or null when {@link System#nanoTime()} passes {@code deadlineNanos} first.
      */
     public Placement pack(BufferSet buffers, long deadlineNanos) {
         TimeAxis axis = TimeAxis.of(buffers);

@@ -283,8 +283,8 @@ public final class TelaMallocAllocator implements Allocator {
     /**
      * Bytes the search over a part of m buffers needs at worst: one set of propagated bounds and their reasons
      * (a bit set over the part per bound), and per point of the search path (as deep as the part has free
-     * buffers) the bit sets of its tried candidates and its conflict; plus the neighbour lists. Measured: 4,000
-     * buffers 316 MB RSS, 16,000 and 32,000 under 1 GB after 30 s of search (BENCHMARKS, session 12).
+     * buffers) the bit sets of its tried candidates and its conflict; plus the neighbour lists. Against the
+     * measured memory: BENCHMARKS.md, "Update, session 12", TelaMalloc's memory.
      */
     static long estimateBytes(int m, long pairs) {
         return m / 2 * (long) m + 8 * pairs + 512L * m;
@@ -292,8 +292,8 @@ public final class TelaMallocAllocator implements Allocator {
 
     /**
      * Effort per work unit under a work limit, where a search step (a candidate placement tried, or a major
-     * backtrack) costs the size of its part, since each propagates over the part: about a second of search on a
-     * quiet 2-core machine (BENCHMARKS.md, "Deterministic work limits").
+     * backtrack) costs the size of its part, since each propagates over the part: about a wall second of search
+     * on the reference machine (calibration: BENCHMARKS.md, "Allocation at production scale").
      */
     static final long EFFORT_PER_UNIT = 3_000_000L;
 
