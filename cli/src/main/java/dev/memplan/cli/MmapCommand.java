@@ -120,6 +120,31 @@ final class MmapCommand extends CommandBase.Group {
         }
     }
 
+    /** An mmap command on one instance: INSTANCE and --capacity ({@link Input}) declared here once. */
+    abstract static class OnInstance extends CommandBase {
+        @Mixin
+        Input input;
+    }
+
+    /** An mmap command that runs planners on its instance, with their limits ({@link Run}). */
+    abstract static class Planning extends OnInstance {
+        @Mixin
+        Run run;
+
+        /** Checks every option and the outputs, then plans on the instance, timed from the command's start. */
+        @Override
+        public final Integer call() {
+            long start = System.nanoTime();
+            run.validate(input);
+            checkOutputs();
+            return plan(input.read(), start);
+        }
+
+        abstract void checkOutputs();
+
+        abstract Integer plan(MmapInstance in, long start);
+    }
+
     /** Options shared by solve and compare. */
     static final class Run {
         @Option(names = "--time-limit", paramLabel = "SECONDS",
@@ -202,10 +227,7 @@ final class MmapCommand extends CommandBase.Group {
 
     @Command(name = "solve", mixinStandardHelpOptions = true,
             description = "Maps one instance with one planner; prints reward, bound and gap; the mapping is checked.")
-    static final class Solve extends CommandBase {
-        @Mixin
-        Input input;
-
+    static final class Solve extends Planning {
         @Option(names = "--planner", defaultValue = "exact", paramLabel = "exact|greedy|mcts|random",
                 description = "exact (CP-SAT from the best of greedy and mcts), greedy (XLA-style), mcts, random (default: ${DEFAULT-VALUE})")
         String planner;
@@ -213,16 +235,14 @@ final class MmapCommand extends CommandBase.Group {
         @Option(names = "--out", paramLabel = "FILE", description = "write the mapping (memplan-mmap-mapping/1)")
         Path out;
 
-        @Mixin
-        Run run;
+        @Override
+        void checkOutputs() {
+            Outputs.check(out, "--out", false, input.name);
+        }
 
         @Override
-        public Integer call() {
-            long start = System.nanoTime();
-            run.validate(input);
-            Outputs.check(out, "--out", false, input.name);
+        Integer plan(MmapInstance in, long start) {
             PrintWriter o = out();
-            MmapInstance in = input.read();
             MappingPlanner p = planner(planner, run.simulations);
             err().println("mmap: " + p.name() + " on " + in.name() + " ...");
             MappingResult r = p.plan(in, run.limits(Math.max(0.001, run.left(start)), start));
@@ -257,10 +277,7 @@ final class MmapCommand extends CommandBase.Group {
 
     @Command(name = "compare", mixinStandardHelpOptions = true,
             description = "Runs every planner on one instance; reward as a fraction of the best bound.")
-    static final class Compare extends CommandBase {
-        @Mixin
-        Input input;
-
+    static final class Compare extends Planning {
         @Option(names = "--planners", split = ",", paramLabel = "P1,...", defaultValue = "greedy,random,mcts,exact",
                 description = "planners, in order (default: ${DEFAULT-VALUE})")
         List<String> planners;
@@ -268,15 +285,13 @@ final class MmapCommand extends CommandBase.Group {
         @Option(names = "--csv", paramLabel = "OUT", description = "also write the table as CSV")
         Path csv;
 
-        @Mixin
-        Run run;
+        @Override
+        void checkOutputs() {
+            Outputs.check(csv, "--csv", false, input.name);
+        }
 
         @Override
-        public Integer call() {
-            long start = System.nanoTime();
-            run.validate(input);
-            Outputs.check(csv, "--csv", false, input.name);
-            MmapInstance in = input.read();
+        Integer plan(MmapInstance in, long start) {
             out().println(describe(in));
             Table table = table();
             compare(in, planners, run, start, err(), table);
@@ -350,10 +365,7 @@ final class MmapCommand extends CommandBase.Group {
 
     @Command(name = "export", mixinStandardHelpOptions = true,
             description = "Writes an instance (e.g. one derived from a zoo network) as memplan-mmap/1 JSON.")
-    static final class Export extends CommandBase {
-        @Mixin
-        Input input;
-
+    static final class Export extends OnInstance {
         @Option(names = "--out", paramLabel = "FILE", required = true, description = "the instance file to write")
         Path out;
 
@@ -369,10 +381,7 @@ final class MmapCommand extends CommandBase.Group {
 
     @Command(name = "check", mixinStandardHelpOptions = true,
             description = "Checks a mapping against an instance; exit 0 when valid, 1 when a rule is broken.")
-    static final class Check extends CommandBase {
-        @Mixin
-        Input input;
-
+    static final class Check extends OnInstance {
         @Parameters(index = "1", paramLabel = "MAPPING", description = "mapping file (memplan-mmap-mapping/1)")
         Path mapping;
 
