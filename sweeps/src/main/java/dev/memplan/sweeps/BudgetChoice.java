@@ -8,8 +8,8 @@ import dev.memplan.model.BudgetSpec;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.SolveStatus;
+import dev.memplan.model.Shares;
 import dev.memplan.model.TensorSetting;
-import java.time.Duration;
 
 /**
  * A budget as written ({@link BudgetSpec}) resolved to bytes on a graph, M_P by the minimum-peak order of
@@ -19,8 +19,6 @@ import java.time.Duration;
  * @param mp the minimum-peak order, null when the budget did not need it
  */
 public record BudgetChoice(String name, long bytes, long mr, ScheduleResult mp) {
-    /** M_P (and so M_H and fractions) may take 1/n of the time left: the budget is only a case's first step. */
-    private static final int BUDGET_SHARE = 4;
 
     /** Resolves with a minimum-peak scheduler of its own (its program, for small graphs, on {@code backend}). */
     public static BudgetChoice resolve(String argument, Graph g, TensorSetting setting, Backend backend, Limits limits) {
@@ -54,12 +52,11 @@ public record BudgetChoice(String name, long bytes, long mr, ScheduleResult mp) 
     }
 
     /**
-     * The minimum-peak order (M_P) with a quarter of the time left: the budget is only the first step of a command
+     * The minimum-peak order (M_P) with its share of the budget ({@link Shares#MINIMUM_PEAK_DIVISOR}): the budget is only the first step of a command
      * or a case. The scheduler remembers it, so later calls for the same graph return it at once.
      */
     public static ScheduleResult minimumPeak(MinimumPeakScheduler scheduler, Graph g, Limits limits) {
-        Duration left = limits.timeLimit();
-        return scheduler.schedule(g, left == null ? limits : limits.withTimeLimit(left.dividedBy(BUDGET_SHARE)));
+        return scheduler.schedule(g, limits.budget().limited() ? limits.part(Shares.MINIMUM_PEAK_DIVISOR) : limits);
     }
 
     /** "bytes (name; M_R = ..., M_P = ...)", with M_P's lower bound when it is not proven. */

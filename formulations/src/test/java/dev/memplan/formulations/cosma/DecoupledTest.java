@@ -14,7 +14,7 @@ import dev.memplan.model.Limits;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorSetting;
-import dev.memplan.model.Work;
+import dev.memplan.model.Budget;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Plan;
 import dev.memplan.model.io.GraphJson;
@@ -22,7 +22,6 @@ import dev.memplan.model.io.PlanJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -130,9 +129,9 @@ class DecoupledTest {
     }
 
     private static Ran whatRan(Graph g, long budget, CosmaSolver.Options options) {
-        Work work = Work.of(1e6);
-        CosmaResult r = CosmaSolver.solve(g, TensorSetting.ALL, budget, options, Limits.DEFAULT.withWork(work));
-        return new Ran(r, r.pruned() + " | " + r.backend() + " | " + r.bound() + " | " + work.used());
+        Budget work = Budget.ofWork(1e6, null);
+        CosmaResult r = CosmaSolver.solve(g, TensorSetting.ALL, budget, options, Limits.DEFAULT.withBudget(work));
+        return new Ran(r, r.pruned() + " | " + r.backend() + " | " + r.bound() + " | " + work.workUsedMicro());
     }
 
     /**
@@ -148,7 +147,7 @@ class DecoupledTest {
         CheckReport startReport = PlanChecker.requireValid(gs, start, "test");
         // 0.8 deterministic seconds of CP-SAT, whatever a work unit is calibrated to.
         double units = 0.8 / dev.memplan.formulations.milp.CpSatBackend.DETERMINISTIC_TIME_PER_UNIT;
-        Limits limits = Limits.DEFAULT.withWork(Work.of(units)).withTimeLimit(Duration.ofMillis(Math.round(units * 1000)));
+        Limits limits = Limits.DEFAULT.withBudget(Budget.ofWork(units, null));
         CosmaResult r = CosmaSolver.solve(g, TensorSetting.ACTIVATIONS, start.budget(),
                 DECOUPLED.withStart(start.withResult(startReport.traffic(), null)), limits);
         assertTrue(r.plan() != null, r.status().toString());
