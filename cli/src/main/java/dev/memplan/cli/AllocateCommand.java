@@ -16,12 +16,9 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code memplan allocate}: packs a MiniMalloc CSV of buffers with one of the fixed-schedule allocators. */
 @Command(name = "allocate", mixinStandardHelpOptions = true,
@@ -29,12 +26,9 @@ import picocli.CommandLine.Model.CommandSpec;
             "with --minimize finds the least height. Prints solved / infeasible / gave up, time and height; --out",
             "writes the input with an offset column, rows in input order (what MiniMalloc writes).",
             "Exit codes: 0 solved, 1 proven infeasible, 4 no solution found within the limits, 2 bad input."})
-final class AllocateCommand implements Callable<Integer> {
+final class AllocateCommand extends CommandBase {
     /** No solution found, and none proven impossible: the allocator gave up or ran out of time. */
     static final int GAVE_UP = 4;
-
-    @Spec
-    CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "BUFFERS.csv",
             description = "buffers in MiniMalloc's CSV format, or a generated training-step trace gen:trace:N[:SEED]")
@@ -64,11 +58,11 @@ final class AllocateCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        try (Ticker ticker = new Ticker(spec.commandLine().getErr(), "reading the buffers")) {
+        try (Ticker ticker = new Ticker(err(), "reading the buffers")) {
             return allocate(ticker);
         } finally {
             if (reportPeakRss) {
-                spec.commandLine().getOut().println("peak RSS " + peakRssKb() + " KB");
+                out().println("peak RSS " + peakRssKb() + " KB");
             }
         }
     }
@@ -163,7 +157,7 @@ final class AllocateCommand implements Callable<Integer> {
             }
             workLine(o, limits);
             if (out != null) {
-                Outputs.write(out, MiniMallocCsv.toCsv(a.placement()), spec.commandLine().getOut());
+                Outputs.write(out, MiniMallocCsv.toCsv(a.placement()), out());
                 if (!Outputs.isStdout(out)) {
                     o.println("wrote " + out);
                 }

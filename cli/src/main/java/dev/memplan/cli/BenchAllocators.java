@@ -19,12 +19,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code memplan bench allocators}: every allocator on MiniMalloc's eleven challenging instances (capacity
@@ -35,10 +31,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "allocators", mixinStandardHelpOptions = true,
         description = {"Runs the allocators on MiniMalloc's challenging suite and seeded random buffer sets; prints",
             "status, time and height per instance and writes a CSV as it goes."})
-final class BenchAllocators implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+final class BenchAllocators extends CommandBase.Bench {
     @Option(names = "--allocators", split = ",", paramLabel = "A1,...", description = "allocators (default: all)")
     List<String> allocators;
 
@@ -70,13 +63,8 @@ final class BenchAllocators implements Callable<Integer> {
             description = "trace sizes for --scale (default: ${DEFAULT-VALUE})")
     List<Integer> sizes;
 
-    @Mixin
-    BenchCsv csvOption;
-
     @Override
-    public Integer call() {
-        Path csv = csvOption.checked();
-        PrintWriter out = spec.commandLine().getOut();
+    Integer run(Path csv, PrintWriter out) {
         List<String> names = allocators == null ? Allocators.NAMES : allocators;
         for (String n : names) {
             if (!Allocators.NAMES.contains(n)) {
@@ -109,16 +97,9 @@ final class BenchAllocators implements Callable<Integer> {
             variants.put(name, Allocators.byName(name));
         }
         if (ablations) {
-            MiniMallocOptions on = MiniMallocOptions.DEFAULT;
-            variants.put("minimalloc-no-canonical", new MiniMallocAllocator(on.withCanonicalOnly(false)));
-            variants.put("minimalloc-no-section-inference", new MiniMallocAllocator(on.withSectionInference(false)));
-            variants.put("minimalloc-no-monotonic-floor", new MiniMallocAllocator(on.withMonotonicFloor(false)));
-            variants.put("minimalloc-no-unallocated-floor", new MiniMallocAllocator(on.withUnallocatedFloor(false)));
-            variants.put("minimalloc-no-dominance", new MiniMallocAllocator(on.withDominance(false)));
-            variants.put("minimalloc-no-dynamic-ordering", new MiniMallocAllocator(on.withDynamicOrdering(false)));
-            variants.put("minimalloc-no-preordering", new MiniMallocAllocator(on.withStaticPreordering(false)));
-            variants.put("minimalloc-no-restarts", new MiniMallocAllocator(on.withRestarts(false)));
-            variants.put("minimalloc-no-decomposition", new MiniMallocAllocator(on.withDynamicDecomposition(false)));
+            for (MiniMallocOptions.Technique off : MiniMallocOptions.Technique.values()) {
+                variants.put("minimalloc-no-" + off.id(), new MiniMallocAllocator(MiniMallocOptions.DEFAULT.without(off)));
+            }
         }
         for (Map.Entry<String, BufferSet> e : sets.entrySet()) {
             BufferSet set = e.getValue();

@@ -17,25 +17,14 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code memplan bench ...}: reproducible benchmarks that print a table and write it as CSV. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Runs a benchmark; prints a table and writes a CSV.",
         subcommands = {BenchCommand.Checker.class, BenchFormulations.class, BenchCompare.class, BenchAllocators.class,
             BenchCosma.class, BenchDnc.class, BenchLimits.class, BenchImport.class, BenchMmap.class, BenchScheduler.class})
-final class BenchCommand implements Runnable {
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
-    }
+final class BenchCommand extends CommandBase.Group {
 
     /**
      * How the plan checker's time grows with plan size: seeded layered graphs, each with its no-spill plan at
@@ -44,10 +33,7 @@ final class BenchCommand implements Runnable {
      */
     @Command(name = "checker", mixinStandardHelpOptions = true,
             description = "Times the plan checker on growing random plans (median of repeats).")
-    static final class Checker implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
+    static final class Checker extends CommandBase.Bench {
         @Option(names = "--sizes", split = ",", defaultValue = "1000,4000,16000,64000",
                 description = "operator counts (default: ${DEFAULT-VALUE})")
         List<Integer> sizes;
@@ -62,13 +48,8 @@ final class BenchCommand implements Runnable {
         @Option(names = "--seed", defaultValue = "1", description = "random seed (default: ${DEFAULT-VALUE})")
         long seed;
 
-        @Mixin
-        BenchCsv csvOption;
-
         @Override
-        public Integer call() {
-            Path csv = csvOption.checked();
-            PrintWriter out = spec.commandLine().getOut();
+        Integer run(Path csv, PrintWriter out) {
             if (repeats < 1) {
                 throw new UserException("--repeats must be >= 1 (a median needs a run), got " + repeats);
             }

@@ -2,20 +2,18 @@ package dev.memplan.cli;
 
 import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.datasets.zoo.Zoo;
+import dev.memplan.sweeps.PlannerChoice;
 import dev.memplan.sweeps.ResultRow;
+import dev.memplan.sweeps.SpecBuilder;
+import dev.memplan.sweeps.figures.CosmaRows;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code memplan bench cosma}: COSMA on the zoo at M_R, M_H, M_P (issue "COSMA at scale"). Human-designed
@@ -28,33 +26,12 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "cosma", mixinStandardHelpOptions = true,
         description = {"COSMA on zoo networks x budgets: status, traffic, bound, gap, time, model size, encoding and",
             "back-end per case; CSV and Markdown written as rows finish. Runs the sweep spec bench-cosma."})
-final class BenchCosma implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Option(names = "--networks", split = ",", paramLabel = "N1,...",
-            description = "zoo networks (default: all 14; NAS ones get fixed schedules)")
-    List<String> networks;
-
-    @Option(names = "--budgets", split = ",", defaultValue = "M_R,M_H,M_P", paramLabel = "B1,...",
-            description = "budgets (default: ${DEFAULT-VALUE})")
-    List<String> budgets;
-
-    @Option(names = "--settings", split = ",", defaultValue = "activations,all", paramLabel = "S1,...",
-            description = "tensor settings for human-designed networks; NAS networks use activations, as the paper "
-                    + "(default: ${DEFAULT-VALUE})")
-    List<String> settings;
-
+final class BenchCosma extends CommandBase.Bench {
     @Mixin
-    BenchCsv csvOption;
+    ZooAxes axes;
 
     @Option(names = "--markdown", paramLabel = "OUT.md", description = "also write the table as Markdown")
     Path markdown;
-
-    @Option(names = "--plans", paramLabel = "DIR",
-            description = "also write each plan (memplan-plan/1) as DIR/NETWORK-SETTING-BUDGET-PLANNER-KEY.json, to "
-                    + "check with 'memplan check NETWORK PLAN'")
-    Path plans;
 
     @Mixin
     SolverOptions solverOptions;
@@ -63,69 +40,47 @@ final class BenchCosma implements Callable<Integer> {
     BenchSweep sweep;
 
     @Override
-    public Integer call() {
-        Path csv = csvOption.checked();
+    Integer run(Path csv, PrintWriter out) {
         Outputs.check(markdown, "--markdown", false);
-        Outputs.checkFolder(plans, "--plans");
-        PrintWriter out = spec.commandLine().getOut();
-        List<String> nets = Inputs.zooNetworks(networks != null ? networks : Zoo.names());
-        settings.forEach(Inputs::setting);
+        sweep.check();
+        List<String> nets = axes.networks(null);
         List<String> human = nets.stream().filter(n -> !Zoo.entry(n).nas()).toList();
         List<String> nas = nets.stream().filter(n -> Zoo.entry(n).nas()).toList();
-        StringBuilder text = new StringBuilder("name: bench-cosma\ngraphs: ").append(BenchSweep.list(nets))
-                .append("\nsettings: ").append(BenchSweep.list(settings.contains("activations") ? settings
-                        : concat(settings, List.of("activations"))))
-                .append("\nbudgets: ").append(BenchSweep.list(budgets))
-                .append("\nplanners: [paper, ").append(BenchSweep.cosma(solverOptions, null)).append(", ")
-                .append(BenchSweep.cosma(solverOptions, "schedule: default")).append(", ")
-                .append(BenchSweep.cosma(solverOptions, "schedule: mpmf")).append("]\n")
-                .append(BenchSweep.solverAxes(solverOptions)).append("exclude:\n");
+        List<PlannerChoice> planners = new ArrayList<>(Schemes.PAPER.stream().map(PlannerChoice::scheme).toList());
+        for (String schedule : List.of("free", "default", "mpmf")) {
+            planners.add(solverOptions.cosmaPlanner(Map.of("schedule", schedule)));
+        }
+        SpecBuilder builder = solverOptions.solverAxes(new SpecBuilder("bench-cosma").graphs(nets)
+                .settings(axes.settings.contains("activations") ? axes.settings
+                        : concat(axes.settings, List.of("activations")))
+                .budgets(axes.budgets).planners(planners));
         if (!nas.isEmpty()) {
-            text.append("  - {graph: ").append(BenchSweep.list(nas)).append(", setting: all}\n");
-            text.append("  - {graph: ").append(BenchSweep.list(nas)).append(", planner: cosma}\n");
+            builder.exclude(Map.of("graph", nas, "setting", List.of("all")));
+            builder.exclude(Map.of("graph", nas, "planner", List.of("cosma")));
         }
         if (!human.isEmpty()) {
-            text.append("  - {graph: ").append(BenchSweep.list(human)).append(", planner: \"cosma[*schedule=*\"}\n");
-            if (!settings.contains("activations")) {
-                text.append("  - {graph: ").append(BenchSweep.list(human)).append(", setting: activations}\n");
+            builder.exclude(Map.of("graph", human, "planner", List.of("cosma[*schedule=*")));
+            if (!axes.settings.contains("activations")) {
+                builder.exclude(Map.of("graph", human, "setting", List.of("activations")));
             }
         }
-        String[] header = {"network", "setting", "budget", "bytes", "schedule", "start", "status", "traffic", "bound",
-            "gap", "seconds", "variables", "constraints", "encoding", "back-end"};
+        String[] header = CosmaRows.header();
         out.println(String.join("  ", header));
-        // Per (network, setting, budget): the scheme rows and the COSMA rows; a COSMA line prints once its starts are in.
-        Map<String, Map<String, ResultRow>> groups = new LinkedHashMap<>();
+        CosmaRows lines = new CosmaRows(solverOptions.encodingLabel());
         Table progressive = new Table(header);
-        java.util.Set<String> printed = new java.util.HashSet<>();
-        Map<String, ResultRow> rows = sweep.run(text.toString(), plans, spec.commandLine().getErr(), r -> {
-            Map<String, ResultRow> g = groups.computeIfAbsent(group(r), k -> new LinkedHashMap<>());
-            g.put(r.planner(), r);
-            for (ResultRow c : g.values()) {
-                if (c.planner().startsWith("cosma") && starts(g, c) != null && printed.add(c.caseKey())) {
-                    progressive.row(line(c, starts(g, c)));
-                    out.println(String.join("  ", progressive.lastRow()));
-                    out.flush();
-                    progressive.writeCsv(csv);
-                    if (markdown != null) {
-                        progressive.writeMarkdown(markdown);
-                    }
+        Map<String, ResultRow> rows = sweep.run(builder.build(), err(), r -> {
+            for (String[] line : lines.add(r)) {
+                progressive.row(line);
+                out.println(String.join("  ", line));
+                out.flush();
+                progressive.writeCsv(csv);
+                if (markdown != null) {
+                    progressive.writeMarkdown(markdown);
                 }
             }
         });
-        Map<String, Map<String, ResultRow>> all = new LinkedHashMap<>();
-        for (ResultRow r : rows.values().stream()
-                .sorted(java.util.Comparator.<ResultRow>comparingInt(r -> order(nets, r)).thenComparing(ResultRow::planner))
-                .toList()) {
-            all.computeIfAbsent(group(r), k -> new LinkedHashMap<>()).put(r.planner(), r);
-        }
         Table table = new Table(header);
-        for (Map<String, ResultRow> g : all.values()) {
-            for (ResultRow c : g.values()) {
-                if (c.planner().startsWith("cosma")) {
-                    table.row(line(c, starts(g, c)));
-                }
-            }
-        }
+        lines.lines(List.copyOf(rows.values()), nets, axes.settings, axes.budgets).forEach(table::row);
         table.writeCsv(csv);
         if (markdown != null) {
             table.writeMarkdown(markdown);
@@ -140,47 +95,5 @@ final class BenchCosma implements Callable<Integer> {
         List<String> out = new ArrayList<>(a);
         out.addAll(b);
         return out;
-    }
-
-    private static String group(ResultRow r) {
-        return r.graph() + "\u0001" + r.setting() + "\u0001" + r.budget();
-    }
-
-    /** Spec order: network, setting, budget as given (the database sorts otherwise). */
-    private int order(List<String> nets, ResultRow r) {
-        return (nets.indexOf(r.graph()) * 10 + settings.indexOf(r.setting())) * 100 + budgets.indexOf(r.budget());
-    }
-
-    private static String schedule(ResultRow cosma) {
-        return cosma.planner().contains("schedule=default") ? "default"
-                : cosma.planner().contains("schedule=mpmf") ? "mpmf" : "free";
-    }
-
-    /** The best starting traffic among the schemes COSMA started from, or null while some are not done. */
-    private static Long starts(Map<String, ResultRow> g, ResultRow cosma) {
-        String schedule = schedule(cosma);
-        Long best = null;
-        for (String name : Schemes.PAPER) {
-            if (!schedule.equals("free") && !name.startsWith(schedule + "/")) {
-                continue;
-            }
-            ResultRow r = g.get(name);
-            if (r == null) {
-                return null;
-            }
-            if (r.trafficNonCompulsory() != null && (best == null || r.trafficNonCompulsory() < best)) {
-                best = r.trafficNonCompulsory();
-            }
-        }
-        return best == null ? -1L : best;
-    }
-
-    private String[] line(ResultRow c, Long start) {
-        return new String[] {c.graph(), c.setting(), c.budget(), BenchSweep.text(c.budgetBytes()), schedule(c),
-            start == null || start < 0 ? "-" : Long.toString(start),
-            c.status() + (c.error() == null ? "" : " (" + c.error() + ")"), BenchSweep.text(c.trafficNonCompulsory()),
-            BenchSweep.text(c.bound()), c.gap() == null ? "-" : String.format(Locale.ROOT, "%.2f%%", 100 * c.gap()),
-            String.format(Locale.ROOT, "%.2f", c.seconds()), BenchSweep.text(c.vars()), BenchSweep.text(c.cons()),
-            solverOptions.encodingLabel(), c.solver()};
     }
 }

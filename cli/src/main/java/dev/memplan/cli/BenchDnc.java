@@ -52,9 +52,8 @@ final class BenchDnc implements Callable<Integer> {
             description = "budgets (default: ${DEFAULT-VALUE})")
     List<String> budgets;
 
-    @Option(names = "--setting", defaultValue = "activations", paramLabel = "activations|all",
-            description = "tensor setting (default: ${DEFAULT-VALUE})")
-    String setting;
+    @Mixin
+    SettingOption setting;
 
     @Option(names = "--max-part", paramLabel = "N", defaultValue = "" + DivideAndConquer.DEFAULT_MAX_PART,
             description = "most operators per part (default: ${DEFAULT-VALUE})")
@@ -80,7 +79,7 @@ final class BenchDnc implements Callable<Integer> {
         if (maxPart < 1 || largeBeam < 1) {
             throw new UserException("--max-part and --large-beam must be >= 1, got " + maxPart + " and " + largeBeam);
         }
-        TensorSetting s = Inputs.setting(setting);
+        TensorSetting s = setting.or(TensorSetting.ACTIVATIONS);
         String[] header = {"graph", "operators", "budget", "bytes", "parts", "best start", "FS(default)", "FS(MPMF)", "spill at cut",
             "handover", "stitched order", "dnc", "vs best FS", "bound", "gap", "seconds", "peak heap MB", "plan from"};
         Table table = new Table(header);

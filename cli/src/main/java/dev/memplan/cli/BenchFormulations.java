@@ -19,12 +19,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code memplan bench formulations}: COSMA per graph, budget and back-end: model size before and after the
@@ -33,12 +30,9 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "formulations", mixinStandardHelpOptions = true,
         description = "Runs COSMA on the examples and seeded random graphs at M_R, M_H and M_P with each back-end.")
-final class BenchFormulations implements Callable<Integer> {
+final class BenchFormulations extends CommandBase.Bench {
     private static final String[] HEADER = {"graph", "setting", "budget", "bytes", "backend", "vars before",
         "cons before", "vars after", "cons after", "status", "traffic", "bound", "gap", "seconds"};
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--backends", split = ",", defaultValue = "scip,cpsat,cbc,highs",
             description = "back-ends (default: ${DEFAULT-VALUE})")
@@ -48,21 +42,16 @@ final class BenchFormulations implements Callable<Integer> {
             description = "operator counts of seeded random layered graphs (default: ${DEFAULT-VALUE})")
     List<Integer> random;
 
-    @Option(names = "--setting", defaultValue = "all", description = "tensor setting (default: ${DEFAULT-VALUE})")
-    String setting;
+    @Mixin
+    SettingOption setting;
 
     @Option(names = "--time-limit", defaultValue = "60", description = "seconds per case (default: ${DEFAULT-VALUE})")
     double timeLimit;
 
-    @Mixin
-    BenchCsv csvOption;
-
     @Override
-    public Integer call() {
-        Path csv = csvOption.checked();
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
-        TensorSetting s = Inputs.setting(setting);
+    Integer run(Path csv, PrintWriter out) {
+        PrintWriter err = err();
+        TensorSetting s = setting.or(TensorSetting.ALL);
         // Per solve: each gets its own budget of the limit.
         java.time.Duration limit = Inputs.timeLimit(timeLimit, "--time-limit");
         for (int size : random) {

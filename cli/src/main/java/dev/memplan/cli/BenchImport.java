@@ -11,13 +11,9 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code memplan bench import}: the wall time of importing ONNX models (read, fold, infer shapes, build the
@@ -27,10 +23,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "import", mixinStandardHelpOptions = true,
         description = {"Times ONNX import: the first import in a fresh JVM and the median of repeats; prints a table",
             "and writes a CSV."})
-final class BenchImport implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+final class BenchImport extends CommandBase.Bench {
     @Parameters(paramLabel = "MODEL.onnx[@NAME=D0,D1,...]", arity = "1..*",
             description = "models, each with the shape of its dynamic input after '@' when it has one")
     List<String> models;
@@ -38,15 +31,14 @@ final class BenchImport implements Callable<Integer> {
     @Option(names = "--repeats", defaultValue = "5", description = "timed imports after the first (default: ${DEFAULT-VALUE})")
     int repeats;
 
-    @Mixin
-    BenchCsv csvOption;
+    @Override
+    List<String> inputs() {
+        // A model argument is the file, with the shape of its dynamic input after '@'.
+        return models.stream().map(m -> m.indexOf('@') < 0 ? m : m.substring(0, m.indexOf('@'))).toList();
+    }
 
     @Override
-    public Integer call() {
-        // A model argument is the file, with the shape of its dynamic input after '@'.
-        Path csv = csvOption.checked(models.stream().map(m -> m.indexOf('@') < 0 ? m : m.substring(0, m.indexOf('@')))
-                .toList());
-        PrintWriter out = spec.commandLine().getOut();
+    Integer run(Path csv, PrintWriter out) {
         Table t = new Table("model", "input", "file MB", "operators", "tensors", "M_R all", "first s", "median s");
         for (String spec : models) {
             int at = spec.indexOf('@');

@@ -11,15 +11,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code memplan bench limits}: whether --time-limit and the default heap hold as a user sees them. Each case runs
@@ -33,11 +29,8 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "limits", mixinStandardHelpOptions = true,
         description = {"Runs 'memplan solve GRAPH --budget B --time-limit L --out FILE' in a child JVM per case and",
             "measures wall time (JVM start included) against the limit and peak resident memory (VmHWM)."})
-final class BenchLimits implements Callable<Integer> {
+final class BenchLimits extends CommandBase.Bench {
     private static final Pattern ROW = Pattern.compile("^(status|non-compulsory traffic|gap|graph)\\s{2,}(.*)$");
-
-    @Spec
-    CommandSpec spec;
 
     @Option(names = "--graphs", split = ",", paramLabel = "G1,...",
             description = "graphs (default: every zoo network, then gen:layered:2000, gen:layered:5000, gen:layered:20000)")
@@ -59,14 +52,14 @@ final class BenchLimits implements Callable<Integer> {
             description = "more arguments for each solve, e.g. '--decompose none' or '--setting all' (default: none)")
     String solveArgs;
 
-    @Mixin
-    BenchCsv csvOption;
+    @Override
+    List<String> inputs() {
+        return graphs;
+    }
 
     @Override
-    public Integer call() throws IOException {
-        Path csv = csvOption.checked(graphs);
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+    Integer run(Path csv, PrintWriter out) throws IOException {
+        PrintWriter err = err();
         for (double limit : limits) {
             if (!(limit > 0) || Double.isInfinite(limit)) {
                 throw new UserException("--limits must be positive seconds, got " + limit);

@@ -7,12 +7,8 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code memplan bench mmap}: every planner of the two-level memory mapping problem on every zoo-derived instance
@@ -21,10 +17,7 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 @Command(name = "mmap", mixinStandardHelpOptions = true,
         description = "Two-level memory mapping: reward and gap to the bound per planner per instance.")
-final class BenchMmap implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+final class BenchMmap extends CommandBase.Bench {
     @Option(names = "--networks", split = ",", paramLabel = "N1,...",
             description = "zoo networks (default: all; 'none' for none)")
     List<String> networks;
@@ -43,17 +36,12 @@ final class BenchMmap implements Callable<Integer> {
     @Option(names = "--simulations", paramLabel = "N", defaultValue = "128", description = "MCTS simulations per move (default: ${DEFAULT-VALUE})")
     int simulations;
 
-    @Mixin
-    BenchCsv csvOption;
-
     @Option(names = "--markdown", paramLabel = "OUT.md", description = "also write the table as Markdown")
     Path markdown;
 
     @Override
-    public Integer call() {
-        Path csv = csvOption.checked();
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+    Integer run(Path csv, PrintWriter out) {
+        PrintWriter err = err();
         List<String> inputs = new ArrayList<>();
         List<String> nets = networks == null ? Zoo.names() : networks;
         if (!(nets.size() == 1 && nets.get(0).equals("none"))) {

@@ -10,12 +10,9 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code memplan bench scheduler}: the minimum-peak scheduler at pinned beam widths (the orders the mpmf schemes and
@@ -26,10 +23,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "scheduler", mixinStandardHelpOptions = true,
         description = {"Times the minimum-peak scheduler at pinned beam widths: peak, bound, status, a hash of the",
             "order and the median time; prints a table and writes a CSV."})
-final class BenchScheduler implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+final class BenchScheduler extends CommandBase.Bench {
     @Option(names = "--graphs", split = ",", paramLabel = "G1,...",
             defaultValue = "gen:cells:400:3,gen:cells:1000,amoebanet,nasnet,pnasnet,gen:cells:5000",
             description = "graphs (default: ${DEFAULT-VALUE})")
@@ -39,19 +33,19 @@ final class BenchScheduler implements Callable<Integer> {
             description = "pinned beam widths (default: ${DEFAULT-VALUE})")
     List<Integer> widths;
 
-    @Option(names = "--setting", defaultValue = "activations", paramLabel = "activations|all",
-            description = "tensor setting (default: ${DEFAULT-VALUE})")
-    String setting;
+    @Mixin
+    SettingOption setting;
 
     @Option(names = "--repeats", defaultValue = "3", description = "timed runs per case (default: ${DEFAULT-VALUE})")
     int repeats;
 
-    @Mixin
-    BenchCsv csvOption;
+    @Override
+    List<String> inputs() {
+        return graphs;
+    }
 
     @Override
-    public Integer call() {
-        Path csv = csvOption.checked(graphs);
+    Integer run(Path csv, PrintWriter out) {
         if (repeats < 1) {
             throw new UserException("--repeats must be >= 1 (a median needs a run), got " + repeats);
         }
@@ -60,9 +54,8 @@ final class BenchScheduler implements Callable<Integer> {
                 throw new UserException("--widths must be beam widths >= 1, got " + w);
             }
         }
-        TensorSetting s = Inputs.setting(setting);
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        TensorSetting s = setting.or(TensorSetting.ACTIVATIONS);
+        PrintWriter err = err();
         Table table = new Table("graph", "operators", "width", "peak", "bound", "status", "order hash", "median s");
         for (String name : graphs) {
             Graph g = Inputs.graph(name).withSetting(s);

@@ -1,6 +1,5 @@
 package dev.memplan.cli;
 
-import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.baselines.scheduling.ScheduleResult;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
@@ -10,15 +9,9 @@ import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorKind;
 import dev.memplan.model.TensorSetting;
 import java.io.PrintWriter;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code memplan budgets GRAPH}: the budgets of memory-model.md for each tensor setting. */
 @Command(name = "budgets", mixinStandardHelpOptions = true,
@@ -28,35 +21,32 @@ import picocli.CommandLine.Model.CommandSpec;
             "and the peak footprint of the default order without spills. An M_P not proven optimal within the",
             "limits is the best known value, shown with its lower bound and the beam width that found it",
             "(reproduce it anywhere with --mp-beam WIDTH)."})
-final class BudgetsCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+final class BudgetsCommand extends CommandBase {
     @Mixin
     GraphInput input;
 
-    @Option(names = "--setting", paramLabel = "activations|all", description = "only this tensor setting (default: both)")
-    String setting;
+    @Mixin
+    SettingOption setting;
 
     @Mixin
     SolverOptions solverOptions;
 
     @Override
     public Integer call() {
-        try (Ticker ticker = new Ticker(spec.commandLine().getErr(), "reading the graph")) {
+        try (Ticker ticker = new Ticker(err(), "reading the graph")) {
             return budgets(ticker);
         }
     }
 
     private Integer budgets(Ticker ticker) {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         // --time-limit bounds the whole command (graph built, every setting), not each setting's M_P.
         Limits limits = solverOptions.commandLimits();
         Graph g = input.read();
         long parameters = g.tensors().stream().filter(t -> t.kind() == TensorKind.PARAMETER).count();
         out.println("graph " + g.name() + ": " + g.operatorCount() + " operators, " + g.tensorCount() + " tensors ("
                 + parameters + " parameters), alignment " + g.alignment());
-        List<TensorSetting> settings = setting == null ? List.of(TensorSetting.values()) : List.of(Inputs.setting(setting));
+        List<TensorSetting> settings = setting.given() ? List.of(setting.or(null)) : List.of(TensorSetting.values());
         Table t = new Table("setting", "M_R", "M_P", "M_H", "default-order footprint", "M_P status");
         for (int i = 0; i < settings.size(); i++) {
             TensorSetting s = settings.get(i);

@@ -10,12 +10,11 @@ final class CaseOptions {
                     + " (0.25), or bytes")
     String budget;
 
-    @Option(names = "--setting", paramLabel = "activations|all", defaultValue = "activations",
-            description = "tensor setting (default: ${DEFAULT-VALUE})")
-    String setting;
+    @picocli.CommandLine.Mixin
+    SettingOption setting;
 
     /** The tensor setting, checked. */
     TensorSetting setting() {
-        return Inputs.setting(setting);
+        return setting.or(TensorSetting.ACTIVATIONS);
     }
 }

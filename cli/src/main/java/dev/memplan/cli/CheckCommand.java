@@ -9,39 +9,31 @@ import dev.memplan.model.Violation;
 import dev.memplan.model.io.PlanJson;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code memplan check GRAPH PLAN}: is the plan valid under the memory model, and what traffic does it cause. */
 @Command(name = "check", mixinStandardHelpOptions = true,
         description = {"Checks a plan against every rule of the memory model.",
             "Prints VALID and the traffic in bytes, or INVALID and every violation (exit code 1)."})
-final class CheckCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+final class CheckCommand extends CommandBase {
     @Mixin
     GraphInput input;
 
     @Parameters(index = "1", paramLabel = "PLAN", description = "plan file (memplan-plan/1, or /2 with recomputes)")
     Path plan;
 
-    @Option(names = "--setting", paramLabel = "activations|all",
-            description = "tensor setting to check under (default: the plan's own)")
-    String setting;
+    @picocli.CommandLine.Mixin
+    SettingOption setting;
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter out = out();
         Graph g = input.read();
         Plan p = PlanJson.read(plan);
-        if (setting != null) {
-            TensorSetting s = Inputs.setting(setting);
+        if (setting.given()) {
+            TensorSetting s = setting.or(null);
             if (s != p.setting()) {
                 out.println("note: the plan says setting '" + p.setting().fileName() + "'; checking it as '"
                         + s.fileName() + "'");

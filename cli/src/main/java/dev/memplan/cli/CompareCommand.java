@@ -1,6 +1,7 @@
 package dev.memplan.cli;
 
 import dev.memplan.sweeps.BudgetChoice;
+import dev.memplan.sweeps.figures.ComparisonRows;
 
 import dev.memplan.baselines.replacement.PackingFailedException;
 import dev.memplan.baselines.replacement.Scheme;
@@ -21,13 +22,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code memplan compare}: COSMA against the paper's comparison schemes on one graph and budget. */
 @Command(name = "compare", mixinStandardHelpOptions = true,
@@ -35,24 +32,15 @@ import picocli.CommandLine.Model.CommandSpec;
             "on one graph and budget, checks every plan and prints per planner: status, non-compulsory traffic, the",
             "reduction COSMA achieves against it, loads, spills, peak address and time. COSMA starts from the best",
             "scheme's plan, so it is never worse than a scheme; OPTIMAL only when the solver proves it."})
-final class CompareCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+final class CompareCommand extends CommandBase {
     @Mixin
     GraphInput input;
 
     @Mixin
     CaseOptions problem;
 
-    @Option(names = "--schemes", paramLabel = "S1,S2,...", split = ",",
-            description = "schemes SCHEDULER/POLICY/ALLOCATOR (default: the paper's four: "
-                    + "default|mpmf x belady|greedy x tflite; also lru, firstfit, and minimalloc: replacement on bytes, "
-                    + "then MiniMalloc packs the segments)")
-    List<String> schemes;
-
-    @Option(names = "--no-cosma", description = "run the schemes only")
-    boolean noCosma;
+    @Mixin
+    PlannerOptions planners;
 
     @Option(names = "--csv", paramLabel = "OUT", description = "also write the table as CSV ('-': to standard output, the report to standard error)")
     Path csv;
@@ -69,13 +57,13 @@ final class CompareCommand implements Callable<Integer> {
         Solvers.preload();
         Outputs.check(csv, "--csv", true, input.name);
         PrintWriter out = Outputs.report(csv, spec.commandLine());
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter err = err();
         Graph full = input.read();
         TensorSetting s = problem.setting();
         Graph g = full.withSetting(s);
         Limits limits = solverOptions.commandLimits();
         MinimumPeakScheduler mpmf = solverOptions.minimumPeak(g);
-        List<Scheme> planners = Inputs.schemes(schemes, mpmf);
+        List<Scheme> schemes = Inputs.schemes(planners.schemeNames(), mpmf);
         BudgetChoice chosen = BudgetChoice.resolve(problem.budget, g, s, mpmf, limits);
         out.println("graph " + g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
                 + s.fileName() + "), budget " + chosen.describe());
@@ -89,7 +77,7 @@ final class CompareCommand implements Callable<Integer> {
         Plan best = null;
         List<Plan> starts = new ArrayList<>();
         List<String> notes = new ArrayList<>();
-        for (Scheme scheme : planners) {
+        for (Scheme scheme : schemes) {
             if (limits.stopped()) {
                 notes.add(scheme.name() + " skipped: " + limits.budget().whyStopped());
                 continue;
@@ -113,7 +101,7 @@ final class CompareCommand implements Callable<Integer> {
             }
         }
         Row cosma = null;
-        if (!noCosma) {
+        if (!planners.noCosma) {
             err.println("running cosma ...");
             CosmaPipeline.Settings settings = decomposeOptions.settings(g,
                     solverOptions.cosma(CosmaObjective.TRAFFIC, null, null), mpmf);
@@ -149,7 +137,7 @@ final class CompareCommand implements Callable<Integer> {
         notes.forEach(n -> out.println("note: " + n));
         out.println("every plan checked: VALID");
         if (csv != null) {
-            Outputs.write(csv, t.csv(), spec.commandLine().getOut());
+            Outputs.write(csv, t.csv(), out());
             if (!Outputs.isStdout(csv)) {
                 out.println("wrote " + csv);
             }
@@ -160,11 +148,8 @@ final class CompareCommand implements Callable<Integer> {
     private record Row(String name, String status, CheckReport report, double seconds, String note) {
     }
 
-    /** How much less traffic COSMA has than a scheme, in percent of the scheme's. */
+    /** How much less traffic COSMA has than a scheme ({@link ComparisonRows#reduction}). */
     static String reduction(long cosma, long scheme) {
-        if (scheme == 0) {
-            return cosma == 0 ? "0.0%" : "-";
-        }
-        return String.format(Locale.ROOT, "%.1f%%", 100.0 * (scheme - cosma) / scheme);
+        return ComparisonRows.reduction(cosma, scheme);
     }
 }

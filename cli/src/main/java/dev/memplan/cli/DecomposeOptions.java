@@ -5,10 +5,11 @@ import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.decomposition.CosmaPipeline;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.model.Graph;
+import dev.memplan.model.io.AtomicFiles;
+import dev.memplan.model.io.OperatorLists;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Option;
 
@@ -63,19 +64,12 @@ final class DecomposeOptions {
     }
 
     private static List<String> readBreakNodes(Path file) {
-        List<String> lines;
+        List<String> names;
         try {
-            lines = Files.readAllLines(file);
+            names = OperatorLists.names(Files.readString(file));
         } catch (IOException e) {
-            throw new UserException("--decompose " + file + ": cannot read the break-node file: " + dev.memplan.model.io.AtomicFiles.reason(e)
+            throw new UserException("--decompose " + file + ": cannot read the break-node file: " + AtomicFiles.reason(e)
                     + "; use auto, none or a file with one operator name a line");
-        }
-        List<String> names = new ArrayList<>();
-        for (String line : lines) {
-            String s = line.strip();
-            if (!s.isEmpty() && !s.startsWith("#")) {
-                names.add(s);
-            }
         }
         if (names.isEmpty()) {
             throw new UserException(file + ": no break node (one operator name a line)");

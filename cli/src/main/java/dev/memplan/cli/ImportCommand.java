@@ -12,14 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code memplan import MODEL.onnx}: an ONNX model as a memplan-graph/1 graph, with its sizes. */
 @Command(name = "import", mixinStandardHelpOptions = true,
@@ -28,10 +25,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "the convolution before it, activations fused, layout operators free views, shape computations folded.",
             "Prints the graph's sizes; --out writes it as memplan-graph/1. Every command that takes a GRAPH also",
             "takes an .onnx file with these options."})
-final class ImportCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+final class ImportCommand extends CommandBase {
     @Parameters(index = "0", paramLabel = "MODEL.onnx", description = "the ONNX model")
     Path model;
 
@@ -78,7 +72,7 @@ final class ImportCommand implements Callable<Integer> {
         t.row("import time", String.format("%.2f s", seconds));
         t.print(w);
         if (out != null) {
-            Outputs.write(out, GraphJson.toJson(g.withCosts()), spec.commandLine().getOut());
+            Outputs.write(out, GraphJson.toJson(g.withCosts()), out());
             w.println("wrote " + out);
         }
         return 0;

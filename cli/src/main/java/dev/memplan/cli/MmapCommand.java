@@ -28,31 +28,20 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code memplan mmap ...}: the two-level memory mapping problem (the MMapGame of the MMap-MuZero paper). */
 @Command(name = "mmap", mixinStandardHelpOptions = true,
         description = "Two-level memory mapping (MMapGame): place buffers in fast memory for the most benefit.",
         subcommands = {MmapCommand.Solve.class, MmapCommand.Compare.class, MmapCommand.Export.class,
             MmapCommand.Check.class})
-final class MmapCommand implements Runnable {
+final class MmapCommand extends CommandBase.Group {
     static final String INPUT_HELP = "memplan-mmap/1 instance file, zoo name, graph file or name (derived with the "
             + "cost model), or gen:mmap:N[:SEED] (N buffers)";
     static final List<String> PLANNERS = List.of("exact", "greedy", "mcts", "random");
-
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
-    }
 
     /** The instance named by an argument, with the capacity replaced when one is given. */
     static MmapInstance instance(String argument, Long capacity) {
@@ -118,11 +107,46 @@ final class MmapCommand implements Runnable {
         return Double.isNaN(x) ? "-" : String.format(Locale.ROOT, "%.2f%%", 100 * x);
     }
 
-    /** Options shared by solve and compare. */
-    static final class Run {
+    /** INSTANCE and --capacity, declared once for every mmap command. */
+    static final class Input {
+        @Parameters(index = "0", paramLabel = "INSTANCE", description = INPUT_HELP)
+        String name;
+
         @Option(names = "--capacity", paramLabel = "BYTES", description = "fast-memory capacity (default: the instance's)")
         Long capacity;
 
+        MmapInstance read() {
+            return instance(name, capacity);
+        }
+    }
+
+    /** An mmap command on one instance: INSTANCE and --capacity ({@link Input}) declared here once. */
+    abstract static class OnInstance extends CommandBase {
+        @Mixin
+        Input input;
+    }
+
+    /** An mmap command that runs planners on its instance, with their limits ({@link Run}). */
+    abstract static class Planning extends OnInstance {
+        @Mixin
+        Run run;
+
+        /** Checks every option and the outputs, then plans on the instance, timed from the command's start. */
+        @Override
+        public final Integer call() {
+            long start = System.nanoTime();
+            run.validate(input);
+            checkOutputs();
+            return plan(input.read(), start);
+        }
+
+        abstract void checkOutputs();
+
+        abstract Integer plan(MmapInstance in, long start);
+    }
+
+    /** Options shared by solve and compare. */
+    static final class Run {
         @Option(names = "--time-limit", paramLabel = "SECONDS",
                 description = "wall-time limit of the whole command (default: 60; with --work-limit: none, and when given"
                         + " the outer guard of the work)")
@@ -137,7 +161,7 @@ final class MmapCommand implements Runnable {
         /** The wall-time limit in seconds, or infinity for none (a work limit alone). */
         double timeLimit = 60;
 
-        /** The command's work budget, made by {@link #validate()}; unlimited without --work-limit. */
+        /** The command's work budget, made by {@link #validate}; unlimited without --work-limit. */
         dev.memplan.model.Budget work = dev.memplan.model.Budget.unlimited();
 
         @Option(names = "--threads", paramLabel = "N", defaultValue = "1", description = "CP-SAT workers (default: ${DEFAULT-VALUE})")
@@ -161,8 +185,11 @@ final class MmapCommand implements Runnable {
             return timeLimit - (System.nanoTime() - startNanos) / 1e9 - Math.min(1.0, dev.memplan.model.Shares.MMAP_WRITE_MARGIN * timeLimit);
         }
 
-        /** Checks every value before any work (a zero --simulations crashed MCTS after the instance was built). */
-        void validate() {
+        /**
+         * Checks every value, and the instance's --capacity, before any work (a zero --simulations crashed MCTS
+         * after the instance was built).
+         */
+        void validate(Input input) {
             if (timeLimitOption != null && (!(timeLimitOption > 0) || Double.isInfinite(timeLimitOption))) {
                 throw new UserException("--time-limit must be a positive number of seconds, got " + timeLimitOption);
             }
@@ -174,7 +201,7 @@ final class MmapCommand implements Runnable {
             if (simulations < 1) {
                 throw new UserException("--simulations must be >= 1 (MCTS simulations per move), got " + simulations);
             }
-            checkCapacity(capacity);
+            checkCapacity(input.capacity);
         }
 
         /**
@@ -199,13 +226,7 @@ final class MmapCommand implements Runnable {
 
     @Command(name = "solve", mixinStandardHelpOptions = true,
             description = "Maps one instance with one planner; prints reward, bound and gap; the mapping is checked.")
-    static final class Solve implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
-        @Parameters(index = "0", paramLabel = "INSTANCE", description = INPUT_HELP)
-        String input;
-
+    static final class Solve extends Planning {
         @Option(names = "--planner", defaultValue = "exact", paramLabel = "exact|greedy|mcts|random",
                 description = "exact (CP-SAT from the best of greedy and mcts), greedy (XLA-style), mcts, random (default: ${DEFAULT-VALUE})")
         String planner;
@@ -213,18 +234,16 @@ final class MmapCommand implements Runnable {
         @Option(names = "--out", paramLabel = "FILE", description = "write the mapping (memplan-mmap-mapping/1)")
         Path out;
 
-        @Mixin
-        Run run;
+        @Override
+        void checkOutputs() {
+            Outputs.check(out, "--out", false, input.name);
+        }
 
         @Override
-        public Integer call() {
-            long start = System.nanoTime();
-            run.validate();
-            Outputs.check(out, "--out", false, input);
-            PrintWriter o = spec.commandLine().getOut();
-            MmapInstance in = instance(input, run.capacity);
+        Integer plan(MmapInstance in, long start) {
+            PrintWriter o = out();
             MappingPlanner p = planner(planner, run.simulations);
-            spec.commandLine().getErr().println("mmap: " + p.name() + " on " + in.name() + " ...");
+            err().println("mmap: " + p.name() + " on " + in.name() + " ...");
             MappingResult r = p.plan(in, run.limits(Math.max(0.001, run.left(start)), start));
             o.println("instance  " + describe(in));
             o.println("planner   " + r.planner());
@@ -257,13 +276,7 @@ final class MmapCommand implements Runnable {
 
     @Command(name = "compare", mixinStandardHelpOptions = true,
             description = "Runs every planner on one instance; reward as a fraction of the best bound.")
-    static final class Compare implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
-        @Parameters(index = "0", paramLabel = "INSTANCE", description = INPUT_HELP)
-        String input;
-
+    static final class Compare extends Planning {
         @Option(names = "--planners", split = ",", paramLabel = "P1,...", defaultValue = "greedy,random,mcts,exact",
                 description = "planners, in order (default: ${DEFAULT-VALUE})")
         List<String> planners;
@@ -271,21 +284,19 @@ final class MmapCommand implements Runnable {
         @Option(names = "--csv", paramLabel = "OUT", description = "also write the table as CSV")
         Path csv;
 
-        @Mixin
-        Run run;
+        @Override
+        void checkOutputs() {
+            Outputs.check(csv, "--csv", false, input.name);
+        }
 
         @Override
-        public Integer call() {
-            long start = System.nanoTime();
-            run.validate();
-            Outputs.check(csv, "--csv", false, input);
-            MmapInstance in = instance(input, run.capacity);
-            spec.commandLine().getOut().println(describe(in));
+        Integer plan(MmapInstance in, long start) {
+            out().println(describe(in));
             Table table = table();
-            compare(in, planners, run, start, spec.commandLine().getErr(), table);
-            table.print(spec.commandLine().getOut());
+            compare(in, planners, run, start, err(), table);
+            table.print(out());
             if (run.workLimit != null) {
-                spec.commandLine().getOut().println("work: " + run.workLine());
+                out().println("work: " + run.workLine());
             }
             if (csv != null) {
                 table.writeCsv(csv);
@@ -353,50 +364,32 @@ final class MmapCommand implements Runnable {
 
     @Command(name = "export", mixinStandardHelpOptions = true,
             description = "Writes an instance (e.g. one derived from a zoo network) as memplan-mmap/1 JSON.")
-    static final class Export implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
-        @Parameters(index = "0", paramLabel = "INSTANCE", description = INPUT_HELP)
-        String input;
-
-        @Option(names = "--capacity", paramLabel = "BYTES", description = "fast-memory capacity (default: the instance's)")
-        Long capacity;
-
+    static final class Export extends OnInstance {
         @Option(names = "--out", paramLabel = "FILE", required = true, description = "the instance file to write")
         Path out;
 
         @Override
         public Integer call() {
-            Outputs.check(out, "--out", false, input);
-            MmapInstance in = instance(input, capacity);
+            Outputs.check(out, "--out", false, input.name);
+            MmapInstance in = input.read();
             MmapJson.write(in, out);
-            spec.commandLine().getOut().println("wrote " + out + ": " + describe(in));
+            out().println("wrote " + out + ": " + describe(in));
             return 0;
         }
     }
 
     @Command(name = "check", mixinStandardHelpOptions = true,
             description = "Checks a mapping against an instance; exit 0 when valid, 1 when a rule is broken.")
-    static final class Check implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
-        @Parameters(index = "0", paramLabel = "INSTANCE", description = INPUT_HELP)
-        String input;
-
+    static final class Check extends OnInstance {
         @Parameters(index = "1", paramLabel = "MAPPING", description = "mapping file (memplan-mmap-mapping/1)")
         Path mapping;
 
-        @Option(names = "--capacity", paramLabel = "BYTES", description = "fast-memory capacity (default: the instance's)")
-        Long capacity;
-
         @Override
         public Integer call() {
-            MmapInstance in = instance(input, capacity);
+            MmapInstance in = input.read();
             Mapping m = MmapJson.readMapping(mapping);
             MappingReport report = MappingChecker.check(in, m);
-            PrintWriter o = spec.commandLine().getOut();
+            PrintWriter o = out();
             if (report.valid()) {
                 o.println("valid: reward " + report.reward() + " on " + describe(in));
                 return 0;

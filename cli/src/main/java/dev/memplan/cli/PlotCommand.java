@@ -19,27 +19,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code memplan plot traffic|table|layout}: figures and tables from sweep results and from plans. */
 @Command(name = "plot", mixinStandardHelpOptions = true,
         description = {"Figures (SVG or PNG, by the --out name) and tables from sweep results",
             "(the DuckDB database of 'memplan sweep' or its CSV export) and from plans."},
         subcommands = {PlotCommand.Traffic.class, PlotCommand.TableOfTimes.class, PlotCommand.Layout.class})
-final class PlotCommand implements Runnable {
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
-    }
+final class PlotCommand extends CommandBase.Group {
 
     /** Options that choose which results a figure or table shows. */
     static final class Selection {
@@ -71,10 +61,7 @@ final class PlotCommand implements Runnable {
                 "optimal are marked: F feasible (with its gap), H heuristic, U unknown,",
                 "I infeasible, E error. Zero traffic has no bar and is labelled 0 at the",
                 "axis' foot (with --log, a decade below the least positive value)."})
-    static final class Traffic implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
+    static final class Traffic extends CommandBase {
         @Parameters(index = "0", paramLabel = "DB|CSV", description = "sweep results: a DuckDB file, or a .csv export")
         Path results;
 
@@ -100,7 +87,7 @@ final class PlotCommand implements Runnable {
             TrafficFigure figure = new TrafficFigure(cells, log, title != null ? title
                     : "Non-compulsory off-chip traffic (bytes" + (log ? ", log scale" : "") + ")");
             FigureFile.write(figure, file);
-            spec.commandLine().getOut().println("wrote " + file + " (" + cells.panels().size() + " panels x "
+            out().println("wrote " + file + " (" + cells.panels().size() + " panels x "
                     + cells.budgets().size() + " budgets x " + cells.series().size() + " planners)");
             return 0;
         }
@@ -111,10 +98,7 @@ final class PlotCommand implements Runnable {
                 "(rows), planner and budget (columns), marked when not proven optimal:",
                 "F feasible (with its gap), H heuristic, U unknown, I infeasible, E error;",
                 "- not run. Printed, or written with --out."})
-    static final class TableOfTimes implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
+    static final class TableOfTimes extends CommandBase {
         @Parameters(index = "0", paramLabel = "DB|CSV", description = "sweep results: a DuckDB file, or a .csv export")
         Path results;
 
@@ -137,7 +121,7 @@ final class PlotCommand implements Runnable {
             };
             Outputs.check(out, "--out", false, results.toString());
             String text = TimeToSolutionTable.render(selection.cells(results), f);
-            PrintWriter o = spec.commandLine().getOut();
+            PrintWriter o = out();
             if (out == null) {
                 o.print(text);
             } else {
@@ -155,10 +139,7 @@ final class PlotCommand implements Runnable {
                 "and spills (red right edge) marked, the budget or capacity a dashed line.",
                 "The plan (placement) is checked first: an invalid one is not drawn, its",
                 "violations are printed and the exit code is 1."})
-    static final class Layout implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
+    static final class Layout extends CommandBase {
         @Parameters(index = "0", paramLabel = "GRAPH|BUFFERS.csv",
                 description = "graph (file, example, zoo or generated name), or a placement CSV")
         String first;
@@ -166,9 +147,8 @@ final class PlotCommand implements Runnable {
         @Parameters(index = "1", arity = "0..1", paramLabel = "PLAN", description = "plan file (memplan-plan/1)")
         Path plan;
 
-        @Option(names = "--setting", paramLabel = "activations|all",
-                description = "tensor setting to read the plan in (default: the plan's own)")
-        String setting;
+        @picocli.CommandLine.Mixin
+        SettingOption setting;
 
         @Option(names = "--capacity", paramLabel = "BYTES",
                 description = "placement only: the capacity (default: the number in the name X.<capacity>.csv)")
@@ -180,7 +160,7 @@ final class PlotCommand implements Runnable {
 
         @Override
         public Integer call() {
-            PrintWriter o = spec.commandLine().getOut();
+            PrintWriter o = out();
             boolean placement = plan == null;
             if (placement && !first.toLowerCase(Locale.ROOT).endsWith(".csv")) {
                 throw new UserException("give GRAPH PLAN for a plan, or a BUFFERS.csv placement; got only '" + first + "'");
@@ -211,8 +191,8 @@ final class PlotCommand implements Runnable {
         private LayoutFigure planFigure(PrintWriter o) {
             Graph g = Inputs.graph(first);
             Plan p = PlanJson.read(plan);
-            if (setting != null) {
-                TensorSetting s = Inputs.setting(setting);
+            if (setting.given()) {
+                TensorSetting s = setting.or(null);
                 if (s != p.setting()) {
                     o.println("note: the plan says setting '" + p.setting().fileName() + "'; drawing it as '"
                             + s.fileName() + "'");

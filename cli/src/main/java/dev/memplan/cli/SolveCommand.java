@@ -20,7 +20,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Consumer;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -180,18 +179,7 @@ final class SolveCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new UserException("cannot read schedule file " + file + ": " + dev.memplan.model.io.AtomicFiles.reason(e));
         }
-        Schedule schedule;
-        if (text.stripLeading().startsWith("{")) {
-            schedule = PlanJson.read(text, file.toString()).schedule();
-        } else {
-            List<String> names = new ArrayList<>();
-            for (String line : text.split("\\R")) {
-                if (!line.isBlank() && !line.strip().startsWith("#")) {
-                    names.add(line.strip());
-                }
-            }
-            schedule = new Schedule(names);
-        }
+        Schedule schedule = dev.memplan.model.io.OperatorLists.schedule(text, file.toString());
         try {
             schedule.validate(g);
         } catch (IllegalArgumentException e) {

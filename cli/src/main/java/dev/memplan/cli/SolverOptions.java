@@ -1,6 +1,5 @@
 package dev.memplan.cli;
 
-import dev.memplan.baselines.allocation.minimalloc.MiniMallocAllocator;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaSolver;
@@ -20,8 +19,7 @@ import picocli.CommandLine.Option;
 
 /**
  * The solver options every solving command shares. The default back-end is CP-SAT: every COSMA variable is
- * integer, and on the formulations benchmark (BENCHMARKS.md) CP-SAT proves the optimum 2 to 40 times faster
- * than SCIP, CBC or HiGHS.
+ * integer, and it proves the optimum fastest (BENCHMARKS.md, formulations).
  */
 final class SolverOptions {
     @Option(names = "--solver", paramLabel = "scip|cpsat|cbc|highs|ojalgo", defaultValue = "cpsat",
@@ -50,7 +48,15 @@ final class SolverOptions {
         }
     }
 
-    /** --without's values: the techniques' ids (forced, start-order, lift, prune, restarts). */
+    /** --without's values in its help: every technique's id, from the enum. */
+    static final class TechniqueIds implements Iterable<String> {
+        @Override
+        public java.util.Iterator<String> iterator() {
+            return java.util.Arrays.stream(Technique.values()).map(Technique::id).iterator();
+        }
+    }
+
+    /** --without's values: the techniques' ids, any case. */
     static final class TechniqueConverter implements CommandLine.ITypeConverter<Technique> {
         @Override
         public Technique convert(String value) {
@@ -91,11 +97,10 @@ final class SolverOptions {
     }
 
     @Option(names = "--without", paramLabel = "T1,...", split = ",", converter = TechniqueConverter.class,
-            description = {"COSMA (traffic): switch techniques off to measure what they buy: 'forced' (the forced-traffic",
-                "bound and its inequalities), 'start-order' (the fixed-schedule program of the starting plan's",
-                "order first), 'lift' (with parameters: the activations plan lifted), 'prune' (the lifetime",
-                "windows: the model without them), 'restarts' (the starting plans from narrower minimum-peak",
-                "orders); all on by default. Every ablation switch is here, once."})
+            completionCandidates = TechniqueIds.class,
+            description = "COSMA (traffic): switch techniques off to measure what they buy, any of"
+                    + " ${COMPLETION-CANDIDATES} (docs/solving.md says what each one does); all on by default. Every"
+                    + " ablation switch is here, once.")
     List<Technique> without;
 
     @Option(names = "--mp-beam", paramLabel = "WIDTH",
@@ -105,6 +110,22 @@ final class SolverOptions {
                 "with one, the widest rung of 1, 4, 16, 64, 256, 1024, 4096 that finishes, named in the output",
                 "(e.g. 'beam 256'): pass that width here to reproduce it"})
     Integer mpBeam;
+
+    /**
+     * COSMA as a sweep case names it: this command line's encoding and --without, with more options (e.g.
+     * schedule=mpmf), so that a bench's cases are the ones solve and compare run.
+     */
+    dev.memplan.sweeps.PlannerChoice cosmaPlanner(java.util.Map<String, String> more) {
+        java.util.Map<String, String> options = new java.util.HashMap<>(more);
+        options.put("encoding", encoding.toString());
+        return dev.memplan.sweeps.PlannerChoice.cosma(options, techniquesOff());
+    }
+
+    /** The axes this command line fixes on a spec: solver, time limit (and work limit), threads; checked first. */
+    dev.memplan.sweeps.SpecBuilder solverAxes(dev.memplan.sweeps.SpecBuilder spec) {
+        limits();
+        return spec.solver(backend().id(), limit.timeLimit, limit.workLimit, limit.threads);
+    }
 
     /**
      * The minimum-peak scheduler: pinned to --mp-beam; under --work-limit pinned to the width the graph's size gives
@@ -191,9 +212,7 @@ final class SolverOptions {
 
     /** The COSMA options of this command line: objective, fixed schedule (or null), encoding, start plan. */
     CosmaSolver.Options cosma(CosmaObjective objective, Schedule schedule, Plan start) {
-        Set<Technique> off = techniquesOff();
-        return new CosmaSolver.Options(objective, schedule, backend(), !off.contains(Technique.PRUNE), start,
-                encoding == Encoding.DECOUPLED, new MiniMallocAllocator(), off);
+        return cosmaPlanner(java.util.Map.of()).cosmaOptions(objective, schedule, backend(), start);
     }
 
     /** Whether --without prune builds the model without its lifetime windows. */

@@ -9,13 +9,10 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code memplan sweep SPEC}: runs a sweep spec's cases into a DuckDB results database, skipping the cases already
@@ -26,10 +23,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "per case, every plan written and checked. A re-run skips the cases already in the database, so an",
             "interrupted sweep resumes; progress on stderr."},
         subcommands = {SweepCommand.Export.class})
-final class SweepCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
+final class SweepCommand extends CommandBase {
     @Parameters(index = "0", arity = "0..1", paramLabel = "SPEC", description = "the spec file (.yaml, .yml or .json)")
     Path specFile;
 
@@ -65,8 +59,8 @@ final class SweepCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = out();
+        PrintWriter err = err();
         if ((specFile == null) == (builtin == null)) {
             throw new UserException("give a spec file or --builtin NAME (built-in specs: "
                     + String.join(", ", SweepSpec.builtinNames()) + ")");
@@ -130,10 +124,7 @@ final class SweepCommand implements Callable<Integer> {
     @Command(name = "export", mixinStandardHelpOptions = true,
             description = {"Writes the results table as CSV (header row; the columns of docs/sweeps.md, \"Results\") or Parquet,",
                 "for pandas or R; the file is written whole or not at all."})
-    static final class Export implements Callable<Integer> {
-        @Spec
-        CommandSpec spec;
-
+    static final class Export extends CommandBase {
         @Parameters(index = "0", paramLabel = "DB", description = "the results database")
         Path db;
 
@@ -163,7 +154,7 @@ final class SweepCommand implements Callable<Integer> {
             try (ResultsDb results = ResultsDb.openReadOnly(db)) {
                 rows = results.rows().size();
                 if (Outputs.isStdout(out)) {
-                    results.exportCsv(spec.commandLine().getOut());
+                    results.exportCsv(out());
                 } else {
                     results.export(out, parquet);
                 }

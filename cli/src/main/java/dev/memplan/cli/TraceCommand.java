@@ -11,12 +11,9 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code memplan trace}: a graph run in an order, as the buffer list a fixed-schedule allocator packs (one
@@ -28,11 +25,7 @@ import picocli.CommandLine.Model.CommandSpec;
             "one buffer per tensor of the setting, live over [first step, last use + 1), so that any allocator, here",
             "or MiniMalloc's own program, can pack it. SOURCE is a graph (file, zoo or gen:layered/gen:cells) or a",
             "generated training-step trace gen:trace:N[:SEED] of exactly N buffers."})
-final class TraceCommand implements Callable<Integer> {
-
-    @Spec
-    CommandSpec spec;
-
+final class TraceCommand extends CommandBase {
     @Parameters(index = "0", paramLabel = "SOURCE", description = "a graph, or gen:trace:N[:SEED]")
     String source;
 
@@ -40,9 +33,8 @@ final class TraceCommand implements Callable<Integer> {
             description = "the order: the default order (default), or a file (a plan JSON, or one operator name per line)")
     String schedule;
 
-    @Option(names = "--setting", paramLabel = "activations|all",
-            description = "which tensors become buffers (default: activations; all adds parameters)")
-    String setting;
+    @picocli.CommandLine.Mixin
+    SettingOption setting;
 
     @Option(names = "--out", required = true, paramLabel = "OUT.csv", description = "where to write the CSV ('-': standard output)")
     Path out;
@@ -53,20 +45,19 @@ final class TraceCommand implements Callable<Integer> {
         BufferSet buffers;
         String what;
         if (TrainingTrace.isTraceName(source) && !java.nio.file.Files.exists(Path.of(source))) {
-            if (schedule != null || setting != null) {
+            if (schedule != null || setting.given()) {
                 throw new UserException("--schedule and --setting apply to a graph, not to the generated trace " + source);
             }
             buffers = Inputs.buffers(source);
             what = source;
         } else {
-            dev.memplan.model.TensorSetting ts = setting == null ? dev.memplan.model.TensorSetting.ACTIVATIONS
-                    : Inputs.setting(setting);
+            dev.memplan.model.TensorSetting ts = setting.or(dev.memplan.model.TensorSetting.ACTIVATIONS);
             Graph g = Inputs.graph(source).withSetting(ts);
             Schedule order = schedule == null ? Schedule.defaultOrder(g) : SolveCommand.readSchedule(g, schedule);
             buffers = of(g, order);
             what = "graph " + g.name() + " (" + ts.fileName() + ", " + (schedule == null ? "default order" : schedule) + ")";
         }
-        Outputs.write(out, MiniMallocCsv.toCsv(buffers), spec.commandLine().getOut());
+        Outputs.write(out, MiniMallocCsv.toCsv(buffers), out());
         PrintWriter report = Outputs.report(out, spec.commandLine());
         if (!Outputs.isStdout(out)) {
             report.println(what + ": " + buffers.size() + " buffers, largest live total " + maxLive(buffers)

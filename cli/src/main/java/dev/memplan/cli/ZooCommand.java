@@ -15,14 +15,7 @@ import picocli.CommandLine.Model.CommandSpec;
         description = {"The network zoo: the 14 networks of the COSMA paper's evaluation, built from their reference",
             "definitions with 8-bit data. Every command that takes a GRAPH also takes a zoo name."},
         subcommands = {ZooCommand.List.class, ZooCommand.Export.class})
-final class ZooCommand implements Runnable {
-    @Spec
-    CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
-    }
+final class ZooCommand extends CommandBase.Group {
 
     @Command(name = "list", mixinStandardHelpOptions = true,
             description = {"Lists the zoo networks, then their training steps (NAME:train), with their sizes and M_R for",

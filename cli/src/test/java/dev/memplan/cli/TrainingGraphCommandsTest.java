@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.datasets.onnx.OnnxWriter;
-import dev.memplan.datasets.zoo.Zoo;
 import dev.memplan.datasets.zoo.ZooFiles;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Operator;
@@ -23,18 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
 class TrainingGraphCommandsTest {
     @TempDir
     Path dir;
-
-    @Test
-    void zooListShowsEveryNetworksTrainingStep() {
-        MainTest.Result r = MainTest.run("zoo", "list");
-        assertEquals(0, r.code(), r.err());
-        for (String name : Zoo.names()) {
-            ZooFiles.Stats s = ZooFiles.stats(name + ":train");
-            assertTrue(r.out().matches("(?s).*\\n" + name + ":train\\s+(human|NAS)\\s+" + s.operators() + "\\s+"
-                    + s.tensors() + "\\s+" + s.activationBytes() + "\\s+" + s.parameterBytes() + "\\s+"
-                    + s.minimumActivations() + "\\s+" + s.minimumAll() + "\\s.*"), r.out());
-        }
-    }
 
     @Test
     void zooExportWritesATrainingStepWithEveryOperatorsCost() {

@@ -17,10 +17,10 @@ class ZooCommandTest {
     Path dir;
 
     @Test
-    void listShowsEveryNetworkWithItsSizes() {
+    void listShowsEveryNetworkAndItsTrainingStepWithTheirSizes() {
         MainTest.Result r = MainTest.run("zoo", "list");
         assertEquals(0, r.code(), r.err());
-        for (String name : Zoo.names()) {
+        for (String name : Zoo.names().stream().flatMap(n -> java.util.stream.Stream.of(n, n + ":train")).toList()) {
             ZooFiles.Stats s = ZooFiles.stats(name);
             // Sizes are plain integers, as everywhere in memplan's output (no thousands separators).
             assertTrue(r.out().matches("(?s).*\\n" + name + "\\s+(human|NAS)\\s+" + s.operators() + "\\s+" + s.tensors()

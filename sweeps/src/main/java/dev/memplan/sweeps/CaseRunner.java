@@ -1,7 +1,6 @@
 package dev.memplan.sweeps;
 
 import dev.memplan.baselines.allocation.Allocators;
-import dev.memplan.baselines.allocation.minimalloc.MiniMallocAllocator;
 import dev.memplan.baselines.replacement.PackingFailedException;
 import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.replacement.Schemes;
@@ -10,7 +9,6 @@ import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.baselines.scheduling.ScheduleResult;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaSolver;
-import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.model.Allocation;
 import dev.memplan.model.BufferChecker;
@@ -36,12 +34,10 @@ import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
@@ -138,14 +134,8 @@ public final class CaseRunner {
             case "mpmf" -> ctx.mp.schedule();
             default -> null;
         };
-        Set<Technique> off = EnumSet.noneOf(Technique.class);
-        String without = c.planner().option("without");
-        for (String id : without.isEmpty() ? List.<String>of() : List.of(without.split("\\+"))) {
-            off.add(Technique.parse(id));
-        }
-        CosmaSolver.Options options = new CosmaSolver.Options(CosmaObjective.TRAFFIC, fixed, Backend.parse(c.solver()),
-                !off.contains(Technique.PRUNE), null, c.planner().option("encoding").equals("decoupled"),
-                new MiniMallocAllocator(), off);
+        CosmaSolver.Options options = c.planner().cosmaOptions(CosmaObjective.TRAFFIC, fixed,
+                Backend.parse(c.solver()), null);
         // The same pipeline as memplan solve and compare: the same case gives the same row.
         CosmaPipeline.Settings settings = CosmaPipeline.Settings.of(options, ctx.mpmf)
                 .withDecompose(c.planner().option("decompose").equals("none") ? CosmaPipeline.Decompose.NONE

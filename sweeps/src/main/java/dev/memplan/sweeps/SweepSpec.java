@@ -41,8 +41,6 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
     private static final Set<String> KEYS = Set.of("name", "graphs", "settings", "budgets", "planners", "solvers",
             "time_limits", "work_limits", "threads", "repeats", "buffers", "capacities", "allocators", "include", "exclude");
     private static final Set<String> FILTER_KEYS = Set.of("graph", "setting", "budget", "planner", "solver");
-    private static final Set<String> COSMA_KEYS = Set.of("name", "schedule", "encoding", "without", "start",
-            "decompose");
     /**
      * The work limit of a case that counts work (COSMA on CP-SAT, the allocators but the ILP) when the spec names
      * neither time nor work limits: about a minute on a quiet 2-core machine, the same rows on any machine.
@@ -119,7 +117,7 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
             }
         });
         List<String> budgets = values(top, "budgets", List.of("M_R", "M_H", "M_P"), (n, s) -> {
-            if (!BudgetChoice.isWellFormed(s)) {
+            if (!dev.memplan.model.BudgetSpec.isWellFormed(s)) {
                 throw n.error("budget '" + s + "' is not M_R, M_H, M_P, a fraction between 0 and 1 (M_R to M_P) "
                         + "written with a point such as 0.25, or a number of bytes");
             }
@@ -392,21 +390,21 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
     private static PlannerChoice cosma(SpecNode n) {
         Map<String, SpecNode> f = n.fields("a planner");
         for (Map.Entry<String, SpecNode> e : f.entrySet()) {
-            if (!COSMA_KEYS.contains(e.getKey())) {
-                throw n.key(e.getKey()).error("unknown COSMA option '" + e.getKey() + "'; options: schedule, encoding, "
-                        + "without, start, decompose");
+            if (!e.getKey().equals("name") && !e.getKey().equals("without")
+                    && !PlannerChoice.COSMA_CHOICES.containsKey(e.getKey())) {
+                throw n.key(e.getKey()).error("unknown COSMA option '" + e.getKey() + "'; options: "
+                        + String.join(", ", PlannerChoice.COSMA_CHOICES.keySet()) + ", without");
             }
         }
         if (!f.containsKey("name") || !f.get("name").text("name").equals("cosma")) {
-            throw n.error("a planner written as a map is COSMA with options: {name: cosma, schedule: free|default|mpmf, "
-                    + "encoding: decoupled|joint, without: [forced, start-order, lift, prune], start: schemes|jit, "
-                    + "decompose: auto|none}");
+            StringBuilder form = new StringBuilder("{name: cosma");
+            PlannerChoice.COSMA_CHOICES.forEach((key, values) -> form.append(", ").append(key).append(": ")
+                    .append(String.join("|", values)));
+            throw n.error("a planner written as a map is COSMA with options: " + form + ", without: ["
+                    + Technique.ids() + "]}");
         }
         Map<String, String> options = new LinkedHashMap<>();
-        option(f, "schedule", List.of("free", "default", "mpmf"), options);
-        option(f, "encoding", List.of("decoupled", "joint"), options);
-        option(f, "start", List.of("schemes", "jit"), options);
-        option(f, "decompose", List.of("auto", "none"), options);
+        PlannerChoice.COSMA_CHOICES.forEach((key, values) -> option(f, key, values, options));
         if (f.containsKey("without")) {
             List<String> ids = new ArrayList<>();
             for (SpecNode w : f.get("without").items()) {
@@ -432,7 +430,7 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
                 throw f.get(key).error("COSMA option " + key + " is one of " + String.join(", ", allowed) + ", got '"
                         + v + "'");
             }
-            if (!v.equals(PlannerChoice.COSMA_DEFAULTS.get(key))) {
+            if (!v.equals(allowed.get(0))) {
                 options.put(key, v);
             }
         }

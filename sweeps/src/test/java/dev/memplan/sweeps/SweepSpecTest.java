@@ -134,6 +134,12 @@ class SweepSpecTest {
         assertTrue(error("graphs: [fig1]\nplanners: [default/fifo/tflite]\n").startsWith("s.yaml:2:12: unknown scheme"));
         assertTrue(error("graphs: [fig1]\nplanners: [{name: cosma, encoding: fast}]\n")
                 .startsWith("s.yaml:2:36: COSMA option encoding"), error("graphs: [fig1]\nplanners: [{name: cosma, encoding: fast}]\n"));
+        String map = error("graphs: [fig1]\nplanners: [{name: cosmo}]\n");
+        for (dev.memplan.formulations.cosma.Technique t : dev.memplan.formulations.cosma.Technique.values()) {
+            assertTrue(map.contains(t.id()), t.id() + " missing from: " + map);
+        }
+        assertTrue(error("graphs: [fig1]\nplanners: [{name: cosma, without: [prunning]}]\n")
+                .contains("use one of " + dev.memplan.formulations.cosma.Technique.ids()));
         assertTrue(error("graphs: [fig1]\nsolvers: [gurobi]\n").startsWith("s.yaml:2:11:"));
         assertTrue(error("graphs: [fig1]\ntime_limits: [-3]\n").contains("time limit"));
         assertTrue(error("graphs: [fig1]\nsettings: [weights]\n").contains("unknown setting 'weights'"));

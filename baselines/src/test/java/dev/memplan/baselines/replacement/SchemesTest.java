@@ -73,7 +73,7 @@ class SchemesTest {
             for (TensorSetting s : TensorSetting.values()) {
                 Graph g = Examples.graph(name).withSetting(s);
                 for (long b : budgets(g)) {
-                    CosmaResult c = CosmaSolver.solve(g, s, b, new CosmaSolver.Options(CosmaObjective.TRAFFIC, null, Backend.CPSAT, true, null), limits);
+                    CosmaResult c = CosmaSolver.solve(g, s, b, new CosmaSolver.Options(CosmaObjective.TRAFFIC, null, Backend.CPSAT, null), limits);
                     if (c.status() != SolveStatus.OPTIMAL) {
                         continue;
                     }
@@ -144,8 +144,8 @@ class SchemesTest {
      */
     @Test
     void everySchemeAndCosmaHonourAlignment() {
-        CosmaSolver.Options cosma = new CosmaSolver.Options(CosmaObjective.TRAFFIC, null, Backend.CPSAT, true, null,
-                true, new dev.memplan.baselines.allocation.minimalloc.MiniMallocAllocator());
+        CosmaSolver.Options cosma = new CosmaSolver.Options(CosmaObjective.TRAFFIC, null, Backend.CPSAT, null,
+                true, new dev.memplan.baselines.allocation.minimalloc.MiniMallocAllocator(), java.util.Set.of());
         Limits limits = Limits.ofWall(Duration.ofSeconds(20));
         for (long seed = 0; seed < 6; seed++) {
             Graph raw = RandomGraphs.layered(seed, 7, 2, 3, 13, seed % 2 == 0);

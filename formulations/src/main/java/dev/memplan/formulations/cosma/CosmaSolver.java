@@ -52,56 +52,47 @@ public final class CosmaSolver {
 
     /**
      * @param schedule null for a free schedule
-     * @param prune use the lifetime windows (the default; off only to measure what they buy)
      * @param start a starting plan (null: the just-in-time plan of the schedule or default order)
      * @param decoupled TRAFFIC only: first solve the program without addresses (bytes within the budget), whose
      *     optimum is a lower bound, and pack its residency with {@code packer}; when that packs, the plan is
      *     optimal as soon as the relaxation is, without the address model. Otherwise the joint program runs
      *     with the time left, and the relaxation's bound still counts.
      * @param packer the fixed-schedule allocator of the decoupled step (null: the CP-SAT placement model)
+     * @param without the techniques switched off (to measure what they buy); every other one is on. This set is
+     *     the only place a technique is switched: the solver asks {@link #uses}.
      */
-    public record Options(CosmaObjective objective, Schedule schedule, Backend backend, boolean prune, Plan start,
+    public record Options(CosmaObjective objective, Schedule schedule, Backend backend, Plan start,
                           boolean decoupled, Allocator packer, Set<Technique> without) {
 
         public Options {
             without = without == null || without.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(without));
         }
 
-        /** Every technique on. */
-        public Options(CosmaObjective objective, Schedule schedule, Backend backend, boolean prune, Plan start,
-                       boolean decoupled, Allocator packer) {
-            this(objective, schedule, backend, prune, start, decoupled, packer, Set.of());
-        }
-
-        /** The joint program only (no decoupled first step). */
-        public Options(CosmaObjective objective, Schedule schedule, Backend backend, boolean prune, Plan start) {
-            this(objective, schedule, backend, prune, start, false, null);
+        /** The joint program only (no decoupled first step), every technique on. */
+        public Options(CosmaObjective objective, Schedule schedule, Backend backend, Plan start) {
+            this(objective, schedule, backend, start, false, null, Set.of());
         }
 
         public static Options traffic(Backend backend) {
-            return new Options(CosmaObjective.TRAFFIC, null, backend, true, null);
+            return new Options(CosmaObjective.TRAFFIC, null, backend, null);
         }
 
         public Options withSchedule(Schedule value) {
-            return new Options(objective, value, backend, prune, start, decoupled, packer, without);
-        }
-
-        public Options withPrune(boolean value) {
-            return new Options(objective, schedule, backend, value, start, decoupled, packer, without);
+            return new Options(objective, value, backend, start, decoupled, packer, without);
         }
 
         public Options withStart(Plan value) {
-            return new Options(objective, schedule, backend, prune, value, decoupled, packer, without);
+            return new Options(objective, schedule, backend, value, decoupled, packer, without);
         }
 
         /** Decoupled first step on or off, with its packer (null: CP-SAT placement). */
         public Options withDecoupled(boolean value, Allocator valuePacker) {
-            return new Options(objective, schedule, backend, prune, start, value, valuePacker, without);
+            return new Options(objective, schedule, backend, start, value, valuePacker, without);
         }
 
         /** These techniques off (to measure what they buy). */
         public Options without(Set<Technique> value) {
-            return new Options(objective, schedule, backend, prune, start, decoupled, packer, value);
+            return new Options(objective, schedule, backend, start, decoupled, packer, value);
         }
 
         public boolean uses(Technique technique) {
@@ -216,7 +207,7 @@ public final class CosmaSolver {
         }
         Model model = f.model();
         ModelSize pruned = ModelSize.of(model);
-        ModelSize unpruned = options.prune() ? unprunedSize(g, setting, budget, options, limits) : pruned;
+        ModelSize unpruned = options.uses(Technique.PRUNE) ? unprunedSize(g, setting, budget, options, limits) : pruned;
         if (start != null) {
             f.hint(start);
         }
@@ -303,7 +294,8 @@ public final class CosmaSolver {
      */
     private static ForcedTraffic forced(Graph g, Options options, long budget, Limits limits, List<String> notes) {
         try (BuildGuard guard = BuildGuard.until(limits.budget())) {
-            return ForcedTraffic.of(g, OperatorWindows.of(g, options.schedule(), options.prune()), budget);
+            return ForcedTraffic.of(g, OperatorWindows.of(g, options.schedule(), options.uses(Technique.PRUNE)),
+                    budget);
         } catch (BuildAbandonedException e) {
             notes.add("forced-traffic bound: " + e.getMessage().replaceFirst("^building model '[^']*' was ", ""));
             return null;
@@ -520,7 +512,7 @@ public final class CosmaSolver {
             notes.add(what + " skipped: " + why(limits));
             return null;
         }
-        OperatorWindows windows = OperatorWindows.of(g, schedule, options.prune());
+        OperatorWindows windows = OperatorWindows.of(g, schedule, options.uses(Technique.PRUNE));
         ModelEstimate estimate = ModelEstimate.of(g, windows, schedule == null, addresses);
         // Under a work limit the decision depends on -Xmx alone (not on the free heap of the moment), as every
         // decision of a work-limited run must be the same on every run.
@@ -532,7 +524,8 @@ public final class CosmaSolver {
             return null;
         }
         try (BuildGuard guard = BuildGuard.until(limits.budget(), estimate.variables() + estimate.constraints())) {
-            return new CosmaFormulation(g, setting, budget, options.objective(), schedule, addresses, options.prune(),
+            return new CosmaFormulation(g, setting, budget, options.objective(), schedule, addresses,
+                    options.uses(Technique.PRUNE),
                     forced);
         } catch (BuildAbandonedException e) {
             notes.add(what + " (" + estimate + "): " + e.getMessage().replaceFirst("^building model '[^']*' was ", ""));

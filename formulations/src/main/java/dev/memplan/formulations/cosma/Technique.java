@@ -1,32 +1,58 @@
 package dev.memplan.formulations.cosma;
 
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The techniques of {@link CosmaSolver} beyond the formulation itself, each of which can be switched off to measure
  * what it buys (all are on by default; every one is sound, so switching one off never changes an optimum, only
- * how soon it is found or proven).
+ * how soon it is found or proven). Every list of them (help, error messages, sweep specs, tests) is generated
+ * from {@link #values()}.
  */
 public enum Technique {
     /** {@link ForcedTraffic}: the lower bound from precedence and the budget, and its valid inequalities. */
-    FORCED("forced"),
+    FORCED("forced", Stage.SOLVER),
     /** The fixed-schedule program of the starting plan's order, solved before the free schedule. */
-    START_ORDER("start-order"),
+    START_ORDER("start-order", Stage.SOLVER),
     /** With parameters: the activations solved at the budget minus the parameters' reserve, lifted. */
-    LIFT("lift"),
+    LIFT("lift", Stage.SOLVER),
     /** The lifetime windows: no variable for a tensor at a step where it can be neither live nor moved. */
-    PRUNE("prune"),
+    PRUNE("prune", Stage.SOLVER),
     /**
      * The solve pipeline's restarts: more starting plans from the minimum-peak beam at narrower widths (read by
      * {@code CosmaPipeline}, not by the program).
      */
-    RESTARTS("restarts");
+    RESTARTS("restarts", Stage.PIPELINE);
+
+    /** Who reads a technique's switch: {@link CosmaSolver}'s program steps, or the solve pipeline around it. */
+    public enum Stage {
+        SOLVER, PIPELINE
+    }
 
     private final String id;
+    private final Stage stage;
 
-    Technique(String id) {
+    Technique(String id, Stage stage) {
         this.id = id;
+        this.stage = stage;
+    }
+
+    /** The techniques read at that stage. */
+    public static Set<Technique> of(Stage stage) {
+        Set<Technique> s = EnumSet.noneOf(Technique.class);
+        for (Technique t : values()) {
+            if (t.stage == stage) {
+                s.add(t);
+            }
+        }
+        return s;
+    }
+
+    /** Every id, comma-separated, in declaration order: for help texts and error messages. */
+    public static String ids() {
+        return String.join(", ", Arrays.stream(values()).map(Technique::id).toList());
     }
 
     public String id() {
@@ -40,7 +66,6 @@ public enum Technique {
                 return t;
             }
         }
-        throw new IllegalArgumentException("unknown technique '" + text + "': use one of "
-                + String.join(", ", Arrays.stream(values()).map(Technique::id).toList()));
+        throw new IllegalArgumentException("unknown technique '" + text + "': use one of " + ids());
     }
 }

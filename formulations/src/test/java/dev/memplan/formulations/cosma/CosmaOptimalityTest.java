@@ -24,7 +24,8 @@ class CosmaOptimalityTest {
     private static final Limits LIMITS = Limits.DEFAULT;
 
     static CosmaResult solve(Graph g, TensorSetting s, long budget, Schedule fixed, Backend backend, boolean prune) {
-        CosmaSolver.Options options = CosmaSolver.Options.traffic(backend).withSchedule(fixed).withPrune(prune);
+        CosmaSolver.Options options = CosmaSolver.Options.traffic(backend).withSchedule(fixed)
+                .without(prune ? java.util.Set.of() : java.util.Set.of(Technique.PRUNE));
         CosmaResult r = CosmaSolver.solve(g, s, budget, options, LIMITS);
         assertEquals(SolveStatus.OPTIMAL, r.status(), "status");
         assertNotNull(r.plan());

@@ -22,7 +22,6 @@ import dev.memplan.model.io.PlanJson;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -90,21 +89,49 @@ class DecoupledTest {
         assertTrue(PlanChecker.check(g, r.plan()).valid());
     }
 
+    /**
+     * Each technique the solver reads, switched off, leaves the optimum alone and changes what runs: the model
+     * built, the steps' labels or the bound differ from the run with every technique on in at least one round
+     * (a switch that reaches nothing fails here).
+     */
     @Test
     void switchingATechniqueOffNeverChangesTheOptimum() {
         Random random = new Random(31);
+        java.util.Set<Technique> reached = java.util.EnumSet.noneOf(Technique.class);
         for (int round = 0; round < 9; round++) {
             Graph g = BruteForceAccess.randomTinyGraph(random, 4, round % 2 == 0);
-            long b = Budgets.minimumFeasible(g);
-            long optimum = BruteForceAccess.minTraffic(g, TensorSetting.ALL, b, null);
-            for (Technique off : Technique.values()) {
-                CosmaResult r = CosmaSolver.solve(g, TensorSetting.ALL, b, DECOUPLED.without(java.util.Set.of(off)),
-                        Limits.DEFAULT);
-                assertEquals(SolveStatus.OPTIMAL, r.status(), off + " round " + round);
-                assertEquals(optimum, (long) r.objective(), off + " round " + round);
+            long mr = Budgets.minimumFeasible(g);
+            // The least budget at which the activations fit below the parameters' reserve, so the lift runs.
+            long lift = Math.max(mr, Budgets.minimumFeasible(g.withSetting(TensorSetting.ACTIVATIONS))
+                    + ParameterLift.reserved(g));
+            for (long b : List.of(mr, lift)) {
+                long optimum = BruteForceAccess.minTraffic(g, TensorSetting.ALL, b, null);
+                String allOn = whatRan(g, b, DECOUPLED).trace();
+                for (Technique off : Technique.of(Technique.Stage.SOLVER)) {
+                    Ran ran = whatRan(g, b, DECOUPLED.without(java.util.Set.of(off)));
+                    CosmaResult r = ran.result();
+                    assertEquals(SolveStatus.OPTIMAL, r.status(), off + " round " + round + " at " + b);
+                    assertEquals(optimum, (long) r.objective(), off + " round " + round + " at " + b);
+                    if (!ran.trace().equals(allOn)) {
+                        reached.add(off);
+                    }
+                }
             }
         }
+        java.util.Set<Technique> unreached = java.util.EnumSet.copyOf(Technique.of(Technique.Stage.SOLVER));
+        unreached.removeAll(reached);
+        assertTrue(unreached.isEmpty(), "switched off without effect on what runs: " + unreached);
         assertEquals(Technique.START_ORDER, Technique.parse("Start-Order"));
+    }
+
+    /** A solve and what it ran: the model it built, the steps named in its label, its bound, the work it counted. */
+    private record Ran(CosmaResult result, String trace) {
+    }
+
+    private static Ran whatRan(Graph g, long budget, CosmaSolver.Options options) {
+        Budget work = Budget.ofWork(1e6, null);
+        CosmaResult r = CosmaSolver.solve(g, TensorSetting.ALL, budget, options, Limits.DEFAULT.withBudget(work));
+        return new Ran(r, r.pruned() + " | " + r.backend() + " | " + r.bound() + " | " + work.workUsedMicro());
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.memplan.baselines.allocation.minimalloc;
 
+import dev.memplan.baselines.allocation.minimalloc.MiniMallocOptions.Technique;
 import dev.memplan.model.Budget;
 import java.util.ArrayList;
 import java.util.List;
@@ -139,7 +140,7 @@ final class Race {
                 () -> settled || budget.requested() || (deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0), nodeLimit);
         search.effortLimit = effortLimit;
         int status;
-        if (share.size() == 1 || !options.restarts()) {
+        if (share.size() == 1 || !options.uses(Technique.RESTARTS)) {
             status = search.run(share.get(0), Long.MAX_VALUE);
         } else {
             status = Search.ABORTED;

@@ -1,5 +1,6 @@
 package dev.memplan.baselines.allocation.minimalloc;
 
+import dev.memplan.baselines.allocation.minimalloc.MiniMallocOptions.Technique;
 import java.util.Arrays;
 
 /**
@@ -164,7 +165,7 @@ final class Search {
                 return NOT_FOUND;
             }
         }
-        if (options.staticPreordering()) {
+        if (options.uses(Technique.PREORDERING)) {
             Preordering.sort(buffers, heuristic, sweep, size, lower, upper, total);
         }
         return search(new Frame(lo, hi, buffers), 0, 0);
@@ -206,7 +207,7 @@ final class Search {
         if (candidates.length < base + k) {
             candidates = Arrays.copyOf(candidates, Math.max(2 * candidates.length, base + k));
         }
-        boolean canonical = options.canonicalOnly();
+        boolean canonical = options.uses(Technique.CANONICAL);
         long minHeight = Long.MAX_VALUE;
         int open = 0;
         int top = base;
@@ -231,8 +232,8 @@ final class Search {
         }
         // Exclusive bound on useful offsets. Dominance (paper section 6.3): placing b at or above minHeight
         // leaves room below it for the buffer that reaches minHeight, which could be slipped in first.
-        long limit = options.dominance() ? minHeight : Long.MAX_VALUE;
-        if (options.monotonicFloor() && options.sectionInference()) {
+        long limit = options.uses(Technique.DOMINANCE) ? minHeight : Long.MAX_VALUE;
+        if (options.uses(Technique.MONOTONIC_FLOOR) && options.uses(Technique.SECTION_INFERENCE)) {
             // Section inference with the monotonic floor: after a placement at o, nothing goes below o, so
             // every section needs o + its unallocated total <= capacity (placing b at o only moves b's own
             // size from the total onto o + size, so this holds for b's own sections too).
@@ -249,7 +250,7 @@ final class Search {
             }
         }
         top = kept;
-        if (options.dynamicOrdering() && top - base > 1) {
+        if (options.uses(Technique.DYNAMIC_ORDERING) && top - base > 1) {
             if (scratch.length < top - base) {
                 scratch = new int[Math.max(2 * scratch.length, top - base)];
             }
@@ -287,7 +288,7 @@ final class Search {
         }
         int status = NOT_FOUND;
         if (raiseOverlapping(b, top)) {
-            status = options.dynamicDecomposition() ? decompose(frame, p, b, o) : search(frame, o, p);
+            status = options.uses(Technique.DECOMPOSITION) ? decompose(frame, p, b, o) : search(frame, o, p);
         }
         for (int s = sweep.sectionLo[b]; s < sweep.sectionHi[b]; s++) {
             total[s] += size[b];
@@ -331,7 +332,7 @@ final class Search {
     private boolean admits(Frame frame, int b, long o, long top) {
         int lo = Math.max(sweep.reachLo[b], frame.lo);
         int hi = Math.min(sweep.reachHi[b], frame.hi);
-        long base = options.monotonicFloor() ? o : 0;
+        long base = options.uses(Technique.MONOTONIC_FLOOR) ? o : 0;
         // Sibling candidates tend to fail on the same section: look there first.
         if (lastFailure >= lo && lastFailure < hi && !fits(lastFailure, base, b, top)) {
             return false;
@@ -356,13 +357,13 @@ final class Search {
             // Only placed buffers remain, and each was checked against the capacity when placed.
             return true;
         }
-        long stack = options.sectionInference() ? rest : 0;
+        long stack = options.uses(Technique.SECTION_INFERENCE) ? rest : 0;
         // Every unallocated buffer of s overlaps every placed one there, so it starts above the top one.
         long lowest = own ? top : floor[s];
         if (Math.max(base, lowest) + stack > capacity) {
             return false;
         }
-        if (!options.unallocatedFloor()) {
+        if (!options.uses(Technique.UNALLOCATED_FLOOR)) {
             return true;
         }
         // The effective height (section 6.2): the lowest viable offset among the unallocated buffers. One

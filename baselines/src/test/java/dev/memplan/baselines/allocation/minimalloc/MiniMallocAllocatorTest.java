@@ -233,8 +233,11 @@ class MiniMallocAllocatorTest {
         assertThrows(IllegalArgumentException.class,
                 () -> MiniMallocOptions.DEFAULT.withPreorderings(List.of("WAX")));
         assertThrows(IllegalArgumentException.class, () -> MiniMallocOptions.DEFAULT.withPreorderings(List.of()));
-        MiniMallocOptions off = MiniMallocOptions.DEFAULT.withDominance(false);
-        assertTrue(MiniMallocOptions.DEFAULT.dominance());
-        assertTrue(!off.dominance() && off.canonicalOnly() && off.sectionInference());
+        MiniMallocOptions off = MiniMallocOptions.DEFAULT.without(MiniMallocOptions.Technique.DOMINANCE);
+        assertTrue(MiniMallocOptions.DEFAULT.uses(MiniMallocOptions.Technique.DOMINANCE));
+        assertTrue(!off.uses(MiniMallocOptions.Technique.DOMINANCE) && off.uses(MiniMallocOptions.Technique.CANONICAL)
+                && off.uses(MiniMallocOptions.Technique.SECTION_INFERENCE));
+        assertEquals(MiniMallocOptions.Technique.DYNAMIC_ORDERING, MiniMallocOptions.Technique.parse("Dynamic-Ordering"));
+        assertThrows(IllegalArgumentException.class, () -> MiniMallocOptions.Technique.parse("pruning"));
     }
 }

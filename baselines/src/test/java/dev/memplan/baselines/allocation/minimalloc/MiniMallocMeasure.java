@@ -15,7 +15,7 @@ import java.util.Locale;
  * program's single-thread time on this machine.
  *
  * <p>Arguments (all optional): {@code reps=2 limit=60 threads=1,2 only=A,B,... off=dominance,restarts,...}
- * ({@code off} names {@link MiniMallocOptions} switches to turn off, for ablations). A row shows the seconds
+ * ({@code off} names {@link MiniMallocOptions.Technique} ids to turn off, for ablations). A row shows the seconds
  * and the first letter of the status (F = FEASIBLE, U = UNKNOWN at the limit).
  */
 public final class MiniMallocMeasure {
@@ -78,18 +78,7 @@ public final class MiniMallocMeasure {
     private static MiniMallocOptions without(MiniMallocOptions options, String[] switches) {
         MiniMallocOptions o = options;
         for (String name : switches) {
-            o = switch (name) {
-                case "canonicalOnly" -> o.withCanonicalOnly(false);
-                case "sectionInference" -> o.withSectionInference(false);
-                case "monotonicFloor" -> o.withMonotonicFloor(false);
-                case "unallocatedFloor" -> o.withUnallocatedFloor(false);
-                case "dominance" -> o.withDominance(false);
-                case "dynamicOrdering" -> o.withDynamicOrdering(false);
-                case "staticPreordering" -> o.withStaticPreordering(false);
-                case "restarts" -> o.withRestarts(false);
-                case "dynamicDecomposition" -> o.withDynamicDecomposition(false);
-                default -> throw new IllegalArgumentException("unknown switch " + name);
-            };
+            o = o.without(MiniMallocOptions.Technique.parse(name));
         }
         return o;
     }

@@ -33,18 +33,12 @@ class MiniMallocOracleTest {
         MiniMallocOptions d = MiniMallocOptions.DEFAULT;
         Map<String, MiniMallocOptions> v = new LinkedHashMap<>();
         v.put("default", d);
-        v.put("no canonical", d.withCanonicalOnly(false));
-        v.put("no section inference", d.withSectionInference(false));
-        v.put("no monotonic floor", d.withMonotonicFloor(false));
-        v.put("no unallocated floor", d.withUnallocatedFloor(false));
-        v.put("no dominance", d.withDominance(false));
-        v.put("no dynamic ordering", d.withDynamicOrdering(false));
-        v.put("no static preordering", d.withStaticPreordering(false));
-        v.put("no restarts", d.withRestarts(false));
-        v.put("no decomposition", d.withDynamicDecomposition(false));
+        for (MiniMallocOptions.Technique t : MiniMallocOptions.Technique.values()) {
+            v.put("no " + t.id(), d.without(t));
+        }
         v.put("other heuristics", d.withPreorderings(List.of("L", "U", "O", "Z", "C")));
-        v.put("everything off", new MiniMallocOptions(false, false, false, false, false, false, false, false,
-                false, List.of("A")));
+        v.put("everything off", new MiniMallocOptions(java.util.EnumSet.allOf(MiniMallocOptions.Technique.class),
+                List.of("A")));
         return v.entrySet().stream().map(e -> Arguments.of(e.getKey(), e.getValue()));
     }
 

@@ -157,7 +157,8 @@ class SweepTest {
         BufferSet set = new BufferSet(buffers);
         for (boolean on : new boolean[] {true, false}) {
             MiniMallocAllocator allocator =
-                    new MiniMallocAllocator(MiniMallocOptions.DEFAULT.withDynamicDecomposition(on));
+                    new MiniMallocAllocator(on ? MiniMallocOptions.DEFAULT
+                            : MiniMallocOptions.DEFAULT.without(MiniMallocOptions.Technique.DECOMPOSITION));
             assertEquals(SolveStatus.INFEASIBLE, allocator.allocate(set, 13, Limits.DEFAULT).status());
             Allocation a = allocator.allocate(set, 14, Limits.DEFAULT);
             assertEquals(SolveStatus.FEASIBLE, a.status());

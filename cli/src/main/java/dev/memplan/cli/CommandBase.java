@@ -1,0 +1,56 @@
+package dev.memplan.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** A command: picocli injects its spec; {@link #out()} and {@link #err()} are the streams it prints to. */
+abstract class CommandBase implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
+
+    PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
+
+    /**
+     * A bench command: it writes its table as CSV ({@link BenchCsv}, declared here once), checked writable before
+     * the bench runs.
+     */
+    abstract static class Bench extends CommandBase {
+        @Mixin
+        BenchCsv csvOption;
+
+        @Override
+        public final Integer call() throws Exception {
+            return run(csvOption.checked(inputs()), out());
+        }
+
+        /** The files the bench reads, which its CSV must not replace (names that are no files are skipped). */
+        List<String> inputs() {
+            return List.of();
+        }
+
+        /** Runs the bench; its table goes to {@code out} and to {@code csv}. */
+        abstract Integer run(Path csv, PrintWriter out) throws Exception;
+    }
+
+    /** A command that only groups subcommands: run alone, it prints its usage. */
+    abstract static class Group implements Runnable {
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public void run() {
+            spec.commandLine().usage(spec.commandLine().getOut());
+        }
+    }
+}
