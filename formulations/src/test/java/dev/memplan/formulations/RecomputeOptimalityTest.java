@@ -77,7 +77,11 @@ class RecomputeOptimalityTest {
     }
 
     private static RecomputeSolver.Result program(Graph g, long budget, int k, double lambda) {
-        RecomputeSolver.Result r = RecomputeSolver.solve(g, ALL, budget, k, lambda, Backend.CPSAT, Limits.DEFAULT);
+        return program(g, budget, k, lambda, Backend.CPSAT);
+    }
+
+    private static RecomputeSolver.Result program(Graph g, long budget, int k, double lambda, Backend backend) {
+        RecomputeSolver.Result r = RecomputeSolver.solve(g, ALL, budget, k, lambda, backend, Limits.DEFAULT);
         assertEquals(SolveStatus.OPTIMAL, r.status(), g + " B " + budget + " k " + k + " lambda " + lambda);
         assertTrue(PlanChecker.check(g.withSetting(ALL), r.plan()).valid());
         assertTrue(r.plan().schedule().recomputes() <= k);
@@ -188,6 +192,8 @@ class RecomputeOptimalityTest {
         assertEquals(8.0, dear.objective().value());
         assertEquals(0, dear.objective().recomputeCost());
         assertEquals(RecomputeBruteForce.minimum(g, ALL, 9, 1, DEAR).objective(), dear.objective().value());
+        RecomputeSolver.Result scip = program(g, 9, 1, 1, Backend.SCIP);
+        assertEquals(1.0, scip.objective().value());
     }
 
     /** Raising lambda never raises the optimal recompute cost (exchange argument), and never lowers the objective. */

@@ -33,9 +33,10 @@ import java.util.Map;
  *       already force.</li>
  *   <li>L_{a,t} = A * K_{a,t} (eq. 9-11's address) and u, d (eq. 10's order of two tensors) as COSMA.</li>
  * </ul>
- * A slot may stay idle, so that a plan with fewer than k recomputes is one of the program's; idle slots are
- * the last ones (a symmetry cut that loses nothing: an idle slot in the middle holds nothing that the next run
- * needs) and {@link #plan} drops them.
+ * A slot may stay idle, so that a plan with fewer than k recomputes is one of the program's: a plan of T' <= T
+ * runs is the solution whose slots T' .. T-1 are idle. Idle slots are therefore required to be the last ones
+ * (no plan is lost, and the idle-in-the-middle twins of each plan are cut); nothing is resident in them (no
+ * read follows), and {@link #plan} drops them.
  *
  * <p>Size: 2 n T run variables, 3 m T residency and address variables (m tensors), 2 per pair of tensors and
  * slot for eq. 10, and m spill variables; as many rows, of which eq. 10's 3 per pair and slot dominate:
