@@ -1,0 +1,262 @@
+package dev.memplan.formulations;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.formulations.cosma.CosmaResult;
+import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.formulations.cosma.RecomputeSolver;
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Budgets;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Operator;
+import dev.memplan.model.PlanChecker;
+import dev.memplan.model.SolveStatus;
+import dev.memplan.model.TensorSetting;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The joint program with recomputation ({@code RecomputeFormulation}) against the exhaustive
+ * {@link RecomputeBruteForce}, and the brute force against {@link BruteForce} without recomputes: tiny graphs,
+ * k = 0, 1, 2 extra runs, a small and a large lambda, budgets M_R and M_H.
+ */
+class RecomputeOptimalityTest {
+    private static final TensorSetting ALL = TensorSetting.ALL;
+    /** A cheap recompute: 1/8 byte per cost unit; and a dear one. */
+    private static final double CHEAP = 0.125;
+    private static final double DEAR = 64;
+
+    /** The random tiny graphs of {@link BruteForceTest}, with a cost of 1 .. 8 per operator. */
+    private static Graph tiny(long seed, int operators) {
+        Random r = new Random(seed);
+        Graph g = BruteForce.randomTinyGraph(r, operators, seed % 2 == 1);
+        List<Operator> ops = new ArrayList<>();
+        for (Operator o : g.operators()) {
+            ops.add(o.withCost(1L + r.nextInt(8)));
+        }
+        return new Graph(g.name() + seed, g.alignment(), g.tensors(), ops, g.outputs());
+    }
+
+    /**
+     * A random chain with skips, where recomputing pays: a host input of 1 or 2 bytes, operator i reads the
+     * previous output and, half the time, one older tensor (1 .. 6 bytes), costs 1 .. 8; the last output is the
+     * graph output.
+     */
+    static Graph skips(long seed, int operators) {
+        Random r = new Random(seed);
+        Graph.Builder b = Graph.builder("skips" + seed).activation("x", 1 + r.nextInt(2));
+        List<String> made = new ArrayList<>(List.of("x"));
+        for (int o = 0; o < operators; o++) {
+            List<String> inputs = new ArrayList<>(List.of(made.get(made.size() - 1)));
+            if (made.size() > 2 && r.nextBoolean()) {
+                inputs.add(made.get(r.nextInt(made.size() - 2)));
+            }
+            String out = "t" + o;
+            b.activation(out, 1 + r.nextInt(6));
+            b.operator(new Operator("op" + o, null, inputs, List.of(out), 1L + r.nextInt(8)));
+            made.add(out);
+        }
+        return b.output(made.get(made.size() - 1)).build();
+    }
+
+    /** x:1 -> a (cost 1) -> y:4 -> b -> z:4 -> c -> u:4; y, u -> d -> v:1: y is read at 1 and 3. */
+    static Graph readEarlyAndLate() {
+        return Graph.builder("early-late")
+                .activation("x", 1).activation("y", 4).activation("z", 4).activation("u", 4).activation("v", 1)
+                .operator(new Operator("a", null, List.of("x"), List.of("y"), 1L))
+                .operator(new Operator("b", null, List.of("y"), List.of("z"), 5L))
+                .operator(new Operator("c", null, List.of("z"), List.of("u"), 5L))
+                .operator(new Operator("d", null, List.of("y", "u"), List.of("v"), 5L))
+                .output("v").build();
+    }
+
+    private static RecomputeSolver.Result program(Graph g, long budget, int k, double lambda) {
+        return program(g, budget, k, lambda, Backend.CPSAT);
+    }
+
+    private static RecomputeSolver.Result program(Graph g, long budget, int k, double lambda, Backend backend) {
+        RecomputeSolver.Result r = RecomputeSolver.solve(g, ALL, budget, k, lambda, backend, Limits.DEFAULT);
+        assertEquals(SolveStatus.OPTIMAL, r.status(), g + " B " + budget + " k " + k + " lambda " + lambda);
+        assertTrue(PlanChecker.check(g.withSetting(ALL), r.plan()).valid());
+        assertTrue(r.plan().schedule().recomputes() <= k);
+        return r;
+    }
+
+    @Test
+    void withoutExtraRunsTheBruteForceIsCosmasBruteForce() {
+        for (int seed = 0; seed < 6; seed++) {
+            Graph g = tiny(seed, 4 + seed % 2);
+            long mr = Budgets.minimumRequired(g.withSetting(ALL));
+            for (long b = mr; b <= mr + 3; b++) {
+                RecomputeBruteForce.Optimum with = RecomputeBruteForce.minimum(g, ALL, b, 0, DEAR);
+                BruteForce.Optimum without = BruteForce.minTraffic(g, ALL, b, null);
+                assertNotNull(with, "seed " + seed + " B " + b);
+                assertEquals(without.traffic(), with.traffic(), "seed " + seed + " B " + b);
+                assertEquals(0, with.recomputeCost());
+            }
+        }
+    }
+
+    /**
+     * On BruteForceTest's random tiny graphs (M_R and M_H) and on chains with skips (every budget from M_R to
+     * below M_P), for k = 0, 1, 2 and a cheap and a dear lambda: the program's optimum is the brute force's, more
+     * runs never cost more, and some cases recompute and strictly gain by it.
+     */
+    @Test
+    void programEqualsBruteForceOnRandomTinyGraphs() {
+        int[] counts = new int[3];
+        for (int seed = 0; seed < 6; seed++) {
+            Graph g = tiny(10 + seed, 3 + seed % 2);
+            Graph s = g.withSetting(ALL);
+            long mr = Budgets.minimumRequired(s);
+            long mh = (mr + BruteForce.minPeak(s)) / 2;
+            compare(g, mr, counts);
+            if (mh > mr) {
+                compare(g, mh, counts);
+            }
+        }
+        for (int seed = 0; seed < 4; seed++) {
+            Graph g = skips(seed, 4 + seed % 2);
+            long mr = Budgets.minimumRequired(g);
+            long mp = BruteForce.minPeak(g);
+            for (long b = mr; b < mp; b++) {
+                compare(g, b, counts);
+            }
+        }
+        assertTrue(counts[1] > 0 && counts[2] > 0, "cases " + counts[0] + ", lowered by recomputing " + counts[1]
+                + ", optima that recompute " + counts[2]);
+    }
+
+    /** One graph and budget; counts[0] cases, [1] where an extra run lowers the optimum, [2] optima that recompute. */
+    private static void compare(Graph g, long b, int[] counts) {
+        for (double lambda : new double[] {CHEAP, DEAR}) {
+            double spillOnly = Double.NaN;
+            for (int k = 0; k <= 2; k++) {
+                String where = g.name() + " B " + b + " k " + k + " lambda " + lambda;
+                RecomputeBruteForce.Optimum oracle = RecomputeBruteForce.minimum(g, ALL, b, k, lambda);
+                assertNotNull(oracle, where);
+                RecomputeSolver.Result r = program(g, b, k, lambda);
+                assertEquals(oracle.objective(), r.objective().value(), where);
+                counts[0]++;
+                if (k == 0) {
+                    spillOnly = oracle.objective();
+                } else {
+                    assertTrue(oracle.objective() <= spillOnly, where + ": more runs never cost more");
+                    counts[1] += oracle.objective() < spillOnly ? 1 : 0;
+                    counts[2] += r.objective().recomputeCost() > 0 ? 1 : 0;
+                }
+            }
+        }
+    }
+
+    @Test
+    void withoutExtraRunsTheProgramIsCosma() {
+        for (int seed = 0; seed < 4; seed++) {
+            Graph g = tiny(20 + seed, 4);
+            long mr = Budgets.minimumRequired(g.withSetting(ALL));
+            for (long b = mr; b <= mr + 2; b++) {
+                CosmaResult cosma = CosmaSolver.solve(g, ALL, b, CosmaSolver.Options.traffic(Backend.CPSAT),
+                        Limits.DEFAULT);
+                assertEquals(SolveStatus.OPTIMAL, cosma.status());
+                RecomputeSolver.Result r = program(g, b, 0, CHEAP);
+                assertEquals(cosma.objective().longValue(), r.objective().traffic(), "seed " + seed + " B " + b);
+                assertEquals(0, r.plan().schedule().recomputes());
+            }
+        }
+    }
+
+    /**
+     * At budget 9, keeping y (4 bytes) from a to d needs 12 bytes during c: spill only pays 8 (write y, read it
+     * back); running a again for cost 1 while x (1 byte) stays on chip pays nothing in traffic.
+     */
+    @Test
+    void recomputingStrictlyLowersTheObjective() {
+        Graph g = readEarlyAndLate();
+        assertEquals(8, BruteForce.minTraffic(g, ALL, 9, null).traffic());
+        RecomputeBruteForce.Optimum oracle = RecomputeBruteForce.minimum(g, ALL, 9, 1, 1);
+        assertEquals(0, oracle.traffic());
+        assertEquals(1, oracle.recomputeCost());
+        RecomputeSolver.Result cheap = program(g, 9, 1, 1);
+        assertEquals(1.0, cheap.objective().value());
+        assertEquals(List.of("a", "b", "c", "a", "d"), cheap.plan().schedule().operators());
+        assertEquals(1, cheap.check().traffic().recomputes());
+        RecomputeSolver.Result spillOnly = program(g, 9, 0, 1);
+        assertEquals(8.0, spillOnly.objective().value());
+        RecomputeSolver.Result dear = program(g, 9, 1, DEAR);
+        assertEquals(8.0, dear.objective().value());
+        assertEquals(0, dear.objective().recomputeCost());
+        assertEquals(RecomputeBruteForce.minimum(g, ALL, 9, 1, DEAR).objective(), dear.objective().value());
+        RecomputeSolver.Result scip = program(g, 9, 1, 1, Backend.SCIP);
+        assertEquals(1.0, scip.objective().value());
+    }
+
+    /** Raising lambda never raises the optimal recompute cost (exchange argument), and never lowers the objective. */
+    @Test
+    void largerLambdaNeverIncreasesRecomputeCost() {
+        for (Graph g : new Graph[] {readEarlyAndLate(), tiny(31, 4), tiny(32, 4)}) {
+            long mr = Budgets.minimumRequired(g.withSetting(ALL));
+            long previousCost = Long.MAX_VALUE;
+            double previousValue = -1;
+            for (double lambda : new double[] {0.125, 1, 8, 64}) {
+                RecomputeSolver.Result r = program(g, mr, 2, lambda);
+                assertTrue(r.objective().recomputeCost() <= previousCost, g + " lambda " + lambda);
+                assertTrue(r.objective().value() >= previousValue, g + " lambda " + lambda);
+                previousCost = r.objective().recomputeCost();
+                previousValue = r.objective().value();
+            }
+        }
+    }
+
+    /**
+     * Costs of MAC size (2^40) with lambda 2^-40 are the same problem as costs 1 with lambda 1: the objective is
+     * scaled exactly. A lambda that is no short binary fraction (0.1) gives the same plan as the brute force but is
+     * not called proven, since the program rounds lambda D.
+     */
+    @Test
+    void theObjectiveIsScaledExactlyOrNotCalledProven() {
+        Graph small = readEarlyAndLate();
+        List<Operator> ops = new ArrayList<>();
+        for (Operator o : small.operators()) {
+            ops.add(o.withCost(o.cost() << 40));
+        }
+        Graph huge = new Graph("huge-costs", 1, small.tensors(), ops, small.outputs());
+        RecomputeSolver.Result r = program(huge, 9, 1, Math.scalb(1.0, -40));
+        assertEquals(1.0, r.objective().value());
+        assertEquals(1L << 40, r.objective().recomputeCost());
+
+        RecomputeSolver.Result tenth = RecomputeSolver.solve(small, ALL, 9, 1, 0.1, Backend.CPSAT, Limits.DEFAULT);
+        assertEquals(SolveStatus.FEASIBLE, tenth.status());
+        assertEquals(RecomputeBruteForce.minimum(small, ALL, 9, 1, 0.1).objective(), tenth.objective().value());
+    }
+
+    /** Alignment 2 with odd sizes: the program and the brute force agree from the least aligned budget up. */
+    @Test
+    void alignedOptimaAgree() {
+        for (int seed = 0; seed < 2; seed++) {
+            Graph g1 = skips(40 + seed, 4);
+            Graph g = new Graph(g1.name(), 2, g1.tensors(), g1.operators(), g1.outputs());
+            long from = Budgets.minimumFeasible(g);
+            for (long b = from; b <= from + 2; b++) {
+                RecomputeBruteForce.Optimum oracle = RecomputeBruteForce.minimum(g, ALL, b, 1, CHEAP);
+                RecomputeSolver.Result r = program(g, b, 1, CHEAP);
+                assertEquals(oracle.objective(), r.objective().value(), "seed " + seed + " B " + b);
+                r.plan().segments().values().forEach(l -> l.forEach(x -> assertEquals(0, x.offset() % 2)));
+            }
+        }
+    }
+
+    @Test
+    void belowMinimumRequiredIsInfeasible() {
+        Graph g = readEarlyAndLate();
+        long mr = Budgets.minimumRequired(g);
+        assertNull(RecomputeBruteForce.minimum(g, ALL, mr - 1, 2, 1));
+        assertEquals(SolveStatus.INFEASIBLE,
+                RecomputeSolver.solve(g, ALL, mr - 1, 2, 1, Backend.CPSAT, Limits.DEFAULT).status());
+    }
+}
