@@ -6,9 +6,7 @@ import dev.memplan.model.Buffer;
 import dev.memplan.model.BufferChecker;
 import dev.memplan.model.BufferSet;
 import dev.memplan.model.ByteRange;
-import dev.memplan.model.Deadline;
 import dev.memplan.model.Limits;
-import dev.memplan.model.Work;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.io.MiniMallocCsv;
 import dev.memplan.model.LoadBound;
@@ -99,8 +97,7 @@ final class AllocateCommand implements Callable<Integer> {
         // Every option before the file is read: a mistyped value should not wait for a large CSV.
         java.time.Duration wallLimit = limit.wallLimit();
         int threads = limit.threads();
-        Work work = limit.work();
-        if (work.isLimited() && allocator.equals("ilp")) {
+        if (limit.workUnits() != null && allocator.equals("ilp")) {
             throw new UserException("--work-limit does not work with --allocator ilp: SCIP reports no deterministic work"
                     + " memplan can count; use --allocator cpsat or minimalloc, or --time-limit");
         }
@@ -132,10 +129,7 @@ final class AllocateCommand implements Callable<Integer> {
             }
         }
         // Under a work limit the time limit becomes the wall deadline that guards the counted work.
-        Limits limits = work.isLimited()
-                ? new Limits(null, threads, 0.0, 0L, wallLimit == null ? Deadline.NONE : Deadline.after(wallLimit), work,
-                        null)
-                : new Limits(wallLimit, threads, 0.0, 0L);
+        Limits limits = new Limits(threads, 0.0, 0L, limit.budget(wallLimit), null);
         String name = TrainingTrace.isTraceName(input) && !Files.exists(file) ? input : file.getFileName().toString();
         long bound = LoadBound.of(buffers);
         o.println(name + ": " + buffers.size() + " buffers" + (cap == null ? "" : ", capacity " + cap)
@@ -192,7 +186,7 @@ final class AllocateCommand implements Callable<Integer> {
     /** Under a work limit: the work used, and whether the clock cut it short (then the result is the machine's). */
     private void workLine(PrintWriter o, Limits limits) {
         if (limits.workMode()) {
-            o.println("work: " + LimitOptions.workUsed(limits.work(), limit.workLimit));
+            o.println("work: " + LimitOptions.workUsed(limits.budget(), limit.workLimit));
         }
     }
 }

@@ -102,7 +102,6 @@ final class BenchAllocators implements Callable<Integer> {
         for (int seed = 1; seed <= random; seed++) {
             sets.put("random-" + seed, RandomBuffers.generate(seed, 200, 2000, 200, 4096, 1, 0.0));
         }
-        Limits limits = new Limits(limit, threads, 0.0, 0L);
         Table t = new Table("instance", "buffers", "capacity", "allocator", "result", "seconds", "height");
         out.println(String.join("  ", List.of("instance", "buffers", "capacity", "allocator", "result", "seconds", "height")));
         Map<String, Allocator> variants = new LinkedHashMap<>();
@@ -130,10 +129,10 @@ final class BenchAllocators implements Callable<Integer> {
                 Allocation a;
                 boolean heuristic = Allocators.NAMES.contains(name) && Allocators.heuristic(name);
                 if (heuristic) {
-                    a = Allocators.minimize(name, set, limits);
+                    a = Allocators.minimize(name, set, new Limits(limit, threads, 0.0, 0L));
                     row.add(!a.solved() ? "gave up" : a.placement().height() <= capacity ? "fits" : "exceeds");
                 } else {
-                    a = variants.get(name).allocate(set, capacity, limits);
+                    a = variants.get(name).allocate(set, capacity, new Limits(limit, threads, 0.0, 0L));
                     row.add(a.solved() ? "solved" : a.status() == SolveStatus.INFEASIBLE ? "infeasible" : "gave up");
                 }
                 if (a.solved()) {

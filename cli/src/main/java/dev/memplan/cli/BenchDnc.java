@@ -5,11 +5,11 @@ import dev.memplan.sweeps.BudgetChoice;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.decomposition.DivideAndConquer;
 import dev.memplan.decomposition.CosmaPipeline;
+import dev.memplan.decomposition.PipelineReport;
 import dev.memplan.decomposition.DncResult;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.model.Graph;
-import dev.memplan.model.Limits;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.TensorSetting;
 import java.io.IOException;
@@ -80,7 +80,6 @@ final class BenchDnc implements Callable<Integer> {
         if (maxPart < 1 || largeBeam < 1) {
             throw new UserException("--max-part and --large-beam must be >= 1, got " + maxPart + " and " + largeBeam);
         }
-        Limits limits = solverOptions.limits();
         TensorSetting s = Inputs.setting(setting);
         String[] header = {"graph", "operators", "budget", "bytes", "parts", "best start", "FS(default)", "FS(MPMF)", "spill at cut",
             "handover", "stitched order", "dnc", "vs best FS", "bound", "gap", "seconds", "peak heap MB", "plan from"};
@@ -95,10 +94,10 @@ final class BenchDnc implements Callable<Integer> {
             for (String b : budgets) {
                 err.println(name + " " + b + " ...");
                 err.flush();
-                BudgetChoice chosen = BudgetChoice.resolve(b, g, s, mpmf, limits);
+                BudgetChoice chosen = BudgetChoice.resolve(b, g, s, mpmf, solverOptions.limits());
                 // The minimum-peak order outside the case's clock (the scheduler remembers it per graph).
                 if (g.operatorCount() <= DivideAndConquer.WHOLE_GRAPH_LIMIT) {
-                    mpmf.schedule(g, limits);
+                    mpmf.schedule(g, solverOptions.limits());
                 }
                 resetPeaks();
                 long began = System.nanoTime();
@@ -107,18 +106,18 @@ final class BenchDnc implements Callable<Integer> {
                         .withDecompose(CosmaPipeline.Decompose.ALWAYS);
                 // Divide and conquer from the schemes it makes itself (the table's best start), nothing given.
                 CosmaPipeline.Outcome o = new CosmaPipeline(settings, new Heartbeat(err)).run(full, s, chosen.bytes(),
-                        limits.startingNow(), List.of());
+                        solverOptions.limits(), List.of());
                 double seconds = (System.nanoTime() - began) / 1e9;
                 DncResult r = o.dnc();
                 PlanChecker.requireValid(g, r.plan(), "divide and conquer");
                 Long bestFs = min(o.fsDefault(), o.fsMpmf());
                 table.row(g.name(), Integer.toString(g.operatorCount()), chosen.name(), Long.toString(chosen.bytes()),
-                        Integer.toString(r.partition().size()), SolveCommand.orDash(r.start()), fs(o.fsDefault()),
-                        fs(o.fsMpmf()),
-                        SolveCommand.orDash(r.spillAtCut()), SolveCommand.orDash(r.handover()), SolveCommand.orDash(r.polished()),
+                        Integer.toString(r.partition().size()), PipelineReport.orDash(r.start()), PipelineReport.fixedStart(o.fsDefault()),
+                        PipelineReport.fixedStart(o.fsMpmf()),
+                        PipelineReport.orDash(r.spillAtCut()), PipelineReport.orDash(r.handover()), PipelineReport.orDash(r.polished()),
                         r.traffic() + " " + r.status(), bestFs == null ? "-" : CompareCommand.reduction(r.traffic(), bestFs),
                         r.bound() == null ? "-" : Long.toString(r.bound()),
-                        r.gap() == null ? "-" : String.format(Locale.ROOT, "%.2f%%", 100 * r.gap()),
+                        PipelineReport.gap(r.gap()),
                         String.format(Locale.ROOT, "%.1f", seconds), Long.toString(peakHeapMb()), r.source());
                 out.println(String.join("  ", table.lastRow()));
                 out.flush();
@@ -129,10 +128,6 @@ final class BenchDnc implements Callable<Integer> {
         table.print(out);
         out.println("every plan checked: VALID; wrote " + csv + "; process peak RSS " + peakRssMb() + " MB");
         return 0;
-    }
-
-    private static String fs(CosmaResult r) {
-        return r == null ? "-" : r.objective() + (r.status().name().equals("OPTIMAL") ? "" : " " + r.status());
     }
 
     private static Long min(CosmaResult a, CosmaResult b) {

@@ -63,7 +63,8 @@ final class BenchFormulations implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         TensorSetting s = Inputs.setting(setting);
-        Limits limits = Limits.DEFAULT.withTimeLimit(Inputs.timeLimit(timeLimit, "--time-limit"));
+        // Per solve: each gets its own budget of the limit.
+        java.time.Duration limit = Inputs.timeLimit(timeLimit, "--time-limit");
         for (int size : random) {
             if (size < 1) {
                 throw new UserException("--random: operator counts must be >= 1, got " + size);
@@ -86,13 +87,13 @@ final class BenchFormulations implements Callable<Integer> {
         for (Graph full : graphs) {
             Graph g = full.withSetting(s);
             long mr = Budgets.minimumRequired(g);
-            MinimumPeak.Result mp = MinimumPeak.solve(g, s, Backend.SCIP, limits);
+            MinimumPeak.Result mp = MinimumPeak.solve(g, s, Backend.SCIP, Limits.ofWall(limit));
             String[][] budgets = {{"M_R", Long.toString(mr)}, {"M_H", Long.toString(Budgets.halfway(mr, mp.value()))},
                 {"M_P", Long.toString(mp.value())}};
             for (String[] budget : budgets) {
                 for (Backend backend : chosen) {
                     CosmaResult r = CosmaSolver.solve(g, s, Long.parseLong(budget[1]),
-                            CosmaSolver.Options.traffic(backend), limits);
+                            CosmaSolver.Options.traffic(backend), Limits.ofWall(limit));
                     String[] row = {g.name(), s.fileName(), budget[0] + (budget[0].equals("M_P")
                             && mp.status() != dev.memplan.model.SolveStatus.OPTIMAL ? "~" : ""), budget[1],
                         backend.id(), count(r.unpruned() == null ? null : r.unpruned().variables()),

@@ -63,8 +63,8 @@ final class BudgetsCommand implements Callable<Integer> {
             Graph gs = g.withSetting(s);
             long mr = Budgets.minimumRequired(gs);
             // Each setting left gets an equal share of the time left.
-            Duration left = limits.timeLimit();
-            Limits share = left == null ? limits : limits.withTimeLimit(left.dividedBy(settings.size() - i));
+            long left = limits.budget().left();
+            Limits share = limits.budget().limited() ? limits.upTo(left / (settings.size() - i)) : limits;
             ticker.stage("the minimum-peak order (M_P) of setting " + s.fileName());
             ScheduleResult mp = solverOptions.minimumPeak(gs).schedule(gs, share);
             t.row(s.fileName(), Long.toString(mr), Long.toString(mp.peak()),

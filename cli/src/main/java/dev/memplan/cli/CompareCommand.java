@@ -10,7 +10,6 @@ import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.model.Budgets;
 import dev.memplan.formulations.milp.Solvers;
 import dev.memplan.model.CheckReport;
-import dev.memplan.model.Deadline;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Plan;
@@ -91,8 +90,8 @@ final class CompareCommand implements Callable<Integer> {
         List<Plan> starts = new ArrayList<>();
         List<String> notes = new ArrayList<>();
         for (Scheme scheme : planners) {
-            if (limits.expired()) {
-                notes.add(scheme.name() + " skipped: " + (Deadline.interrupted() ? "interrupted" : "no time left within the limit"));
+            if (limits.stopped()) {
+                notes.add(scheme.name() + " skipped: " + limits.budget().whyStopped());
                 continue;
             }
             err.println("running " + scheme.name() + " ...");
@@ -126,7 +125,7 @@ final class CompareCommand implements Callable<Integer> {
             if (c.planned()) {
                 String note = (o.dnc() == null && o.whole() != null && o.whole().startingPlanOnly()
                         ? "starting plan (best scheme), " : "")
-                        + "bound " + SolveCommand.orDash(c.bound()) + (c.gap() == null ? ""
+                        + "bound " + dev.memplan.decomposition.PipelineReport.orDash(c.bound()) + (c.gap() == null ? ""
                         : String.format(Locale.ROOT, ", gap %.2f%%", 100 * c.gap()));
                 cosma = new Row(c.planner(), c.status().name(), c.check(), c.seconds(), note);
             } else {

@@ -1,13 +1,13 @@
 package dev.memplan.cli;
 
 import dev.memplan.formulations.milp.RunningSolvers;
-import dev.memplan.model.Deadline;
+import dev.memplan.model.Budget;
 import java.util.concurrent.atomic.AtomicInteger;
 import sun.misc.Signal;
 
 /**
  * Ctrl-C (SIGINT) for the {@code memplan} process. The first one ends the work as a passed time limit does: every
- * {@link Deadline} passes, the running solvers are stopped, and the command finishes with the best checked plan so
+ * {@link Budget} is stopped, the running solvers are stopped, and the command finishes with the best checked plan so
  * far (solve writes it with --out and says so); the process exits with {@link #EXIT_CODE}. If the command has not
  * finished {@link #GRACE_MILLIS} later, or on a second Ctrl-C, the process halts at once with the same code:
  * files are written through temporary files, so nothing half-written is left either way.
@@ -34,7 +34,7 @@ final class Interrupts {
         }
         System.err.println("memplan: interrupted: stopping the solver, finishing with the best checked plan so far"
                 + " (Ctrl-C again to quit at once)");
-        Deadline.interrupt();
+        Budget.interrupt();
         RunningSolvers.stopAll();
         Thread watchdog = new Thread(() -> {
             try {

@@ -1,6 +1,6 @@
 package dev.memplan.cli;
 
-import dev.memplan.model.Work;
+import dev.memplan.model.Budget;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
@@ -33,9 +33,17 @@ final class LimitOptions {
         return Inputs.timeLimit(timeLimit, "--time-limit");
     }
 
-    /** The work budget, checked; unlimited without --work-limit. */
-    Work work() {
-        return SolverOptions.work(workLimit, "--work-limit");
+    /** The work limit in units, checked; null without --work-limit. */
+    Double workUnits() {
+        return SolverOptions.workUnits(workLimit, "--work-limit");
+    }
+
+    /**
+     * A budget from now: the work limit with {@code wall} as its outer guard, or {@code wall} alone (null: none).
+     */
+    Budget budget(Duration wall) {
+        Double units = workUnits();
+        return units != null ? Budget.ofWork(units, wall) : Budget.ofWall(wall);
     }
 
     /** The thread count, checked. */
@@ -52,8 +60,8 @@ final class LimitOptions {
      * What a work-limited run used, for the report: the units used of the limit, and whether the wall-time guard
      * stopped the work early (then the result depends on the machine).
      */
-    static String workUsed(Work work, double limit) {
-        return String.format(java.util.Locale.ROOT, "%.2f of %s units%s", work.used(), SolverOptions.units(limit),
+    static String workUsed(Budget work, double limit) {
+        return String.format(java.util.Locale.ROOT, "%.2f of %s units%s", work.workUsed(), SolverOptions.units(limit),
                 work.wallStopped() ? " (the time limit stopped the work early: this result depends on the machine)"
                         : " (counted work; the wall clock cut nothing short)");
     }

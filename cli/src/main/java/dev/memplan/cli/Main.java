@@ -1,6 +1,6 @@
 package dev.memplan.cli;
 
-import dev.memplan.model.Deadline;
+import dev.memplan.model.Budget;
 import dev.memplan.model.InvalidGraphException;
 import dev.memplan.model.io.FormatException;
 import dev.memplan.sweeps.SweepException;
@@ -38,7 +38,7 @@ public final class Main implements Runnable {
         long uptime = java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime();
         int code = run(System.nanoTime() - uptime * 1_000_000, new PrintWriter(System.out, true),
                 new PrintWriter(System.err, true), args);
-        System.exit(Deadline.interrupted() && code != USER_ERROR && code != INTERNAL_ERROR ? Interrupts.EXIT_CODE : code);
+        System.exit(Budget.interrupted() && code != USER_ERROR && code != INTERNAL_ERROR ? Interrupts.EXIT_CODE : code);
     }
 
     /** When the running command started ({@link System#nanoTime()}): where its --time-limit is counted from. */

@@ -138,7 +138,7 @@ final class MmapCommand implements Runnable {
         double timeLimit = 60;
 
         /** The command's work budget, made by {@link #validate()}; unlimited without --work-limit. */
-        dev.memplan.model.Work work = dev.memplan.model.Work.unlimited();
+        dev.memplan.model.Budget work = dev.memplan.model.Budget.unlimited();
 
         @Option(names = "--threads", paramLabel = "N", defaultValue = "1", description = "CP-SAT workers (default: ${DEFAULT-VALUE})")
         int threads;
@@ -156,9 +156,9 @@ final class MmapCommand implements Runnable {
          */
         double left(long startNanos) {
             if (workLimit != null) {
-                return work.left();
+                return work.workLeftMicro() / (double) dev.memplan.model.Budget.MICRO;
             }
-            return timeLimit - (System.nanoTime() - startNanos) / 1e9 - Math.min(1.0, 0.05 * timeLimit);
+            return timeLimit - (System.nanoTime() - startNanos) / 1e9 - Math.min(1.0, dev.memplan.model.Shares.MMAP_WRITE_MARGIN * timeLimit);
         }
 
         /** Checks every value before any work (a zero --simulations crashed MCTS after the instance was built). */
@@ -168,7 +168,7 @@ final class MmapCommand implements Runnable {
             }
             timeLimit = timeLimitOption != null ? timeLimitOption : workLimit != null ? Double.POSITIVE_INFINITY : 60;
             if (workLimit != null) {
-                work = SolverOptions.work(workLimit, "--work-limit");
+                work = dev.memplan.model.Budget.ofWork(SolverOptions.workUnits(workLimit, "--work-limit"), null);
             }
             Inputs.threads(threads, "--threads");
             if (simulations < 1) {
@@ -183,11 +183,10 @@ final class MmapCommand implements Runnable {
          */
         Limits limits(double seconds, long startNanos) {
             if (workLimit != null) {
-                dev.memplan.model.Deadline guard = Double.isInfinite(timeLimit) ? dev.memplan.model.Deadline.NONE
-                        : dev.memplan.model.Deadline.after(Duration.ofNanos(Math.max(0, Math.round(timeLimit * 1e9)
-                                - (System.nanoTime() - startNanos))));
-                return new Limits(Duration.ofNanos(Math.max(1, Math.round(seconds * 1e9))), threads, 0.0, seed, guard,
-                        work, null);
+                Duration guard = Double.isInfinite(timeLimit) ? null
+                        : Duration.ofNanos(Math.max(0, Math.round(timeLimit * 1e9) - (System.nanoTime() - startNanos)));
+                return new Limits(threads, 0.0, seed,
+                        work.wallAtMost(guard).upTo(Math.max(1, Math.round(seconds * 1e9))), null);
             }
             return new Limits(Duration.ofMillis(Math.max(1, Math.round(seconds * 1000))), threads, 0.0, seed);
         }
@@ -317,7 +316,7 @@ final class MmapCommand implements Runnable {
             MappingPlanner p = name.equals("exact") && !results.isEmpty()
                     ? new MmapCpSat(bestOf(results)) : planner(name, run.simulations);
             double left = run.left(startNanos);
-            double share = name.equals("mcts") && order.contains("exact") ? left / 3 : left;
+            double share = name.equals("mcts") && order.contains("exact") ? left / dev.memplan.model.Shares.MMAP_MCTS_BEFORE_EXACT_DIVISOR : left;
             err.println("mmap: " + p.name() + " on " + in.name() + " (" + String.format(Locale.ROOT, "%.1f", share)
                     + (run.workLimit != null ? " units" : " s") + ") ...");
             MappingResult r = p.plan(in, run.limits(Math.max(0.001, share), startNanos));

@@ -1,38 +1,31 @@
 package dev.memplan.cli;
 
 import dev.memplan.sweeps.BudgetChoice;
-import dev.memplan.baselines.replacement.PackingFailedException;
-import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.decomposition.CosmaPipeline;
-import dev.memplan.decomposition.DncResult;
+import dev.memplan.decomposition.PipelineReport;
 import dev.memplan.formulations.cosma.CosmaObjective;
-import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
-import dev.memplan.formulations.milp.Backend;
 import dev.memplan.formulations.milp.Solvers;
-import dev.memplan.model.Budgets;
-import dev.memplan.model.Deadline;
+import dev.memplan.model.Budget;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.PlanResult;
 import dev.memplan.model.Schedule;
+import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorSetting;
 import dev.memplan.model.io.PlanJson;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
@@ -117,40 +110,31 @@ final class SolveCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         CosmaPipeline.Outcome o = new CosmaPipeline(settings, progress(ticker, err)).run(full, s, chosen.bytes(), limits,
                 null);
-        if (o.dnc() != null) {
-            return divideAndConquer(g, s, chosen, o, limits);
-        }
-        CosmaResult r = o.whole();
+        return report(g, s, chosen, o, limits, fixed);
+    }
+
+    /** The report of the run ({@link PipelineReport}), then the plan written when --out asks for it. */
+    private int report(Graph g, TensorSetting s, BudgetChoice chosen, CosmaPipeline.Outcome o, Limits limits,
+                       Schedule fixed) {
+        PrintWriter out = Outputs.report(this.out, spec.commandLine());
+        PrintWriter err = spec.commandLine().getErr();
         Table t = new Table("", "");
         t.row("graph", g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
                 + s.fileName() + ")");
         t.row("budget", chosen.describe());
-        t.row("objective", obj.name().toLowerCase() + (fixed == null ? ", free schedule" : ", fixed schedule"));
-        t.row("solver", r.backend() + ", " + solverOptions.describe());
-        t.row("model", r.pruned() == null ? (r.plan() == null ? "none built" : r.notes().isEmpty()
-                ? "none built: the starting plan meets the lower bound" : "none built (see the notes)")
-                : r.pruned() + (!solverOptions.pruned() ? " (no pruning)" : r.unpruned() == null ? ""
-                        : " (before pruning: " + r.unpruned() + ")"));
-        t.row("status", r.status().name() + (r.startingPlanOnly() ? " (the starting plan; the solver found nothing better)" : ""));
-        String what = obj == CosmaObjective.TRAFFIC ? "non-compulsory traffic" : "peak footprint";
-        t.row(what, r.objective() == null ? "-" : Long.toString(r.objective()));
-        t.row("bound", r.bound() == null ? "-" : Long.toString(r.bound()));
-        t.row("gap", r.gap() == null ? "-" : String.format("%.2f%%", 100 * r.gap()));
-        t.row("time", String.format("%.2f s", r.seconds()));
+        t.row("objective", o.dnc() != null
+                ? "traffic, free schedule, divide and conquer (" + decomposeOptions.describe(o.dncOptions()) + ")"
+                : objective.name().toLowerCase() + (fixed == null ? ", free schedule" : ", fixed schedule"));
+        t.row("solver", PipelineReport.solver(o) + ", " + solverOptions.describe());
+        PipelineReport.result(o, objective, solverOptions.pruned()).forEach(r -> t.row(r.label(), r.value()));
         solverOptions.workRow(t, limits);
-        if (r.check() != null) {
-            t.row("compulsory traffic", Long.toString(r.check().traffic().compulsory()));
-            t.row("peak footprint", Long.toString(r.check().peakFootprint()));
-            t.row("peak address", Long.toString(r.check().peakAddress()));
-        }
-        for (String note : r.notes()) {
-            t.row("note", note);
-        }
+        PipelineReport.details(o).forEach(r -> t.row(r.label(), r.value()));
         t.printWithoutHeader(out);
+        PlanResult r = o.result();
         if (r.plan() == null) {
-            out.println("no plan: " + (r.status().name().equals("INFEASIBLE") ? "proven infeasible"
+            out.println("no plan: " + (r.status() == SolveStatus.INFEASIBLE ? "proven infeasible"
                     : "none found within the limits"));
-            if (Deadline.interrupted() && this.out != null) {
+            if (Budget.interrupted() && this.out != null) {
                 err.println("memplan: interrupted: no plan; " + this.out + " left as it was");
             }
             return Main.INVALID;
@@ -161,7 +145,7 @@ final class SolveCommand implements Callable<Integer> {
             if (!Outputs.isStdout(this.out)) {
                 out.println("wrote " + this.out);
             }
-            if (Deadline.interrupted()) {
+            if (Budget.interrupted()) {
                 err.println("memplan: interrupted: wrote the best checked plan so far (" + r.status()
                         + (r.gap() == null ? "" : String.format(", gap %.2f%%", 100 * r.gap())) + ") to " + this.out);
             }
@@ -183,70 +167,6 @@ final class SolveCommand implements Callable<Integer> {
                 ticker.stage(line.endsWith(" ...") ? line.substring(0, line.length() - 4) : line);
             }
         };
-    }
-
-    private int divideAndConquer(Graph g, TensorSetting s, BudgetChoice chosen, CosmaPipeline.Outcome o,
-                                 Limits limits) {
-        PrintWriter out = Outputs.report(this.out, spec.commandLine());
-        PlanResult r = o.result();
-        Table t = new Table("", "");
-        t.row("graph", g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
-                + s.fileName() + ")");
-        t.row("budget", chosen.describe());
-        t.row("objective", "traffic, free schedule, divide and conquer (" + decomposeOptions.describe(o.dncOptions())
-                + ")");
-        t.row("solver", r.plan().solver().name() + ", " + solverOptions.describe());
-        if (o.whole() != null) {
-            t.row("whole graph first", o.whole().status() + ", traffic " + orDash(o.whole().objective())
-                    + String.format(Locale.ROOT, ", %.2f s (--decompose auto)", o.whole().seconds()));
-        }
-        describe(t, o);
-        solverOptions.workRow(t, limits);
-        t.printWithoutHeader(out);
-        out.println("plan checked: VALID");
-        if (this.out != null) {
-            Outputs.write(this.out, PlanJson.toJson(r.plan()), spec.commandLine().getOut());
-            if (!Outputs.isStdout(this.out)) {
-                out.println("wrote " + this.out);
-            }
-        }
-        return 0;
-    }
-
-    static String orDash(Long value) {
-        return value == null ? "-" : Long.toString(value);
-    }
-
-    /** The rows solve prints for a divide-and-conquer result. */
-    private static void describe(Table t, CosmaPipeline.Outcome o) {
-        DncResult r = o.dnc();
-        t.row("status", r.status().name());
-        t.row("non-compulsory traffic", Long.toString(r.traffic()));
-        t.row("bound", r.bound() == null ? "- (the forced bound was not computed in time)"
-                : r.bound() + " (whole graph, free schedule: forced traffic and live bytes)");
-        t.row("gap", r.gap() == null ? "-" : String.format(Locale.ROOT, "%.2f%%", 100 * r.gap()));
-        t.row("time", String.format(Locale.ROOT, "%.2f s (divide and conquer %.2f s after the starting plans)",
-                o.result().seconds(), r.seconds()));
-        t.row("parts", r.partition().size() + " (largest " + r.partition().largestPart() + " operators; "
-                + r.partition().totalCutBytes() + " bytes cross the cuts)");
-        t.row("stages", r.spillAtCut() == null ? (r.bound() != null && r.traffic() <= r.bound()
-                ? "none: a starting plan meets the lower bound" : "none: the time was up before the parts were solved")
-                : "spill at cut " + r.spillAtCut() + ", state handed over " + orDash(r.handover())
-                + ", fixed-schedule optimum of the stitched order " + orDash(r.polished())
-                + ", windows " + r.windowsAccepted() + " of " + r.windowsTried() + " improved");
-        if (o.fsDefault() != null) {
-            t.row("FS(default)", o.fsDefault().objective() + " (" + o.fsDefault().status() + ")");
-        }
-        if (o.fsMpmf() != null) {
-            t.row("FS(MPMF)", o.fsMpmf().objective() + " (" + o.fsMpmf().status() + ")");
-        }
-        if (o.bestStart() != null) {
-            t.row("best start", o.bestStart().traffic().nonCompulsory() + " (" + o.bestStart().solver().name() + ")");
-        }
-        t.row("plan from", r.source());
-        t.row("compulsory traffic", Long.toString(r.check().traffic().compulsory()));
-        t.row("peak footprint", Long.toString(r.check().peakFootprint()));
-        t.row("peak address", Long.toString(r.check().peakAddress()));
     }
 
     static Schedule readSchedule(Graph g, String argument) {

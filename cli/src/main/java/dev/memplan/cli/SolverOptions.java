@@ -6,9 +6,9 @@ import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.formulations.milp.Backend;
-import dev.memplan.model.Deadline;
+import dev.memplan.model.Budget;
 import dev.memplan.model.Limits;
-import dev.memplan.model.Work;
+import dev.memplan.model.Shares;
 import dev.memplan.model.Plan;
 import dev.memplan.model.Schedule;
 import java.time.Duration;
@@ -133,30 +133,27 @@ final class SolverOptions {
         Duration wallLimit = limit.wallLimit();
         int threads = limit.threads();
         if (limit.workLimit != null) {
-            Work work = limit.work();
+            limit.workUnits();
             if (backend() != Backend.CPSAT) {
                 throw new UserException("--work-limit needs --solver cpsat: CP-SAT counts deterministic time; SCIP, CBC,"
                         + " HiGHS and ojAlgo report no deterministic work memplan can count (use --time-limit with them)");
             }
-            // In work mode the time limit is the step's work; the wall limit becomes the deadline (commandLimits).
-            return new Limits(null, threads, 0.0, 0L, Deadline.NONE, work, null);
+            // The work decides; the wall limit guards it as the command's (commandLimits).
+            return new Limits(threads, 0.0, 0L, limit.budget(null), null);
         }
         return new Limits(wallLimit, threads, 0.0, 0L);
     }
 
-    /** A work budget given as {@code option}: positive and finite. */
-    static Work work(Double units, String option) {
-        if (units == null) {
-            return Work.unlimited();
-        }
-        if (!Double.isFinite(units) || units <= 0 || units > 1e9) {
+    /** A work limit given as {@code option}: positive and finite; null when not given. */
+    static Double workUnits(Double units, String option) {
+        if (units != null && (!Double.isFinite(units) || units <= 0 || units > 1e9)) {
             throw new UserException(option + " must be a positive number of work units up to 1e9, got " + units);
         }
-        return Work.of(units);
+        return units;
     }
 
     /**
-     * The limits of a command whose --time-limit bounds its whole wall time (solve, compare): one {@link Deadline}
+     * The limits of a command whose --time-limit bounds its whole wall time (solve, compare): one {@link Budget}
      * from the command's start (the JVM's, so its start-up counts) to the limit, less a margin to check and write the result (a
      * tenth of the limit, at most {@link #WRITE_MARGIN}); every step reads what is left of it.
      */
@@ -169,17 +166,19 @@ final class SolverOptions {
             // The work decides; the wall limit only guards, as the command's deadline.
             Duration wall = limit.wallLimit();
             Duration since = Duration.ofNanos(System.nanoTime() - Main.started());
-            Duration left = wall.minus(wall.dividedBy(10).compareTo(WRITE_MARGIN) < 0 ? wall.dividedBy(10) : WRITE_MARGIN)
-                    .minus(since);
-            return new Limits(null, limits.threads(), 0.0, 0L, Deadline.after(left.isNegative() ? Duration.ZERO : left),
-                    limits.work(), null);
+            Duration left = wall.minus(writeMargin(wall)).minus(since);
+            return limits.withBudget(limit.budget(left.isNegative() ? Duration.ZERO : left));
         }
-        Duration wall = limits.timeLimit();
-        Duration margin = wall.dividedBy(10).compareTo(WRITE_MARGIN) < 0 ? wall.dividedBy(10) : WRITE_MARGIN;
+        Duration wall = limit.wallLimit();
         Duration sinceStart = Duration.ofNanos(System.nanoTime() - Main.started());
-        Duration left = wall.minus(margin).minus(sinceStart);
-        Deadline deadline = Deadline.after(left.isNegative() ? Duration.ZERO : left);
-        return new Limits(wall, limits.threads(), limits.relativeGap(), limits.seed(), deadline);
+        Duration left = wall.minus(writeMargin(wall)).minus(sinceStart);
+        return limits.withBudget(Budget.ofWall(left.isNegative() ? Duration.ZERO : left));
+    }
+
+    /** What the command keeps of its wall limit to check and write the result: a tenth, at most WRITE_MARGIN. */
+    private static Duration writeMargin(Duration wall) {
+        Duration tenth = wall.dividedBy(Shares.WRITE_MARGIN_DIVISOR);
+        return tenth.compareTo(WRITE_MARGIN) < 0 ? tenth : WRITE_MARGIN;
     }
 
     String describe() {
@@ -230,7 +229,7 @@ final class SolverOptions {
     /** The "work" row under a work limit ({@link LimitOptions#workUsed}). */
     void workRow(Table t, Limits limits) {
         if (limits.workMode()) {
-            t.row("work", LimitOptions.workUsed(limits.work(), limit.workLimit));
+            t.row("work", LimitOptions.workUsed(limits.budget(), limit.workLimit));
         }
     }
 }

@@ -21,7 +21,7 @@ import dev.memplan.model.Limits;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.TensorSetting;
-import dev.memplan.model.Work;
+import dev.memplan.model.Budget;
 import dev.memplan.model.io.PlanJson;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -89,7 +89,7 @@ class PipelineStartTest {
         CosmaPipeline.Settings settings = CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT)
                 .withDecoupled(true, null), mpmf);
         StringWriter log = new StringWriter();
-        Limits limits = Limits.DEFAULT.withWork(Work.of(1)).withTimeLimit(java.time.Duration.ofSeconds(1));
+        Limits limits = Limits.DEFAULT.withBudget(Budget.ofWork(1, null));
         CosmaPipeline.Outcome o = new CosmaPipeline(settings, new PrintWriter(log)::println).run(full, s, budget,
                 limits, null);
         assertEquals(restart, o.bestStart().traffic().nonCompulsory(), log.toString());
@@ -121,7 +121,7 @@ class PipelineStartTest {
         CosmaPipeline.Settings settings = CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT)
                 .withDecoupled(true, null), mpmf);
         StringWriter log = new StringWriter();
-        Limits limits = Limits.DEFAULT.withWork(Work.of(3)).withTimeLimit(java.time.Duration.ofSeconds(60));
+        Limits limits = Limits.DEFAULT.withBudget(Budget.ofWork(3, null));
         CosmaPipeline.Outcome o = new CosmaPipeline(settings, new PrintWriter(log)::println).run(full, s, budget,
                 limits, null);
         Plan fs = o.bestStart();

@@ -3,7 +3,6 @@ package dev.memplan.decomposition;
 import dev.memplan.baselines.replacement.AddressRule;
 import dev.memplan.baselines.replacement.BeladyReplacement;
 import dev.memplan.baselines.replacement.GreedyReplacement;
-import dev.memplan.baselines.replacement.ReplacementPolicy;
 import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.baselines.scheduling.GivenOrderScheduler;
@@ -11,26 +10,18 @@ import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
-import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.model.Budgets;
-import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Plan;
-import dev.memplan.model.PlanChecker;
 import dev.memplan.model.PlanResult;
-import dev.memplan.model.RunClock;
+import dev.memplan.model.Budget;
 import dev.memplan.model.Planner;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.Shares;
 import dev.memplan.model.SolveStatus;
-import dev.memplan.model.SolverInfo;
 import dev.memplan.model.TensorSetting;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
-import java.util.Set;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -42,7 +33,7 @@ import java.util.function.Consumer;
  *   <li>below the least aligned budget no plan exists: COSMA proves INFEASIBLE at once, nothing else runs;</li>
  *   <li>the starting plans: the caller's (compare's scheme rows), else the best of the paper's four schemes (on a
  *       fixed schedule: Belady and greedy replacement on that order), and with a free schedule the restarts from
- *       narrower minimum-peak orders ({@link #restarts}), each only while the time or work left allows it
+ *       narrower minimum-peak orders ({@link Restarts}), each only while the time or work left allows it
  *       ({@link Shares#SCHEME_NANOS_PER_OPERATOR});</li>
  *   <li>traffic with a free schedule on a graph above {@link DivideAndConquer#AUTO_THRESHOLD} operators (or with
  *       break nodes): the whole graph's program first with {@link Shares#WHOLE_FIRST} of what is left (unless its
@@ -157,7 +148,7 @@ public final class CosmaPipeline implements Planner {
      * @param givenStarts checked plans to start from (compare's scheme rows); null: the pipeline runs the schemes
      */
     public Outcome run(Graph graph, TensorSetting setting, long budget, Limits limits, List<Plan> givenStarts) {
-        RunClock clock = new RunClock(limits, 0);
+        RunShares clock = new RunShares(limits, 0);
         Graph g = graph.withSetting(setting);
         CosmaSolver.Options cosma = settings.cosma();
         // Below the least aligned budget no plan exists: COSMA proves INFEASIBLE at once, nothing else runs.
@@ -174,7 +165,8 @@ public final class CosmaPipeline implements Planner {
         }
         // The restarts: starts of the whole graph's program, and divide and conquer's alternatives (see there).
         List<Plan> restarts = traffic && free && (givenStarts != null || settings.schemeStart())
-                ? restarts(graph, setting, budget, limits) : List.of();
+                ? new Restarts(settings.mpmf(), settings.cosma(), progress).plans(graph, setting, budget, limits)
+                : List.of();
         Plan bestStart = best(concat(starts, restarts));
         DivideAndConquer.Options dnc = traffic && free ? chooseDnc(g) : null;
         CosmaResult whole = null;
@@ -193,8 +185,8 @@ public final class CosmaPipeline implements Planner {
             if (bestScheme != null) {
                 dncStarts.add(bestScheme);
             }
-            return divideAndConquer(graph, setting, budget, dnc, limits, dncStarts, givenStarts != null
-                    || settings.schemeStart(), starts, restarts, whole, clock);
+            return divideAndConquer(graph, setting, budget, dnc, limits, dncStarts,
+                    new Starts(starts, restarts, whole, givenStarts != null || settings.schemeStart()), clock);
         }
         CosmaResult r = whole;
         if (r == null) {
@@ -202,7 +194,7 @@ public final class CosmaPipeline implements Planner {
             r = CosmaSolver.solve(graph, setting, budget, cosma.withStart(bestStart), limits);
         }
         PlanResult result = new PlanResult(name(), r.status(), r.plan(), r.check(), r.objective(), r.bound(), r.gap(),
-                clock.wallSeconds(), clock.workUsed(), limits.work().wallStopped(), r.notes());
+                clock.wallSeconds(), clock.workUsed(), limits.budget().wallStopped(), r.notes());
         return new Outcome(result, r, null, null, null, bestStart, null);
     }
 
@@ -219,9 +211,8 @@ public final class CosmaPipeline implements Planner {
      * With {@link Decompose#AUTO} on a graph it would split, the whole graph's program runs first, with
      * {@link Shares#WHOLE_FIRST} of what is left ({@link DivideAndConquer#STEP_CAP} without a limit); divide and
      * conquer follows only when that did not prove its plan optimal and starts from its plan, so auto is never
-     * worse than the whole graph's program within its share. Measured (BENCHMARKS.md, "Divide and conquer"): on
-     * gen:layered:2000 and 5000 the whole program proves the optimum within 5-10 s, while on 20,000 operators it
-     * skips every program as too large and divide and conquer gets the rest. A graph whose whole program is
+     * worse than the whole graph's program within its share (measured: BENCHMARKS.md, "Divide and conquer").
+     * A graph whose whole program is
      * estimated too large ({@link DivideAndConquer#wholeFirstDoesNotPayOff}: the NAS networks) is divided at once.
      * Null when divided at once.
      */
@@ -232,9 +223,10 @@ public final class CosmaPipeline implements Planner {
             progress.accept("decompose auto: divide and conquer at once: " + whyNot);
             return null;
         }
-        Limits left = limits.startingNow();
-        Limits share = Shares.fraction(left, Shares.WHOLE_FIRST);
-        progress.accept("decompose auto: the whole graph first (" + share.timeLimit().toMillis() / 1000.0
+        long left = limits.budget().left();
+        long amount = left == Budget.NONE ? Shares.STEP_CAP.toNanos() : Math.round(left * Shares.WHOLE_FIRST);
+        Limits share = limits.upTo(amount);
+        progress.accept("decompose auto: the whole graph first (" + amount / 1_000_000 / 1000.0
                 + " s), divide and conquer after it unless its plan is proven optimal ...");
         CosmaResult r = CosmaSolver.solve(full, s, budget, options, share);
         progress.accept("decompose auto: the whole graph gave " + r.status() + ", traffic "
@@ -244,7 +236,7 @@ public final class CosmaPipeline implements Planner {
 
     /** Whether divide and conquer should follow the whole graph's result: not proven, and time is left. */
     private static boolean decomposeAfter(CosmaResult whole, Limits limits) {
-        return whole.status() != SolveStatus.OPTIMAL && whole.status() != SolveStatus.INFEASIBLE && !limits.expired();
+        return whole.status() != SolveStatus.OPTIMAL && whole.status() != SolveStatus.INFEASIBLE && !limits.stopped();
     }
 
     /**
@@ -260,11 +252,10 @@ public final class CosmaPipeline implements Planner {
         List<Scheme> schemes = fixed == null ? Schemes.byNames(paper, settings.mpmf())
                 : List.of(new Scheme(new GivenOrderScheduler(fixed), new BeladyReplacement(), AddressRule.TFLITE),
                         new Scheme(new GivenOrderScheduler(fixed), new GreedyReplacement(), AddressRule.TFLITE));
-        Duration needs = Duration.ofNanos(2 * Shares.SCHEME_NANOS_PER_OPERATOR * full.operatorCount());
+        long needs = 2 * Shares.SCHEME_NANOS_PER_OPERATOR * full.operatorCount();
         List<Plan> plans = new ArrayList<>();
         for (Scheme scheme : schemes) {
-            Duration left = limits.timeLimit();
-            if (left != null && left.compareTo(needs) < 0) {
+            if (limits.budget().left() < needs) {
                 progress.accept("scheme " + scheme.name() + " skipped: no time left within the limit");
                 continue;
             }
@@ -277,120 +268,17 @@ public final class CosmaPipeline implements Planner {
     }
 
     /**
-     * More starting orders: the minimum-peak beam at each narrower width of its ladder
-     * ({@link MinimumPeakScheduler#rungs}, below the case's width), with Belady and greedy replacement, each order
-     * that differs from those already tried. A narrower beam finds a higher peak but often far less traffic: on
-     * NASNet at M_R the width-1 order spills 310,464 B where the width-4096 order spills 2,271,872 B (BENCHMARKS.md,
-     * "Deterministic work limits", session 11). They start the whole graph's program; divide and conquer takes them as alternatives at its end,
-     * not as the order it cuts and improves: from them its search gained nothing on PNASNet and AmoebaNet at M_R
-     * (1,117,824 and 646,936 B, against 652,288 and 508,032 B from the minimum-peak order, at 60 units before the
-     * work calibration). The widths are fixed
-     * by the graph's size, so the starts are the same on every machine; every plan is checked. Named
-     * {@code mpmf@W/policy/tflite}. Each runs only while the time left allows it, like the schemes.
-     */
-    private List<Plan> restarts(Graph full, TensorSetting s, long budget, Limits limits) {
-        MinimumPeakScheduler mpmf = settings.mpmf();
-        if (mpmf == null || !settings.cosma().uses(Technique.RESTARTS)) {
-            return List.of();
-        }
-        Graph g = full.withSetting(s);
-        int top = mpmf.pinnedWidth() > 0 ? mpmf.pinnedWidth() : MinimumPeakScheduler.DEFAULT_BEAM;
-        int widest = Math.min(top, MinimumPeakScheduler.sizedWidth(g.operatorCount()));
-        Duration needs = Duration.ofNanos(2 * Shares.SCHEME_NANOS_PER_OPERATOR * full.operatorCount());
-        Set<Schedule> tried = new HashSet<>();
-        List<Plan> plans = new ArrayList<>();
-        List<OrderStart> programs = new ArrayList<>();
-        for (int w : MinimumPeakScheduler.rungs(widest)) {
-            Duration left = limits.timeLimit();
-            if (w >= top || left != null && left.compareTo(needs) < 0) {
-                continue;
-            }
-            if (tried.isEmpty()) {
-                // The case's own order (already made by the mpmf schemes: the scheduler keeps it).
-                tried.add(mpmf.schedule(g, limits).schedule());
-            }
-            Schedule order = MinimumPeakScheduler.pinnedOrder(w, mpmf.backend()).schedule(g, limits).schedule();
-            if (!tried.add(order)) {
-                continue;
-            }
-            List<Plan> onOrder = new ArrayList<>();
-            for (ReplacementPolicy policy : List.of(new BeladyReplacement(), new GreedyReplacement())) {
-                Scheme scheme = new Scheme(new GivenOrderScheduler(order, "mpmf@" + w), policy, AddressRule.TFLITE);
-                PlanResult r = scheme.solve(full, s, budget, limits);
-                if (r.planned()) {
-                    onOrder.add(r.plan());
-                }
-            }
-            plans.addAll(onOrder);
-            Plan better = best(onOrder);
-            if (better != null) {
-                programs.add(new OrderStart(order, better, "mpmf@" + w));
-            }
-        }
-        // The fixed-schedule program on the orders whose schemes paid least (ties: the narrower first), not on every
-        // order: on a network the whole program proves in seconds each one costs a sixtieth of the limit for nothing.
-        programs.sort(Comparator.comparingLong(o -> o.start().traffic().nonCompulsory()));
-        for (OrderStart o : programs.subList(0, Math.min(Shares.RESTART_FIXED_ORDERS, programs.size()))) {
-            Plan fs = fixedOnOrder(full, s, budget, o, limits);
-            if (fs != null) {
-                plans.add(fs);
-            }
-        }
-        Plan best = best(plans);
-        if (best != null) {
-            progress.accept("restarts: " + plans.size() + " plans from narrower minimum-peak orders, the best "
-                    + best.solver().name() + " traffic " + best.traffic().nonCompulsory());
-        }
-        return plans;
-    }
-
-    /**
-     * The fixed-schedule program on a restart's order, started from its schemes' best plan, with 1/{@link
-     * Shares#RESTART_FIXED_DIVISOR} of what is left, {@link Shares#RESTART_FIXED_MOST} at most (graphs up to {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators,
-     * under a limit only): the schemes replace along the order but the program chooses what to spill; on NASNet at
-     * M_H the width-4 order's program found 172,480 B within one work unit where its schemes paid 206,976 B
-     * (BENCHMARKS.md, session 13). Null when it found nothing better than its start or had no time; the plan is
-     * labelled {@code FS(mpmf@W)}.
-     */
-    private Plan fixedOnOrder(Graph full, TensorSetting s, long budget, OrderStart o, Limits limits) {
-        Duration left = limits.timeLimit();
-        if (left == null || full.operatorCount() > DivideAndConquer.WHOLE_GRAPH_LIMIT
-                || !settings.cosma().decoupled()) {
-            return null;
-        }
-        Duration sixtieth = left.dividedBy(Shares.RESTART_FIXED_DIVISOR);
-        Limits share = limits.withTimeLimit(sixtieth.compareTo(Shares.RESTART_FIXED_MOST) < 0 ? sixtieth
-                : Shares.RESTART_FIXED_MOST);
-        Duration wait = RunClock.patience(limits, share.timeLimit());
-        CosmaResult r = HardDeadline.call(wait, "restart-fs", () -> CosmaSolver.solve(full, s, budget,
-                settings.cosma().withSchedule(o.order()).withStart(o.start()), share));
-        if (r == null || r.plan() == null) {
-            return null;
-        }
-        Graph g = full.withSetting(s);
-        CheckReport report = PlanChecker.requireValid(g, r.plan(), "the fixed-schedule program on " + o.label());
-        if (report.traffic().nonCompulsory() >= o.start().traffic().nonCompulsory()) {
-            return null;
-        }
-        // Its status and bound are the fixed order's, not the free schedule's: neither is carried over.
-        return r.plan().withResult(report.traffic(), new SolverInfo("FS(" + o.label() + ")", SolveStatus.FEASIBLE,
-                r.seconds(), null));
-    }
-
-    /** A restart's order, the better of its schemes' plans on it, and its label ({@code mpmf@W}). */
-    private record OrderStart(Schedule order, Plan start, String label) {
-    }
-
-    /**
      * @param made the starting plans already made (the schemes' plans): a scheme divide and conquer starts from
      *     is taken from them rather than run again
      */
     private Outcome divideAndConquer(Graph full, TensorSetting s, long budget, DivideAndConquer.Options options,
-                                     Limits limits, List<Plan> extraStarts, boolean schemes, List<Plan> made,
-                                     List<Plan> restarts, CosmaResult whole, RunClock clock) {
+                                     Limits limits, List<Plan> extraStarts, Starts made, RunShares clock) {
+        boolean schemes = made.schemeStart();
+        List<Plan> restarts = made.restarts();
+        CosmaResult whole = made.whole();
         Graph g = full.withSetting(s);
-        // One deadline for the whole run: from here on every limit read is what is left of it.
-        Limits run = limits.startingNow();
+        // The run's own budget: its counters, charged to the command's.
+        Limits run = limits.child();
         List<Plan> starts = new ArrayList<>(extraStarts);
         CosmaResult fsDefault = null;
         CosmaResult fsMpmf = null;
@@ -398,12 +286,11 @@ public final class CosmaPipeline implements Planner {
         // The schemes' plans: cheap, and far better starts for the fixed-schedule programs than just in time. On a
         // large graph a scheme among the starting plans is enough (a scheme there takes seconds); without one (a
         // tight limit left none) the default scheme still beats the just-in-time plan by far.
-        boolean given = extraStarts.stream().anyMatch(p -> p.solver() != null
-                && Schemes.all().contains(p.solver().name()));
+        boolean given = extraStarts.stream().anyMatch(made.schemes()::contains);
         Plan defaultScheme = schemes && (small || !given)
-                ? scheme("default/belady/tflite", made, full, s, budget, run) : null;
+                ? scheme("default/belady/tflite", made.schemes(), full, s, budget, run) : null;
         Plan mpmfScheme = schemes && small && settings.mpmf() != null
-                ? scheme("mpmf/belady/tflite", made, full, s, budget, run) : null;
+                ? scheme("mpmf/belady/tflite", made.schemes(), full, s, budget, run) : null;
         if (defaultScheme != null) {
             starts.add(defaultScheme);
         }
@@ -436,8 +323,15 @@ public final class CosmaPipeline implements Planner {
         DncResult r = DivideAndConquer.solve(full, s, budget, options, run, starts, restarts, progress);
         PlanResult result = new PlanResult("cosma-dnc/" + settings.cosma().backend().id(), r.status(), r.plan(),
                 r.check(), r.traffic(), r.bound(), r.gap(), clock.wallSeconds(), clock.workUsed(),
-                limits.work().wallStopped(), List.of());
+                limits.budget().wallStopped(), List.of());
         return new Outcome(result, whole, r, fsDefault, fsMpmf, bestStart, options);
+    }
+
+    /**
+     * The starting plans made before divide and conquer: the schemes' (or the caller's), the restarts, the whole
+     * graph's result (null: not tried), and whether the schemes start the run.
+     */
+    private record Starts(List<Plan> schemes, List<Plan> restarts, CosmaResult whole, boolean schemeStart) {
     }
 
     /** The scheme's plan: one of {@code made} when the scheme already ran, else run now. */
@@ -459,14 +353,11 @@ public final class CosmaPipeline implements Planner {
     private CosmaResult fixed(Graph full, TensorSetting s, long budget, DivideAndConquer.Options options,
                               Plan scheme, Limits limits, String label) {
         progress.accept("dnc: starting plan " + label + " ...");
-        Limits share = limits.timeLimit() == null ? limits
-                : limits.withTimeLimit(limits.timeLimit().dividedBy(Shares.FIXED_START_DIVISOR));
-        // Abandoned past its patience: under a work limit only at the command's wall deadline.
-        Duration wait = RunClock.patience(limits, share.timeLimit());
-        CosmaResult r = HardDeadline.call(wait, "dnc-" + label, () -> CosmaSolver.solve(full, s, budget,
-                options.cosma().withSchedule(scheme.schedule()).withStart(scheme), share));
-        if (r == null || r.plan() == null) {
-            progress.accept("dnc: " + label + " overran its time; left out");
+        Limits share = limits.budget().limited() ? limits.part(Shares.FIXED_START_DIVISOR) : limits;
+        CosmaResult r = CosmaSolver.solve(full, s, budget,
+                options.cosma().withSchedule(scheme.schedule()).withStart(scheme), share);
+        if (r.plan() == null) {
+            progress.accept("dnc: " + label + " found no plan within its share; left out");
             return null;
         }
         progress.accept(String.format(Locale.ROOT, "dnc: %s %s, traffic %d, %.1f s", label, r.status(),
@@ -474,14 +365,14 @@ public final class CosmaPipeline implements Planner {
         return r;
     }
 
-    private static List<Plan> concat(List<Plan> a, List<Plan> b) {
+    static List<Plan> concat(List<Plan> a, List<Plan> b) {
         List<Plan> all = new ArrayList<>(a);
         all.addAll(b);
         return all;
     }
 
     /** The least-traffic plan of {@code plans}, null when there is none. */
-    private static Plan best(List<Plan> plans) {
+    static Plan best(List<Plan> plans) {
         Plan best = null;
         for (Plan p : plans) {
             if (p != null && p.traffic() != null

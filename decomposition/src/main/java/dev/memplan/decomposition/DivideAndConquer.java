@@ -4,19 +4,16 @@ import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.cosma.ForcedTraffic;
 import dev.memplan.formulations.cosma.ModelEstimate;
-import dev.memplan.formulations.milp.Backend;
 import dev.memplan.formulations.cosma.OperatorWindows;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
 import dev.memplan.model.JustInTimePlanner;
 import dev.memplan.model.Limits;
-import dev.memplan.model.Origin;
 import dev.memplan.model.HeapRoom;
 import dev.memplan.model.Plan;
-import dev.memplan.model.RunClock;
+import dev.memplan.model.Budget;
 import dev.memplan.model.Shares;
 import dev.memplan.model.PlanChecker;
-import dev.memplan.model.Segment;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.SolverInfo;
 import dev.memplan.model.TensorSetting;
@@ -27,11 +24,8 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * COSMA's divide and conquer (section IV-C, Table II "COSMA DnC") with three additions: break nodes chosen
@@ -43,36 +37,34 @@ import java.util.function.Consumer;
  * passes the fixed-schedule optima FS(default), FS(MPMF) or the best scheme), and its lower bound is the forced
  * traffic of the whole graph with a free schedule ({@link ForcedTraffic}), computed beside the search.
  *
- * <p>Time: every solve runs under a {@link HardDeadline} of its share and a half, so that one that overruns is
- * abandoned (its part keeps its starting plan). With a limit T, the parts share 35% of T (60% above {@link #WHOLE_GRAPH_LIMIT} operators) in
- * proportion to their size, the fixed-schedule step gets
- * a quarter of what is left, the search the rest until a second before the end. Without a limit each part and
- * each step gets at most {@link #STEP_CAP}, and the search makes one pass.
+ * <p>Budget: every step takes a child of the run's {@link dev.memplan.model.Budget} ({@link RunShares}) and stops
+ * on its own when that is spent; a part whose solve finds nothing keeps its starting plan. With a limit T, the
+ * parts share {@link Shares#PARTS} of T ({@link Shares#LARGE_PARTS} above {@link #WHOLE_GRAPH_LIMIT} operators)
+ * in proportion to their size, the fixed-schedule step gets {@link Shares#STITCHED_ORDER} of what is left, the
+ * search the rest until {@link Shares#MARGIN} before the end. Without a limit each part and each step gets at most
+ * {@link #STEP_CAP}, and the search makes one pass. Cost: one free-schedule program per part and per window.
  */
 public final class DivideAndConquer {
     /**
-     * Default part size (operators), measured on NASNet at M_R with a 60 s limit (BENCHMARKS.md, "Divide and
-     * conquer"): parts of at most 60 operators took 3-27 s each on the free-schedule program, parts of 30 took
-     * 0.5-5 s, which leaves time for the windows.
+     * Default part size (operators): small enough that a part's free-schedule program is decided within a small
+     * share, which leaves the windows their time. Measured: BENCHMARKS.md, "Divide and conquer".
      */
     public static final int DEFAULT_MAX_PART = 30;
     /**
-     * Above this many operators {@code --decompose auto} splits the graph: the ten human-designed networks (47 to
-     * 212 operators) are proven optimal whole within seconds, the NAS networks (383 to 510) are not within minutes.
+     * Above this many operators {@code --decompose auto} splits the graph: below it the zoo's networks are proven
+     * optimal whole, above it the NAS networks are not (BENCHMARKS.md, "Divide and conquer").
      */
     public static final int AUTO_THRESHOLD = 300;
     /**
-     * Up to this many operators the whole graph's fixed-schedule program is built (NAS networks, 383-510 operators:
-     * 1-6 s; a 1,000-operator generated graph: over 30 s without proving anything, BENCHMARKS.md).
+     * Up to this many operators the whole graph's fixed-schedule program is built: the NAS networks' within
+     * seconds, larger graphs' not usefully (BENCHMARKS.md, "Divide and conquer").
      */
     public static final int WHOLE_GRAPH_LIMIT = 600;
     /**
      * {@code --decompose auto} divides at once, without trying the whole graph first, when the whole graph's
-     * free-schedule program without addresses would have at least this many nonzeros (estimated). Measured
-     * (BENCHMARKS.md, "Divide and conquer"): the NAS networks have 1.2-3.7 million and their whole pipeline returns
-     * only its starting plan (NASNet at M_R with 60 s: 1,409,472 B whole first against 344,960 B divided at once);
-     * gen:layered:1,000-5,000 have 72,000-357,000 and are proven optimal whole within seconds; gen:cells:1,000 has
-     * 1.6 million, gen:layered:20,000 1.4 million.
+     * free-schedule program without addresses would have at least this many nonzeros (estimated, {@link
+     * ModelEstimate}): the NAS networks are above it and gain nothing from the whole program, generated layered
+     * graphs of a few thousand operators are below it and proven whole (BENCHMARKS.md, "Divide and conquer").
      */
     public static final long WHOLE_FIRST_NONZEROS = 1_000_000;
     /** Without a time limit, the most one part, one window or one fixed-schedule step may take. */
@@ -160,582 +152,229 @@ public final class DivideAndConquer {
     /**
      * Divide and conquer as above, with {@code alternatives}: checked plans that neither decide the cuts nor become
      * the plan the windows first improve (the pipeline's restarts: a start with less traffic but a high peak leaves
-     * the search less to gain, measured on PNASNet and AmoebaNet at M_R, BENCHMARKS.md "Deterministic work limits",
-     * session 11); the windows search from each of them once the main search has come up empty with time left,
-     * or after half of what is left when one of them beats the best plan before the search ({@link #restarts}),
-     * and all are offered at the end, before the final bound. The result is never worse than the best of them.
+     * the search less to gain, BENCHMARKS.md "Deterministic work limits"); the windows rerun from each of them once
+     * the search has come up empty with budget left ({@link WindowSearch#reruns}), and all are offered at the end,
+     * before the final bound. The result is never worse than the best of them.
      */
     public static DncResult solve(Graph graph, TensorSetting setting, long budget, Options options, Limits limits,
                                   List<Plan> starts, List<Plan> alternatives, Consumer<String> progress) {
         Graph g = graph.withSetting(setting);
-        RunClock clock = new RunClock(limits, graph.operatorCount() <= WHOLE_GRAPH_LIMIT ? Shares.FINAL_BOUND : 0);
+        RunShares shares = new RunShares(limits, graph.operatorCount() <= WHOLE_GRAPH_LIMIT ? Shares.FINAL_BOUND : 0);
         if (limits.workMode()) {
             // Each stage line says how much work the run has used: the measure its shares are taken of.
             Consumer<String> lines = progress;
-            progress = line -> lines.accept(line + String.format(Locale.ROOT, " [work %.3f]", limits.work().used()));
+            progress = line -> lines.accept(line + String.format(Locale.ROOT, " [work %.3f]",
+                    limits.budget().workUsed()));
         }
+        DncRun run = new DncRun(g, setting, budget, options, shares, starts, alternatives, progress);
+        begin(run);
+        List<StepReport> reports = new ArrayList<>();
+        for (Step step : STEPS) {
+            reports.add(step.run(run));
+        }
+        return finish(run, reports);
+    }
 
-        Best best = new Best(g);
-        Long startTraffic = null;
-        for (Plan s : starts) {
-            long t = best.offer(s, "start (" + (s.solver() == null ? "given" : s.solver().name()) + ")");
-            startTraffic = startTraffic == null ? t : Math.min(startTraffic, t);
+    /** A step of divide and conquer over its run: it reads and updates the run and says whether it ran. */
+    private record Step(String name, Function<DncRun, StepReport.Status> body) {
+
+        /** Runs the step (skipped once an earlier step decided the result) and reports what it did and spent. */
+        StepReport run(DncRun run) {
+            long began = System.nanoTime();
+            Double workBefore = run.shares.workUsed();
+            StepReport.Status status = run.finished && !name.equals(BOUND_STEP) ? StepReport.Status.SKIPPED
+                    : body.apply(run);
+            Double workAfter = run.shares.workUsed();
+            return new StepReport(name, status, run.best.plan() == null ? null : run.best.traffic(),
+                    run.bound.getNow(null), (System.nanoTime() - began) / 1e9,
+                    workAfter == null ? null : workAfter - workBefore);
         }
-        CompletableFuture<Long> bound = lowerBound(g, budget, best.plan() == null ? Long.MAX_VALUE : best.traffic(),
-                clock);
-        if (clock.work()) {
+    }
+
+    private static final String BOUND_STEP = "bound";
+
+    /** The steps, in order; each returns what it did and the driver reports it ({@link StepReport}). */
+    private static final List<Step> STEPS = List.of(
+            new Step("parts", DivideAndConquer::parts),
+            new Step("stitch", DivideAndConquer::stitch),
+            new Step("stitched order", DivideAndConquer::stitchedOrder),
+            new Step("windows", WindowSearch::windows),
+            new Step("reruns", WindowSearch::reruns),
+            new Step(BOUND_STEP, DivideAndConquer::bound));
+
+    /**
+     * Before the steps: the starts offered to the best, the lower bound started beside the search, the cuts; the
+     * run is finished at once when the best start meets the bound.
+     */
+    private static void begin(DncRun run) {
+        Graph g = run.g;
+        for (Plan s : run.starts) {
+            long t = run.best.offer(s, "start (" + (s.solver() == null ? "given" : s.solver().name()) + ")");
+            run.startTraffic = run.startTraffic == null ? t : Math.min(run.startTraffic, t);
+        }
+        run.bound = DncBounds.lower(g, run.budget, run.best.plan() == null ? Long.MAX_VALUE : run.best.traffic(),
+                run.shares);
+        if (run.shares.work()) {
             // Under a work limit the bound is known before the search, so that no decision depends on when it
             // arrives (it charges its own share of the work).
-            bound.join();
+            run.bound.join();
         }
-
         // Automatic break nodes cut the best start's order, so that each part is a stretch of consecutive timesteps
         // of that plan and starts from it; given break nodes start from the part's just-in-time plan in that order.
-        Plan startPlan = best.plan();
-        Partition partition = options.breakNodes() != null || startPlan == null ? partition(g, options)
-                : BreakNodes.automatic(g, options.maxPart(), startPlan.schedule().resolve(g));
-        boolean contiguous = options.breakNodes() == null && startPlan != null;
-        progress.accept(String.format(Locale.ROOT, "dnc: %d parts (largest %d operators), %d bytes cross the cuts",
-                partition.size(), partition.largestPart(), partition.totalCutBytes()));
-        if (best.plan() != null && (best.traffic() == 0 || best.meets(bound))) {
-            progress.accept("dnc: the starting plan meets the lower bound; nothing to divide");
-            offerAll(best, alternatives);
-            return finish(g, options, best, finalBound(g, budget, best, waitFor(bound, clock), clock), clock,
-                    partition, null, null, null, startTraffic, 0, 0);
+        Plan startPlan = run.best.plan();
+        run.partition = run.options.breakNodes() != null || startPlan == null ? partition(g, run.options)
+                : BreakNodes.automatic(g, run.options.maxPart(), startPlan.schedule().resolve(g));
+        run.contiguous = run.options.breakNodes() == null && startPlan != null;
+        run.progress.accept(String.format(Locale.ROOT, "dnc: %d parts (largest %d operators), %d bytes cross the cuts",
+                run.partition.size(), run.partition.largestPart(), run.partition.totalCutBytes()));
+        if (run.best.plan() != null && (run.best.traffic() == 0 || run.best.meets(run.bound))) {
+            run.progress.accept("dnc: the starting plan meets the lower bound; nothing to divide");
+            run.finished = true;
         }
-        // The parts, each solved alone with a free schedule (the paper's scheme).
+    }
+
+    /** The parts, each solved alone with a free schedule (the paper's scheme), then stitched spilling at the cuts. */
+    private static StepReport.Status parts(DncRun run) {
+        Graph g = run.g;
+        Plan startPlan = run.best.plan();
         int[] startPosition = startPlan == null ? null : PlanSplicer.positions(g, startPlan);
         List<Plan> partPlans = new ArrayList<>();
         int at = 0;
         int left = g.operatorCount();
-        Duration partsEnd = clock.fraction(g.operatorCount() <= WHOLE_GRAPH_LIMIT ? Shares.PARTS : Shares.LARGE_PARTS);
-        for (int k = 0; k < partition.size(); k++) {
-            if (clock.over()) {
-                // Past the deadline nothing is stitched: the parts so far are no plan of the whole graph.
-                progress.accept(String.format(Locale.ROOT, "dnc: the time is up after %d of %d parts; the best "
-                        + "plan so far is kept", k, partition.size()));
-                offerAll(best, alternatives);
-                return finish(g, options, best, bound.getNow(null), clock, partition, null, null, null,
-                        startTraffic, 0, 0);
+        long partsEnd = run.shares.fraction(g.operatorCount() <= WHOLE_GRAPH_LIMIT ? Shares.PARTS : Shares.LARGE_PARTS);
+        for (int k = 0; k < run.partition.size(); k++) {
+            if (run.shares.over()) {
+                // Past the end nothing is stitched: the parts so far are no plan of the whole graph.
+                run.progress.accept(String.format(Locale.ROOT, "dnc: the time is up after %d of %d parts; the best "
+                        + "plan so far is kept", k, run.partition.size()));
+                run.finished = true;
+                run.cut = true;
+                return StepReport.Status.OUT_OF_BUDGET;
             }
-            int[] ops = partition.parts().get(k);
+            int[] ops = run.partition.parts().get(k);
             SubGraph part = SubGraph.of(g, ops, g.name() + "/part" + k);
-            Duration share = clock.shareUntil(partsEnd, ops.length, left);
+            long share = run.shares.shareUntil(partsEnd, ops.length, left);
             left -= ops.length;
-            Plan partStart = contiguous ? PlanSplicer.restrict(g, startPlan, startPosition, at, at + ops.length - 1, part)
-                    : null;
+            Plan partStart = run.contiguous
+                    ? PlanSplicer.restrict(g, startPlan, startPosition, at, at + ops.length - 1, part) : null;
             at += ops.length;
             if (partStart == null) {
                 partStart = new JustInTimePlanner(startPosition == null ? null : inOrder(g, part, startPosition))
-                        .plan(part.graph(), setting, budget, Limits.DEFAULT);
+                        .plan(part.graph(), run.setting, run.budget, Limits.DEFAULT);
             }
-            if (share.compareTo(Shares.MIN_SOLVE) < 0) {
-                // No time left for a program: the part's starting plan as it is.
-                partPlans.add(partStart);
-                progress.accept(String.format(Locale.ROOT, "dnc: part %d/%d (%d operators): its starting plan (no "
-                        + "time left)", k + 1, partition.size(), ops.length));
-                continue;
-            }
-            Plan partFrom = partStart;
-            CosmaResult r;
-            try {
-                r = HardDeadline.call(clock.hard(share), "dnc-part", () -> CosmaSolver.solve(part.graph(), setting,
-                        budget, options.cosma().withSchedule(null).withStart(partFrom), limits.withTimeLimit(share)));
-            } catch (IllegalStateException e) {
-                progress.accept("dnc: part " + (k + 1) + " keeps its starting plan: " + e.getMessage()
-                        + " (part saved as " + saved(part.graph(), partFrom) + ")");
-                r = null;
-            }
-            if (r == null || r.plan() == null) {
-                partPlans.add(partStart);
-                progress.accept(String.format(Locale.ROOT, "dnc: part %d/%d (%d operators): its starting plan (the "
-                        + "solve overran its time)", k + 1, partition.size(), ops.length));
-                continue;
-            }
-            partPlans.add(r.plan());
-            progress.accept(String.format(Locale.ROOT, "dnc: part %d/%d (%d operators) %s, traffic %d, %.1f s",
-                    k + 1, partition.size(), ops.length, r.status(), r.objective(), r.seconds()));
+            partPlans.add(solvePart(run, k, part, partStart, share));
         }
-        Plan stitched = PlanSplicer.concatenate(g, setting, budget, partPlans);
-        long spillAtCut = PlanChecker.requireValid(g, stitched, "divide and conquer (spill at cut)").traffic()
+        Plan stitched = PlanSplicer.concatenate(g, run.setting, run.budget, partPlans);
+        run.spillAtCut = PlanChecker.requireValid(g, stitched, "divide and conquer (spill at cut)").traffic()
                 .nonCompulsory();
-        best.offer(stitched, "parts, spill at cut");
-        long handover = spillAtCut;
-        Plan current = stitched;
-        if (options.handover()) {
-            current = StateHandover.apply(g, stitched);
-            handover = PlanChecker.requireValid(g, current, "divide and conquer (state handover)").traffic()
-                    .nonCompulsory();
-            best.offer(current, "parts, state handed over");
+        run.best.offer(stitched, "parts, spill at cut");
+        run.current = stitched;
+        return StepReport.Status.DONE;
+    }
+
+    /** A part's plan: its program's within {@code share}, or its starting plan when that found nothing. */
+    private static Plan solvePart(DncRun run, int k, SubGraph part, Plan partStart, long share) {
+        int count = run.partition.size();
+        int size = part.operators().length;
+        if (share < Math.round(Shares.MIN_SOLVE * 1e9)) {
+            // No budget left for a program: the part's starting plan as it is.
+            run.progress.accept(String.format(Locale.ROOT, "dnc: part %d/%d (%d operators): its starting plan (no "
+                    + "time left)", k + 1, count, size));
+            return partStart;
         }
-        progress.accept("dnc: stitched, traffic " + spillAtCut + " spilling at the cuts, " + handover
+        CosmaResult r;
+        try {
+            r = CosmaSolver.solve(part.graph(), run.setting, run.budget,
+                    run.options.cosma().withSchedule(null).withStart(partStart), run.shares.step(share));
+        } catch (IllegalStateException e) {
+            run.progress.accept("dnc: part " + (k + 1) + " keeps its starting plan: " + e.getMessage()
+                    + " (part saved as " + DncRun.saved(part.graph(), partStart) + ")");
+            r = null;
+        }
+        if (r == null || r.plan() == null) {
+            run.progress.accept(String.format(Locale.ROOT, "dnc: part %d/%d (%d operators): its starting plan (the "
+                    + "solve found none within its share)", k + 1, count, size));
+            return partStart;
+        }
+        run.progress.accept(String.format(Locale.ROOT, "dnc: part %d/%d (%d operators) %s, traffic %d, %.1f s",
+                k + 1, count, size, r.status(), r.objective(), r.seconds()));
+        return r.plan();
+    }
+
+    /** The on-chip state handed over across the cuts instead of spilled ({@link StateHandover}). */
+    private static StepReport.Status stitch(DncRun run) {
+        run.handover = run.spillAtCut;
+        if (run.options.handover()) {
+            run.current = StateHandover.apply(run.g, run.current);
+            run.handover = PlanChecker.requireValid(run.g, run.current, "divide and conquer (state handover)")
+                    .traffic().nonCompulsory();
+            run.best.offer(run.current, "parts, state handed over");
+        }
+        run.progress.accept("dnc: stitched, traffic " + run.spillAtCut + " spilling at the cuts, " + run.handover
                 + " with the state handed over");
-        Long polished = null;
-        // A stitched order that is a start's order has had its fixed-schedule program (FS(default), FS(MPMF)) unless
-        // that overran:
-        // on PNASNet at M_R the parts kept FS(MPMF)'s order and a second program on it took 10.7 of 60 work units
-        // for nothing; the windows get them instead.
-        Schedule stitchedOrder = current.schedule();
-        boolean startOrder = starts.stream().anyMatch(p -> p.schedule().equals(stitchedOrder));
+        return run.options.handover() ? StepReport.Status.DONE : StepReport.Status.SKIPPED;
+    }
+
+    /**
+     * The fixed-schedule optimum of the stitched order with {@link Shares#STITCHED_ORDER} of what is left, unless
+     * that order is a start's order, which has had its fixed-schedule program (FS(default), FS(MPMF)): a second
+     * program on it took a sixth of the work for nothing on PNASNet at M_R (BENCHMARKS.md, "Divide and conquer").
+     */
+    private static StepReport.Status stitchedOrder(DncRun run) {
+        Schedule stitchedOrder = run.current.schedule();
+        boolean startOrder = run.starts.stream().anyMatch(p -> p.schedule().equals(stitchedOrder));
         if (startOrder) {
-            progress.accept("dnc: the stitched order is a starting plan's order; no second fixed-schedule program");
+            run.progress.accept("dnc: the stitched order is a starting plan's order; no second fixed-schedule "
+                    + "program");
         }
-        if (options.handover() && g.operatorCount() <= WHOLE_GRAPH_LIMIT && !clock.over() && !startOrder) {
-            Plan p = fixedSchedule(g, setting, budget, options, current, clock.fractionOfRest(Shares.STITCHED_ORDER), clock, limits);
-            if (p != null) {
-                polished = best.offer(p, "parts, fixed-schedule optimum of their order");
-                progress.accept("dnc: fixed-schedule optimum of the stitched order, traffic " + polished);
-            }
+        if (!run.options.handover() || run.g.operatorCount() > WHOLE_GRAPH_LIMIT || run.shares.over() || startOrder) {
+            return StepReport.Status.SKIPPED;
         }
-
-        int[] counts = new int[2];
-        if (options.windows() && partition.size() > 1) {
-            // When a restart plan already beats the best plan so far, the main search gets half of what is left and
-            // the restarts the rest, instead of only what the main search leaves (AmoebaNet at M_H, BENCHMARKS.md).
-            long cheapest = alternatives.stream().mapToLong(DivideAndConquer::recorded).min().orElse(Long.MAX_VALUE);
-            Duration rest = clock.left();
-            Duration until = cheapest < best.traffic() && rest != null ? clock.elapsed().plus(rest.dividedBy(2)) : null;
-            if (until != null) {
-                progress.accept("dnc: a restart plan (traffic " + cheapest + ") beats the best so far (" + best.traffic()
-                        + "): the windows get half of what is left, the windows from the restarts the rest");
-            }
-            search(g, setting, budget, options, best, bound, clock, limits, progress, counts, until);
-            restarts(g, setting, budget, options, best, bound, clock, limits, progress, counts, alternatives);
-        }
-        int tried = counts[0];
-        int accepted = counts[1];
-
-        offerAll(best, alternatives);
-        return finish(g, options, best, finalBound(g, budget, best, waitFor(bound, clock), clock), clock, partition,
-                spillAtCut, handover, polished, startTraffic, tried, accepted);
-    }
-
-    /**
-     * Restarts: when every kind of pass has come up empty (or the main search's half of the time is over, when a
-     * restart plan beat the best before it) and time (or work) is left, the window search runs again from each
-     * alternative plan, the cheapest first (ties in the order given), as a search of its own whose result is offered
-     * to the best; until the time is up or the best meets the bound. Without a limit there are none (the search
-     * makes one round).
-     */
-    private static void restarts(Graph g, TensorSetting setting, long budget, Options options, Best best,
-                                 CompletableFuture<Long> bound, RunClock clock, Limits limits,
-                                 Consumer<String> progress, int[] counts, List<Plan> alternatives) {
-        if (limits.timeLimit() == null || alternatives.isEmpty()) {
-            return;
-        }
-        // Ordered by the traffic their makers recorded (checked plans), and each checked again only when its turn
-        // comes: on a very large graph a check takes seconds, and the time may be up before the first.
-        List<Plan> order = new ArrayList<>(alternatives);
-        order.sort(Comparator.comparingLong(DivideAndConquer::recorded));
-        for (Plan p : order) {
-            if (clock.searchOver() || best.meets(bound)) {
-                return;
-            }
-            Best start = new Best(g);
-            String from = "restart (" + (p.solver() == null ? "given" : p.solver().name()) + ")";
-            long before = start.offer(p, from);
-            progress.accept("dnc: the windows again, from " + from + ", traffic " + before);
-            search(g, setting, budget, options, start, bound, clock, limits, progress, counts, null);
-            if (start.traffic() < before) {
-                best.offer(start.plan(), from + ", windows");
-            }
-        }
-    }
-
-    /** The non-compulsory traffic a plan's maker recorded (Long.MAX_VALUE when it recorded none). */
-    private static long recorded(Plan p) {
-        return p.traffic() == null ? Long.MAX_VALUE : p.traffic().nonCompulsory();
-    }
-
-    /** The search is over: the run's, or past {@code until} (elapsed time or work; null: no such point). */
-    private static boolean over(RunClock clock, Duration until) {
-        return clock.searchOver() || until != null && clock.elapsed().compareTo(until) >= 0;
-    }
-
-    /**
-     * One pass of the window search: windows of {@code width} consecutive timesteps, half-overlapping, the first
-     * starting at {@code offset}; {@code context} re-orders each window knowing what the rest of the plan keeps on
-     * chip ({@link WindowOrder}), otherwise the window is solved alone like a part.
-     */
-    private record Pass(int width, int offset, boolean context) {
-    }
-
-    /**
-     * The large neighbourhood search: passes of windows, each kept while it improves the plan; once a pass finds
-     * nothing, the next kind of pass (another width, another offset, with or without the context) until every kind
-     * has come up empty since the last improvement, the time is up or the plan meets the bound. Without a time
-     * limit it makes at most as many passes as there are kinds.
-     */
-    private static void search(Graph g, TensorSetting setting, long budget, Options options, Best best,
-                               CompletableFuture<Long> bound, RunClock clock, Limits limits, Consumer<String> progress,
-                               int[] counts, Duration until) {
-        int n = g.operatorCount();
-        int width = Math.min(n, Math.max(2, options.maxPart()));
-        List<Pass> passes = new ArrayList<>();
-        boolean small = n <= WHOLE_GRAPH_LIMIT;
-        // The windows solved alone first: on NASNet they find most of the gain within seconds (BENCHMARKS.md).
-        passes.add(new Pass(width, 0, false));
-        if (small) {
-            // Half-width windows in context first: their programs are decided within a second, and on PNASNet at
-            // M_R they found the gain (1,199,360 -> 413,952 B) that later, slower passes reached too late.
-            passes.add(new Pass(Math.max(2, width / 2), 0, true));
-            passes.add(new Pass(width, 0, true));
-            passes.add(new Pass(width, Math.max(1, width / 4), true));
-            passes.add(new Pass(Math.min(n, 2 * width), 0, true));
-        }
-        passes.add(new Pass(width, Math.max(1, width / 4), false));
-        int idle = 0;
-        int k = 0;
-        int ran = 0;
-        while (idle < passes.size() && !over(clock, until) && !best.meets(bound)) {
-            if (limits.timeLimit() == null && ran == passes.size()) {
-                break;
-            }
-            Pass pass = passes.get(k % passes.size());
-            ran++;
-            boolean improved = pass(g, setting, budget, options, best, bound, clock, limits, progress, counts, pass,
-                    until);
-            if (improved) {
-                idle = 0;
-            } else {
-                idle++;
-                k++;
-            }
-        }
-    }
-
-    /**
-     * One pass: the pass's windows, left to right, that can gain anything (alone: some bytes are loaded again in it;
-     * in context: some tensor is off chip during it while still needed). Ranking them by those bytes instead was
-     * tried and dropped: on PNASNet at M_R it ended at 533,120 B against 495,488 B left to right, and on
-     * AmoebaNet's solve it changed nothing.
-     */
-    private static boolean pass(Graph g, TensorSetting setting, long budget, Options options, Best best,
-                                CompletableFuture<Long> bound, RunClock clock, Limits limits, Consumer<String> progress,
-                                int[] counts, Pass pass, Duration until) {
-        int n = g.operatorCount();
-        int stride = Math.max(1, pass.width() / 2);
-        long[] weight = pass.context() ? offChipBytes(g, best.plan()) : loadedBytes(g, best.plan());
-        long[] prefix = new long[n + 1];
-        for (int t = 0; t < n; t++) {
-            prefix[t + 1] = prefix[t] + weight[t];
-        }
-        List<int[]> windows = new ArrayList<>();
-        for (int a = pass.offset(); a < n - 1; a += stride) {
-            int b = Math.min(n - 1, a + pass.width() - 1);
-            // No reload in a window (alone), or no tensor off chip during it (in context): nothing to save there.
-            if (prefix[b + 1] - prefix[a] > 0) {
-                windows.add(new int[] {a, b});
-            }
-            if (b == n - 1) {
-                break;
-            }
-        }
-        boolean improved = false;
-        for (int[] w : windows) {
-            if (over(clock, until) || best.meets(bound)) {
-                break;
-            }
-            int a = w[0];
-            int b = w[1];
-            counts[0]++;
-            Long value = pass.context()
-                    ? contextWindow(g, setting, budget, options, best, a, b, clock, limits)
-                    : window(g, setting, budget, options, best, a, b, clock, limits, progress);
-            if (value != null) {
-                counts[1]++;
-                improved = true;
-                progress.accept("dnc: window " + a + ".." + b + (pass.context() ? " (in context)" : "")
-                        + " improved the plan to " + value);
-            }
-        }
-        return improved;
-    }
-
-    /** The bytes of the plan's non-compulsory loads by the timestep they start at. */
-    private static long[] loadedBytes(Graph g, Plan plan) {
-        long[] at = new long[g.operatorCount()];
-        plan.segments().forEach((name, list) -> {
-            int x = g.tensorIndex(name);
-            for (int i = 0; i < list.size(); i++) {
-                Segment s = list.get(i);
-                if (s.origin() == Origin.LOADED && (i > 0 || !g.isHost(x))) {
-                    at[s.start()] += g.size(x);
-                }
-            }
-        });
-        return at;
-    }
-
-    /** The bytes off chip at each timestep while still needed (between two segments of a tensor, the later loaded). */
-    private static long[] offChipBytes(Graph g, Plan plan) {
-        int n = g.operatorCount();
-        long[] delta = new long[n + 1];
-        plan.segments().forEach((name, list) -> {
-            int x = g.tensorIndex(name);
-            for (int i = 1; i < list.size(); i++) {
-                if (list.get(i).origin() == Origin.LOADED) {
-                    int from = list.get(i - 1).end() + 1;
-                    int to = list.get(i).start();
-                    delta[from] += g.size(x);
-                    delta[to + 1] -= g.size(x);
-                }
-            }
-        });
-        long[] at = new long[n];
-        long run = 0;
-        for (int t = 0; t < n; t++) {
-            run += delta[t];
-            at[t] = run;
-        }
-        return at;
-    }
-
-    /**
-     * Re-orders timesteps [a, b] of the best plan knowing the rest of it ({@link WindowOrder}), then decides the new
-     * order with the whole graph's fixed-schedule program, started from the old plan with the window's just-in-time
-     * plan spliced in and the state handed over; returns the new traffic when it fell, or null.
-     */
-    private static Long contextWindow(Graph g, TensorSetting setting, long budget, Options options, Best best, int a,
-                                      int b, RunClock clock, Limits limits) {
-        Plan current = best.plan();
-        int[] order = current.schedule().resolve(g);
-        Duration share = clock.step();
-        Duration proposeShare = share.dividedBy(Shares.WINDOW_PROPOSAL_DIVISOR);
-        List<String> proposed = HardDeadline.call(clock.hard(proposeShare), "dnc-window-order", () -> WindowOrder
-                .propose(g, setting, current, order, a, b, windowBackend(options, limits), limits.withTimeLimit(proposeShare)));
-        if (proposed == null || clock.over()) {
-            return null;
-        }
-        int[] ops = proposed.stream().mapToInt(g::operatorIndex).toArray();
-        SubGraph sub = SubGraph.of(g, ops, g.name() + "/window" + a);
-        Plan jit = new JustInTimePlanner(new Schedule(proposed)).plan(sub.graph(), setting, budget, Limits.DEFAULT);
-        Plan spliced = PlanSplicer.splice(g, current, a, b, jit);
-        Plan candidate = options.handover() ? StateHandover.apply(g, spliced) : spliced;
-        long before = best.traffic();
-        best.offer(candidate, "windows");
-        Plan p = fixedSchedule(g, setting, budget, options, candidate, clock.step(), clock, limits);
+        Plan p = run.fixedSchedule(run.current, run.shares.fractionOfRest(Shares.STITCHED_ORDER));
         if (p != null) {
-            best.offer(p, "windows");
+            run.polished = run.best.offer(p, "parts, fixed-schedule optimum of their order");
+            run.progress.accept("dnc: fixed-schedule optimum of the stitched order, traffic " + run.polished);
         }
-        return best.traffic() < before ? best.traffic() : null;
+        return StepReport.Status.DONE;
     }
 
-    private static DncResult finish(Graph g, Options options, Best best, Long lower, RunClock clock, Partition partition,
-                                    Long spillAtCut, Long handover, Long polished, Long startTraffic, int tried,
-                                    int accepted) {
-        Plan plan = best.plan();
-        CheckReport report = PlanChecker.requireValid(g, plan, "divide and conquer");
+    /**
+     * The restart plans offered, then the bound: the one computed beside the search and, with budget left, the
+     * live-bytes bound again with the final traffic as its target. After the parts ran out, the bound known then.
+     */
+    private static StepReport.Status bound(DncRun run) {
+        run.offerAlternatives();
+        if (run.cut) {
+            run.lower = run.bound.getNow(null);
+            return StepReport.Status.SKIPPED;
+        }
+        run.lower = DncBounds.last(run.g, run.budget, run.best, DncBounds.waitFor(run.bound, run.shares), run.shares);
+        return StepReport.Status.DONE;
+    }
+
+
+    private static DncResult finish(DncRun run, List<StepReport> reports) {
+        Plan plan = run.best.plan();
+        CheckReport report = PlanChecker.requireValid(run.g, plan, "divide and conquer");
         long traffic = report.traffic().nonCompulsory();
+        Long lower = run.lower;
         SolveStatus status = traffic == 0 || (lower != null && traffic <= lower) ? SolveStatus.OPTIMAL
                 : SolveStatus.FEASIBLE;
         if (traffic == 0) {
             lower = 0L;
         }
         Double gap = lower == null ? null : traffic == 0 ? 0.0 : Math.max(0, traffic - lower) / (double) traffic;
-        double seconds = clock.wallSeconds();
-        Plan labelled = plan.withResult(report.traffic(),
-                new SolverInfo("dnc/" + options.cosma().backend().id() + " (" + best.source() + ")", status, seconds,
-                        lower));
-        return new DncResult(labelled, report, status, traffic, lower, gap, seconds, partition, spillAtCut, handover,
-                polished, startTraffic, tried, accepted, best.source());
-    }
-
-    /** Offers each alternative plan (labelled by its maker) to the best so far. */
-    private static void offerAll(Best best, List<Plan> alternatives) {
-        for (Plan p : alternatives) {
-            best.offer(p, "start (" + (p.solver() == null ? "given" : p.solver().name()) + ")");
-        }
+        double seconds = run.shares.wallSeconds();
+        Plan labelled = plan.withResult(report.traffic(), new SolverInfo("dnc/" + run.options.cosma().backend().id()
+                + " (" + run.best.source() + ")", status, seconds, lower));
+        return new DncResult(labelled, report, status, traffic, lower, gap, seconds, run.partition, run.spillAtCut,
+                run.handover, run.polished, run.startTraffic, run.windowsTried, run.windowsAccepted,
+                run.best.source(), List.copyOf(reports));
     }
 
     /** The part's operators in the order of the given positions (a topological order of the part). */
     private static Schedule inOrder(Graph g, SubGraph part, int[] position) {
         return new Schedule(Arrays.stream(part.operators()).boxed().sorted(Comparator.comparingInt(o -> position[o]))
                 .map(o -> g.operator(o).name()).toList());
-    }
-
-    /**
-     * Re-solves timesteps [a, b] of the best plan with a free schedule and keeps the result when the whole plan's
-     * checked traffic falls; returns the new traffic, or null.
-     */
-    private static Long window(Graph g, TensorSetting setting, long budget, Options options, Best best, int a, int b,
-                               RunClock clock, Limits limits, Consumer<String> progress) {
-        Plan current = best.plan();
-        int[] order = current.schedule().resolve(g);
-        int[] position = new int[order.length];
-        for (int t = 0; t < order.length; t++) {
-            position[order[t]] = t;
-        }
-        int[] ops = Arrays.copyOfRange(order, a, b + 1);
-        SubGraph sub = SubGraph.of(g, ops, g.name() + "/window" + a);
-        Duration share = clock.step();
-        Plan from = PlanSplicer.restrict(g, current, position, a, b, sub);
-        CosmaResult r;
-        try {
-            r = HardDeadline.call(clock.hard(share), "dnc-window", () -> CosmaSolver.solve(sub.graph(), setting,
-                    budget, options.cosma().withSchedule(null).withStart(from), limits.withTimeLimit(share)));
-        } catch (IllegalStateException e) {
-            // A bug of the solver on this window (its own check failed): the window is skipped, the bug reported
-            // with the window's graph saved, so the search goes on from a plan that is still checked.
-            progress.accept("dnc: window " + a + ".." + b + " skipped: " + e.getMessage() + " (window saved as "
-                    + saved(sub.graph(), from) + ")");
-            return null;
-        }
-        if (r == null || r.plan() == null) {
-            return null;
-        }
-        long before = best.traffic();
-        Plan spliced = PlanSplicer.splice(g, current, a, b, r.plan());
-        Plan candidate = options.handover() ? StateHandover.apply(g, spliced) : spliced;
-        best.offer(candidate, "windows");
-        if (g.operatorCount() <= WHOLE_GRAPH_LIMIT && !clock.over()) {
-            Plan p = fixedSchedule(g, setting, budget, options, candidate, clock.step(), clock, limits);
-            if (p != null) {
-                best.offer(p, "windows");
-            }
-        }
-        return best.traffic() < before ? best.traffic() : null;
-    }
-
-    /**
-     * The back-end of a window's program without addresses: SCIP where COSMA's is CP-SAT, as CosmaSolver's decoupled
-     * step does for the same program (its LP bound decides small programs of this kind). Not shown better by
-     * measurement: `solve amoebanet --budget M_R --time-limit 60` ended at 1,390,656 B with CP-SAT here and at
-     * 1,428,288 B with SCIP, within the run-to-run spread (BENCHMARKS.md). Under a work limit CP-SAT: SCIP counts
-     * no deterministic work, so it would read its share of work as wall seconds, and the window's order (and the
-     * plan) would depend on the machine's load (gen:cells:400:3 at 2 units differed about one run in two).
-     */
-    private static Backend windowBackend(Options options, Limits limits) {
-        Backend b = options.cosma().backend();
-        return b == Backend.CPSAT && !limits.workMode() ? Backend.SCIP : b;
-    }
-
-    /**
-     * Writes a graph and the plan its solve started from (which a solver bug may need to show again) to temporary
-     * files for a bug report; the graph's path (the plan's is beside it, {@code .start.json}), or why they could
-     * not be written.
-     */
-    private static String saved(Graph graph, Plan start) {
-        try {
-            java.nio.file.Path file = java.nio.file.Files.createTempFile("memplan-dnc-window-", ".json");
-            dev.memplan.model.io.GraphJson.write(graph, file);
-            if (start != null) {
-                dev.memplan.model.io.PlanJson.write(start, java.nio.file.Path.of(
-                        file.toString().replaceFirst("\\.json$", ".start.json")));
-            }
-            return file + (start == null ? "" : ", its starting plan beside it (.start.json)");
-        } catch (java.io.IOException | RuntimeException e) {
-            return "nowhere: " + e.getMessage();
-        }
-    }
-
-    /** The fixed-schedule optimum of a plan's order, started from the plan; null when nothing better came out. */
-    private static Plan fixedSchedule(Graph g, TensorSetting setting, long budget, Options options, Plan start,
-                                      Duration share, RunClock clock, Limits limits) {
-        CosmaResult r = HardDeadline.call(clock.hard(share), "dnc-fixed-schedule", () -> CosmaSolver.solve(g, setting,
-                budget, options.cosma().withSchedule(start.schedule()).withStart(start), limits.withTimeLimit(share)));
-        return r == null ? null : r.plan();
-    }
-
-    /**
-     * The lower bound of the whole graph with a free schedule, computed on a daemon thread beside the search: the
-     * forced traffic ({@link ForcedTraffic}) and, up to {@link #WHOLE_GRAPH_LIMIT} operators, the live-bytes bound
-     * ({@link PeakBound}) with the best starting traffic as its target, whichever is higher.
-     */
-    private static CompletableFuture<Long> lowerBound(Graph g, long budget, long target, RunClock clock) {
-        CompletableFuture<Long> f = new CompletableFuture<>();
-        Thread t = new Thread(() -> {
-            try {
-                // The free windows keep every operator's ancestor set (n^2 bits): beyond the heap, no bound.
-                long n = g.operatorCount();
-                if (!HeapRoom.fits(n * n / 8, clock.limits())) {
-                    f.complete(null);
-                    return;
-                }
-                long forced = ForcedTraffic.of(g, OperatorWindows.free(g, true), budget).bound();
-                long live = 0;
-                if (g.operatorCount() <= WHOLE_GRAPH_LIMIT && forced < target && !clock.over()) {
-                    live = PeakBound.of(g, budget, target, PeakBound.DEFAULT_STATE_CAP, clock.early()).traffic();
-                }
-                f.complete(Math.max(forced, live));
-            } catch (RuntimeException | OutOfMemoryError e) {
-                f.complete(null);
-            }
-        }, "dnc-lower-bound");
-        t.setDaemon(true);
-        t.start();
-        return f;
-    }
-
-    /**
-     * The bound once the search is over: when the plan is not proven and time is left (up to
-     * {@link #WHOLE_GRAPH_LIMIT} operators), the live-bytes bound again with the final traffic as its target, which
-     * prunes more and may prove the plan optimal (PNASNet at M_H: 123,872 B proven in 0.1 s).
-     */
-    private static Long finalBound(Graph g, long budget, Best best, Long lower, RunClock clock) {
-        if (best.plan() == null || best.traffic() == 0 || g.operatorCount() > WHOLE_GRAPH_LIMIT
-                || (lower != null && best.traffic() <= lower) || clock.over()) {
-            return lower;
-        }
-        try {
-            Limits room = clock.left() == null ? clock.limits().withTimeLimit(STEP_CAP) : clock.limits();
-            PeakBound.Result r = PeakBound.of(g, budget, best.traffic(), PeakBound.DEFAULT_STATE_CAP, room);
-            return lower == null ? r.traffic() : Math.max(lower, r.traffic());
-        } catch (OutOfMemoryError e) {
-            return lower;
-        }
-    }
-
-    private static Long waitFor(CompletableFuture<Long> bound, RunClock clock) {
-        try {
-            Duration left = clock.left();
-            return left == null ? bound.get() : bound.get(Math.max(1, left.toMillis()), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException | ExecutionException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        }
-    }
-
-    /** The best checked plan so far and where it came from. */
-    private static final class Best {
-        private final Graph g;
-        private Plan plan;
-        private long traffic = Long.MAX_VALUE;
-        private String source;
-
-        Best(Graph g) {
-            this.g = g;
-        }
-
-        /** Checks the plan, keeps it when it is strictly better; returns its traffic. */
-        Long offer(Plan candidate, String from) {
-            long t = PlanChecker.requireValid(g, candidate, "divide and conquer (" + from + ")").traffic()
-                    .nonCompulsory();
-            if (t < traffic) {
-                traffic = t;
-                plan = candidate;
-                source = from;
-            }
-            return t;
-        }
-
-        long traffic() {
-            return traffic;
-        }
-
-        boolean meets(CompletableFuture<Long> bound) {
-            Long b = bound.getNow(null);
-            return b != null && traffic <= b;
-        }
-
-        Plan plan() {
-            return plan;
-        }
-
-        String source() {
-            return source;
-        }
     }
 }

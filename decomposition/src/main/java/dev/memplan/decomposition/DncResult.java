@@ -3,6 +3,7 @@ package dev.memplan.decomposition;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Plan;
 import dev.memplan.model.SolveStatus;
+import java.util.List;
 
 /**
  * What divide and conquer delivers: the checked plan, its status (OPTIMAL only when its traffic meets the lower
@@ -17,8 +18,10 @@ import dev.memplan.model.SolveStatus;
  *     time was left)
  * @param start traffic of the best starting plan given (null: none given)
  * @param source which stage produced the plan returned
+ * @param steps what each step did, in order ({@link StepReport})
  */
 public record DncResult(Plan plan, CheckReport check, SolveStatus status, long traffic, Long bound, Double gap,
                         double seconds, Partition partition, Long spillAtCut, Long handover, Long polished, Long start,
-                        int windowsTried, int windowsAccepted, String source) {
+                        int windowsTried, int windowsAccepted, String source,
+                        List<StepReport> steps) {
 }

@@ -2,7 +2,8 @@ package dev.memplan.decomposition;
 
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
-import dev.memplan.model.Work;
+import dev.memplan.model.Budget;
+import dev.memplan.model.Shares;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -54,124 +55,157 @@ public final class PeakBound {
      * @param budget the budget B
      * @param target the traffic of the best plan known (Long.MAX_VALUE: none): states that reach it are dropped
      * @param stateCap most states per layer
-     * @param limits a time limit for both directions together (its deadline is honoured)
+     * @param limits the budget of both directions together
      */
     public static Result of(Graph g, long budget, long target, int stateCap, Limits limits) {
         long began = System.nanoTime();
         // nanoTime may be near any value: compare elapsed times, never sums with a far-off sentinel.
-        long half = limits.timeLimit() == null ? Long.MAX_VALUE / 4 : limits.timeLimit().toNanos() / 2;
-        // Under a work limit: half the work for each direction, counted in operator checks, no clock.
-        Limits step = limits.workMode() ? limits.startingNow() : limits;
-        Work.Meter forwardMeter = step.workMode() ? step.work().share(0.5).meter(CHECKS_PER_UNIT) : null;
-        long[] forward = run(g, budget, target, false, stateCap, began, half, limits, forwardMeter);
+        java.time.Duration wall = limits.budget().wallLeft();
+        long half = wall == null ? Long.MAX_VALUE / 4 : wall.toNanos() / Shares.BOUND_DIRECTIONS;
+        // Under a work limit: each direction its part of the work, counted in operator checks, no clock.
+        Limits step = limits.workMode() ? limits.child() : limits;
+        Budget.Meter forwardMeter = step.workMode()
+                ? step.budget().splitWork(Shares.BOUND_DIRECTIONS).meter(CHECKS_PER_UNIT) : null;
+        long[] forward = new Direction(g, budget, target, false, stateCap,
+                new Stop(began, half, limits, forwardMeter)).run();
         if (forward[2] == 1) {
             return new Result(forward[0], true, (int) forward[1], 0);
         }
-        Work.Meter backwardMeter = step.workMode() ? step.work().meter(CHECKS_PER_UNIT) : null;
-        long[] backward = run(g, budget, target, true, stateCap, began, 2 * half, limits, backwardMeter);
+        Budget.Meter backwardMeter = step.workMode() ? step.budget().meter(CHECKS_PER_UNIT) : null;
+        long[] backward = new Direction(g, budget, target, true, stateCap,
+                new Stop(began, 2 * half, limits, backwardMeter)).run();
         return new Result(Math.max(forward[0], backward[0]), backward[2] == 1, (int) forward[1], (int) backward[1]);
     }
 
-    /** {bound, number of complete layers, 1 when a whole layer was dropped (proven) else 0}. */
     /** Operator checks (one ready test of one operator in one state) per work unit. */
     static final long CHECKS_PER_UNIT = 50_000_000L;
 
-    private static long[] run(Graph g, long budget, long target, boolean reverse, int stateCap, long began,
-                              long allowed, Limits limits, Work.Meter meter) {
-        int n = g.operatorCount();
-        int words = (n + 63) / 64;
-        // Forward: an operator is ready when every producer of its inputs is done; a tensor is live after the done
-        // set when it was written there (or, a host tensor, read there) and is still read by an operator not done.
-        // Backward (the done set is the operators that run last): an operator is ready when every reader of its
-        // outputs is done; a tensor is live before the done set when some reader is done and its writer (or, a
-        // host tensor, some reader) is not.
-        // Insertion order: a HashMap's tree bins order keys that are not Comparable by identity hash, so the states
-        // a layer cut short had expanded would depend on the JVM.
-        Map<Key, long[]> layer = new java.util.LinkedHashMap<>();
-        // {live bytes, of which host tensors and graph outputs, least cost so far}
-        layer.put(new Key(new long[words]), new long[] {0, 0, 0});
-        long bound = 0;
-        int complete = 0;
-        for (int k = 0; k < n; k++) {
-            if (meter != null ? !meter.flush() || limits.deadline().expired()
-                    : System.nanoTime() - began > allowed || limits.expired()) {
-                break;
+    /**
+     * When a direction stops: at {@code allowed} nanoseconds after {@code began}, or, with a meter (under a work
+     * limit), when its work is spent; and whenever the budget of {@code limits} is stopped.
+     */
+    private record Stop(long began, long allowed, Limits limits, Budget.Meter meter) {
+    }
+
+    /**
+     * One direction of the bound's DP: the graph, the budget, the target, the state cap, and when to stop (the clock
+     * from {@code began} up to {@code allowed}, or the meter under a work limit, and the budget's stop flag).
+     */
+    private record Direction(Graph g, long budget, long target, boolean reverse, int stateCap, Stop stop) {
+
+        /** Out of budget before a layer starts. */
+        private boolean overBeforeLayer() {
+            return stop.meter() != null ? !stop.meter().flush() || stop.limits().budget().wallOver()
+                    : System.nanoTime() - stop.began() > stop.allowed() || stop.limits().stopped();
+        }
+
+        /** Out of budget before the {@code seen}-th state of a layer (checked every 1,024 states by the clock). */
+        private boolean overInLayer(int n, int seen) {
+            return stop.meter() != null ? !stop.meter().step(n) || stop.limits().budget().wallOver()
+                    : (seen & 1023) == 0 && (System.nanoTime() - stop.began() > stop.allowed()
+                    || stop.limits().stopped());
+        }
+
+        /** {bound, number of complete layers, 1 when a whole layer was dropped (proven) else 0}. */
+        long[] run() {
+            int n = g.operatorCount();
+            // Forward: an operator is ready when every producer of its inputs is done; a tensor is live after the
+            // done set when it was written there (or, a host tensor, read there) and is still read by an operator
+            // not done. Backward (the done set is the operators that run last): an operator is ready when every
+            // reader of its outputs is done; a tensor is live before the done set when some reader is done and its
+            // writer (or, a host tensor, some reader) is not.
+            // Insertion order: a HashMap's tree bins order keys that are not Comparable by identity hash, so the
+            // states a layer cut short had expanded would depend on the JVM.
+            Map<Key, long[]> layer = new java.util.LinkedHashMap<>();
+            // {live bytes, of which host tensors and graph outputs, least cost so far}
+            layer.put(new Key(new long[(n + 63) / 64]), new long[] {0, 0, 0});
+            long bound = 0;
+            int complete = 0;
+            for (int k = 0; k < n; k++) {
+                if (overBeforeLayer()) {
+                    break;
+                }
+                Map<Key, long[]> next = nextLayer(layer, n);
+                if (next == null) {
+                    break; // out of budget or states inside a layer: it is not complete
+                }
+                if (next.isEmpty()) {
+                    // Every order of k + 1 operators reached the target: none costs less.
+                    return new long[] {target, k + 1, 1};
+                }
+                long least = Long.MAX_VALUE;
+                for (long[] v : next.values()) {
+                    least = Math.min(least, v[2]);
+                }
+                bound = Math.max(bound, least);
+                complete = k + 1;
+                layer = next;
             }
+            return new long[] {bound, complete, 0};
+        }
+
+        /** The next layer of states below the target; null when cut short (budget or state cap). */
+        private Map<Key, long[]> nextLayer(Map<Key, long[]> layer, int n) {
             Map<Key, long[]> next = new java.util.LinkedHashMap<>();
-            boolean cut = false;
             int seen = 0;
             for (Map.Entry<Key, long[]> e : layer.entrySet()) {
-                if (meter != null ? !meter.step(n) || limits.deadline().expired()
-                        : (++seen & 1023) == 0 && (System.nanoTime() - began > allowed || limits.expired())) {
-                    cut = true; // out of time inside a layer: it is not complete
-                    break;
+                if (overInLayer(n, ++seen)) {
+                    return null;
                 }
                 long[] done = e.getKey().bits;
-                long[] v = e.getValue();
-                for (int o = 0; o < n && !cut; o++) {
-                    if (has(done, o) || !ready(g, done, o, reverse)) {
-                        continue;
-                    }
-                    long[] after = done.clone();
-                    after[o >> 6] |= 1L << (o & 63);
-                    long step = v[0];
-                    long cheap = v[1];
-                    long liveAfter = v[0];
-                    long cheapAfter = v[1];
-                    for (int x : own(g, o)) {
-                        boolean wasLive = isLive(g, x, done, reverse);
-                        boolean stillLive = isLive(g, x, after, reverse);
-                        long size = g.size(x);
-                        boolean loadOnly = g.isHost(x) || g.isGraphOutput(x);
-                        if (!wasLive) {
-                            step += size;
-                        } else if (loadOnly) {
-                            cheap -= size; // the operator's own: it cannot leave
-                        }
-                        long change = (stillLive ? size : 0) - (wasLive ? size : 0);
-                        liveAfter += change;
-                        if (loadOnly) {
-                            cheapAfter += change;
-                        }
-                    }
-                    long excess = Math.max(0, step - budget);
-                    long cost = excess + Math.max(0, excess - cheap);
-                    long value = Math.max(v[2], cost);
-                    if (value >= target) {
-                        continue; // no order through here costs less than the best plan known
-                    }
-                    Key key = new Key(after);
-                    long[] old = next.get(key);
-                    if (old == null) {
-                        if (next.size() >= stateCap) {
-                            cut = true;
-                            break;
-                        }
-                        next.put(key, new long[] {liveAfter, cheapAfter, value});
-                    } else if (value < old[2]) {
-                        old[2] = value;
+                for (int o = 0; o < n; o++) {
+                    if (!has(done, o) && ready(g, done, o, reverse) && !add(next, done, e.getValue(), o)) {
+                        return null;
                     }
                 }
-                if (cut) {
-                    break;
-                }
             }
-            if (cut) {
-                break;
-            }
-            if (next.isEmpty()) {
-                // Every order of k + 1 operators reached the target: none costs less.
-                return new long[] {target, k + 1, 1};
-            }
-            long least = Long.MAX_VALUE;
-            for (long[] v : next.values()) {
-                least = Math.min(least, v[2]);
-            }
-            bound = Math.max(bound, least);
-            complete = k + 1;
-            layer = next;
+            return next;
         }
-        return new long[] {bound, complete, 0};
+
+        /**
+         * Adds the state after operator {@code o} runs from {@code done} (with values {@code v}) unless it reaches the
+         * target; false when the layer is full.
+         */
+        private boolean add(Map<Key, long[]> next, long[] done, long[] v, int o) {
+            long[] after = done.clone();
+            after[o >> 6] |= 1L << (o & 63);
+            long step = v[0];
+            long cheap = v[1];
+            long liveAfter = v[0];
+            long cheapAfter = v[1];
+            for (int x : own(g, o)) {
+                boolean wasLive = isLive(g, x, done, reverse);
+                boolean stillLive = isLive(g, x, after, reverse);
+                long size = g.size(x);
+                boolean loadOnly = g.isHost(x) || g.isGraphOutput(x);
+                if (!wasLive) {
+                    step += size;
+                } else if (loadOnly) {
+                    cheap -= size; // the operator's own: it cannot leave
+                }
+                long change = (stillLive ? size : 0) - (wasLive ? size : 0);
+                liveAfter += change;
+                if (loadOnly) {
+                    cheapAfter += change;
+                }
+            }
+            long excess = Math.max(0, step - budget);
+            long value = Math.max(v[2], excess + Math.max(0, excess - cheap));
+            if (value >= target) {
+                return true; // no order through here costs less than the best plan known
+            }
+            Key key = new Key(after);
+            long[] old = next.get(key);
+            if (old == null) {
+                if (next.size() >= stateCap) {
+                    return false;
+                }
+                next.put(key, new long[] {liveAfter, cheapAfter, value});
+            } else if (value < old[2]) {
+                old[2] = value;
+            }
+            return true;
+        }
     }
 
     /** The operator's inputs and outputs, each once. */

@@ -63,10 +63,70 @@ final class WindowOrder {
         for (int t = 0; t < order.length; t++) {
             position[order[t]] = t;
         }
-        Set<Integer> tensors = new LinkedHashSet<>();
+        java.util.stream.IntStream.rangeClosed(a, b).forEach(t -> inside.set(order[t]));
+        Set<Integer> tensors = tensorsOf(g, order, a, b);
+        long[] capacity = capacity(g, plan, a, b, tensors);
+        Contents c = contents(g, tensors, inside, position, b);
+        List<String> outputs = c.outputs();
+        List<String> readLater = c.readLater();
+        List<Operator> ops = new ArrayList<>();
         for (int t = a; t <= b; t++) {
-            inside.set(order[t]);
+            ops.add(g.operator(order[t]));
         }
+        String exit = unique(g, EXIT);
+        long token = g.alignment();
+        boolean withExit = !readLater.isEmpty() && c.laterBytes() + token <= capacity[w];
+        long[] room;
+        if (withExit) {
+            c.tensors().add(Tensor.activation(exit, token));
+            ops.add(new Operator(exit, readLater, List.of(exit)));
+            room = capacity;
+        } else {
+            // Too much is read later to hold at once after the window (the plan evicts some of it): those tensors
+            // are outputs of the window, as for a part.
+            for (String name : readLater) {
+                if (SubGraph.producedInside(g, g.tensorIndex(name), inside) && !outputs.contains(name)) {
+                    outputs.add(name);
+                }
+            }
+            room = Arrays.copyOf(capacity, w);
+        }
+        Graph window = new Graph(g.name() + "/context" + a, g.alignment(), c.tensors(), ops, outputs);
+        CosmaFormulation f;
+        try {
+            // The forced round trips at the budget are forced with less room too: valid, and they keep the
+            // relaxation's bound from going negative (host tensors loaded by fractions).
+            ForcedTraffic forced = ForcedTraffic.of(window, OperatorWindows.of(window, null, true), plan.budget());
+            f = new CosmaFormulation(window, setting, plan.budget(), CosmaObjective.TRAFFIC, null, false, true, forced,
+                    room);
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+        Plan hint = hint(g, window, plan, position, a, b, withExit ? exit : null, readLater);
+        if (hint != null) {
+            f.hint(hint);
+        }
+        SolverResult r = Solvers.create(backend).solve(f.model(), limits);
+        if (r.values() == null) {
+            return null;
+        }
+        List<String> proposed = new ArrayList<>(f.schedule(r).operators());
+        proposed.remove(exit);
+        return changed(g, order, a, b, proposed);
+    }
+
+    /** The proposed order of timesteps a..b, or null when it is the plan's own. */
+    private static List<String> changed(Graph g, int[] order, int a, int b, List<String> proposed) {
+        List<String> now = new ArrayList<>();
+        for (int t = a; t <= b; t++) {
+            now.add(g.operator(order[t]).name());
+        }
+        return proposed.equals(now) ? null : proposed;
+    }
+
+    /** The tensors the window's operators read or write, in order of first use. */
+    private static Set<Integer> tensorsOf(Graph g, int[] order, int a, int b) {
+        Set<Integer> tensors = new LinkedHashSet<>();
         for (int t = a; t <= b; t++) {
             for (int x : g.inputs(order[t])) {
                 tensors.add(x);
@@ -75,10 +135,17 @@ final class WindowOrder {
                 tensors.add(x);
             }
         }
+        return tensors;
+    }
+
+    /**
+     * The room left at each of the window's timesteps and at the one after it: the budget less the bytes the rest
+     * of the plan keeps on chip then.
+     */
+    private static long[] capacity(Graph g, Plan plan, int a, int b, Set<Integer> tensors) {
+        int w = b - a + 1;
         BitSet windowTensor = new BitSet(g.tensorCount());
         tensors.forEach(windowTensor::set);
-
-        // The bytes the rest of the plan keeps on chip at each of the window's timesteps and at the one after it.
         long[] background = new long[w + 1];
         plan.segments().forEach((name, list) -> {
             int x = g.tensorIndex(name);
@@ -91,12 +158,18 @@ final class WindowOrder {
                 }
             }
         });
-        long budget = plan.budget();
         long[] capacity = new long[w + 1];
         for (int i = 0; i <= w; i++) {
-            capacity[i] = Math.max(0, budget - background[i]);
+            capacity[i] = Math.max(0, plan.budget() - background[i]);
         }
+        return capacity;
+    }
 
+    /** The window graph's tensors, its graph outputs, and the tensors read after it (with their padded bytes). */
+    private record Contents(List<Tensor> tensors, List<String> outputs, List<String> readLater, long laterBytes) {
+    }
+
+    private static Contents contents(Graph g, Set<Integer> tensors, BitSet inside, int[] position, int b) {
         List<Tensor> list = new ArrayList<>();
         List<String> outputs = new ArrayList<>();
         List<String> readLater = new ArrayList<>();
@@ -115,53 +188,7 @@ final class WindowOrder {
                 }
             }
         }
-        List<Operator> ops = new ArrayList<>();
-        for (int t = a; t <= b; t++) {
-            ops.add(g.operator(order[t]));
-        }
-        String exit = unique(g, EXIT);
-        long token = g.alignment();
-        boolean withExit = !readLater.isEmpty() && laterBytes + token <= capacity[w];
-        long[] room;
-        if (withExit) {
-            list.add(Tensor.activation(exit, token));
-            ops.add(new Operator(exit, readLater, List.of(exit)));
-            room = capacity;
-        } else {
-            // Too much is read later to hold at once after the window (the plan evicts some of it): those tensors
-            // are outputs of the window, as for a part.
-            for (String name : readLater) {
-                if (SubGraph.producedInside(g, g.tensorIndex(name), inside) && !outputs.contains(name)) {
-                    outputs.add(name);
-                }
-            }
-            room = Arrays.copyOf(capacity, w);
-        }
-        Graph window = new Graph(g.name() + "/context" + a, g.alignment(), list, ops, outputs);
-        CosmaFormulation f;
-        try {
-            // The forced round trips at the budget are forced with less room too: valid, and they keep the
-            // relaxation's bound from going negative (host tensors loaded by fractions).
-            ForcedTraffic forced = ForcedTraffic.of(window, OperatorWindows.of(window, null, true), budget);
-            f = new CosmaFormulation(window, setting, budget, CosmaObjective.TRAFFIC, null, false, true, forced, room);
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-        Plan hint = hint(g, window, plan, position, a, b, withExit ? exit : null, readLater);
-        if (hint != null) {
-            f.hint(hint);
-        }
-        SolverResult r = Solvers.create(backend).solve(f.model(), limits);
-        if (r.values() == null) {
-            return null;
-        }
-        List<String> proposed = new ArrayList<>(f.schedule(r).operators());
-        proposed.remove(exit);
-        List<String> now = new ArrayList<>();
-        for (int t = a; t <= b; t++) {
-            now.add(g.operator(order[t]).name());
-        }
-        return proposed.equals(now) ? null : proposed;
+        return new Contents(list, outputs, readLater, laterBytes);
     }
 
     /**

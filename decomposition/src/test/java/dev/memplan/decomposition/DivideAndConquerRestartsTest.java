@@ -36,7 +36,7 @@ class DivideAndConquerRestartsTest {
     @Test
     void restartsSearchFromTheAlternativesWhenThePassesComeUpEmpty() {
         Random random = new Random(5);
-        Limits limits = Limits.DEFAULT.withTimeLimit(Duration.ofSeconds(60));
+        Limits limits = Limits.ofWall(Duration.ofSeconds(60));
         DivideAndConquer.Options options = DivideAndConquer.Options.of(COSMA).withMaxPart(2);
         int restarted = 0;
         int helped = 0;

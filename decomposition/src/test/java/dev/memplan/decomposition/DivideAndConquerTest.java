@@ -9,7 +9,7 @@ import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.model.Budgets;
-import dev.memplan.model.Deadline;
+import dev.memplan.model.Budget;
 import dev.memplan.model.Graph;
 import dev.memplan.model.JustInTimePlanner;
 import dev.memplan.model.Limits;
@@ -104,7 +104,7 @@ class DivideAndConquerTest {
     void aSmallZooNetworkSplitIsNeverWorseThanItsStartNorBelowTheOptimum() {
         Graph g = Zoo.graph("resnet50").withSetting(ACT);
         long budget = Budgets.minimumRequired(g);
-        Limits limits = Limits.DEFAULT.withTimeLimit(Duration.ofSeconds(10));
+        Limits limits = Limits.ofWall(Duration.ofSeconds(10));
         CosmaResult whole = CosmaSolver.solve(g, ACT, budget, COSMA, limits);
         CosmaResult fs = CosmaSolver.solve(g, ACT, budget, COSMA.withSchedule(Schedule.defaultOrder(g)), limits);
         DncResult r = DivideAndConquer.solve(g, ACT, budget, DivideAndConquer.Options.of(COSMA).withMaxPart(20),
@@ -124,7 +124,7 @@ class DivideAndConquerTest {
     @Test
     void pastTheDeadlineTheStartComesBackWithoutStitching() {
         Random random = new Random(21);
-        Limits expired = new Limits(null, 1, 0.0, 0L, Deadline.after(Duration.ZERO));
+        Limits expired = Limits.DEFAULT.withBudget(Budget.ofWall(Duration.ZERO));
         int discriminating = 0;
         for (int i = 0; i < 6; i++) {
             Graph g = BruteForceAccess.randomTinyGraph(random, 6, false).withSetting(ACT);

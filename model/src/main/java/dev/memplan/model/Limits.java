@@ -3,18 +3,14 @@ package dev.memplan.model;
 import java.time.Duration;
 
 /**
- * What a Planner or Allocator may spend: wall time (null for none), threads, the relative gap at which an
- * optimiser may stop, the random seed (so that a run can be repeated), the {@link Deadline} of the whole
- * command, the deterministic {@link Work} budget (unlimited unless given), and where to report {@link Progress}.
- *
- * <p>{@link #timeLimit()} is what is left: the given limit, capped by the time to the deadline. Every step that
- * reads it when it starts (a solver call, a packing, a scheduler) therefore stays within the command's limit
- * without knowing about it. {@link #startingNow()} turns the relative limit into the deadline, so that the steps
- * of one planner share one clock.
+ * The settings of a Planner or Allocator call: threads, the relative gap at which an optimiser may stop, the
+ * random seed (so that a run can be repeated), the run's {@link Budget} (the one place that holds wall time, work
+ * and the stop flag) and where to report {@link Progress}. A step gives its sub-step {@link #child(double)} of
+ * its budget; every other setting passes through unchanged.
  */
-public record Limits(Duration timeLimit, int threads, double relativeGap, long seed, Deadline deadline, Work work,
-                     Progress progress) {
+public record Limits(int threads, double relativeGap, long seed, Budget budget, Progress progress) {
 
+    /** One thread, no gap, seed 0, no limit. Its budget is shared: never cancel it. */
     public static final Limits DEFAULT = new Limits(null, 1, 0.0, 0L);
 
     /**
@@ -30,85 +26,57 @@ public record Limits(Duration timeLimit, int threads, double relativeGap, long s
         if (relativeGap < 0) {
             throw new IllegalArgumentException("relative gap must be >= 0, got " + relativeGap);
         }
-        if (timeLimit != null && timeLimit.isNegative()) {
-            throw new IllegalArgumentException("time limit must not be negative, got " + timeLimit);
-        }
-        deadline = deadline == null ? Deadline.NONE : deadline;
-        work = work == null ? Work.unlimited() : work;
+        budget = budget == null ? Budget.unlimited() : budget;
         progress = progress == null ? Progress.NONE : progress;
     }
 
-    /** Without a deadline beyond the time limit, a work limit, or a progress listener. */
-    public Limits(Duration timeLimit, int threads, double relativeGap, long seed) {
-        this(timeLimit, threads, relativeGap, seed, Deadline.NONE);
+    /** With {@code wall} of wall time from now (null: no limit), no progress listener. */
+    public Limits(Duration wall, int threads, double relativeGap, long seed) {
+        this(threads, relativeGap, seed, Budget.ofWall(wall), null);
     }
 
-    /** Without a work limit or a progress listener. */
-    public Limits(Duration timeLimit, int threads, double relativeGap, long seed, Deadline deadline) {
-        this(timeLimit, threads, relativeGap, seed, deadline, null, null);
+    /** With {@code wall} of wall time from now (null: no limit), the other settings of {@link #DEFAULT}. */
+    public static Limits ofWall(Duration wall) {
+        return DEFAULT.withBudget(Budget.ofWall(wall));
     }
 
-    /**
-     * Whether a deterministic work limit governs the run ({@link Work#isLimited()}). Then {@link #timeLimit()}
-     * is measured in work units, read as deterministic seconds: every share a step takes of it is a share of work,
-     * the same on a quiet or a loaded machine, and the {@link #deadline()} stays the outer guard of wall time.
-     */
+    /** Whether deterministic work governs the budget ({@link Budget#workMode()}). */
     public boolean workMode() {
-        return work.isLimited();
+        return budget.workMode();
     }
 
-    /** The wall time to the deadline, whatever the mode; null without one. */
-    public Duration wallLeft() {
-        return deadline.remaining();
+    /** True once the budget is stopped ({@link Budget#stopped()}). */
+    public boolean stopped() {
+        return budget.stopped();
     }
 
-    /**
-     * The time left: the given limit capped by the deadline (zero once it passed); null when neither is set. In
-     * {@link #workMode()}: the work left for this step in units read as seconds, the given limit capped by what
-     * is left of the work budget; the deadline does not enter.
-     */
-    @Override
-    public Duration timeLimit() {
-        if (work.isLimited()) {
-            double units = work.left();
-            Duration left = Duration.ofNanos(Math.round(Math.min(units, 1e9) * 1e9));
-            return timeLimit == null || left.compareTo(timeLimit) < 0 ? left : timeLimit;
-        }
-        Duration left = deadline.remaining();
-        if (left == null) {
-            return timeLimit;
-        }
-        return timeLimit == null || left.compareTo(timeLimit) < 0 ? left : timeLimit;
+    /** The same settings with {@code share} of the budget left ({@link Budget#child(double)}). */
+    public Limits child(double share) {
+        return withBudget(budget.child(share));
     }
 
-    /** True once the deadline has passed (or the run was interrupted). */
-    public boolean expired() {
-        return deadline.expired() || (timeLimit != null && timeLimit.isZero()) || (work.isLimited() && work.exhausted());
+    /** The same settings with 1/{@code n} of the budget left ({@link Budget#part(int)}). */
+    public Limits part(int n) {
+        return withBudget(budget.part(n));
     }
 
-    /** Another time limit, the same deadline. */
-    public Limits withTimeLimit(Duration value) {
-        return new Limits(value, threads, relativeGap, seed, deadline, work, progress);
+    /** The same settings with a child of all that is left: a step's own counters, charged to the run. */
+    public Limits child() {
+        return withBudget(budget.child());
     }
 
-    /** Another work budget, the rest the same. */
-    public Limits withWork(Work value) {
-        return new Limits(timeLimit, threads, relativeGap, seed, deadline, value, progress);
+    /** The same settings with at most {@code amount} of the governing quantity ({@link Budget#upTo(long)}). */
+    public Limits upTo(long amount) {
+        return withBudget(budget.upTo(amount));
+    }
+
+    /** Another budget, the rest the same. */
+    public Limits withBudget(Budget value) {
+        return new Limits(threads, relativeGap, seed, value, progress);
     }
 
     /** Another progress listener, the rest the same. */
     public Limits withProgress(Progress value) {
-        return new Limits(timeLimit, threads, relativeGap, seed, deadline, work, value);
-    }
-
-    /** The time limit, from now on, as (the earlier of it and) the deadline. */
-    public Limits startingNow() {
-        Duration limit = timeLimit();
-        if (work.isLimited()) {
-            // A step's share of work: a child budget its sub-steps draw from, charged through to the root.
-            return new Limits(limit, threads, relativeGap, seed, deadline, work.cap(limit.toNanos() / 1e9), progress);
-        }
-        return limit == null ? this : new Limits(limit, threads, relativeGap, seed,
-                deadline.earlier(Deadline.after(limit)), work, progress);
+        return new Limits(threads, relativeGap, seed, budget, value);
     }
 }

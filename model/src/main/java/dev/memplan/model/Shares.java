@@ -3,20 +3,26 @@ package dev.memplan.model;
 import java.time.Duration;
 
 /**
- * Every share the COSMA pipeline takes of a run's limit, in one place. A share is a fraction (or 1/n) of what
- * {@link Limits#timeLimit()} says is left when the step starts: wall time with {@code --time-limit}, counted work
- * with {@code --work-limit} (then every share below is a share of work, and a step's answer does not depend on
- * the machine). The steps run in the order below; each reads what is left when it starts, so the shares never
- * add up past the limit. Measured reasons are in BENCHMARKS.md ("Divide and conquer", "Deterministic work
- * limits"); {@code SharesTest} checks that they fit together. {@link RunClock} measures a run against them.
+ * Every share a step takes of its run's {@link Budget}, in one place. A share is a fraction (or 1/n) of what
+ * {@link Budget#left()} says is left when the step starts: wall time with {@code --time-limit}, counted work with
+ * {@code --work-limit} (then every share below is a share of work, and a step's answer does not depend on the
+ * machine). The steps run in the order below; each takes its share of what is left when it starts, so the shares
+ * never add up past the limit. Measured reasons: BENCHMARKS.md ("Divide and conquer", "Deterministic work
+ * limits"); {@code SharesTest} checks that they fit together.
  */
 public final class Shares {
 
     /**
-     * What a Belady scheme takes per operator in nanoseconds (about 2 s on 20,000 operators under load): a
-     * starting scheme runs only when twice this per operator is left.
+     * What a Belady scheme takes per operator in nanoseconds (measured under load: BENCHMARKS.md, "Limits on a
+     * million operators"): a starting scheme runs only when twice this per operator is left.
      */
     public static final long SCHEME_NANOS_PER_OPERATOR = 100_000;
+
+    /**
+     * A command's or a case's first step, the minimum-peak order (M_P) that a named budget needs, gets 1/this of
+     * what is left.
+     */
+    public static final int MINIMUM_PEAK_DIVISOR = 4;
 
     /**
      * {@code --decompose auto}: the whole graph's program first, with this fraction of what is left; divide and
@@ -36,14 +42,13 @@ public final class Shares {
     public static final int RESTART_FIXED_DIVISOR = 60;
 
     /**
-     * ... and at most this (seconds, or work units under a work limit): with {@code --time-limit 600} a sixtieth is 10 s an
-     * order, a minute before the main program starts on a NAS network, for plans a unit or two finds.
+     * ... and at most this many seconds (work units under a work limit): with {@code --time-limit 600} a sixtieth is
+     * 10 s an order, a minute before the main program starts on a NAS network, for plans a unit or two finds.
      */
-    public static final java.time.Duration RESTART_FIXED_MOST = java.time.Duration.ofSeconds(2);
+    public static final double RESTART_FIXED_MOST = 2.0;
 
     /**
-     * ... on this many orders, those whose schemes paid least (NASNet at M_H: the width-1 and width-4 orders, tied at
-     * 206,976 B; the width-4 order's program found 172,480 B).
+     * ... on this many orders, those whose schemes paid least (BENCHMARKS.md, "Deterministic work limits").
      */
     public static final int RESTART_FIXED_ORDERS = 2;
 
@@ -60,14 +65,26 @@ public final class Shares {
      */
     public static final double FINAL_BOUND = 0.15;
 
+    /** The live-bytes bound (PeakBound): each of its two directions, forward then backward, gets 1/this. */
+    public static final int BOUND_DIRECTIONS = 2;
+
     /** Divide and conquer: the fraction of its limit the early live-bytes bound may take (it proves easy cases). */
     public static final double EARLY_BOUND = 0.05;
+
+    /** ... and its wall time without any limit. */
+    public static final Duration EARLY_BOUND_CAP = Duration.ofSeconds(2);
 
     /**
      * Divide and conquer: the fixed-schedule optimum of the stitched parts' order gets this fraction of what is
      * left after the parts.
      */
     public static final double STITCHED_ORDER = 0.25;
+
+    /**
+     * Divide and conquer: when a rerun's starting plan already beats the best plan before the window search, the
+     * search gets 1/this of what is left and the reruns of the window search from those plans the rest.
+     */
+    public static final int WINDOWS_BEFORE_RERUNS_DIVISOR = 2;
 
     /** Divide and conquer: one window step takes at most 1/this of its limit. */
     public static final int WINDOW_STEP_DIVISOR = 10;
@@ -91,21 +108,39 @@ public final class Shares {
      */
     public static final int SCIP_PASS_DIVISOR = 4;
 
+    /** The allocation portfolio under a work limit: MiniMalloc's share of the work left when CP-SAT follows. */
+    public static final double MINIMALLOC_BEFORE_CPSAT = 0.5;
+
+    /**
+     * Building a program may take at most 1/this of the time it has (the solver's copy and the solve need the rest):
+     * a model whose estimated build takes longer is skipped, and a build whose pace says so is abandoned.
+     */
+    public static final int BUILD_DIVISOR = 2;
+
+    /** {@code mmap}: MCTS gets 1/this of what is left when the exact program follows it. */
+    public static final int MMAP_MCTS_BEFORE_EXACT_DIVISOR = 3;
+
+    /** {@code mmap}: the fraction of its wall limit (at most a second) kept to check and write the result. */
+    public static final double MMAP_WRITE_MARGIN = 0.05;
+
+    /** The mapping search (mmap): its starting planner gets 1/this of what is left. */
+    public static final int MMAP_START_DIVISOR = 4;
+
+    /** The mapping search: the relaxation without offsets gets 1/this of what is left after the start. */
+    public static final int MMAP_RELAXATION_DIVISOR = 2;
+
+    /** A command keeps 1/this of its wall limit (at most a fixed margin) to check and write its result. */
+    public static final int WRITE_MARGIN_DIVISOR = 10;
+
     /** Without any limit, the most one step (a part, a window, a fixed-schedule start, a sub-step) may take. */
     public static final Duration STEP_CAP = Duration.ofSeconds(60);
 
-    /** Below this share a part keeps its starting plan instead of a program. */
-    public static final Duration MIN_SOLVE = Duration.ofMillis(300);
+    /** Below this share (seconds, or work units under a work limit) a part keeps its starting plan. */
+    public static final double MIN_SOLVE = 0.3;
 
     /** Wall time divide and conquer keeps at the end for the last check and the report (none under work). */
     public static final Duration MARGIN = Duration.ofMillis(1500);
 
     private Shares() {
-    }
-
-    /** {@code share} of {@code limits}' time (or work) left; {@link #STEP_CAP} when there is no limit. */
-    public static Limits fraction(Limits limits, double share) {
-        Duration left = limits.timeLimit();
-        return limits.withTimeLimit(left == null ? STEP_CAP : Duration.ofNanos(Math.round(left.toNanos() * share)));
     }
 }

@@ -25,18 +25,19 @@ class SharesTest {
         }
         // Two fixed-schedule starts (FS(default), FS(MPMF)) leave divide and conquer most of its limit.
         assertTrue(2.0 / Shares.FIXED_START_DIVISOR <= 0.25);
-        assertTrue(Shares.MIN_SOLVE.compareTo(Shares.STEP_CAP) < 0);
+        assertTrue(Shares.MIN_SOLVE < Shares.STEP_CAP.toSeconds());
     }
 
     @Test
-    void aFractionIsOfWorkUnderAWorkLimitAndOfTimeOtherwise() {
+    void aShareIsOfWorkUnderAWorkLimitAndOfTimeOtherwise() {
         Limits wall = new Limits(Duration.ofSeconds(10), 1, 0, 0);
-        assertEquals(Duration.ofSeconds(8), Shares.fraction(wall, Shares.WHOLE_FIRST).timeLimit());
-        Work work = Work.of(10);
+        long whole = wall.child(Shares.WHOLE_FIRST).budget().allotment();
+        assertTrue(whole <= 8_000_000_000L && whole > 7_000_000_000L, "80% of the wall time: " + whole);
+        Budget work = Budget.ofWork(10, null);
         work.charge(6);
-        Limits counted = new Limits(null, 1, 0, 0, Deadline.NONE, work, null);
-        // 4 units left: 80% of them, read as seconds, whatever the wall clock says.
-        assertEquals(Duration.ofMillis(3200), Shares.fraction(counted, Shares.WHOLE_FIRST).timeLimit());
-        assertEquals(Shares.STEP_CAP, Shares.fraction(Limits.DEFAULT, 0.5).timeLimit());
+        Limits counted = Limits.DEFAULT.withBudget(work);
+        // 4 units left: 80% of them, whatever the wall clock says.
+        assertEquals(3_200_000_000L, counted.child(Shares.WHOLE_FIRST).budget().allotment());
+        assertEquals(500_000_000L, counted.part(Shares.FIXED_START_DIVISOR).budget().allotment());
     }
 }

@@ -8,6 +8,7 @@ import dev.memplan.model.ByteRange;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.SolveStatus;
+import dev.memplan.model.Shares;
 import dev.memplan.model.TensorSetting;
 import java.time.Duration;
 import java.util.regex.Pattern;
@@ -21,8 +22,6 @@ import java.util.regex.Pattern;
  * @param mp the minimum-peak order, null when the budget did not need it
  */
 public record BudgetChoice(String name, long bytes, long mr, ScheduleResult mp) {
-    /** M_P (and so M_H and fractions) may take 1/n of the time left: the budget is only a case's first step. */
-    private static final int BUDGET_SHARE = 4;
     private static final Pattern FRACTION = Pattern.compile("(0|1)?\\.\\d+|[01]\\.");
 
     /** Whether the text is a budget this class understands (M_R, M_H, M_P, a fraction, bytes). */
@@ -93,12 +92,11 @@ public record BudgetChoice(String name, long bytes, long mr, ScheduleResult mp) 
     }
 
     /**
-     * The minimum-peak order (M_P) with a quarter of the time left: the budget is only the first step of a command
+     * The minimum-peak order (M_P) with its share of the budget ({@link Shares#MINIMUM_PEAK_DIVISOR}): the budget is only the first step of a command
      * or a case. The scheduler remembers it, so later calls for the same graph return it at once.
      */
     public static ScheduleResult minimumPeak(MinimumPeakScheduler scheduler, Graph g, Limits limits) {
-        Duration left = limits.timeLimit();
-        return scheduler.schedule(g, left == null ? limits : limits.withTimeLimit(left.dividedBy(BUDGET_SHARE)));
+        return scheduler.schedule(g, limits.budget().limited() ? limits.part(Shares.MINIMUM_PEAK_DIVISOR) : limits);
     }
 
     /** "bytes (name; M_R = ..., M_P = ...)", with M_P's lower bound when it is not proven. */

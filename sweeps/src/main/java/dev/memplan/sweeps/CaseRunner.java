@@ -19,9 +19,8 @@ import dev.memplan.model.Budgets;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
-import dev.memplan.model.Deadline;
+import dev.memplan.model.Budget;
 import dev.memplan.model.PlanResult;
-import dev.memplan.model.Work;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.Schedule;
@@ -242,11 +241,10 @@ public final class CaseRunner {
         if (c.workLimit() != null) {
             // Counted work decides (each share of the pipeline is a share of it); the time limit, when given, is
             // the outer guard of wall time, as in memplan solve --work-limit W --time-limit T.
-            return new Limits(null, c.threads(), 0.0, SEED, limit == null ? Deadline.NONE : Deadline.after(limit),
-                    Work.of(c.workLimit()), null);
+            return new Limits(c.threads(), 0.0, SEED, Budget.ofWork(c.workLimit(), limit), null);
         }
-        // One clock for the case's steps (M_P, the starting schemes, the solve): the limit bounds the whole case.
-        return new Limits(limit, c.threads(), 0.0, SEED).startingNow();
+        // One budget for the case's steps (M_P, the starting schemes, the solve): the limit bounds the whole case.
+        return new Limits(limit, c.threads(), 0.0, SEED);
     }
 
     private static double seconds(long began) {
@@ -282,8 +280,8 @@ public final class CaseRunner {
         /** The work the case used under its work limit, and whether the wall clock cut it short. */
         void work(Limits limits) {
             if (limits.workMode()) {
-                workUsed = limits.work().used();
-                wallStopped = limits.work().wallStopped();
+                workUsed = limits.budget().workUsed();
+                wallStopped = limits.budget().wallStopped();
             }
         }
 

@@ -81,7 +81,7 @@ public final class Allocators {
         if (name.equals(Portfolio.NAME)) {
             return Portfolio.minimize(buffers, limits).allocation();
         }
-        Duration wall = limits.workMode() ? limits.wallLeft() : limits.timeLimit();
+        Duration wall = limits.budget().wallLeft();
         long deadline = wall == null || wall.toDays() > 36_500 ? Long.MAX_VALUE : began + wall.toNanos();
         Function<BufferSet, Placement> unbounded = switch (name) {
             case "skyline" -> b -> new SkylineAllocator().pack(b, deadline);
@@ -108,11 +108,8 @@ public final class Allocators {
             throw new IllegalArgumentException("unknown allocator '" + name + "'; allocators: " + String.join(", ", NAMES));
         }
         Placement start = bestFastHeuristic(buffers);
+        // The budget's clock has run since the call began: the search gets what is left of it.
         Limits rest = limits;
-        if (limits.timeLimit() != null && !limits.workMode()) {
-            long left = limits.timeLimit().toNanos() - (System.nanoTime() - began);
-            rest = limits.withTimeLimit(java.time.Duration.ofNanos(Math.max(1_000_000, left)));
-        }
         Allocation a = switch (name) {
             case "minimalloc" -> new MiniMallocAllocator().minimize(buffers, rest, start);
             case "ilp" -> PlacementIlp.minimumHeight(Backend.SCIP, buffers, start, rest);

@@ -12,6 +12,7 @@ import dev.memplan.model.BufferSet;
 import dev.memplan.model.Limits;
 import dev.memplan.model.LoadBound;
 import dev.memplan.model.Placement;
+import dev.memplan.model.Shares;
 import dev.memplan.model.SolveStatus;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -72,7 +73,7 @@ public final class Portfolio {
             if (timeLeft(deadline, limits)) {
                 long t0 = System.nanoTime();
                 // Under a work limit MiniMalloc gets its share of the work (half when CP-SAT follows), else the time.
-                Allocation a = new MiniMallocAllocator().minimize(buffers, exact(limits, deadline, cpSat ? 0.5 : 1.0), best);
+                Allocation a = new MiniMallocAllocator().minimize(buffers, exact(limits, deadline, cpSat ? Shares.MINIMALLOC_BEFORE_CPSAT : 1.0), best);
                 if (a.solved() && a.placement().height() < best.height()) {
                     best = a.placement();
                     winner = "minimalloc";
@@ -93,7 +94,7 @@ public final class Portfolio {
             log.add("cpsat: " + a.status() + (a.solved() ? " height " + a.placement().height() : "") + seconds(t0)
                     + (a.note() != null ? " (" + a.note() + ")" : ""));
         }
-        if (limits.timeLimit() == null && !limits.workMode() && !proven) {
+        if (!limits.budget().limited() && !proven) {
             log.add("no --time-limit: the exact searches had " + DEFAULT_EXACT_SECONDS + " s");
         }
         double s = (System.nanoTime() - start) / 1e9;
@@ -163,18 +164,18 @@ public final class Portfolio {
 
     /** Whether the exact searches may still run: work left under a work limit, else time before the deadline. */
     private static boolean timeLeft(long deadline, Limits limits) {
-        return limits.workMode() ? !limits.expired() : deadline - System.nanoTime() > 0;
+        return limits.workMode() ? !limits.stopped() : deadline - System.nanoTime() > 0;
     }
 
     /**
-     * The limits of an exact search: under a work limit, {@code share} of the work left (the wall deadline stays
-     * the outer guard); else the time to the deadline.
+     * The limits of an exact search: under a work limit, {@code share} of the work left (the wall end stays the
+     * outer guard); else the time to the deadline.
      */
     private static Limits exact(Limits limits, long deadline, double share) {
         if (limits.workMode()) {
-            return limits.withTimeLimit(Duration.ofNanos(Math.round(limits.work().left() * share * 1e9)));
+            return limits.child(share);
         }
-        return limits.withTimeLimit(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+        return limits.upTo(Math.max(1, deadline - System.nanoTime()));
     }
 
     /**
@@ -182,17 +183,11 @@ public final class Portfolio {
      * (none: never), else the time limit, or {@link #DEFAULT_EXACT_SECONDS} without one.
      */
     private static long deadline(long start, Limits limits) {
-        if (limits.workMode()) {
-            Duration wall = limits.wallLeft();
-            return wall == null ? Long.MAX_VALUE : start + Math.min(wall.toNanos(), Long.MAX_VALUE / 4);
+        Duration wall = limits.budget().wallLeft();
+        if (wall == null) {
+            return limits.workMode() ? Long.MAX_VALUE : start + DEFAULT_EXACT_SECONDS * 1_000_000_000L;
         }
-        if (limits.timeLimit() == null) {
-            return start + DEFAULT_EXACT_SECONDS * 1_000_000_000L;
-        }
-        if (limits.timeLimit().toDays() > 36_500) {
-            return Long.MAX_VALUE;
-        }
-        return start + limits.timeLimit().toNanos();
+        return start + Math.min(wall.toNanos(), Long.MAX_VALUE / 4);
     }
 
     private static String seconds(long t0) {

@@ -37,11 +37,9 @@ public final class BestMapping implements MappingPlanner {
         MappingResult best = null;
         for (int k = 0; k < players.size(); k++) {
             Limits share = limits;
-            if (limits.timeLimit() != null) {
-                // Under a work limit the limit is the work left (the players charge it), not a clock.
-                long left = limits.workMode() ? limits.timeLimit().toNanos()
-                        : limits.timeLimit().toNanos() - (System.nanoTime() - start);
-                share = limits.withTimeLimit(Duration.ofNanos(Math.max(1, left / (players.size() - k))));
+            if (limits.budget().limited()) {
+                // An equal split of what is left (work under a work limit: the players charge it) among the rest.
+                share = limits.upTo(Math.max(1, limits.budget().left() / (players.size() - k)));
             }
             MappingResult r = players.get(k).plan(in, share);
             if (best == null || r.mapping() != null && r.reward() > best.reward()) {

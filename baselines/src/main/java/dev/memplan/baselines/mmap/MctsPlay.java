@@ -1,5 +1,6 @@
 package dev.memplan.baselines.mmap;
 
+import dev.memplan.model.Budget;
 import dev.memplan.model.Limits;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.mmap.Action;
@@ -71,13 +72,13 @@ public final class MctsPlay implements MappingPlanner {
     public MappingResult plan(MmapInstance in, Limits limits) {
         long start = System.nanoTime();
         boolean work = limits.workMode();
-        Limits lim = work ? limits.startingNow() : limits;
+        Limits lim = work ? limits.child() : limits;
         // Under a work limit the wall clock is only the command's outer guard.
-        java.time.Duration wall = lim.wallLeft();
-        long deadline = work ? (wall == null ? Long.MAX_VALUE : start + Math.min(wall.toNanos(), Long.MAX_VALUE / 4))
-                : limits.timeLimit() == null ? Long.MAX_VALUE : start + limits.timeLimit().toNanos();
-        long stepBudget = !work ? Long.MAX_VALUE : (long) Math.min(Long.MAX_VALUE / 4.0, lim.work().left() * STEPS_PER_UNIT);
-        dev.memplan.model.Work.Meter meter = work ? lim.work().meter(STEPS_PER_UNIT) : null;
+        java.time.Duration wall = lim.budget().wallLeft();
+        long deadline = wall == null ? Long.MAX_VALUE : start + Math.min(wall.toNanos(), Long.MAX_VALUE / 4);
+        long stepBudget = !work ? Long.MAX_VALUE : (long) Math.min(Long.MAX_VALUE / 4.0,
+                lim.budget().workLeftMicro() / (double) Budget.MICRO * STEPS_PER_UNIT);
+        Budget.Meter meter = work ? lim.budget().meter(STEPS_PER_UNIT) : null;
         Random rnd = new Random(limits.seed());
         MmapGame game = new MmapGame(in);
         long searched = 0;
@@ -101,7 +102,7 @@ public final class MctsPlay implements MappingPlanner {
                 until = deadline;
                 if (steps <= 0 || now >= deadline) {
                     if (now >= deadline) {
-                        lim.work().markWallStop();
+                        lim.budget().markWallStop();
                     }
                     game.play(defaultMove(options, rnd, 0));
                     continue;
@@ -140,7 +141,7 @@ public final class MctsPlay implements MappingPlanner {
      * {@code stepBudget} moves played inside simulations (counted on {@code meter}, null without a work limit).
      */
     private int search(MmapGame game, Decision[] rootOptions, Random rnd, long until, long stepBudget,
-                       dev.memplan.model.Work.Meter meter) {
+                       Budget.Meter meter) {
         long stepsUsed = 0;
         Node root = new Node();
         root.options = rootOptions;

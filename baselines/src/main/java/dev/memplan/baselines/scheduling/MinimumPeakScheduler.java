@@ -132,7 +132,8 @@ public final class MinimumPeakScheduler implements Scheduler {
 
     private ScheduleResult compute(Graph graph, Limits limits) {
         long began = System.nanoTime();
-        Limits lim = limits.startingNow();
+        Limits lim = limits.child();
+        java.time.Duration wallLeft = lim.budget().wallLeft();
         int top = Math.min(beamWidth, memoryBeam(graph.operatorCount()));
         Search found = null;
         int width = 0;
@@ -142,23 +143,22 @@ public final class MinimumPeakScheduler implements Scheduler {
             // order is the same on every machine; only the command's wall deadline can cut it short.
             int w = Math.min(top, sizedWidth(graph.operatorCount()));
             Search s = new Search(graph, w);
-            java.time.Duration wall = lim.wallLeft();
-            long guard = wall == null ? Long.MAX_VALUE : began + Math.min(wall.toNanos(), Long.MAX_VALUE / 4);
+            long guard = wallLeft == null ? Long.MAX_VALUE : began + Math.min(wallLeft.toNanos(), Long.MAX_VALUE / 4);
             if (s.run(guard)) {
                 found = s;
                 width = w;
             } else {
-                lim.work().markWallStop();
+                lim.budget().markWallStop();
                 shortfall = ", beam " + w + " passed the time limit";
             }
-        } else if (lim.timeLimit() == null || pinned && lim.workMode()) {
+        } else if (!lim.budget().limited() || pinned && lim.workMode()) {
             found = new Search(graph, top);
             found.run(Long.MAX_VALUE);
             width = top;
         } else {
             long end;
             try {
-                end = Math.addExact(began, lim.timeLimit().toNanos());
+                end = Math.addExact(began, wallLeft.toNanos());
             } catch (ArithmeticException centuries) {
                 end = Long.MAX_VALUE; // --time-limit 1e12: no deadline
             }
@@ -214,8 +214,8 @@ public final class MinimumPeakScheduler implements Scheduler {
             // The beam's peak as the target of the exact DP with every state at or above it dropped: when a layer
             // empties, no order stays below it. Fixed caps, no clock under a work limit (the command's deadline
             // only), so the status is the same on every machine. It only raises the bound; the order stays.
-            long deadline = lim.workMode() || lim.timeLimit() == null ? Long.MAX_VALUE
-                    : began + lim.timeLimit().toNanos();
+            long deadline = lim.workMode() || wallLeft == null ? Long.MAX_VALUE
+                    : began + Math.min(wallLeft.toNanos(), Long.MAX_VALUE / 4);
             long proven = found.lowerBound(peak, PROOF_STATE_CAP, PROOF_EXPANSIONS, deadline, lim);
             if (proven > bound) {
                 bound = proven;
@@ -223,9 +223,10 @@ public final class MinimumPeakScheduler implements Scheduler {
                         : ", pruned DP bound " + proven;
             }
         }
-        Duration left = lim.timeLimit();
+        // What is left in the budget's governing quantity (work under a work limit): the program needs 200 ms of it.
+        long left = lim.budget().left();
         if (!pinned && graph.operatorCount() <= PROGRAM_OPERATOR_LIMIT && peak > bound
-                && (left == null || left.toMillis() > 200)) {
+                && (left == dev.memplan.model.Budget.NONE || left / 1_000_000 > 200)) {
             MinimumPeak.Result r = MinimumPeak.solve(graph, TensorSetting.ALL, backend, lim);
             bound = Math.max(bound, r.bound());
             if (r.value() < peak) {
@@ -419,7 +420,7 @@ public final class MinimumPeakScheduler implements Scheduler {
             Layer next = new Layer();
             long bound = 0;
             for (int k = 0; k < n; k++) {
-                if (limits.deadline().expired() || deadline != Long.MAX_VALUE && System.nanoTime() > deadline) {
+                if (limits.budget().wallOver() || deadline != Long.MAX_VALUE && System.nanoTime() > deadline) {
                     return bound;
                 }
                 next.clear(layer);

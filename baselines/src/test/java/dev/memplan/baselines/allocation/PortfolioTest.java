@@ -26,7 +26,10 @@ import org.junit.jupiter.api.Test;
  * max-load bound or MiniMalloc proved it, and the exact allocators never above the best fast heuristic.
  */
 class PortfolioTest {
-    private static final Limits SHORT = Limits.DEFAULT.withTimeLimit(Duration.ofMillis(500));
+    /** A fresh budget per call: a budget\'s clock starts when it is made. */
+    private static Limits shortLimits() {
+        return Limits.ofWall(Duration.ofMillis(500));
+    }
 
     static BufferSet randomSet(Random r, int n) {
         List<Buffer> list = new ArrayList<>();
@@ -44,7 +47,7 @@ class PortfolioTest {
         Random r = new Random(11);
         for (int round = 0; round < 30; round++) {
             BufferSet set = randomSet(r, 5 + r.nextInt(20));
-            Portfolio.Outcome o = Portfolio.minimize(set, SHORT);
+            Portfolio.Outcome o = Portfolio.minimize(set, shortLimits());
             Allocation a = o.allocation();
             assertTrue(a.solved(), "round " + round);
             BufferChecker.requireValid(a.placement(), a.placement().height(), "test");
@@ -52,9 +55,9 @@ class PortfolioTest {
             assertEquals(LoadBound.of(set), o.lowerBound());
             assertTrue(h >= o.lowerBound(), "below the lower bound: round " + round);
             for (String member : List.of("greedy", "bestfit", "tflite", "skyline")) {
-                assertTrue(h <= Allocators.minimize(member, set, SHORT).placement().height(), member + " round " + round);
+                assertTrue(h <= Allocators.minimize(member, set, shortLimits()).placement().height(), member + " round " + round);
             }
-            Allocation exact = new MiniMallocAllocator().minimize(set, SHORT);
+            Allocation exact = new MiniMallocAllocator().minimize(set, shortLimits());
             assertTrue(h <= exact.placement().height(), "minimalloc round " + round);
             if (h == o.lowerBound()) {
                 assertEquals(SolveStatus.OPTIMAL, a.status(), "meets L: round " + round);
@@ -77,7 +80,7 @@ class PortfolioTest {
             BufferSet set = randomSet(r, 3 + r.nextInt(25));
             long bound = LoadBound.of(set);
             for (String h : List.of("greedy", "bestfit", "tflite", "skyline")) {
-                Allocation a = Allocators.minimize(h, set, SHORT);
+                Allocation a = Allocators.minimize(h, set, shortLimits());
                 boolean meets = a.placement().height() == bound;
                 assertEquals(meets ? SolveStatus.OPTIMAL : SolveStatus.HEURISTIC, a.status(), h + " round " + round);
                 if (meets) {
@@ -94,7 +97,7 @@ class PortfolioTest {
     void exactAllocatorsStartFromTheBestFastHeuristic() {
         Random r = new Random(3);
         // A millisecond: the searches cannot improve, so the answer is the starting packing, never above it.
-        Limits instant = Limits.DEFAULT.withTimeLimit(Duration.ofMillis(1));
+        Limits instant = Limits.ofWall(Duration.ofMillis(1));
         int skylineLowest = 0;
         for (int round = 0; round < 30; round++) {
             BufferSet set = randomSet(r, 30 + r.nextInt(30));
@@ -118,8 +121,8 @@ class PortfolioTest {
     @Test
     void packingIntoACapacityBelowTheMaxLoadIsProvenInfeasible() {
         BufferSet set = new BufferSet(List.of(new Buffer("a", 0, 2, 10), new Buffer("b", 1, 3, 10)));
-        assertEquals(SolveStatus.INFEASIBLE, Portfolio.allocate(set, 19, SHORT).allocation().status());
-        Allocation fits = Portfolio.allocate(set, 20, SHORT).allocation();
+        assertEquals(SolveStatus.INFEASIBLE, Portfolio.allocate(set, 19, shortLimits()).allocation().status());
+        Allocation fits = Portfolio.allocate(set, 20, shortLimits()).allocation();
         assertTrue(fits.solved());
         assertTrue(fits.placement().height() <= 20);
     }
@@ -127,6 +130,6 @@ class PortfolioTest {
     @Test
     void telamallocCannotMinimise() {
         BufferSet set = new BufferSet(List.of(new Buffer("a", 0, 2, 10)));
-        assertThrows(IllegalArgumentException.class, () -> Allocators.minimize("telamalloc", set, SHORT));
+        assertThrows(IllegalArgumentException.class, () -> Allocators.minimize("telamalloc", set, shortLimits()));
     }
 }

@@ -65,7 +65,7 @@ class MmapPlayersTest {
                 assertTrue(r.reward() <= in.benefitBound());
             }
             MappingResult exact = new MmapCpSat(new GreedyMapping()).plan(in,
-                    Limits.DEFAULT.withTimeLimit(Duration.ofSeconds(1)));
+                    Limits.ofWall(Duration.ofSeconds(1)));
             assertTrue(exact.reward() >= new GreedyMapping().plan(in, Limits.DEFAULT).reward());
             assertTrue(exact.bound() >= exact.reward());
         }

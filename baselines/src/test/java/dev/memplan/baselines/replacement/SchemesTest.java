@@ -68,7 +68,7 @@ class SchemesTest {
 
     @Test
     void cosmaIsNeverWorseThanAnySchemeWhenItProvesOptimality() {
-        Limits limits = Limits.DEFAULT.withTimeLimit(Duration.ofSeconds(20));
+        Limits limits = Limits.ofWall(Duration.ofSeconds(20));
         for (String name : Examples.names()) {
             for (TensorSetting s : TensorSetting.values()) {
                 Graph g = Examples.graph(name).withSetting(s);
@@ -93,7 +93,7 @@ class SchemesTest {
      */
     static Plan planOrNull(String scheme, Graph g, TensorSetting s, long budget) {
         try {
-            return Schemes.byName(scheme).plan(g, s, budget, Limits.DEFAULT.withTimeLimit(Duration.ofSeconds(5)));
+            return Schemes.byName(scheme).plan(g, s, budget, Limits.ofWall(Duration.ofSeconds(5)));
         } catch (PackingFailedException e) {
             assertTrue(scheme.endsWith("/minimalloc"), scheme + ": " + e.getMessage());
             return null;
@@ -146,7 +146,7 @@ class SchemesTest {
     void everySchemeAndCosmaHonourAlignment() {
         CosmaSolver.Options cosma = new CosmaSolver.Options(CosmaObjective.TRAFFIC, null, Backend.CPSAT, true, null,
                 true, new dev.memplan.baselines.allocation.minimalloc.MiniMallocAllocator());
-        Limits limits = Limits.DEFAULT.withTimeLimit(Duration.ofSeconds(20));
+        Limits limits = Limits.ofWall(Duration.ofSeconds(20));
         for (long seed = 0; seed < 6; seed++) {
             Graph raw = RandomGraphs.layered(seed, 7, 2, 3, 13, seed % 2 == 0);
             long alignment = List.of(2L, 3L, 8L).get((int) (seed % 3));

@@ -182,8 +182,7 @@ class MinimumPeakSchedulerTest {
     @Test
     void aPassedDeadlineKeepsTheGreedyRung() {
         Graph g = RandomGraphs.layers(3, 20, 100, 2, 4096, false);
-        Limits none = new Limits(java.time.Duration.ofSeconds(30), 1, 0.0, 0L,
-                dev.memplan.model.Deadline.after(java.time.Duration.ZERO));
+        Limits none = Limits.ofWall(java.time.Duration.ZERO);
         ScheduleResult r = new MinimumPeakScheduler().schedule(g, none);
         r.schedule().validate(g);
         assertEquals(g.operatorCount(), r.schedule().operators().size());
@@ -200,7 +199,7 @@ class MinimumPeakSchedulerTest {
         Graph g = RandomGraphs.layers(5, 12, 8, 3, 4096, false);
         ScheduleResult a = MinimumPeakScheduler.pinned(16, Backend.CPSAT).schedule(g, Limits.DEFAULT);
         ScheduleResult b = MinimumPeakScheduler.pinned(16, Backend.CPSAT)
-                .schedule(g, Limits.DEFAULT.withTimeLimit(java.time.Duration.ofSeconds(60)));
+                .schedule(g, Limits.ofWall(java.time.Duration.ofSeconds(60)));
         assertEquals(a.peak(), b.peak());
         assertEquals(a.schedule().operators(), b.schedule().operators());
         assertEquals("beam 16", a.method(), "the label names the rung");
@@ -218,7 +217,7 @@ class MinimumPeakSchedulerTest {
             Graph g = RandomGraphs.layers(seed, 3, 3, 3, 50, seed % 2 == 0);
             ScheduleResult unlimited = new MinimumPeakScheduler().schedule(g, Limits.DEFAULT);
             ScheduleResult limited = new MinimumPeakScheduler()
-                    .schedule(g, Limits.DEFAULT.withTimeLimit(java.time.Duration.ofSeconds(60)));
+                    .schedule(g, Limits.ofWall(java.time.Duration.ofSeconds(60)));
             assertEquals(unlimited.peak(), limited.peak(), "seed " + seed);
             assertEquals(SolveStatus.OPTIMAL, limited.status(), "seed " + seed);
             assertEquals(bruteForce(g), limited.peak(), "seed " + seed);

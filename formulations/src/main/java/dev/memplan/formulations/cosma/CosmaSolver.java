@@ -14,7 +14,6 @@ import dev.memplan.model.Budgets;
 import dev.memplan.model.HeapRoom;
 import dev.memplan.model.PlanBuffers;
 import dev.memplan.model.CheckReport;
-import dev.memplan.model.Deadline;
 import dev.memplan.model.Graph;
 import dev.memplan.model.JustInTimePlanner;
 import dev.memplan.model.Limits;
@@ -120,12 +119,12 @@ public final class CosmaSolver {
      */
     public static CosmaResult solve(Graph graph, TensorSetting setting, long budget, Options options, Limits limits) {
         List<String> notes = new ArrayList<>();
-        // One clock for every step: the limit becomes a deadline that each step, build and solver call reads.
-        CosmaResult r = steps(graph, setting, budget, options, limits.startingNow(), notes);
+        // One budget for every step: its own counters, charged to the caller's; each step takes a child of it.
+        CosmaResult r = steps(graph, setting, budget, options, limits.child(), notes);
         return r.withNotes(notes);
     }
 
-    /** {@link #solve} with the limits already on the deadline; what is skipped is added to {@code notes}. */
+    /** {@link #solve} with the call's own budget; what is skipped is added to {@code notes}. */
     private static CosmaResult steps(Graph graph, TensorSetting setting, long budget, Options options, Limits limits,
                                      List<String> notes) {
         Graph g = graph.withSetting(setting);
@@ -161,11 +160,10 @@ public final class CosmaSolver {
         Plan start = startingPlan(g, setting, budget, options);
         // Computed once: its bound is the floor of every step, its round trips the inequalities of every program.
         boolean wantForced = options.objective() == CosmaObjective.TRAFFIC && options.uses(Technique.FORCED);
-        if (wantForced && limits.expired()) {
+        if (wantForced && limits.stopped()) {
             notes.add("forced-traffic bound skipped: " + why(limits));
         }
-        ForcedTraffic forced = wantForced && !limits.expired()
-                ? ForcedTraffic.of(g, OperatorWindows.of(g, options.schedule(), options.prune()), budget) : null;
+        ForcedTraffic forced = wantForced && !limits.stopped() ? forced(g, options, budget, limits, notes) : null;
         Long forcedBound = forced == null ? null : forced.bound();
         long floor = forcedBound == null ? 0 : forcedBound;
         if (start != null) {
@@ -300,12 +298,25 @@ public final class CosmaSolver {
     }
 
     /**
-     * The time of a sub-step (the start's order, the lift): 1/n of the limit, or {@link Shares#STEP_CAP} without one,
-     * so that a sub-step, which only looks for a plan that meets the bound, never keeps an unlimited run from the
-     * steps that prove optimality.
+     * The forced-traffic bound, polling the budget while it computes (a large graph under load took seconds before
+     * any solver's clock started); null, with a note, when the budget ran out first.
+     */
+    private static ForcedTraffic forced(Graph g, Options options, long budget, Limits limits, List<String> notes) {
+        try (BuildGuard guard = BuildGuard.until(limits.budget())) {
+            return ForcedTraffic.of(g, OperatorWindows.of(g, options.schedule(), options.prune()), budget);
+        } catch (BuildAbandonedException e) {
+            notes.add("forced-traffic bound: " + e.getMessage().replaceFirst("^building model '[^']*' was ", ""));
+            return null;
+        }
+    }
+
+    /**
+     * The budget of a sub-step (the start's order, the lift): 1/n of what is left, or {@link Shares#STEP_CAP} without
+     * a limit, so that a sub-step, which only looks for a plan that meets the bound, never keeps an unlimited run from
+     * the steps that prove optimality.
      */
     private static Limits share(Limits limits, int n) {
-        return limits.withTimeLimit(limits.timeLimit() == null ? Shares.STEP_CAP : limits.timeLimit().dividedBy(n));
+        return limits.part(n);
     }
 
     /** The sub-problem's plan as the OPTIMAL result when it pays no more than the floor (a proven lower bound). */
@@ -328,7 +339,7 @@ public final class CosmaSolver {
      */
     private static Sub polished(Graph graph, TensorSetting setting, long budget, Options options, Plan start,
                                 Limits limits, List<String> notes) {
-        if (limits.expired()) {
+        if (limits.stopped()) {
             notes.add("the starting plan's order: skipped: " + why(limits));
             return null;
         }
@@ -357,7 +368,7 @@ public final class CosmaSolver {
         if (actBudget < Budgets.minimumFeasible(activations)) {
             return null;
         }
-        if (limits.expired()) {
+        if (limits.stopped()) {
             notes.add("the lift: skipped: " + why(limits));
             return null;
         }
@@ -392,11 +403,9 @@ public final class CosmaSolver {
     /**
      * Solves the program without addresses; packs its residency with the packer. A packing of the relaxation's
      * optimum is an optimal plan; a packing of a non-optimal relaxation solution is a plan with the
-     * relaxation's bound. With CP-SAT as the back-end the relaxation runs on SCIP first (a quarter of the time
-     * when there is a limit), then on CP-SAT with the rest: SCIP's LP bound decides most relaxations in seconds
-     * (ViT-B/16 at M_R 2 s against CP-SAT's 75% gap after 120 s; DeepLabV3 with parameters at M_H about 35 s),
-     * while CP-SAT's search finds the plans SCIP misses on the Transformer (45 s from the just-in-time plan at
-     * M_R), which a half share for SCIP left too little time for (BENCHMARKS.md).
+     * relaxation's bound. With CP-SAT as the back-end and a wall limit the relaxation runs on SCIP first
+     * (1/{@link Shares#SCIP_PASS_DIVISOR} of the budget), then on CP-SAT with the rest: SCIP's LP bound decides most
+     * relaxations quickly, CP-SAT's search finds the plans SCIP misses (BENCHMARKS.md, "COSMA at scale: the zoo").
      */
     private static Decoupled decoupled(Graph g, TensorSetting setting, long budget, Options options, Plan start,
                                        Limits limits, long began, ForcedTraffic forced, List<String> notes,
@@ -411,20 +420,19 @@ public final class CosmaSolver {
             relaxed.hint(start);
         }
         // SCIP first for its bound, then CP-SAT; under a work limit CP-SAT alone (SCIP counts no deterministic work).
-        List<Backend> backends = options.backend() == Backend.CPSAT && limits.timeLimit() != null && !limits.workMode()
+        List<Backend> backends = options.backend() == Backend.CPSAT && limits.budget().wallLeft() != null
+                && !limits.workMode()
                 ? List.of(Backend.SCIP, Backend.CPSAT) : List.of(options.backend());
         Allocator packer = options.packer() != null ? options.packer() : new PlacementCpSat(false);
         long bound = floor;
         Plan bestPacked = null;
         for (int i = 0; i < backends.size(); i++) {
-            if (limits.expired()) {
+            if (limits.stopped()) {
                 notes.add("the program without addresses on " + backends.get(i).id() + " skipped: " + why(limits));
                 break;
             }
-            Limits share = limits;
-            if (share.timeLimit() != null && i < backends.size() - 1) {
-                share = share.withTimeLimit(share.timeLimit().dividedBy(Shares.SCIP_PASS_DIVISOR));
-            }
+            // Two back-ends only with a wall limit: SCIP's pass takes its part, CP-SAT the rest.
+            Limits share = i < backends.size() - 1 ? limits.part(Shares.SCIP_PASS_DIVISOR) : limits;
             SolverResult r = Solvers.create(backends.get(i)).solve(relaxed.model(), share);
             if (r.bound() != null) {
                 bound = Math.max(bound, (long) Math.ceil(r.bound() - 1e-6));
@@ -495,9 +503,9 @@ public final class CosmaSolver {
         }
     }
 
-    /** Why a step is skipped once the limits have expired. */
+    /** Why a step is skipped once its budget is stopped. */
     private static String why(Limits limits) {
-        return Deadline.interrupted() ? "interrupted" : "no time left within the limit";
+        return limits.budget().whyStopped();
     }
 
     /**
@@ -508,7 +516,7 @@ public final class CosmaSolver {
     private static CosmaFormulation build(Graph g, TensorSetting setting, long budget, Options options,
                                           Schedule schedule, boolean addresses, ForcedTraffic forced, Limits limits,
                                           String what, List<String> notes) {
-        if (limits.expired()) {
+        if (limits.stopped()) {
             notes.add(what + " skipped: " + why(limits));
             return null;
         }
@@ -516,13 +524,14 @@ public final class CosmaSolver {
         ModelEstimate estimate = ModelEstimate.of(g, windows, schedule == null, addresses);
         // Under a work limit the decision depends on -Xmx alone (not on the free heap of the moment), as every
         // decision of a work-limited run must be the same on every run.
-        String whyNot = limits.workMode() ? estimate.whyNotUnderWork(Runtime.getRuntime().maxMemory(), limits.timeLimit())
-                : estimate.whyNot(HeapRoom.freeFor(estimate.bytes()), limits.timeLimit());
+        String whyNot = limits.workMode()
+                ? estimate.whyNotUnderWork(Runtime.getRuntime().maxMemory(), limits.budget().workLeft())
+                : estimate.whyNot(HeapRoom.freeFor(estimate.bytes()), limits.budget().wallLeft());
         if (whyNot != null) {
             notes.add(what + " skipped (" + estimate + "): " + whyNot);
             return null;
         }
-        try (BuildGuard guard = BuildGuard.until(limits.deadline(), estimate.variables() + estimate.constraints())) {
+        try (BuildGuard guard = BuildGuard.until(limits.budget(), estimate.variables() + estimate.constraints())) {
             return new CosmaFormulation(g, setting, budget, options.objective(), schedule, addresses, options.prune(),
                     forced);
         } catch (BuildAbandonedException e) {
@@ -554,10 +563,10 @@ public final class CosmaSolver {
         long n = g.operatorCount();
         long a = g.tensorCount();
         long estimate = n * n + 4 * a * n + a * a * n;
-        if (estimate > UNPRUNED_COUNT_LIMIT || limits.expired()) {
+        if (estimate > UNPRUNED_COUNT_LIMIT || limits.stopped()) {
             return null;
         }
-        try (BuildGuard guard = BuildGuard.until(limits.deadline())) {
+        try (BuildGuard guard = BuildGuard.until(limits.budget())) {
             return ModelSize.of(new CosmaFormulation(g, setting, budget, options.objective(), options.schedule(), true,
                     false).model());
         } catch (BuildAbandonedException e) {

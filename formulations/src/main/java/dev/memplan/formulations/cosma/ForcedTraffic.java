@@ -1,5 +1,7 @@
 package dev.memplan.formulations.cosma;
 
+import dev.memplan.formulations.milp.BuildAbandonedException;
+import dev.memplan.formulations.milp.BuildGuard;
 import dev.memplan.model.ByteRange;
 import dev.memplan.model.Graph;
 import java.util.ArrayList;
@@ -41,7 +43,13 @@ public final class ForcedTraffic {
         this.bound = bound;
     }
 
-    /** The forced traffic of a graph (already in its tensor setting) at a budget, with the given windows. */
+    /** Tensors between two polls of the build's budget (a mask: one less than a power of two). */
+    private static final int POLL_EVERY = 63;
+
+    /**
+     * The forced traffic of a graph (already in its tensor setting) at a budget, with the given windows. Polls the
+     * {@link BuildGuard} open on this thread, if any: {@link BuildAbandonedException} once its budget is over.
+     */
     public static ForcedTraffic of(Graph graph, OperatorWindows windows, long budget) {
         Context cx = Context.of(graph, windows, budget);
         int nt = graph.tensorCount();
@@ -50,6 +58,9 @@ public final class ForcedTraffic {
         long[] alone = new long[nt];
         int[][] blockersOf = new int[nt][];
         for (int a = 0; a < nt; a++) {
+            if ((a & POLL_EVERY) == 0) {
+                BuildGuard.poll("the forced-traffic bound");
+            }
             int[] readers = graph.consumers(a);
             if (readers.length == 0) {
                 continue;

@@ -163,7 +163,7 @@ public record ModelEstimate(long variables, long constraints, long nonzeros, lon
         if (bytes > freeHeap) {
             return String.format("needs about %d MB, the heap has %d MB free", bytes >> 20, freeHeap >> 20);
         }
-        if (left != null && buildTime().multipliedBy(2).compareTo(left) > 0) {
+        if (left != null && buildTime().multipliedBy(dev.memplan.model.Shares.BUILD_DIVISOR).compareTo(left) > 0) {
             return String.format("building it takes about %.1f s, %.1f s left", buildTime().toMillis() / 1e3,
                     left.toMillis() / 1e3);
         }
@@ -171,17 +171,19 @@ public record ModelEstimate(long variables, long constraints, long nonzeros, lon
     }
 
     /**
-     * Under a work limit: whether the model is skipped, judged against half the heap the JVM may grow to (-Xmx)
+     * Under a work limit ({@code workLeft} units left): whether the model is skipped, judged against half the heap the JVM may grow to (-Xmx)
      * rather than what is free now, so that the decision, and every plan after it, does not depend on when the
      * garbage collector last ran. A model that passes and still does not fit is abandoned while building (the
      * build catches the OutOfMemoryError) with a note.
      */
-    public String whyNotUnderWork(long maxHeap, Duration left) {
+    public String whyNotUnderWork(long maxHeap, double workLeft) {
         if (bytes > maxHeap / 2) {
             return String.format("needs about %d MB, more than half of the %d MB heap (the room a model gets under a"
                     + " work limit; give more with MEMPLAN_JAVA_OPTS=-Xmx...)", bytes >> 20, maxHeap >> 20);
         }
-        return whyNot(Long.MAX_VALUE, left);
+        // The build's estimated seconds against the work left, a unit read as a second (one unit takes about a
+        // second on the reference machine): a decision from the budget's numbers, never from the clock.
+        return whyNot(Long.MAX_VALUE, Duration.ofNanos(Math.round(Math.min(workLeft, 1e9) * 1e9)));
     }
 
     @Override

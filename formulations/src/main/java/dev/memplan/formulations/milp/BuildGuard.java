@@ -1,14 +1,16 @@
 package dev.memplan.formulations.milp;
 
-import dev.memplan.model.Deadline;
+import dev.memplan.model.Budget;
+import dev.memplan.model.Shares;
 
 /**
- * Abandons the building of a {@link Model} once a deadline passes: while a guard is open on a thread, every model
- * built on that thread checks the deadline every {@link #EVERY} variables and constraints and throws
- * {@link BuildAbandonedException} when it has passed (or the run was interrupted), or when the pace so far says
+ * Abandons the building of a {@link Model} once its {@link Budget}'s wall time is up or a stop is requested: while a
+ * guard is open on a thread, every model built on that thread polls the budget every {@link #EVERY} variables and
+ * constraints (and every step that computes for a model, such as the forced-traffic bound, {@link #poll(String)})
+ * and throws {@link BuildAbandonedException} when it is over, or when the pace so far says
  * that the build will not be done within half of the time it had (the solver's copy of the model and the solve need
  * the other half): the pace follows the machine's load, which a fixed rate in an estimate cannot. The encodings
- * build their models in their constructors; a scoped guard reaches all of them without a deadline parameter on each.
+ * build their models in their constructors; a scoped guard reaches all of them without a budget parameter on each.
  */
 public final class BuildGuard implements AutoCloseable {
     /** Additions between two checks (a check reads the clock). */
@@ -20,29 +22,28 @@ public final class BuildGuard implements AutoCloseable {
     private static final ThreadLocal<BuildGuard> CURRENT = new ThreadLocal<>();
 
     private final BuildGuard previous;
-    private final Deadline deadline;
+    private final Budget budget;
     private final long expected;
     private final long began = System.nanoTime();
 
-    private BuildGuard(BuildGuard previous, Deadline deadline, long expected) {
+    private BuildGuard(BuildGuard previous, Budget budget, long expected) {
         this.previous = previous;
-        this.deadline = deadline;
+        this.budget = budget;
         this.expected = expected;
     }
 
     /** Opens a guard on this thread until {@link #close()}, without a forecast. */
-    public static BuildGuard until(Deadline deadline) {
-        return until(deadline, 0);
+    public static BuildGuard until(Budget budget) {
+        return until(budget, 0);
     }
 
     /**
      * Opens a guard on this thread until {@link #close()}; {@code expected} variables and constraints (0: unknown)
-     * give the forecast. Nested guards keep the earlier deadline.
+     * give the forecast. A nested guard polls its own budget and the guard around it.
      */
-    public static BuildGuard until(Deadline deadline, long expected) {
+    public static BuildGuard until(Budget budget, long expected) {
         BuildGuard previous = CURRENT.get();
-        BuildGuard guard = new BuildGuard(previous,
-                previous == null ? deadline : previous.deadline.earlier(deadline), expected);
+        BuildGuard guard = new BuildGuard(previous, budget, expected);
         CURRENT.set(guard);
         return guard;
     }
@@ -53,20 +54,30 @@ public final class BuildGuard implements AutoCloseable {
         if (guard == null) {
             return;
         }
-        if (guard.deadline.expired()) {
-            throw new BuildAbandonedException("building model '" + model + "' was abandoned: "
-                    + (Deadline.interrupted() ? "interrupted" : "the time limit was reached"));
+        for (BuildGuard g = guard; g != null; g = g.previous) {
+            if (g.budget.wallOver()) {
+                throw new BuildAbandonedException("building model '" + model + "' was abandoned: "
+                        + (g.budget.requested() ? "interrupted" : "the time limit was reached"));
+            }
         }
-        java.time.Duration left = guard.deadline.remaining();
+        java.time.Duration left = guard.budget.wallLeft();
         if (guard.expected > 0 && added >= PACE_AFTER && left != null) {
             long now = System.nanoTime();
             double forecast = (now - guard.began) * (double) guard.expected / added;
-            double allowed = (now - guard.began + left.toNanos()) / 2.0;
+            double allowed = (now - guard.began + left.toNanos()) / (double) Shares.BUILD_DIVISOR;
             if (forecast > allowed) {
                 throw new BuildAbandonedException(String.format("building model '%s' was abandoned: at its pace it "
                         + "would take %.1f s of the %.1f s it had", model, forecast / 1e9, 2 * allowed / 1e9));
             }
         }
+    }
+
+    /**
+     * Throws {@link BuildAbandonedException} when the guard open on this thread (if any) says to stop: for a
+     * computation that builds no {@link Model} itself, such as a bound the programs read.
+     */
+    public static void poll(String what) {
+        check(what, 0);
     }
 
     @Override

@@ -7,6 +7,7 @@ import com.google.ortools.sat.IntVar;
 import com.google.ortools.sat.LinearExpr;
 import com.google.ortools.sat.LinearExprBuilder;
 import com.google.ortools.sat.SatParameters;
+import dev.memplan.model.Budget;
 import dev.memplan.model.Limits;
 import dev.memplan.model.SolveStatus;
 import java.util.Map;
@@ -52,7 +53,7 @@ public final class CpSatBackend implements MilpSolver {
         }
         int translated = 0;
         for (Constraint c : model.constraints()) {
-            if (++translated % BuildGuard.EVERY == 0 && lim.expired()) {
+            if (++translated % BuildGuard.EVERY == 0 && lim.stopped()) {
                 // The command's time is up (or Ctrl-C) before the solver's copy of a large model is complete.
                 return out.without(SolveStatus.UNKNOWN, null);
             }
@@ -87,14 +88,15 @@ public final class CpSatBackend implements MilpSolver {
         params.setRandomSeed(Outcomes.seed31(lim.seed()));
         if (lim.workMode()) {
             limitWork(params, out.limits());
-        } else if (lim.timeLimit() != null) {
+        } else if (lim.budget().wallLeft() != null) {
             params.setMaxTimeInSeconds(out.limitSeconds());
         }
 
         // memplan's own handler stops the search (RunningSolvers); CP-SAT's would swallow the user's Ctrl-C.
         params.setCatchSigintSignal(false);
         CpSolverStatus status;
-        try (RunningSolvers.Registration r = RunningSolvers.register(solver::stopSearch)) {
+        try (RunningSolvers.Registration r = RunningSolvers.register(solver::stopSearch);
+             Budget.Registration stop = out.limits().budget().onStop(solver::stopSearch)) {
             status = solver.solve(cp);
         }
         chargeWork(solver, params, out.limits());
@@ -149,10 +151,11 @@ public final class CpSatBackend implements MilpSolver {
 
     /** As {@link #limitWork(SatParameters.Builder, Limits)}, with the model's own deterministic time per unit. */
     public static void limitWork(SatParameters.Builder params, Limits limits, double perUnit) {
-        double units = limits.timeLimit() == null ? Double.POSITIVE_INFINITY : limits.timeLimit().toNanos() / 1e9;
+        // The work left at the budget's resolution (billionths of a unit), as CP-SAT's limit has always been set.
+        double units = limits.budget().left() / 1e9;
         params.setNumWorkers(1);
         params.setMaxDeterministicTime(Math.max(1e-4, units * perUnit));
-        java.time.Duration wall = limits.wallLeft();
+        java.time.Duration wall = limits.budget().wallLeft();
         if (wall != null) {
             params.setMaxTimeInSeconds(Math.max(0.001, wall.toNanos() / 1e9));
         }
@@ -172,10 +175,10 @@ public final class CpSatBackend implements MilpSolver {
             return;
         }
         double used = solver.response().getDeterministicTime();
-        limits.work().charge(used / perUnit);
+        limits.budget().charge(used / perUnit);
         if (params.hasMaxTimeInSeconds() && solver.wallTime() >= 0.95 * params.getMaxTimeInSeconds()
                 && used < 0.95 * params.getMaxDeterministicTime()) {
-            limits.work().markWallStop();
+            limits.budget().markWallStop();
         }
     }
 

@@ -29,18 +29,32 @@ final class Outcomes {
 
     Outcomes(Model model, Limits limits, String backend) {
         this.model = model;
-        // One clock from here: the limit becomes a deadline, so building the solver's model counts against it.
-        this.limits = limits.startingNow();
+        // The call's own budget from here, so building the solver's model counts against it.
+        this.limits = limits.child();
         this.backend = backend;
     }
 
-    /** The limits of this call (from its start: in work mode, its own share of the work). */
+    /** The limits of this call (from its start: its own child of the budget). */
     Limits limits() {
         return limits;
     }
 
     static Limits orDefault(Limits limits) {
         return limits == null ? Limits.DEFAULT : limits;
+    }
+
+    /**
+     * The time limit handed to a solver's own clock: the wall time left; in work mode, for a back-end that counts no
+     * deterministic work (SCIP, HiGHS, CBC), the work left read as seconds (a unit takes about a second on the
+     * reference machine), within the wall time left. Null: no limit.
+     */
+    private Duration solverClock() {
+        Duration wall = limits.budget().wallLeft();
+        if (!limits.workMode()) {
+            return wall;
+        }
+        Duration work = Duration.ofNanos(limits.budget().left());
+        return wall == null || work.compareTo(wall) < 0 ? work : wall;
     }
 
     /** Seconds since this call started. */
@@ -53,7 +67,7 @@ final class Outcomes {
      * counts against it), or infinity; at least a millisecond, since solvers read 0 as "no limit".
      */
     double limitSeconds() {
-        Duration limit = limits.timeLimit();
+        Duration limit = solverClock();
         // Not toNanos(): it overflows beyond 292 years (--time-limit 1e12).
         given = limit == null ? Double.POSITIVE_INFINITY
                 : Math.max(0.001, limit.getSeconds() + limit.getNano() / 1e9);
@@ -62,7 +76,7 @@ final class Outcomes {
 
     /** The time limit in whole milliseconds (at least 1), or 0 for none; saturates for huge limits. */
     long limitMillis() {
-        Duration limit = limits.timeLimit();
+        Duration limit = solverClock();
         if (limit == null) {
             given = Double.POSITIVE_INFINITY;
             return 0;

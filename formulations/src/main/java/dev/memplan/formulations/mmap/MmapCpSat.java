@@ -18,6 +18,7 @@ import dev.memplan.model.Allocation;
 import dev.memplan.model.Buffer;
 import dev.memplan.model.BufferSet;
 import dev.memplan.model.Limits;
+import dev.memplan.model.Shares;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.mmap.Action;
 import dev.memplan.model.mmap.Decision;
@@ -79,9 +80,8 @@ public final class MmapCpSat implements MappingPlanner {
     public MappingResult plan(MmapInstance in, Limits limits) {
         long t0 = System.nanoTime();
         // Under a work limit CP-SAT counts deterministic time; the wall clock is only the command's outer guard.
-        java.time.Duration wall = limits.wallLeft();
-        long deadline = limits.workMode() ? (wall == null ? Long.MAX_VALUE : t0 + Math.min(wall.toNanos(), Long.MAX_VALUE / 4))
-                : limits.timeLimit() == null ? Long.MAX_VALUE : t0 + limits.timeLimit().toNanos();
+        java.time.Duration wall = limits.budget().wallLeft();
+        long deadline = wall == null ? Long.MAX_VALUE : t0 + Math.min(wall.toNanos(), Long.MAX_VALUE / 4);
         if (!Solvers.nativeAvailable()) {
             throw new IllegalStateException("CP-SAT needs the OR-Tools native libraries, which could not be loaded ("
                     + Solvers.nativeFailure() + ")");
@@ -102,7 +102,7 @@ public final class MmapCpSat implements MappingPlanner {
         }
         if (lpBound.isEmpty()) {
             if (limits.workMode() && deadline != Long.MAX_VALUE && System.nanoTime() - deadline >= 0) {
-                limits.work().markWallStop();
+                limits.budget().markWallStop();
             }
             return r;
         }
@@ -124,8 +124,8 @@ public final class MmapCpSat implements MappingPlanner {
 
     /** The start, the relaxation without offsets and the full program, within the limits. */
     private MappingResult search(MmapInstance in, Limits limits, long t0, long deadline) {
-        // The start gets a quarter of the time; CP-SAT the rest.
-        Limits startLimits = limits.timeLimit() == null ? limits : limits.withTimeLimit(limits.timeLimit().dividedBy(4));
+        // The start gets its part of the time (or work); CP-SAT the rest.
+        Limits startLimits = partOf(limits, Shares.MMAP_START_DIVISOR);
         Mapping hint = start == null ? null : start.plan(in, startLimits).mapping();
         long trivial = in.benefitBound();
         // The relaxation without offsets first, with half of what is left: its bound holds for every mapping, and a
@@ -206,9 +206,14 @@ public final class MmapCpSat implements MappingPlanner {
     }
 
 
-    /** Half of the time or work left (all of it without a limit). */
+    /** The relaxation's part of the time or work left. */
     private static Limits half(Limits limits) {
-        return limits.timeLimit() == null ? limits : limits.withTimeLimit(limits.timeLimit().dividedBy(2));
+        return partOf(limits, Shares.MMAP_RELAXATION_DIVISOR);
+    }
+
+    /** 1/n of the time or work left; all of it without a limit (the mapping search has no step cap). */
+    private static Limits partOf(Limits limits, int n) {
+        return limits.budget().limited() ? limits.part(n) : limits;
     }
 
     /**
@@ -235,13 +240,14 @@ public final class MmapCpSat implements MappingPlanner {
         long end = deadline;
         if (limits.workMode()) {
             dev.memplan.formulations.milp.CpSatBackend.limitWork(params, limits);
-        } else if (limits.timeLimit() != null) {
-            double left = limits.timeLimit().toNanos() / 1e9;
+        } else if (limits.budget().wallLeft() != null) {
+            long nanos = limits.budget().wallLeft().toNanos();
+            double left = nanos / 1e9;
             if (left <= 0.05) {
                 return new Relaxed(trivial, null, "relaxation: no time left");
             }
             params.setMaxTimeInSeconds(left);
-            end = Math.min(deadline, System.nanoTime() + limits.timeLimit().toNanos());
+            end = Math.min(deadline, System.nanoTime() + nanos);
         }
         CpSolverStatus status = dev.memplan.formulations.milp.CpSatBackend.solveBy(solver, r.cp, end);
         dev.memplan.formulations.milp.CpSatBackend.chargeWork(solver, params, limits);

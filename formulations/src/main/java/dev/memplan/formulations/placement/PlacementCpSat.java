@@ -140,18 +140,19 @@ public final class PlacementCpSat implements Allocator {
             params.setRelativeGapLimit(lim.relativeGap());
         }
         if (lim.workMode()) {
-            dev.memplan.formulations.milp.CpSatBackend.limitWork(params, lim.startingNow(), perUnit);
-        } else if (lim.timeLimit() != null) {
-            // The time limit holds for the whole call: building the model took some of it.
-            java.time.Duration left = PlacementProblem.remaining(lim, start).timeLimit();
-            params.setMaxTimeInSeconds(left.getSeconds() + left.getNano() / 1e9);
+            dev.memplan.formulations.milp.CpSatBackend.limitWork(params, lim, perUnit);
+        } else if (lim.budget().wallLeft() != null) {
+            // The budget's clock runs for the whole call: building the model took some of it (at least 1 ms left).
+            long left = Math.max(1_000_000, lim.budget().wallLeft().toNanos());
+            params.setMaxTimeInSeconds(left / 1e9);
         }
         params.setCatchSigintSignal(false);
         if (buffers.size() > PRESOLVE_MAX_BUFFERS) {
             params.setCpModelPresolve(false);
         }
         CpSolverStatus status;
-        try (RunningSolvers.Registration r = RunningSolvers.register(solver::stopSearch)) {
+        try (RunningSolvers.Registration r = RunningSolvers.register(solver::stopSearch);
+             dev.memplan.model.Budget.Registration stop = lim.budget().onStop(solver::stopSearch)) {
             status = solver.solve(f.cp);
         }
         dev.memplan.formulations.milp.CpSatBackend.chargeWork(solver, params, lim, perUnit);

@@ -101,7 +101,7 @@ public final class PlacementIlp implements Allocator {
             return PlacementProblem.placed(buffers, f.offsets(null), capacity, false, NAME, start);
         }
         // The time limit holds for the whole call: building the model took some of it.
-        SolverResult result = Solvers.create(backend).solve(f.model, PlacementProblem.remaining(limits, start));
+        SolverResult result = Solvers.create(backend).solve(f.model, limits);
         return switch (result.status()) {
             case OPTIMAL, FEASIBLE -> PlacementProblem.placed(buffers, f.offsets(result), capacity,
                     minimize && result.status() == SolveStatus.OPTIMAL, NAME + "/" + result.backend(), start);

@@ -235,14 +235,4 @@ final class PlacementProblem {
         }
         return new Allocation(SolveStatus.UNKNOWN, null, seconds(startNanos), note);
     }
-
-    /** The limits with the time spent since {@code startNanos} taken off the time limit (at least 1 ms left). */
-    static dev.memplan.model.Limits remaining(dev.memplan.model.Limits limits, long startNanos) {
-        if (limits == null || limits.timeLimit() == null || limits.workMode()) {
-            // Under a work limit the model's building costs no work: the solver gets the step's work as it is.
-            return limits;
-        }
-        long left = limits.timeLimit().toNanos() - (System.nanoTime() - startNanos);
-        return limits.withTimeLimit(java.time.Duration.ofNanos(Math.max(1_000_000, left)));
-    }
 }

@@ -53,7 +53,7 @@ class CosmaCrossCheckTest {
         assertEquals(3, optimum(chain, TensorSetting.ALL, 9, null, Backend.OJALGO));
         assertEquals(0, optimum(chain, TensorSetting.ALL, 12, null, Backend.OJALGO));
         Graph g = BruteForceAccess.randomTinyGraph(new Random(17), 4, true);
-        Limits limit = Limits.DEFAULT.withTimeLimit(Duration.ofSeconds(5));
+        Limits limit = Limits.ofWall(Duration.ofSeconds(5));
         CosmaResult r = CosmaSolver.solve(g, TensorSetting.ALL, Budgets.minimumRequired(g),
                 CosmaSolver.Options.traffic(Backend.OJALGO), limit);
         assertNotNull(r.plan());
@@ -96,7 +96,7 @@ class CosmaCrossCheckTest {
     void aTimeLimitStillReturnsACheckedPlanWithItsGap() {
         Graph g = dev.memplan.datasets.RandomGraphs.layered(9, 40, 3, 6, 64, false);
         long mr = Budgets.minimumRequired(g);
-        Limits tight = Limits.DEFAULT.withTimeLimit(Duration.ofMillis(200));
+        Limits tight = Limits.ofWall(Duration.ofMillis(200));
         CosmaResult r = CosmaSolver.solve(g, TensorSetting.ALL, mr, CosmaSolver.Options.traffic(Backend.SCIP), tight);
         assertNotNull(r.plan(), "a plan despite the limit");
         assertNotEquals(SolveStatus.INFEASIBLE, r.status());

@@ -14,7 +14,7 @@ import dev.memplan.model.Limits;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorSetting;
-import dev.memplan.model.Work;
+import dev.memplan.model.Budget;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Plan;
 import dev.memplan.model.io.GraphJson;
@@ -120,7 +120,7 @@ class DecoupledTest {
         CheckReport startReport = PlanChecker.requireValid(gs, start, "test");
         // 0.8 deterministic seconds of CP-SAT, whatever a work unit is calibrated to.
         double units = 0.8 / dev.memplan.formulations.milp.CpSatBackend.DETERMINISTIC_TIME_PER_UNIT;
-        Limits limits = Limits.DEFAULT.withWork(Work.of(units)).withTimeLimit(Duration.ofMillis(Math.round(units * 1000)));
+        Limits limits = Limits.DEFAULT.withBudget(Budget.ofWork(units, null));
         CosmaResult r = CosmaSolver.solve(g, TensorSetting.ACTIVATIONS, start.budget(),
                 DECOUPLED.withStart(start.withResult(startReport.traffic(), null)), limits);
         assertTrue(r.plan() != null, r.status().toString());

@@ -13,7 +13,7 @@ import dev.memplan.formulations.milp.BuildAbandonedException;
 import dev.memplan.formulations.milp.BuildGuard;
 import dev.memplan.formulations.milp.Constraint;
 import dev.memplan.formulations.milp.Model;
-import dev.memplan.model.Deadline;
+import dev.memplan.model.Budget;
 import dev.memplan.model.Graph;
 import dev.memplan.model.JustInTimePlanner;
 import dev.memplan.model.Limits;
@@ -34,7 +34,7 @@ class LimitsHonouredTest {
             CosmaSolver.Options.traffic(Backend.CPSAT).withDecoupled(true, null);
 
     private static Limits expired() {
-        return new Limits(Duration.ofSeconds(60), 1, 0.0, 0L, Deadline.after(Duration.ZERO));
+        return Limits.ofWall(Duration.ZERO);
     }
 
     @Test
@@ -58,7 +58,7 @@ class LimitsHonouredTest {
     void theSameProblemWithTimeIsSolvedWithoutNotes() {
         Graph g = Examples.graph("fig1");
         CosmaResult r = CosmaSolver.solve(g, TensorSetting.ACTIVATIONS, 48, DECOUPLED,
-                Limits.DEFAULT.withTimeLimit(Duration.ofSeconds(60)));
+                Limits.ofWall(Duration.ofSeconds(60)));
         assertEquals(SolveStatus.OPTIMAL, r.status());
         assertEquals(24L, r.objective());
         assertTrue(r.notes().isEmpty(), r.notes().toString());
@@ -89,9 +89,9 @@ class LimitsHonouredTest {
         assertNull(e.whyNot(1L << 30, Duration.ofHours(1)));
         assertNull(e.whyNot(1L << 30, null));
         // Under a work limit only -Xmx counts (half of it), never the heap free at the moment.
-        assertTrue(e.whyNotUnderWork(900L << 20, null).contains("more than half of the 900 MB heap"));
-        assertNull(e.whyNotUnderWork(1L << 30, null));
-        assertTrue(e.whyNotUnderWork(1L << 30, Duration.ofMillis(100)).contains("building it takes"));
+        assertTrue(e.whyNotUnderWork(900L << 20, Double.POSITIVE_INFINITY).contains("more than half of the 900 MB heap"));
+        assertNull(e.whyNotUnderWork(1L << 30, Double.POSITIVE_INFINITY));
+        assertTrue(e.whyNotUnderWork(1L << 30, 0.1).contains("building it takes"));
     }
 
     @Test
@@ -114,10 +114,41 @@ class LimitsHonouredTest {
         }
     }
 
+    /**
+     * The forced-traffic bound, computed before any solver's clock starts, polls the budget of the guard open on its
+     * thread and gives up once that budget is stopped (a cancel here), instead of running past the step's share.
+     */
+    @Test
+    void theForcedBoundGivesUpOnceItsBudgetIsStopped() {
+        Graph g = RandomGraphs.layered(1, 400, 3, 4, 64, true).withSetting(TensorSetting.ACTIVATIONS);
+        long budget = dev.memplan.model.Budgets.minimumRequired(g);
+        Budget stopped = Budget.ofWall(Duration.ofHours(1));
+        stopped.cancel();
+        try (BuildGuard guard = BuildGuard.until(stopped)) {
+            assertThrows(BuildAbandonedException.class,
+                    () -> ForcedTraffic.of(g, OperatorWindows.of(g, null, true), budget));
+        }
+        assertTrue(ForcedTraffic.of(g, OperatorWindows.of(g, null, true), budget).bound() >= 0,
+                "without a guard the bound is computed");
+    }
+
+    /** A cancelled budget stops COSMA's steps: the checked starting plan comes back, with what was skipped. */
+    @Test
+    void aCancelledBudgetReturnsTheStartingPlan() {
+        Graph g = Examples.graph("fig1");
+        Budget run = Budget.ofWall(Duration.ofHours(1));
+        run.cancel();
+        CosmaResult r = CosmaSolver.solve(g, TensorSetting.ACTIVATIONS, 48, DECOUPLED,
+                Limits.DEFAULT.withBudget(run));
+        assertTrue(r.startingPlanOnly());
+        assertTrue(PlanChecker.check(g, r.plan()).valid());
+        assertTrue(r.notes().stream().anyMatch(n -> n.contains("interrupted")), r.notes().toString());
+    }
+
     @Test
     void aBuildStopsOnceItsDeadlinePasses() {
         Model m = new Model("big");
-        try (BuildGuard guard = BuildGuard.until(Deadline.after(Duration.ZERO))) {
+        try (BuildGuard guard = BuildGuard.until(Budget.ofWall(Duration.ZERO))) {
             assertThrows(BuildAbandonedException.class, () -> {
                 for (int i = 0; i < 100_000; i++) {
                     m.binary("x" + i);
@@ -133,15 +164,13 @@ class LimitsHonouredTest {
     }
 
     @Test
-    void limitsReportTheTimeLeftBeforeTheDeadline() {
-        Limits l = new Limits(Duration.ofHours(1), 1, 0.0, 0L, Deadline.after(Duration.ofSeconds(2)));
-        assertTrue(l.timeLimit().compareTo(Duration.ofSeconds(2)) <= 0);
-        assertTrue(l.withTimeLimit(Duration.ofHours(2)).timeLimit().compareTo(Duration.ofSeconds(2)) <= 0);
-        assertEquals(Duration.ZERO, expired().timeLimit());
-        assertTrue(expired().expired());
-        Limits started = Limits.DEFAULT.withTimeLimit(Duration.ofSeconds(30)).startingNow();
-        assertTrue(started.deadline().isSet());
-        assertNull(Limits.DEFAULT.timeLimit());
-        assertTrue(!Limits.DEFAULT.expired());
+    void aStepNeverGetsMoreThanTheRunHasLeft() {
+        Limits l = Limits.ofWall(Duration.ofSeconds(2));
+        assertTrue(l.budget().wallLeft().compareTo(Duration.ofSeconds(2)) <= 0);
+        assertTrue(l.upTo(Duration.ofHours(2).toNanos()).budget().wallLeft().compareTo(Duration.ofSeconds(2)) <= 0);
+        assertEquals(Duration.ZERO, expired().budget().wallLeft());
+        assertTrue(expired().stopped());
+        assertNull(Limits.DEFAULT.budget().wallLeft());
+        assertTrue(!Limits.DEFAULT.stopped());
     }
 }

@@ -99,7 +99,7 @@ class MmapCpSatTest {
     @Test
     void zooInstanceUnderATimeLimitGivesACheckedMappingAndABound() {
         MmapInstance in = MmapInstances.fromGraph(Zoo.graph("lraspp_mobilenet_v3_large"));
-        MappingResult r = new MmapCpSat(null).plan(in, Limits.DEFAULT.withTimeLimit(Duration.ofSeconds(5)));
+        MappingResult r = new MmapCpSat(null).plan(in, Limits.ofWall(Duration.ofSeconds(5)));
         assertTrue(r.status() == SolveStatus.OPTIMAL || r.status() == SolveStatus.FEASIBLE
                 || r.status() == SolveStatus.UNKNOWN, r.toString());
         assertTrue(r.bound() >= r.reward() && r.bound() <= in.benefitBound());

@@ -103,7 +103,7 @@ public final class MiniMallocAllocator implements Allocator {
 
     /**
      * Packs the buffers below {@code capacity} (the set's own capacity is not consulted): FEASIBLE with a
-     * packing, INFEASIBLE when none exists (proven), UNKNOWN at {@link Limits#timeLimit()} or when the calling
+     * packing, INFEASIBLE when none exists (proven), UNKNOWN at the end of its budget ({@link dev.memplan.model.Budget#stopped()}) or when the calling
      * thread is interrupted (its interrupt flag stays set). Up to {@link Limits#threads()} threads race.
      */
     @Override
@@ -130,22 +130,20 @@ public final class MiniMallocAllocator implements Allocator {
                 if (counted) {
                     effortLimit = nodeBudget(limits);
                 } else {
-                    double units = limits.timeLimit() == null ? Double.POSITIVE_INFINITY : limits.timeLimit().toNanos() / 1e9;
+                    double units = limits.budget().workLeft();
                     nodeLimit = units * PACKER_NODES_PER_UNIT >= Long.MAX_VALUE ? Long.MAX_VALUE
                             : Math.max(MIN_PROBE_NODES, (long) (units * PACKER_NODES_PER_UNIT));
                 }
                 threads = 1;
-                java.time.Duration wall = limits.wallLeft();
-                deadline = wall == null ? Long.MAX_VALUE : start + Math.min(wall.toNanos(), Long.MAX_VALUE / 4);
             }
             Race.Result result = Race.decide(instance, options, Math.min(capacity, instance.room), deadline,
-                    threads, nodeLimit, effortLimit);
+                    threads, nodeLimit, effortLimit, limits.budget());
             verdict = result.verdict();
             offsets = result.offsets();
             if (limits.workMode() && counted) {
-                limits.work().charge((double) result.effort() / EFFORT_PER_UNIT);
+                limits.budget().charge((double) result.effort() / EFFORT_PER_UNIT);
                 if (verdict == Race.Verdict.STOPPED) {
-                    limits.work().markWallStop();
+                    limits.budget().markWallStop();
                 }
             }
         }
@@ -213,8 +211,6 @@ public final class MiniMallocAllocator implements Allocator {
         if (work) {
             budget = nodeBudget(limits);
             threads = 1;
-            java.time.Duration wall = limits.wallLeft();
-            deadline = wall == null ? Long.MAX_VALUE : start + Math.min(wall.toNanos(), Long.MAX_VALUE / 4);
         }
         long used = 0;
         // Bisection in passes: each probe gets a node limit, and a probe left undecided sends the next ones
@@ -237,7 +233,8 @@ public final class MiniMallocAllocator implements Allocator {
             if (used >= budget) {
                 break;
             }
-            Race.Result result = Race.decide(instance, options, probe, deadline, threads, nodeLimit, budget - used);
+            Race.Result result = Race.decide(instance, options, probe, deadline, threads, nodeLimit, budget - used,
+                    limits.budget());
             used += result.effort();
             switch (result.verdict()) {
                 case PACKED:
@@ -254,12 +251,12 @@ public final class MiniMallocAllocator implements Allocator {
                 default:
                     stopped = true;
                     if (work) {
-                        limits.work().markWallStop();
+                        limits.budget().markWallStop();
                     }
             }
         }
         if (work) {
-            limits.work().charge((double) used / EFFORT_PER_UNIT);
+            limits.budget().charge((double) used / EFFORT_PER_UNIT);
         }
         Placement placement = checked(buffers, best, high);
         return new Allocation(low >= high ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE, placement,
@@ -268,7 +265,7 @@ public final class MiniMallocAllocator implements Allocator {
 
     /** The search effort a work-limited step may spend: its work left times {@link #EFFORT_PER_UNIT}. */
     private static long nodeBudget(Limits limits) {
-        double units = limits.timeLimit() == null ? Double.POSITIVE_INFINITY : limits.timeLimit().toNanos() / 1e9;
+        double units = limits.budget().workLeft();
         return units * EFFORT_PER_UNIT >= Long.MAX_VALUE ? Long.MAX_VALUE
                 : Math.max(MIN_PROBE_NODES, (long) (units * EFFORT_PER_UNIT));
     }
@@ -302,11 +299,9 @@ public final class MiniMallocAllocator implements Allocator {
         return placement;
     }
 
+    /** When the search must stop by the clock: the budget's wall end (the outer guard under a work limit). */
     private static long deadline(long start, Limits limits) {
-        // Beyond a century the limit is no limit (and Duration.toNanos would overflow).
-        if (limits.timeLimit() == null || limits.timeLimit().toDays() > 36_500) {
-            return Long.MAX_VALUE;
-        }
-        return start + limits.timeLimit().toNanos();
+        java.time.Duration wall = limits.budget().wallLeft();
+        return wall == null ? Long.MAX_VALUE : start + Math.min(wall.toNanos(), Long.MAX_VALUE / 4);
     }
 }

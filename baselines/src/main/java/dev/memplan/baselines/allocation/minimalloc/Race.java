@@ -1,6 +1,6 @@
 package dev.memplan.baselines.allocation.minimalloc;
 
-import dev.memplan.model.Deadline;
+import dev.memplan.model.Budget;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -45,6 +45,8 @@ final class Race {
     private int exhausted;
     private long effort;
     private long effortLimit = Long.MAX_VALUE;
+    /** The stop flag the search polls besides its deadline: a cancel of the budget, or Ctrl-C. */
+    private Budget budget = Budget.unlimited();
 
     private Race(Instance instance, MiniMallocOptions options, long capacity, long deadline, long nodeLimit) {
         this.instance = instance;
@@ -64,11 +66,15 @@ final class Race {
         return new Race(instance, options, capacity, deadline, nodeLimit).run(threads);
     }
 
-    /** As {@link #decide}, each thread also ending as undecided after {@code effortLimit} of work. */
+    /**
+     * As {@link #decide}, each thread also ending as undecided after {@code effortLimit} of work, and stopping
+     * once {@code budget}'s stop flag is set.
+     */
     static Result decide(Instance instance, MiniMallocOptions options, long capacity, long deadline, int threads,
-                         long nodeLimit, long effortLimit) {
+                         long nodeLimit, long effortLimit, Budget budget) {
         Race race = new Race(instance, options, capacity, deadline, nodeLimit);
         race.effortLimit = effortLimit;
+        race.budget = budget;
         return race.run(threads);
     }
 
@@ -130,7 +136,7 @@ final class Race {
     private void work(List<String> share) {
         Search search = new Search(instance.sweep, options, capacity, instance.size, instance.alignment,
                 instance.fixed, instance.lower, instance.upper,
-                () -> settled || Deadline.interrupted() || (deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0), nodeLimit);
+                () -> settled || budget.requested() || (deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0), nodeLimit);
         search.effortLimit = effortLimit;
         int status;
         if (share.size() == 1 || !options.restarts()) {

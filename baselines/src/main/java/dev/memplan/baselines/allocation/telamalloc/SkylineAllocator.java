@@ -34,7 +34,7 @@ import java.util.PriorityQueue;
  * <p>The heuristic ignores the capacity: {@link #pack(BufferSet)} returns the placement it builds, whatever its
  * height, so that a benchmark can report the height reached. {@link #allocate} returns it as
  * {@link SolveStatus#HEURISTIC} when it fits and {@link SolveStatus#UNKNOWN} otherwise; a heuristic proves
- * nothing, so it never answers {@link SolveStatus#INFEASIBLE}. It stops at {@link Limits#timeLimit()} with
+ * nothing, so it never answers {@link SolveStatus#INFEASIBLE}. It stops at the end of its budget ({@link dev.memplan.model.Budget#stopped()}) with
  * {@link SolveStatus#UNKNOWN}.
  *
  * <p>The packing is indexed ({@link FastPacking}): O(n log n) for n buffers; fixed-offset buffers add a tree
@@ -61,8 +61,8 @@ public final class SkylineAllocator implements Allocator {
             // A buffer above the capacity never fits (and its top could overflow the skyline's heights).
             return new Allocation(SolveStatus.UNKNOWN, null, seconds(start));
         }
-        long deadline = limits.timeLimit() == null ? Long.MAX_VALUE
-                : start + Math.min(limits.timeLimit().toNanos(), Long.MAX_VALUE / 4);
+        java.time.Duration wall = limits.budget().wallLeft();
+        long deadline = wall == null ? Long.MAX_VALUE : start + Math.min(wall.toNanos(), Long.MAX_VALUE / 4);
         Placement placement = run(buffers, axis, deadline);
         if (placement == null) {
             return new Allocation(SolveStatus.UNKNOWN, null, seconds(start), "the time limit was reached");

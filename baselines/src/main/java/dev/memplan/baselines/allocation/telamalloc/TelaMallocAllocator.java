@@ -43,7 +43,7 @@ import java.util.Objects;
  * whose live buffers add up to more than the capacity, or propagation failing with nothing placed); the search
  * itself is incomplete (heuristic candidates, backjumping, the stuck detector), so running out of choices is
  * {@link SolveStatus#UNKNOWN}. With {@link TelaMallocOptions#exhaustive()} the search is complete and running
- * out of choices proves infeasibility. {@link Limits#timeLimit()} gives {@link SolveStatus#UNKNOWN}; threads
+ * out of choices proves infeasibility. the end of its budget ({@link dev.memplan.model.Budget#stopped()}) gives {@link SolveStatus#UNKNOWN}; threads
  * and the seed are not used (the search is sequential and deterministic).
  */
 public final class TelaMallocAllocator implements Allocator {
@@ -90,7 +90,7 @@ public final class TelaMallocAllocator implements Allocator {
         if (options.heuristicFirst()) {
             skyline = new SkylineAllocator().pack(buffers, deadline(start, limits));
             if (skyline == null && limits.workMode()) {
-                limits.work().markWallStop();
+                limits.budget().markWallStop();
             }
             if (skyline != null && skyline.height() <= capacity) {
                 return new Run(packed(skyline, capacity, start, "its skyline start packed them (tried first)"),
@@ -127,9 +127,9 @@ public final class TelaMallocAllocator implements Allocator {
             if (limits.workMode()) {
                 long spent = (part.steps + part.majorBacktracks) * stepCost;
                 effortLeft -= spent;
-                limits.work().charge((double) spent / EFFORT_PER_UNIT);
+                limits.budget().charge((double) spent / EFFORT_PER_UNIT);
                 if (outcome == TelaSearch.Outcome.TIME_LIMIT) {
-                    limits.work().markWallStop();
+                    limits.budget().markWallStop();
                 }
             }
             switch (outcome) {
@@ -298,24 +298,14 @@ public final class TelaMallocAllocator implements Allocator {
     static final long EFFORT_PER_UNIT = 3_000_000L;
 
     private static long effortBudget(Limits limits) {
-        double units = limits.timeLimit() == null ? Double.POSITIVE_INFINITY : limits.timeLimit().toNanos() / 1e9;
+        double units = limits.budget().workLeft();
         return units * EFFORT_PER_UNIT >= Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(1, (long) (units * EFFORT_PER_UNIT));
     }
 
-    /** The wall budget: the time limit, or under a work limit the wall left to the command's deadline. */
+    /** The wall time left (under a work limit: to the command's wall end, the outer guard). */
     private static long budgetNanos(Limits limits) {
-        if (limits.workMode()) {
-            java.time.Duration wall = limits.wallLeft();
-            return wall == null ? Long.MAX_VALUE : wall.toNanos();
-        }
-        if (limits.timeLimit() == null) {
-            return Long.MAX_VALUE;
-        }
-        try {
-            return limits.timeLimit().toNanos();
-        } catch (ArithmeticException tooLong) {
-            return Long.MAX_VALUE;
-        }
+        java.time.Duration wall = limits.budget().wallLeft();
+        return wall == null ? Long.MAX_VALUE : wall.toNanos();
     }
 
     private static int[] all(int n) {

@@ -109,13 +109,13 @@ class TelaMallocAllocatorTest {
 
     @Test
     void aTimeLimitGivesUnknownNeverInfeasible() {
-        Limits none = Limits.DEFAULT.withTimeLimit(Duration.ZERO);
+        Limits none = Limits.ofWall(Duration.ZERO);
         Allocation proof = new TelaMallocAllocator(EXHAUSTIVE).allocate(threeAlignedPairs(), 6, none);
         assertEquals(SolveStatus.UNKNOWN, proof.status());
         BufferSet hard = MiniMallocSuite.challenging("A");
         long start = System.nanoTime();
         Allocation a = new TelaMallocAllocator().allocate(hard, MiniMallocSuite.CHALLENGING_CAPACITY,
-                Limits.DEFAULT.withTimeLimit(Duration.ofMillis(100)));
+                Limits.ofWall(Duration.ofMillis(100)));
         assertEquals(SolveStatus.UNKNOWN, a.status());
         assertTrue(System.nanoTime() - start < 5_000_000_000L, "the limit is honoured");
     }
@@ -236,8 +236,7 @@ class TelaMallocAllocatorTest {
     void theSearchPathHoldsOneSetOfBounds() {
         BufferSet hard = MiniMallocSuite.challenging("A");
         double units = 20_000.0 * hard.size() / TelaMallocAllocator.EFFORT_PER_UNIT;
-        Limits work = Limits.DEFAULT.withWork(dev.memplan.model.Work.of(units))
-                .withTimeLimit(Duration.ofMillis(Math.round(units * 1000)));
+        Limits work = Limits.DEFAULT.withBudget(dev.memplan.model.Budget.ofWork(units, null));
         TelaMallocAllocator.Run run = new TelaMallocAllocator(DEFAULT).run(hard, MiniMallocSuite.CHALLENGING_CAPACITY,
                 work);
         assertTrue(run.deepest() > 50 && run.majorBacktracks() > 0, run.toString());

@@ -23,7 +23,7 @@ public final class TelaMallocBenchmark {
         double seconds = args.length > 0 ? Double.parseDouble(args[0]) : 60;
         List<String> names =
                 args.length > 1 ? List.of(args).subList(1, args.length) : MiniMallocSuite.challengingNames();
-        Limits limits = Limits.DEFAULT.withTimeLimit(Duration.ofMillis((long) (seconds * 1000)));
+        Limits limits = Limits.ofWall(Duration.ofMillis((long) (seconds * 1000)));
         SkylineAllocator skyline = new SkylineAllocator();
         TelaMallocAllocator tela = new TelaMallocAllocator();
         System.out.printf("%-4s %5s %9s | %9s %9s %8s | %-10s %8s %9s %9s %8s %6s %6s%n", "inst", "n", "peak",

@@ -1,0 +1,48 @@
+package dev.memplan.decomposition;
+
+import dev.memplan.model.Graph;
+import dev.memplan.model.Plan;
+import dev.memplan.model.PlanChecker;
+import java.util.concurrent.CompletableFuture;
+
+/** The best checked plan of a run so far and where it came from; every plan offered is checked (O(plan size)). */
+final class BestPlan {
+    private final Graph g;
+    private Plan plan;
+    private long traffic = Long.MAX_VALUE;
+    private String source;
+
+    BestPlan(Graph g) {
+        this.g = g;
+    }
+
+    /** Checks the plan, keeps it when it is strictly better; returns its traffic. */
+    long offer(Plan candidate, String from) {
+        long t = PlanChecker.requireValid(g, candidate, "divide and conquer (" + from + ")").traffic()
+                .nonCompulsory();
+        if (t < traffic) {
+            traffic = t;
+            plan = candidate;
+            source = from;
+        }
+        return t;
+    }
+
+    long traffic() {
+        return traffic;
+    }
+
+    /** Whether the plan meets the bound once it is known. */
+    boolean meets(CompletableFuture<Long> bound) {
+        Long b = bound.getNow(null);
+        return b != null && traffic <= b;
+    }
+
+    Plan plan() {
+        return plan;
+    }
+
+    String source() {
+        return source;
+    }
+}

@@ -1,0 +1,85 @@
+package dev.memplan.decomposition;
+
+import dev.memplan.formulations.cosma.ForcedTraffic;
+import dev.memplan.formulations.cosma.OperatorWindows;
+import dev.memplan.model.Budget;
+import dev.memplan.model.Graph;
+import dev.memplan.model.HeapRoom;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Shares;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The lower bounds of a divide-and-conquer run on the whole graph with a free schedule: the forced traffic
+ * ({@link ForcedTraffic}, O(tensors x operators)) and the live-bytes bound ({@link PeakBound}, a pruned DP over
+ * down-sets, capped in states), the first computed beside the search, the second again at the end.
+ */
+final class DncBounds {
+
+    private DncBounds() {
+    }
+
+    /**
+     * The lower bound of the whole graph with a free schedule, computed on a daemon thread beside the search: the
+     * forced traffic ({@link ForcedTraffic}) and, up to {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators, the live-bytes bound
+     * ({@link PeakBound}) with the best starting traffic as its target, whichever is higher.
+     */
+    static CompletableFuture<Long> lower(Graph g, long budget, long target, RunShares run) {
+        CompletableFuture<Long> f = new CompletableFuture<>();
+        Thread t = new Thread(() -> {
+            try {
+                // The free windows keep every operator's ancestor set (n^2 bits): beyond the heap, no bound.
+                long n = g.operatorCount();
+                if (!HeapRoom.fits(n * n / 8, run.limits())) {
+                    f.complete(null);
+                    return;
+                }
+                long forced = ForcedTraffic.of(g, OperatorWindows.free(g, true), budget).bound();
+                long live = 0;
+                if (g.operatorCount() <= DivideAndConquer.WHOLE_GRAPH_LIMIT && forced < target && !run.over()) {
+                    live = PeakBound.of(g, budget, target, PeakBound.DEFAULT_STATE_CAP, run.early()).traffic();
+                }
+                f.complete(Math.max(forced, live));
+            } catch (RuntimeException | OutOfMemoryError e) {
+                f.complete(null);
+            }
+        }, "dnc-lower-bound");
+        t.setDaemon(true);
+        t.start();
+        return f;
+    }
+
+    /**
+     * The bound once the search is over: when the plan is not proven and time is left (up to
+     * {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators), the live-bytes bound again with the final traffic as its target, which
+     * prunes more and may prove the plan optimal (BENCHMARKS.md, "Divide and conquer").
+     */
+    static Long last(Graph g, long budget, BestPlan best, Long lower, RunShares run) {
+        if (best.plan() == null || best.traffic() == 0 || g.operatorCount() > DivideAndConquer.WHOLE_GRAPH_LIMIT
+                || (lower != null && best.traffic() <= lower) || run.over()) {
+            return lower;
+        }
+        try {
+            Limits room = run.left() == Budget.NONE ? run.step(Shares.STEP_CAP.toNanos()) : run.rest();
+            PeakBound.Result r = PeakBound.of(g, budget, best.traffic(), PeakBound.DEFAULT_STATE_CAP, room);
+            return lower == null ? r.traffic() : Math.max(lower, r.traffic());
+        } catch (OutOfMemoryError e) {
+            return lower;
+        }
+    }
+
+    static Long waitFor(CompletableFuture<Long> bound, RunShares run) {
+        try {
+            long left = run.left();
+            return left == Budget.NONE ? bound.get() : bound.get(Math.max(1, left / 1_000_000), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+}

@@ -1,0 +1,134 @@
+package dev.memplan.decomposition;
+
+import dev.memplan.formulations.cosma.CosmaObjective;
+import dev.memplan.formulations.cosma.CosmaResult;
+import dev.memplan.model.CheckReport;
+import dev.memplan.model.SolveStatus;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The report of one {@link CosmaPipeline} run as labelled rows, whichever way it went (the whole graph's program,
+ * or divide and conquer): what {@code solve} prints and {@code bench dnc} tabulates, formatted in one place. The
+ * command adds its own rows (graph, budget, objective, limits) around these.
+ */
+public final class PipelineReport {
+
+    /** One row: a label and its value. */
+    public record Row(String label, String value) {
+    }
+
+    private PipelineReport() {
+    }
+
+    /** The solver that made the plan: the back-end of the whole graph's program, or divide and conquer's label. */
+    public static String solver(CosmaPipeline.Outcome o) {
+        return o.dnc() != null ? o.result().plan().solver().name() : o.whole().backend();
+    }
+
+    /**
+     * The result's rows, before the work line: the model (whole graph), status, objective, bound, gap and time, and
+     * for divide and conquer its stages and starts and the checked plan's figures.
+     *
+     * @param pruned whether the programs were pruned (the model row says so when not)
+     */
+    public static List<Row> result(CosmaPipeline.Outcome o, CosmaObjective objective, boolean pruned) {
+        return o.dnc() != null ? dnc(o) : whole(o.whole(), objective, pruned);
+    }
+
+    /** The rows after the work line: the whole graph's checked plan's figures and its notes (none for dnc). */
+    public static List<Row> details(CosmaPipeline.Outcome o) {
+        List<Row> rows = new ArrayList<>();
+        CosmaResult r = o.whole();
+        if (o.dnc() != null) {
+            return rows;
+        }
+        if (r.check() != null) {
+            checked(rows, r.check());
+        }
+        for (String note : r.notes()) {
+            rows.add(new Row("note", note));
+        }
+        return rows;
+    }
+
+    private static List<Row> whole(CosmaResult r, CosmaObjective objective, boolean pruned) {
+        List<Row> rows = new ArrayList<>();
+        rows.add(new Row("model", r.pruned() == null ? (r.plan() == null ? "none built" : r.notes().isEmpty()
+                ? "none built: the starting plan meets the lower bound" : "none built (see the notes)")
+                : r.pruned() + (!pruned ? " (no pruning)" : r.unpruned() == null ? ""
+                        : " (before pruning: " + r.unpruned() + ")")));
+        rows.add(new Row("status", r.status().name()
+                + (r.startingPlanOnly() ? " (the starting plan; the solver found nothing better)" : "")));
+        rows.add(new Row(objective == CosmaObjective.TRAFFIC ? "non-compulsory traffic" : "peak footprint",
+                orDash(r.objective())));
+        rows.add(new Row("bound", orDash(r.bound())));
+        rows.add(new Row("gap", gap(r.gap())));
+        rows.add(new Row("time", String.format("%.2f s", r.seconds())));
+        return rows;
+    }
+
+    private static List<Row> dnc(CosmaPipeline.Outcome o) {
+        DncResult r = o.dnc();
+        List<Row> rows = new ArrayList<>();
+        if (o.whole() != null) {
+            rows.add(new Row("whole graph first", o.whole().status() + ", traffic " + orDash(o.whole().objective())
+                    + String.format(Locale.ROOT, ", %.2f s (--decompose auto)", o.whole().seconds())));
+        }
+        rows.add(new Row("status", r.status().name()));
+        rows.add(new Row("non-compulsory traffic", Long.toString(r.traffic())));
+        rows.add(new Row("bound", r.bound() == null ? "- (the forced bound was not computed in time)"
+                : r.bound() + " (whole graph, free schedule: forced traffic and live bytes)"));
+        rows.add(new Row("gap", gap(r.gap())));
+        rows.add(new Row("time", String.format(Locale.ROOT, "%.2f s (divide and conquer %.2f s after the starting "
+                + "plans)", o.result().seconds(), r.seconds())));
+        rows.add(new Row("parts", r.partition().size() + " (largest " + r.partition().largestPart() + " operators; "
+                + r.partition().totalCutBytes() + " bytes cross the cuts)"));
+        rows.add(new Row("stages", stages(r)));
+        if (o.fsDefault() != null) {
+            rows.add(new Row("FS(default)", o.fsDefault().objective() + " (" + o.fsDefault().status() + ")"));
+        }
+        if (o.fsMpmf() != null) {
+            rows.add(new Row("FS(MPMF)", o.fsMpmf().objective() + " (" + o.fsMpmf().status() + ")"));
+        }
+        if (o.bestStart() != null) {
+            rows.add(new Row("best start", o.bestStart().traffic().nonCompulsory() + " ("
+                    + o.bestStart().solver().name() + ")"));
+        }
+        rows.add(new Row("plan from", r.source()));
+        checked(rows, r.check());
+        return rows;
+    }
+
+    private static String stages(DncResult r) {
+        if (r.spillAtCut() == null) {
+            return r.bound() != null && r.traffic() <= r.bound() ? "none: a starting plan meets the lower bound"
+                    : "none: the time was up before the parts were solved";
+        }
+        return "spill at cut " + r.spillAtCut() + ", state handed over " + orDash(r.handover())
+                + ", fixed-schedule optimum of the stitched order " + orDash(r.polished())
+                + ", windows " + r.windowsAccepted() + " of " + r.windowsTried() + " improved";
+    }
+
+    private static void checked(List<Row> rows, CheckReport check) {
+        rows.add(new Row("compulsory traffic", Long.toString(check.traffic().compulsory())));
+        rows.add(new Row("peak footprint", Long.toString(check.peakFootprint())));
+        rows.add(new Row("peak address", Long.toString(check.peakAddress())));
+    }
+
+    /** A value, or "-" for none. */
+    public static String orDash(Long value) {
+        return value == null ? "-" : Long.toString(value);
+    }
+
+    /** A gap as a percentage with two decimals, or "-" for none. */
+    public static String gap(Double gap) {
+        return gap == null ? "-" : String.format(Locale.ROOT, "%.2f%%", 100 * gap);
+    }
+
+    /** A fixed-schedule start's objective, with its status unless OPTIMAL; "-" when it did not run. */
+    public static String fixedStart(CosmaResult r) {
+        return r == null ? "-" : r.objective() + (r.status() == SolveStatus.OPTIMAL ? "" : " " + r.status());
+    }
+}

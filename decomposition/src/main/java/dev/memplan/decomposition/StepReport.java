@@ -1,0 +1,19 @@
+package dev.memplan.decomposition;
+
+/**
+ * What one step of divide and conquer did: its name, whether it ran, the best checked traffic and the lower bound
+ * known after it (null: none yet), and what it spent (wall seconds; work units under a work limit, else null).
+ * A table or a test reads these instead of the progress lines.
+ */
+public record StepReport(String name, Status status, Long traffic, Long bound, double seconds, Double work) {
+
+    /** Whether a step ran. */
+    public enum Status {
+        /** It ran to its end. */
+        DONE,
+        /** It did not apply (a starting plan already met the bound, one part only, windows off, ...). */
+        SKIPPED,
+        /** The budget ran out during it: the steps after it keep the best checked plan so far. */
+        OUT_OF_BUDGET
+    }
+}
