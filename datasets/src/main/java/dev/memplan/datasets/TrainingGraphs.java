@@ -4,6 +4,7 @@ import dev.memplan.model.Graph;
 import dev.memplan.model.Operator;
 import dev.memplan.model.Tensor;
 import dev.memplan.model.TensorKind;
+import dev.memplan.model.TrainingStep;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -54,7 +55,7 @@ public final class TrainingGraphs {
     }
 
     /** The loss operator and its output. */
-    static final String LOSS = "train/loss";
+    static final String LOSS = TrainingStep.LOSS;
 
     private TrainingGraphs() {
     }
@@ -67,15 +68,6 @@ public final class TrainingGraphs {
             }
         }
         return null;
-    }
-
-    /**
-     * The number of forward operators of a training graph built by {@link #of}: its operators 0 .. k-1 are the
-     * forward pass in order, operator k is the loss and the rest are the backward pass (and the updates), or -1
-     * when {@code graph} has no loss operator (it is not a training graph).
-     */
-    public static int forwardCount(Graph graph) {
-        return graph.operatorIndex(LOSS);
     }
 
     /** The gradient's name of tensor {@code tensor}. */

@@ -1,7 +1,7 @@
 package dev.memplan.baselines.replacement;
 
-import dev.memplan.datasets.TrainingGraphs;
 import dev.memplan.model.Graph;
+import dev.memplan.model.TrainingStep;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -85,7 +85,7 @@ public record Recomputation(Kind kind, int every, double lambda) {
 
     /** Whether the scheme applies to {@code graph}: checkpointing needs a training graph, DTR runs anywhere. */
     public boolean appliesTo(Graph graph) {
-        return kind != Kind.CHECKPOINT || TrainingGraphs.forwardCount(graph) >= 0;
+        return kind != Kind.CHECKPOINT || TrainingStep.forwardCount(graph) >= 0;
     }
 
     /**
@@ -103,7 +103,7 @@ public record Recomputation(Kind kind, int every, double lambda) {
         if (kind != Kind.CHECKPOINT) {
             return drop;
         }
-        int forward = TrainingGraphs.forwardCount(g);
+        int forward = TrainingStep.forwardCount(g);
         if (forward < 0) {
             throw new IllegalArgumentException("'" + g.name() + "' is not a training graph: checkpointing needs one");
         }

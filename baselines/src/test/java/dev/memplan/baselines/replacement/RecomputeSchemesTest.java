@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.baselines.scheduling.DefaultScheduler;
 import dev.memplan.datasets.TrainingGraphs;
+import dev.memplan.model.TrainingStep;
 import dev.memplan.datasets.zoo.Zoo;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.CheckReport;
@@ -75,7 +76,7 @@ class RecomputeSchemesTest {
     @Test
     void checkpointEverySecondActivationRerunsTheDroppedOnesBeforeTheirBackward() {
         Graph g = train();
-        assertEquals(4, TrainingGraphs.forwardCount(g));
+        assertEquals(4, TrainingStep.forwardCount(g));
         // The backward reads a1, a2 and a3 (the weight gradients of c2, c3, c4); keeping every 2nd keeps a2, so
         // a1 and a3 are dropped after c2 and c4 and c3 (for c4's weight gradient) and c1 (for c2's) run again.
         long roomy = 100_000;
