@@ -134,10 +134,15 @@ public final class CpSatBackend implements MilpSolver {
      * Solves with a stop request at {@code deadline} ({@link System#nanoTime()} terms; Long.MAX_VALUE: none) from a
      * watchdog as well as CP-SAT's own limit, which does not cover everything on large models under load. (It does
      * not reach CP-SAT's presolve of a huge NoOverlap2D: the placement model turns presolve off by size instead.)
+     * The search also stops when {@code budget} is cancelled or the run interrupted, as every solve of this class does.
      */
-    public static CpSolverStatus solveBy(CpSolver solver, CpModel model, long deadline) {
+    public static CpSolverStatus solveBy(CpSolver solver, CpModel model, long deadline, Budget budget) {
         long delay = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - System.nanoTime();
-        return Watchdog.around(delay, solver::stopSearch, () -> solver.solve(model));
+        solver.getParameters().setCatchSigintSignal(false);
+        try (RunningSolvers.Registration r = RunningSolvers.register(solver::stopSearch);
+             Budget.Registration stop = budget.onStop(solver::stopSearch)) {
+            return Watchdog.around(delay, solver::stopSearch, () -> solver.solve(model));
+        }
     }
 
     /**

@@ -158,7 +158,8 @@ public final class MmapCpSat implements MappingPlanner {
             }
             params.setMaxTimeInSeconds(left);
         }
-        CpSolverStatus status = dev.memplan.formulations.milp.CpSatBackend.solveBy(solver, p.cp, deadline);
+        CpSolverStatus status = dev.memplan.formulations.milp.CpSatBackend.solveBy(solver, p.cp, deadline,
+                limits.budget());
         dev.memplan.formulations.milp.CpSatBackend.chargeWork(solver, params, limits);
         if (status == CpSolverStatus.MODEL_INVALID) {
             throw new IllegalStateException("bug: CP-SAT rejected the mapping model: " + p.cp.validate());
@@ -249,7 +250,8 @@ public final class MmapCpSat implements MappingPlanner {
             params.setMaxTimeInSeconds(left);
             end = Math.min(deadline, System.nanoTime() + nanos);
         }
-        CpSolverStatus status = dev.memplan.formulations.milp.CpSatBackend.solveBy(solver, r.cp, end);
+        CpSolverStatus status = dev.memplan.formulations.milp.CpSatBackend.solveBy(solver, r.cp, end,
+                limits.budget());
         dev.memplan.formulations.milp.CpSatBackend.chargeWork(solver, params, limits);
         if (status != CpSolverStatus.OPTIMAL && status != CpSolverStatus.FEASIBLE) {
             return new Relaxed(trivial, null, "relaxation: no solution in its share");
