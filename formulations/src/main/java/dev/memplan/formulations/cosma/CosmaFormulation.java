@@ -580,13 +580,19 @@ public final class CosmaFormulation {
                 if (preserve[a][t] == null || address[a][t - 1] == null || bigM == 0) {
                     continue;
                 }
-                String tag = graph.tensor(a).name() + "_" + t;
-                model.lessOrEqual("eq11_a_" + tag, LinearExpr.term(1, address[a][t - 1]).add(-1, address[a][t])
-                        .add(bigM, preserve[a][t]), bigM);
-                model.lessOrEqual("eq11_b_" + tag, LinearExpr.term(1, address[a][t]).add(-1, address[a][t - 1])
-                        .add(bigM, preserve[a][t]), bigM);
+                keepAddress(model, graph.tensor(a).name() + "_" + t, address[a][t - 1], address[a][t],
+                        preserve[a][t], bigM);
             }
         }
+    }
+
+    /**
+     * Eq. 11's two rows for one tensor and timestep: |K_before - K_now| <= bigM (1 - P), so a preserved tensor keeps
+     * its address. Shared with {@link RecomputeFormulation}, which states eq. 11 over its run slots.
+     */
+    static void keepAddress(Model model, String tag, Variable before, Variable now, Variable preserved, long bigM) {
+        model.lessOrEqual("eq11_a_" + tag, LinearExpr.term(1, before).add(-1, now).add(bigM, preserved), bigM);
+        model.lessOrEqual("eq11_b_" + tag, LinearExpr.term(1, now).add(-1, before).add(bigM, preserved), bigM);
     }
 
     // ---------------------------------------------------------------- objectives

@@ -453,11 +453,8 @@ public final class RecomputeFormulation {
                 if (preserve[a][t] == null || bigM == 0) {
                     continue;
                 }
-                String tag = graph.tensor(a).name() + "_" + t;
-                model.lessOrEqual("eq11_a_" + tag, LinearExpr.term(1, address[a][t - 1]).add(-1, address[a][t])
-                        .add(bigM, preserve[a][t]), bigM);
-                model.lessOrEqual("eq11_b_" + tag, LinearExpr.term(1, address[a][t]).add(-1, address[a][t - 1])
-                        .add(bigM, preserve[a][t]), bigM);
+                CosmaFormulation.keepAddress(model, graph.tensor(a).name() + "_" + t, address[a][t - 1],
+                        address[a][t], preserve[a][t], bigM);
             }
         }
     }
