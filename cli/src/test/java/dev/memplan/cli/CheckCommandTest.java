@@ -4,14 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memplan.model.Graph;
-import dev.memplan.model.Operator;
 import dev.memplan.model.Plan;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.Segment;
 import dev.memplan.model.TensorSetting;
-import dev.memplan.model.io.GraphJson;
 import dev.memplan.model.io.PlanJson;
+import dev.memplan.model.io.RecomputeExample;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,14 +26,8 @@ class CheckCommandTest {
 
     /** a (cost 7) writes y, read by b at 1 and by c at 3; a runs again at 2 instead of keeping y. */
     private Path graph() throws IOException {
-        Graph g = Graph.builder("again").activation("x", 4).activation("y", 8).activation("z", 16)
-                .activation("u", 1)
-                .operator(new Operator("a", null, List.of("x"), List.of("y"), 7L))
-                .operator(new Operator("b", null, List.of("y"), List.of("z"), 3L))
-                .operator(new Operator("c", null, List.of("y", "z"), List.of("u"), 5L))
-                .output("u").build();
         Path file = dir.resolve("again.json");
-        GraphJson.write(g, file);
+        Files.writeString(file, RecomputeExample.graphJson());
         return file;
     }
 

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.memplan.datasets.Examples;
 import dev.memplan.model.io.GraphJson;
+import dev.memplan.model.io.RecomputeExample;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -74,28 +75,8 @@ class ReaderFuzzTest {
     @Test
     void recomputingPlanFiles() throws IOException {
         Path graph = dir.resolve("again.json");
-        Files.writeString(graph, """
-                {"format": "memplan-graph/1", "name": "again",
-                 "tensors": [{"name": "x", "size": 4, "kind": "activation"},
-                             {"name": "y", "size": 8, "kind": "activation"},
-                             {"name": "z", "size": 16, "kind": "activation"},
-                             {"name": "u", "size": 1, "kind": "activation"}],
-                 "operators": [{"name": "a", "inputs": ["x"], "outputs": ["y"], "cost": 7},
-                               {"name": "b", "inputs": ["y"], "outputs": ["z"], "cost": 3},
-                               {"name": "c", "inputs": ["y", "z"], "outputs": ["u"], "cost": 5}],
-                 "outputs": ["u"]}
-                """);
-        String plan = """
-                {"format": "memplan-plan/2", "graph": "again", "setting": "all", "budget": 32,
-                 "schedule": ["a", "b", "a", "c"],
-                 "tensors": [{"name": "x", "segments": [{"start": 0, "end": 2, "offset": 0, "origin": "loaded"}]},
-                             {"name": "y", "segments": [{"start": 0, "end": 1, "offset": 4, "origin": "created"},
-                                                        {"start": 2, "end": 3, "offset": 4, "origin": "recomputed"}]},
-                             {"name": "z", "segments": [{"start": 1, "end": 3, "offset": 16, "origin": "created"}]},
-                             {"name": "u", "segments": [{"start": 3, "end": 3, "offset": 0, "origin": "created"}]}],
-                 "traffic": {"compulsory": 5, "nonCompulsory": 0, "loads": 4, "spills": 0, "recomputes": 1,
-                             "recomputeCost": 7}}
-                """;
+        Files.writeString(graph, RecomputeExample.graphJson());
+        String plan = RecomputeExample.planJson();
         fuzz("plan2.json", plan, SEED + 7, true, file -> new String[] {"check", graph.toString(), file});
     }
 

@@ -82,17 +82,7 @@ class PlanJsonTest {
 
     @Test
     void readsTheVersionTwoExampleOfTheContract() {
-        Plan plan = PlanJson.read("""
-                {"format": "memplan-plan/2", "graph": "again", "setting": "all", "budget": 32,
-                 "schedule": ["a", "b", "a", "c"],
-                 "tensors": [{"name": "x", "segments": [{"start": 0, "end": 2, "offset": 0, "origin": "loaded"}]},
-                             {"name": "y", "segments": [{"start": 0, "end": 1, "offset": 4, "origin": "created"},
-                                                        {"start": 2, "end": 3, "offset": 4, "origin": "recomputed"}]},
-                             {"name": "z", "segments": [{"start": 1, "end": 3, "offset": 16, "origin": "created"}]},
-                             {"name": "u", "segments": [{"start": 3, "end": 3, "offset": 0, "origin": "created"}]}],
-                 "traffic": {"compulsory": 5, "nonCompulsory": 0, "loads": 4, "spills": 0, "recomputes": 1,
-                             "recomputeCost": 7}}
-                """, S);
+        Plan plan = PlanJson.read(RecomputeExample.planJson(), S);
         assertEquals(List.of(Segment.created(0, 1, 4), Segment.recomputed(2, 3, 4)), plan.segmentsOf("y"));
         assertEquals(1, plan.schedule().recomputes());
         assertEquals(new Traffic(5, 0, 4, 0, 1, 7), plan.traffic());
