@@ -100,7 +100,7 @@ class PipelineStartTest {
         // --without restarts: the paper's schemes alone start it.
         CosmaPipeline.Outcome without = new CosmaPipeline(new CosmaPipeline.Settings(settings.cosma().without(
                 java.util.Set.of(dev.memplan.formulations.cosma.Technique.RESTARTS)), settings.decompose(), null,
-                settings.maxPart(), mpmf, true), line -> { }).run(full, s, budget, limits, null);
+                settings.maxPart(), mpmf, true, null), line -> { }).run(full, s, budget, limits, null);
         assertEquals(paper, without.bestStart().traffic().nonCompulsory());
     }
 

@@ -67,9 +67,11 @@ public final class CosmaPipeline implements Planner {
      * @param mpmf the minimum-peak scheduler of the case (FS(MPMF) and the mpmf schemes); null to skip them
      * @param schemeStart false to start COSMA from the just-in-time plan instead of the best scheme (a sweep's
      *     {@code start: jit})
+     * @param recomputeWeight lambda, bytes of traffic per unit of recompute cost, when operators may run again
+     *     (the objective is traffic + lambda x recompute cost); null for spill-only planning
      */
     public record Settings(CosmaSolver.Options cosma, Decompose decompose, List<String> breakNodes, int maxPart,
-                           MinimumPeakScheduler mpmf, boolean schemeStart) {
+                           MinimumPeakScheduler mpmf, boolean schemeStart, Double recomputeWeight) {
 
         public Settings {
             if (maxPart < 1) {
@@ -77,27 +79,37 @@ public final class CosmaPipeline implements Planner {
             }
             breakNodes = breakNodes == null ? null : List.copyOf(breakNodes);
             decompose = breakNodes != null ? Decompose.ALWAYS : decompose;
+            if (recomputeWeight != null && !(recomputeWeight >= 0 && Double.isFinite(recomputeWeight))) {
+                throw new IllegalArgumentException("the recompute weight must be a finite number >= 0, got "
+                        + recomputeWeight);
+            }
         }
 
         /** Automatic decomposition, parts of the default size, the schemes as starts. */
         public static Settings of(CosmaSolver.Options cosma, MinimumPeakScheduler mpmf) {
-            return new Settings(cosma, Decompose.AUTO, null, DivideAndConquer.DEFAULT_MAX_PART, mpmf, true);
+            return new Settings(cosma, Decompose.AUTO, null, DivideAndConquer.DEFAULT_MAX_PART, mpmf, true, null);
         }
 
         public Settings withDecompose(Decompose value) {
-            return new Settings(cosma, value, breakNodes, maxPart, mpmf, schemeStart);
+            return new Settings(cosma, value, breakNodes, maxPart, mpmf, schemeStart, recomputeWeight);
         }
 
         public Settings withBreakNodes(List<String> value) {
-            return new Settings(cosma, value == null ? decompose : Decompose.ALWAYS, value, maxPart, mpmf, schemeStart);
+            return new Settings(cosma, value == null ? decompose : Decompose.ALWAYS, value, maxPart, mpmf, schemeStart,
+                    recomputeWeight);
         }
 
         public Settings withMaxPart(int value) {
-            return new Settings(cosma, decompose, breakNodes, value, mpmf, schemeStart);
+            return new Settings(cosma, decompose, breakNodes, value, mpmf, schemeStart, recomputeWeight);
         }
 
         public Settings withSchemeStart(boolean value) {
-            return new Settings(cosma, decompose, breakNodes, maxPart, mpmf, value);
+            return new Settings(cosma, decompose, breakNodes, maxPart, mpmf, value, recomputeWeight);
+        }
+
+        /** Operators may run again at lambda = {@code value} bytes per cost unit; null for spill-only planning. */
+        public Settings withRecomputeWeight(Double value) {
+            return new Settings(cosma, decompose, breakNodes, maxPart, mpmf, schemeStart, value);
         }
 
         /** The divide-and-conquer options these settings give. */
