@@ -151,7 +151,7 @@ final class AllocateCommand extends CommandBase {
             long h = a.placement().height();
             String gap = bound > 0 ? String.format(Locale.ROOT, ", %.6f L (gap %.4f%%)", (double) h / bound,
                     100.0 * (h - bound) / h) : "";
-            o.println(what + ": height " + h + gap + ", time " + time + ", status " + a.status());
+            o.println(what + ": height " + h + gap + ", time " + time + ", status " + a.status() + LimitOptions.cut(limits.budget()));
             if (a.note() != null) {
                 o.println("note: " + a.note());
             }
@@ -172,7 +172,7 @@ final class AllocateCommand extends CommandBase {
         String why = a.note() != null ? a.note()
                 : wallLimit != null && a.seconds() >= 0.9 * wallLimit.toNanos() / 1e9
                         ? "no solution found within the time limit of " + limit.timeLimit + " s" : "no solution found";
-        o.println("gave up after " + time + ": " + why + " (not proven infeasible)");
+        o.println("gave up after " + time + ": " + why + " (not proven infeasible)" + LimitOptions.cut(limits.budget()));
         workLine(o, limits);
         return GAVE_UP;
     }

@@ -56,13 +56,17 @@ final class LimitOptions {
         return workLimit != null;
     }
 
+    /** Beside a status: " (the wall clock cut ...)" when it cut a work-limited run's counted work; else nothing. */
+    static String cut(Budget work) {
+        return work.workMode() && work.wallStopped() ? " (" + Budget.WALL_CUT + ")" : "";
+    }
+
     /**
      * What a work-limited run used, for the report: the units used of the limit, and whether the wall-time guard
      * stopped the work early (then the result depends on the machine).
      */
     static String workUsed(Budget work, double limit) {
         return String.format(java.util.Locale.ROOT, "%.2f of %s units%s", work.workUsed(), SolverOptions.units(limit),
-                work.wallStopped() ? " (the time limit stopped the work early: this result depends on the machine)"
-                        : " (counted work; the wall clock cut nothing short)");
+                work.wallStopped() ? " (" + Budget.WALL_CUT + ")" : " (counted work; the wall clock cut nothing short)");
     }
 }

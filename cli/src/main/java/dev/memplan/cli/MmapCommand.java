@@ -247,7 +247,7 @@ final class MmapCommand extends CommandBase.Group {
             MappingResult r = p.plan(in, run.limits(Math.max(0.001, run.left(start)), start));
             o.println("instance  " + describe(in));
             o.println("planner   " + r.planner());
-            o.println("status    " + r.status());
+            o.println("status    " + r.status() + LimitOptions.cut(run.work));
             if (r.mapping() == null) {
                 o.println("no mapping found within the limits (" + r.note() + ")");
                 return 0;

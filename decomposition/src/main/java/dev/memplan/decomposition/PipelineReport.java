@@ -2,6 +2,7 @@ package dev.memplan.decomposition;
 
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
+import dev.memplan.model.Budget;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.SolveStatus;
 import java.util.ArrayList;
@@ -34,7 +35,13 @@ public final class PipelineReport {
      * @param pruned whether the programs were pruned (the model row says so when not)
      */
     public static List<Row> result(CosmaPipeline.Outcome o, CosmaObjective objective, boolean pruned) {
-        return o.dnc() != null ? dnc(o) : whole(o.whole(), objective, pruned);
+        List<Row> rows = o.dnc() != null ? dnc(o) : whole(o.whole(), objective, pruned);
+        if (o.result().wallStopped()) {
+            rows.replaceAll(r -> r.label().equals("status") ? new Row("status", r.value().endsWith(")")
+                    ? r.value().substring(0, r.value().length() - 1) + "; " + Budget.WALL_CUT + ")"
+                    : r.value() + " (" + Budget.WALL_CUT + ")") : r);
+        }
+        return rows;
     }
 
     /** The rows after the work line: the whole graph's checked plan's figures and its notes (none for dnc). */

@@ -35,6 +35,11 @@ public final class Budget {
     /** No limit on a quantity (and {@link #left()} of a budget without any). */
     public static final long NONE = Long.MAX_VALUE;
 
+    /**
+     * What every report says, beside its status and work, of a work-limited run whose {@link #wallStopped()} is true.
+     */
+    public static final String WALL_CUT = "the wall clock cut counted work short: this result depends on the machine";
+
     private static volatile boolean interrupted;
 
     private final Budget parent;
@@ -283,30 +288,52 @@ public final class Budget {
     }
 
     /**
-     * Records that a step charged here was stopped by wall time (the outer guard), not by its work: its result
-     * then depends on the machine. Seen by every ancestor.
+     * Records that a step charged here was stopped, or skipped, by wall time (the outer guard) or Ctrl-C, not by its
+     * work: its result then depends on the machine. Seen by every ancestor. {@link #stopped()} and
+     * {@link #wallOver()} call it themselves; a step that hands the wall time to a native solver calls it when the
+     * solver reports stopping at that time.
      */
     public void markWallStop() {
+        if (!workMode()) {
+            // Without a work limit every stop is the clock's: there is nothing to tell apart.
+            return;
+        }
         for (Budget b = this; b != null; b = b.parent) {
             b.wallStopped.set(true);
         }
     }
 
-    /** Whether some step charged here was stopped by wall time rather than by work. */
+    /**
+     * Whether some step charged here was stopped or skipped by wall time (or Ctrl-C) rather than by work: the one
+     * answer behind a report's work row and status line and a sweep row's {@code reproducible}.
+     */
     public boolean wallStopped() {
         return wallStopped.get();
     }
 
     // ---- the stop flag
 
-    /** True once a stop was requested, the wall end passed, or (in work mode) the work is spent. */
+    /**
+     * True once a stop was requested, the wall end passed, or (in work mode) the work is spent. A step that polls
+     * this and stops on a true answer has been cut by whatever made it true: when that is the clock or Ctrl-C
+     * rather than the work, the budget {@linkplain #markWallStop() records it}, so that every report of the run
+     * reads one flag ({@link #wallStopped()}) instead of each step remembering to set it.
+     */
     public boolean stopped() {
-        return requested() || (wallEnd != NONE && System.nanoTime() - wallEnd >= 0) || workLeftMicro() == 0;
+        return workLeftMicro() == 0 || wallOver();
     }
 
-    /** True once the wall end passed or a stop was requested (the outer guard in work mode). */
+    /**
+     * True once the wall end passed or a stop was requested (the outer guard in work mode). In work mode a true
+     * answer from the clock or Ctrl-C (not from a {@link #cancel()} within the run) {@linkplain #markWallStop()
+     * marks the budget}: the step that asked stops, or skips, for a reason the machine decided.
+     */
     public boolean wallOver() {
-        return requested() || (wallEnd != NONE && System.nanoTime() - wallEnd >= 0);
+        if (interrupted || (wallEnd != NONE && System.nanoTime() - wallEnd >= 0)) {
+            markWallStop();
+            return true;
+        }
+        return requested();
     }
 
     /** Whether this budget or an ancestor was {@linkplain #cancel() cancelled}, or the run interrupted. */

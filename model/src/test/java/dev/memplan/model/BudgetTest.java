@@ -70,6 +70,46 @@ class BudgetTest {
         assertTrue(b.child().stopped(), "a child's end is never later than its parent's");
     }
 
+    /**
+     * Issue 37.1: a step that asks whether to stop, and is told yes by the clock rather than the work, leaves the
+     * mark every report reads; a stop by the work, or by a cancel within the run, leaves none.
+     */
+    @Test
+    void aStopByTheClockIsMarkedAndAStopByTheWorkIsNot() {
+        Budget clock = Budget.ofWork(10, Duration.ZERO);
+        Budget step = clock.child(0.5);
+        assertFalse(clock.wallStopped());
+        assertTrue(step.stopped());
+        assertTrue(step.wallStopped());
+        assertTrue(clock.wallStopped(), "the mark reaches the run's budget");
+
+        Budget skipped = Budget.ofWork(10, Duration.ZERO);
+        assertTrue(skipped.child().wallOver(), "a step skipped because the wall end passed");
+        assertTrue(skipped.wallStopped());
+
+        Budget work = Budget.ofWork(1, Duration.ofHours(1));
+        Budget spent = work.child();
+        spent.charge(1);
+        assertTrue(spent.stopped());
+        assertFalse(work.wallStopped(), "the work ended it: the same on any machine");
+
+        Budget both = Budget.ofWork(1, Duration.ZERO);
+        both.charge(1);
+        assertTrue(both.stopped());
+        assertFalse(both.wallStopped(), "the work was spent: the clock cut nothing the work had left");
+
+        Budget cancelled = Budget.ofWork(10, Duration.ofHours(1));
+        Budget loser = cancelled.child();
+        loser.cancel();
+        assertTrue(loser.stopped());
+        assertFalse(cancelled.wallStopped(), "a cancel within the run is the run's own decision");
+
+        Budget wall = Budget.ofWall(Duration.ZERO);
+        assertTrue(wall.stopped());
+        wall.markWallStop();
+        assertFalse(wall.wallStopped(), "without a work limit there is no counted work to cut");
+    }
+
     @Test
     void cancelStopsTheChildrenAndTheirSolversButNotTheParent() {
         Budget root = Budget.ofWork(10, null);

@@ -1,0 +1,89 @@
+package dev.memplan.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.model.Budget;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 37.1: a work-limited result whose counted work the wall clock cut says so, in the status line and the
+ * work row of solve, allocate and mmap, and in a sweep row's {@code reproducible} column; one flag of the
+ * run's budget decides all of them ({@link Budget#wallStopped()}).
+ */
+class WallCutTest {
+    @TempDir
+    Path dir;
+
+    private static final String CUT = "(" + Budget.WALL_CUT + ")";
+
+    private static String row(String out, String label) {
+        return out.lines().filter(l -> l.startsWith(label + " ")).findFirst().orElseThrow(() -> new AssertionError(out));
+    }
+
+    /** The steps it skipped for want of time (its notes say "no time left") make the status and work row say so. */
+    @Test
+    void aSolveWhoseStepsTheClockSkippedSaysSo() {
+        MainTest.Result r = MainTest.run("solve", "fig1", "--budget", "M_H", "--work-limit", "1", "--time-limit",
+                "0.001");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(r.out().contains("skipped: no time left within the limit"), r.out());
+        assertTrue(row(r.out(), "status").contains(Budget.WALL_CUT), r.out());
+        assertTrue(row(r.out(), "work").endsWith(CUT), r.out());
+        assertFalse(r.out().contains("cut nothing short"), r.out());
+
+        MainTest.Result whole = MainTest.run("solve", "fig1", "--budget", "M_H", "--work-limit", "1");
+        assertEquals("status                  OPTIMAL", row(whole.out(), "status"), whole.out());
+        assertTrue(row(whole.out(), "work").endsWith("(counted work; the wall clock cut nothing short)"), whole.out());
+    }
+
+    /** Divide and conquer stopped by the clock before its first part: bound 0, and now the label to go with it. */
+    @Test
+    void divideAndConquerCutByTheClockSaysSo() {
+        MainTest.Result r = MainTest.run("solve", "pnasnet", "--budget", "M_H", "--work-limit", "5", "--time-limit",
+                "1");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(row(r.out(), "status").endsWith(CUT), r.out());
+        assertTrue(row(r.out(), "work").endsWith(CUT), r.out());
+    }
+
+    @Test
+    void allocateAndMmapCutByTheClockSaySo() {
+        MainTest.Result a = MainTest.run("allocate", "gen:trace:2000", "--minimize", "--work-limit", "0.5",
+                "--time-limit", "0.001");
+        assertEquals(0, a.code(), a.err());
+        assertTrue(a.out().contains("status FEASIBLE " + CUT), a.out());
+        assertTrue(row(a.out(), "work:").endsWith(CUT), a.out());
+        MainTest.Result m = MainTest.run("mmap", "solve", "resnet50", "--planner", "mcts", "--work-limit", "0.3",
+                "--time-limit", "0.001");
+        assertEquals(0, m.code(), m.err());
+        assertTrue(row(m.out(), "status").endsWith(CUT), m.out());
+        assertTrue(row(m.out(), "work").endsWith(CUT), m.out());
+    }
+
+    /** A sweep row the clock cut is not reproducible (it was stored as reproducible before). */
+    @Test
+    void aSweepRowTheClockCutIsNotReproducible() throws Exception {
+        Path spec = dir.resolve("cut.yaml");
+        Files.writeString(spec, "graphs: [fig1]\nbudgets: [M_H]\nplanners: [cosma]\nwork_limits: [1]\n"
+                + "time_limits: [0.001, none]\n");
+        Path db = dir.resolve("cut.duckdb");
+        MainTest.Result run = MainTest.run("sweep", spec.toString(), "--db", db.toString());
+        assertEquals(0, run.code(), run.err());
+        Path csv = dir.resolve("cut.csv");
+        assertEquals(0, MainTest.run("sweep", "export", db.toString(), "--csv", csv.toString()).code());
+        List<String> lines = Files.readAllLines(csv);
+        List<String> header = List.of(lines.get(0).split(","));
+        assertEquals(3, lines.size(), lines.toString());
+        for (String line : lines.subList(1, lines.size())) {
+            String[] v = line.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1);
+            String limit = v[header.indexOf("time_limit")];
+            assertEquals(limit.isEmpty() ? "true" : "false", v[header.indexOf("reproducible")], lines.toString());
+        }
+    }
+}
