@@ -24,12 +24,8 @@ import picocli.CommandLine.Parameters;
 @Command(name = "allocate", mixinStandardHelpOptions = true,
         description = {"Packs buffers (MiniMalloc's CSV: id,lower,upper,size[,alignment][,offset]) into a capacity, or",
             "with --minimize finds the least height. Prints solved / infeasible / gave up, time and height; --out",
-            "writes the input with an offset column, rows in input order (what MiniMalloc writes).",
-            "Exit codes: 0 solved, 1 proven infeasible, 4 no solution found within the limits, 2 bad input."})
+            "writes the input with an offset column, rows in input order (what MiniMalloc writes)."})
 final class AllocateCommand extends CommandBase {
-    /** No solution found, and none proven impossible: the allocator gave up or ran out of time. */
-    static final int GAVE_UP = 4;
-
     @Parameters(index = "0", paramLabel = "BUFFERS.csv",
             description = "buffers in MiniMalloc's CSV format, or a generated training-step trace gen:trace:N[:SEED]")
     String input;
@@ -162,11 +158,11 @@ final class AllocateCommand extends CommandBase {
                     o.println("wrote " + out);
                 }
             }
-            return 0;
+            return ExitCode.OK.code();
         }
         if (a.status() == SolveStatus.INFEASIBLE) {
             o.println("infeasible (proven): no packing fits in " + cap + " bytes" + (a.note() != null ? " (" + a.note() + ")" : "") + "; time " + time);
-            return Main.INVALID;
+            return ExitCode.NO.code();
         }
         // Say what happened: a heuristic that stops after 0.5 s did not search for the whole time limit.
         String why = a.note() != null ? a.note()
@@ -174,7 +170,7 @@ final class AllocateCommand extends CommandBase {
                         ? "no solution found within the time limit of " + limit.timeLimit + " s" : "no solution found";
         o.println("gave up after " + time + ": " + why + " (not proven infeasible)" + LimitOptions.cut(limits.budget()));
         workLine(o, limits);
-        return GAVE_UP;
+        return ExitCode.NOT_FOUND.code();
     }
 
     /** Under a work limit: the work used, and whether the clock cut it short (then the result is the machine's). */

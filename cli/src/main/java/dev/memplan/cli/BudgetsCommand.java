@@ -73,6 +73,6 @@ final class BudgetsCommand extends CommandBase {
                         + " (each operator's tensors at multiples of " + g.alignment() + "; below it no plan exists)");
             }
         }
-        return 0;
+        return ExitCode.OK.code();
     }
 }

@@ -73,6 +73,6 @@ final class CheckCommand extends CommandBase {
         if (report.valid() && p.traffic() != null && !p.traffic().equals(report.traffic())) {
             out.println("note: the traffic recorded in the plan file " + p.traffic() + " differs from the checked figures");
         }
-        return report.valid() ? 0 : Main.INVALID;
+        return report.valid() ? 0 : ExitCode.NO.code();
     }
 }

@@ -71,7 +71,7 @@ final class CompareCommand extends CommandBase {
         if (chosen.bytes() < feasible) {
             out.println("no plan: proven infeasible (alignment " + g.alignment() + ": the busiest operator's tensors,"
                     + " each at a multiple of it, need " + feasible + " bytes)");
-            return Main.INVALID;
+            return ExitCode.NO.code();
         }
         List<Row> rows = new ArrayList<>();
         Plan best = null;
@@ -142,7 +142,7 @@ final class CompareCommand extends CommandBase {
                 out.println("wrote " + csv);
             }
         }
-        return 0;
+        return ExitCode.OK.code();
     }
 
     private record Row(String name, String status, CheckReport report, double seconds, String note) {

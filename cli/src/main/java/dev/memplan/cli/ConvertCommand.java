@@ -28,6 +28,6 @@ final class ConvertCommand extends CommandBase {
         Outputs.write(out, GraphJson.toJson(g.withCosts()), out());
         Outputs.report(out, spec.commandLine()).println("wrote " + out + ": graph " + g.name() + ", " + g.operatorCount()
                 + " operators, " + g.tensorCount() + " tensors, " + g.outputs().size() + " outputs");
-        return 0;
+        return ExitCode.OK.code();
     }
 }

@@ -13,7 +13,7 @@ import picocli.CommandLine.Model.UsageMessageSpec;
  * Help that prints whole sentences. A command's description is written in the source as an array of line-sized
  * fragments; picocli would print each as a line of its own and list a command by its first fragment, cut
  * mid-sentence. Here each description becomes one paragraph that picocli wraps, and a command list shows each
- * command's first whole sentence.
+ * command's first whole sentence. Every command lists the exit codes ({@link ExitCode}).
  */
 final class HelpText {
     /** The width help is wrapped to: picocli's default, so that help reads the same in every terminal. */
@@ -30,6 +30,8 @@ final class HelpText {
             CommandLine c = todo.pop();
             UsageMessageSpec usage = c.getCommandSpec().usageMessage();
             usage.width(WIDTH);
+            usage.exitCodeListHeading("%nExit codes:%n");
+            usage.exitCodeList(ExitCode.helpList());
             if (usage.description().length > 1) {
                 usage.description(paragraph(usage.description()));
             }

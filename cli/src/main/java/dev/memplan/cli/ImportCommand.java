@@ -75,6 +75,6 @@ final class ImportCommand extends CommandBase {
             Outputs.write(out, GraphJson.toJson(g.withCosts()), out());
             w.println("wrote " + out);
         }
-        return 0;
+        return ExitCode.OK.code();
     }
 }

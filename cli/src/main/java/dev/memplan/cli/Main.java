@@ -12,12 +12,7 @@ import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/**
- * The {@code memplan} command. Exit codes: 0 success; 1 the answer is "no" (an invalid plan); 2 a user mistake
- * (bad arguments, a file that breaks its format or the memory model), reported in one line without a stack
- * trace; 3 an internal error (a bug in memplan), reported with its stack trace; 4 (allocate) no solution found within
- * the limits, which is not a proof that none exists.
- */
+/** The {@code memplan} command. Its exit codes, one meaning each for every command, are {@link ExitCode}. */
 @Command(name = "memplan", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Plans how a DNN uses an accelerator's scratchpad: operator schedule, tensor addresses and "
                 + "off-chip spills, solved exactly and checked against the memory model.",
@@ -25,10 +20,6 @@ import picocli.CommandLine.Command;
             BenchCommand.class, PlotCommand.class, SweepCommand.class, MmapCommand.class,
             CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
-    static final int INVALID = 1;
-    static final int USER_ERROR = 2;
-    static final int INTERNAL_ERROR = 3;
-
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -38,7 +29,8 @@ public final class Main implements Runnable {
         long uptime = java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime();
         int code = run(System.nanoTime() - uptime * 1_000_000, new PrintWriter(System.out, true),
                 new PrintWriter(System.err, true), args);
-        System.exit(Budget.interrupted() && code != USER_ERROR && code != INTERNAL_ERROR ? Interrupts.EXIT_CODE : code);
+        System.exit(Budget.interrupted() && code != ExitCode.USER_ERROR.code() && code != ExitCode.INTERNAL_ERROR.code()
+                ? ExitCode.INTERRUPTED.code() : code);
     }
 
     /** When the running command started ({@link System#nanoTime()}): where its --time-limit is counted from. */
@@ -69,18 +61,18 @@ public final class Main implements Runnable {
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (isUserMistake(e)) {
                 commandLine.getErr().println("memplan: error: " + Messages.clean(e.getMessage()));
-                return USER_ERROR;
+                return ExitCode.USER_ERROR.code();
             }
             commandLine.getErr().println("memplan: internal error (a bug in memplan; please report it):");
             e.printStackTrace(commandLine.getErr());
-            return INTERNAL_ERROR;
+            return ExitCode.INTERNAL_ERROR.code();
         });
         cl.setParameterExceptionHandler((e, a) -> {
             CommandLine c = e.getCommandLine();
             String unknown = unknownCommand(e);
             c.getErr().println("memplan: error: " + (unknown != null ? unknown : Messages.clean(e.getMessage())));
             c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help'.");
-            return USER_ERROR;
+            return ExitCode.USER_ERROR.code();
         });
         int code;
         try {
@@ -90,7 +82,7 @@ public final class Main implements Runnable {
             err.println("memplan: error: out of memory (the heap is " + (Runtime.getRuntime().maxMemory() >> 20)
                     + " MB; set a larger one with MEMPLAN_JAVA_OPTS=-Xmx8g). Nothing was half-written. This is a "
                     + "bug: memplan should have skipped the work that did not fit; please report it");
-            code = INTERNAL_ERROR;
+            code = ExitCode.INTERNAL_ERROR.code();
         }
         out.flush();
         err.flush();

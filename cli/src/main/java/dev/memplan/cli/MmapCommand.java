@@ -250,7 +250,7 @@ final class MmapCommand extends CommandBase.Group {
             o.println("status    " + r.status() + LimitOptions.cut(run.work));
             if (r.mapping() == null) {
                 o.println("no mapping found within the limits (" + r.note() + ")");
-                return 0;
+                return ExitCode.NOT_FOUND.code();
             }
             o.println("reward    " + r.reward());
             o.println("bound     " + (r.bound() < 0 ? "- (a heuristic has none)" : r.bound() + " (gap "
@@ -270,7 +270,7 @@ final class MmapCommand extends CommandBase.Group {
                 MmapJson.writeMapping(in, r.mapping(), r.planner(), r.status().name(), r.bound(), out);
                 o.println("wrote     " + out);
             }
-            return 0;
+            return ExitCode.OK.code();
         }
     }
 
@@ -301,7 +301,7 @@ final class MmapCommand extends CommandBase.Group {
             if (csv != null) {
                 table.writeCsv(csv);
             }
-            return 0;
+            return ExitCode.OK.code();
         }
     }
 
@@ -374,7 +374,7 @@ final class MmapCommand extends CommandBase.Group {
             MmapInstance in = input.read();
             MmapJson.write(in, out);
             out().println("wrote " + out + ": " + describe(in));
-            return 0;
+            return ExitCode.OK.code();
         }
     }
 
@@ -392,13 +392,13 @@ final class MmapCommand extends CommandBase.Group {
             PrintWriter o = out();
             if (report.valid()) {
                 o.println("valid: reward " + report.reward() + " on " + describe(in));
-                return 0;
+                return ExitCode.OK.code();
             }
             o.println("INVALID: " + report.violations().size() + " broken rule(s)");
             for (MappingViolation v : report.violations().subList(0, Math.min(20, report.violations().size()))) {
                 o.println("  " + v);
             }
-            return Main.INVALID;
+            return ExitCode.NO.code();
         }
     }
 }

@@ -89,7 +89,7 @@ final class PlotCommand extends CommandBase.Group {
             FigureFile.write(figure, file);
             out().println("wrote " + file + " (" + cells.panels().size() + " panels x "
                     + cells.budgets().size() + " budgets x " + cells.series().size() + " planners)");
-            return 0;
+            return ExitCode.OK.code();
         }
     }
 
@@ -128,7 +128,7 @@ final class PlotCommand extends CommandBase.Group {
                 AtomicFiles.write(out, text);
                 o.println("wrote " + out);
             }
-            return 0;
+            return ExitCode.OK.code();
         }
     }
 
@@ -181,11 +181,11 @@ final class PlotCommand extends CommandBase.Group {
                 for (Violation v : e.violations()) {
                     o.println("  " + v);
                 }
-                return Main.INVALID;
+                return ExitCode.NO.code();
             }
             FigureFile.write(figure, file);
             o.println("wrote " + file);
-            return 0;
+            return ExitCode.OK.code();
         }
 
         private LayoutFigure planFigure(PrintWriter o) {

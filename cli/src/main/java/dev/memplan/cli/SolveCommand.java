@@ -32,7 +32,7 @@ import picocli.CommandLine.Model.CommandSpec;
 @Command(name = "solve", mixinStandardHelpOptions = true,
         description = {"Finds the plan with the least non-compulsory off-chip traffic (COSMA eq. 1-12; eq. 16-17 with",
             "--schedule FILE) or the least peak footprint without spills (eq. 13-15), checks it and prints",
-            "status, traffic, bound, gap, time and model size. Exit code 1 when no plan was found."})
+            "status, traffic, bound, gap, time and model size."})
 final class SolveCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -136,7 +136,7 @@ final class SolveCommand implements Callable<Integer> {
             if (Budget.interrupted() && this.out != null) {
                 err.println("memplan: interrupted: no plan; " + this.out + " left as it was");
             }
-            return Main.INVALID;
+            return (r.status() == SolveStatus.INFEASIBLE ? ExitCode.NO : ExitCode.NOT_FOUND).code();
         }
         out.println("plan checked: VALID");
         if (this.out != null) {
@@ -149,7 +149,7 @@ final class SolveCommand implements Callable<Integer> {
                         + (r.gap() == null ? "" : String.format(", gap %.2f%%", 100 * r.gap())) + ") to " + this.out);
             }
         }
-        return 0;
+        return ExitCode.OK.code();
     }
 
     /**

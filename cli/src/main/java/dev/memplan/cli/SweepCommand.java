@@ -67,7 +67,7 @@ final class SweepCommand extends CommandBase {
         }
         if (printSpec) {
             out.print(builtin != null ? SweepSpec.builtinText(builtin) : read(specFile));
-            return 0;
+            return ExitCode.OK.code();
         }
         if (jobs < 1) {
             throw new UserException("--jobs must be >= 1, got " + jobs);
@@ -80,7 +80,7 @@ final class SweepCommand extends CommandBase {
             }
             long done = sweep.cases().stream().filter(c -> finished.contains(c.key())).count();
             out.println(sweep.cases().size() + " cases, " + done + " in " + db);
-            return 0;
+            return ExitCode.OK.code();
         }
         SweepEngine chosen = SweepEngine.byName(engine);
         Path plansDir = plans != null ? plans : defaultPlans(db);
@@ -97,7 +97,7 @@ final class SweepCommand extends CommandBase {
         out.println("sweep " + sweep.name() + ": " + s.total() + " cases; " + s.skipped() + " were already in " + db
                 + ", ran " + s.ran() + (s.errors() > 0 ? " (" + s.errors() + " ERROR rows: see the error column)" : "")
                 + "; plans in " + plansDir);
-        return 0;
+        return ExitCode.OK.code();
     }
 
     static Path defaultPlans(Path db) {
@@ -161,7 +161,7 @@ final class SweepCommand extends CommandBase {
             }
             Outputs.report(out, spec.commandLine()).println("wrote " + rows + " rows to "
                     + (Outputs.isStdout(out) ? "standard output" : out));
-            return 0;
+            return ExitCode.OK.code();
         }
     }
 }

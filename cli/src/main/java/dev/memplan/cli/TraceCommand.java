@@ -63,7 +63,7 @@ final class TraceCommand extends CommandBase {
             report.println(what + ": " + buffers.size() + " buffers, largest live total " + maxLive(buffers)
                     + " bytes; wrote " + out);
         }
-        return 0;
+        return ExitCode.OK.code();
     }
 
     /** One buffer per tensor of the graph's setting that is resident at some step of the order. */

@@ -38,11 +38,11 @@ class AllocateCommandTest {
     @Test
     void provenInfeasibleAndGaveUpHaveDifferentExitCodes() throws IOException {
         MainTest.Result infeasible = MainTest.run("allocate", example().toString(), "--capacity", "11");
-        assertEquals(Main.INVALID, infeasible.code(), infeasible.out());
+        assertEquals(ExitCode.NO.code(), infeasible.code(), infeasible.out());
         assertTrue(infeasible.out().contains("infeasible (proven)"), infeasible.out());
         // A heuristic proves nothing: below the minimum it gives up, it does not say "infeasible".
         MainTest.Result heuristic = MainTest.run("allocate", example().toString(), "--capacity", "11", "--allocator", "tflite");
-        assertEquals(AllocateCommand.GAVE_UP, heuristic.code(), heuristic.out());
+        assertEquals(ExitCode.NOT_FOUND.code(), heuristic.code(), heuristic.out());
         assertTrue(heuristic.out().matches("(?s).*gave up after \\d+\\.\\d+ s: the heuristic's packing exceeds the capacity: "
                 + "height \\d+ > 11 \\(not proven infeasible\\).*"), heuristic.out());
     }
@@ -61,15 +61,15 @@ class AllocateCommandTest {
         Path bad = dir.resolve("bad.10.csv");
         Files.writeString(bad, "id,lower,upper,size\na,0,3,-4\n");
         MainTest.Result r = MainTest.run("allocate", bad.toString());
-        assertEquals(Main.USER_ERROR, r.code());
+        assertEquals(ExitCode.USER_ERROR.code(), r.code());
         assertTrue(r.err().contains("bad.10.csv"), r.err());
         Path noCapacity = dir.resolve("buffers.csv");
         Files.writeString(noCapacity, EXAMPLE);
         MainTest.Result c = MainTest.run("allocate", noCapacity.toString());
-        assertEquals(Main.USER_ERROR, c.code());
+        assertEquals(ExitCode.USER_ERROR.code(), c.code());
         assertTrue(c.err().contains("no capacity"), c.err());
         MainTest.Result a = MainTest.run("allocate", example().toString(), "--allocator", "firstfitx");
-        assertEquals(Main.USER_ERROR, a.code());
+        assertEquals(ExitCode.USER_ERROR.code(), a.code());
         assertTrue(a.err().contains("unknown allocator 'firstfitx'"), a.err());
     }
 

@@ -33,10 +33,10 @@ class BenchSchedulerTest {
     void aWidthOrRepeatsBelowOneIsRefusedBeforeAnyWork() {
         Path csv = dir.resolve("none.csv");
         MainTest.Result width = MainTest.run("bench", "scheduler", "--widths", "0", "--csv", csv.toString());
-        assertEquals(Main.USER_ERROR, width.code());
+        assertEquals(ExitCode.USER_ERROR.code(), width.code());
         assertTrue(width.err().contains("--widths must be beam widths >= 1, got 0"), width.err());
         MainTest.Result repeats = MainTest.run("bench", "scheduler", "--repeats", "0", "--csv", csv.toString());
-        assertEquals(Main.USER_ERROR, repeats.code());
+        assertEquals(ExitCode.USER_ERROR.code(), repeats.code());
         assertTrue(repeats.err().contains("--repeats must be >= 1"), repeats.err());
         assertFalse(Files.exists(csv));
     }
@@ -48,11 +48,11 @@ class BenchSchedulerTest {
         String json = dev.memplan.model.io.GraphJson.toJson(dev.memplan.datasets.Examples.graph("fig1"));
         Files.writeString(graph, json);
         MainTest.Result same = MainTest.run("bench", "scheduler", "--graphs", graph.toString(), "--csv", graph.toString());
-        assertEquals(Main.USER_ERROR, same.code(), same.out() + same.err());
+        assertEquals(ExitCode.USER_ERROR.code(), same.code(), same.out() + same.err());
         assertTrue(same.err().contains("--csv " + graph + " is the input file " + graph), same.err());
         Path link = Files.createSymbolicLink(dir.resolve("link.csv"), graph);
         MainTest.Result linked = MainTest.run("bench", "dnc", "--graphs", graph.toString(), "--csv", link.toString());
-        assertEquals(Main.USER_ERROR, linked.code(), linked.out() + linked.err());
+        assertEquals(ExitCode.USER_ERROR.code(), linked.code(), linked.out() + linked.err());
         assertTrue(linked.err().contains("is the input file " + graph), linked.err());
         assertEquals(json, Files.readString(graph));
     }

@@ -28,7 +28,7 @@ class BudgetsCommandTest {
     @Test
     void aBeamWidthBelowOneIsAUserError() {
         MainTest.Result r = MainTest.run("budgets", "fig1", "--mp-beam", "0");
-        assertEquals(Main.USER_ERROR, r.code());
+        assertEquals(ExitCode.USER_ERROR.code(), r.code());
         assertTrue(r.err().contains("--mp-beam must be >= 1, got 0"), r.err());
     }
 }

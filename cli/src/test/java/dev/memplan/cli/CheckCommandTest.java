@@ -64,7 +64,7 @@ class CheckCommandTest {
         kept.put("y", List.of(Segment.created(0, 3, 4)));
         MainTest.Result r = MainTest.run("check", graph().toString(),
                 plan(kept, List.of("a", "b", "a", "c")).toString());
-        assertEquals(Main.INVALID, r.code(), r.out() + r.err());
+        assertEquals(ExitCode.NO.code(), r.code(), r.out() + r.err());
         assertTrue(r.out().contains("siblings: 'a' runs again at timestep 2 but its output 'y' has no recomputed"
                 + " segment starting there"), r.out());
         assertTrue(r.out().contains("through-recompute: tensor 'y': segment [0, 3] continues through timestep 2"),
@@ -90,7 +90,7 @@ class CheckCommandTest {
         Path plan = plan(recomputing(), List.of("a", "b", "a", "c"));
         Files.writeString(plan, Files.readString(plan).replace("memplan-plan/2", "memplan-plan/1"));
         MainTest.Result r = MainTest.run("check", graph().toString(), plan.toString());
-        assertEquals(Main.USER_ERROR, r.code(), r.out() + r.err());
+        assertEquals(ExitCode.USER_ERROR.code(), r.code(), r.out() + r.err());
         assertEquals("memplan: error: " + plan + ": $.schedule[2]: operator 'a' is named again (first at"
                 + " $.schedule[0]); a memplan-plan/1 schedule runs each operator once, recomputes need memplan-plan/2",
                 r.err().strip());

@@ -74,10 +74,10 @@ class CompareCommandTest {
     @Test
     void unknownSchemeAndLowBudgetAreUserErrors() {
         MainTest.Result r = MainTest.run("compare", "fig1", "--budget", "M_R", "--schemes", "default/fifo/tflite");
-        assertEquals(Main.USER_ERROR, r.code());
+        assertEquals(ExitCode.USER_ERROR.code(), r.code());
         assertTrue(r.err().contains("unknown scheme 'default/fifo/tflite'"), r.err());
         MainTest.Result low = MainTest.run("compare", "fig1", "--budget", "10");
-        assertEquals(Main.USER_ERROR, low.code());
+        assertEquals(ExitCode.USER_ERROR.code(), low.code());
         assertTrue(low.err().contains("below M_R = 32"), low.err());
     }
 

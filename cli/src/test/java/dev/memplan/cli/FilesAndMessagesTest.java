@@ -33,7 +33,7 @@ class FilesAndMessagesTest {
     }
 
     private static void assertUserError(MainTest.Result r, String message) {
-        assertEquals(Main.USER_ERROR, r.code(), r.out() + r.err());
+        assertEquals(ExitCode.USER_ERROR.code(), r.code(), r.out() + r.err());
         assertEquals("memplan: error: " + message, r.err().strip());
     }
 
@@ -48,8 +48,8 @@ class FilesAndMessagesTest {
                 "OUT " + link + " is the input file " + g + "; writing would replace it: name another file");
         Path csv = dir.resolve("b.12.csv");
         Files.writeString(csv, CSV);
-        assertEquals(Main.USER_ERROR, MainTest.run("allocate", csv.toString(), "--out", csv.toString()).code());
-        assertEquals(Main.USER_ERROR, MainTest.run("compare", g.toString(), "--budget", "48", "--no-cosma",
+        assertEquals(ExitCode.USER_ERROR.code(), MainTest.run("allocate", csv.toString(), "--out", csv.toString()).code());
+        assertEquals(ExitCode.USER_ERROR.code(), MainTest.run("compare", g.toString(), "--budget", "48", "--no-cosma",
                 "--csv", g.toString()).code());
         assertEquals(before, Files.readString(g));
         assertEquals(CSV, Files.readString(csv));
@@ -112,7 +112,7 @@ class FilesAndMessagesTest {
         }
         Path file = Files.writeString(dir.resolve("a-file"), "");
         MainTest.Result plans = MainTest.run("bench", "cosma", "--plans", file.resolve("sub").toString());
-        assertEquals(Main.USER_ERROR, plans.code(), plans.err());
+        assertEquals(ExitCode.USER_ERROR.code(), plans.code(), plans.err());
         assertTrue(plans.err().startsWith("memplan: error: --plans " + file.resolve("sub") + ": cannot create the folder: "),
                 plans.err());
         assertUserError(MainTest.run("zoo", "export", "resnet50", file.toString()), "DIR " + file + " is a file, not a folder");
@@ -146,7 +146,7 @@ class FilesAndMessagesTest {
         Files.writeString(g, "{\"format\": \"memplan-graph/1\", \"name\": \"g\", \"tensors\": [], \"operators\": "
                 + "[{\"name\": \"f\\u001b[2J\\nop\", \"inputs\": [\"" + huge + "\"], \"outputs\": [\"y\"]}], \"outputs\": []}");
         MainTest.Result r = MainTest.run("budgets", g.toString());
-        assertEquals(Main.USER_ERROR, r.code(), r.err());
+        assertEquals(ExitCode.USER_ERROR.code(), r.code(), r.err());
         assertEquals(1, r.err().strip().lines().count(), r.err());
         assertFalse(r.err().contains("\u001b"), r.err());
         assertTrue(r.err().contains("operator 'f\\u001b[2J\\nop' refers to unknown tensor 'ttt"), r.err());

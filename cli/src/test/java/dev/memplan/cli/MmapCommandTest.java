@@ -34,7 +34,7 @@ class MmapCommandTest {
         assertTrue(r.out().startsWith("valid: reward "), r.out());
         // The same mapping with less fast memory breaks the capacity rule: exit 1, the rule named.
         r = MainTest.run("mmap", "check", instance.toString(), mapping.toString(), "--capacity", "1");
-        assertEquals(Main.INVALID, r.code(), r.out());
+        assertEquals(ExitCode.NO.code(), r.code(), r.out());
         assertTrue(r.out().contains("capacity: "), r.out());
     }
 
@@ -54,12 +54,12 @@ class MmapCommandTest {
                 + " \"buffers\": [{\"tensor\": 0, \"kind\": \"input\", \"time\": 0, \"live\": [0, 0], \"size\": 0,"
                 + " \"demand\": 0, \"benefit\": 1}]}");
         MainTest.Result r = MainTest.run("mmap", "solve", bad.toString(), "--planner", "greedy");
-        assertEquals(Main.USER_ERROR, r.code());
+        assertEquals(ExitCode.USER_ERROR.code(), r.code());
         assertTrue(r.err().contains(bad + ": $.buffers[0].size: size must be positive"), r.err());
         r = MainTest.run("mmap", "solve", "gen:mmap:x");
-        assertEquals(Main.USER_ERROR, r.code());
+        assertEquals(ExitCode.USER_ERROR.code(), r.code());
         r = MainTest.run("mmap", "solve", "resnet50", "--planner", "annealing");
-        assertEquals(Main.USER_ERROR, r.code());
+        assertEquals(ExitCode.USER_ERROR.code(), r.code());
         assertTrue(r.err().contains("unknown planner 'annealing'"), r.err());
     }
 }

@@ -33,7 +33,7 @@ class NothingLostTest {
     }
 
     private static void assertRefused(MainTest.Result r, String... words) {
-        assertEquals(Main.USER_ERROR, r.code(), r.out() + r.err());
+        assertEquals(ExitCode.USER_ERROR.code(), r.code(), r.out() + r.err());
         assertTrue(r.err().startsWith("memplan: error: "), r.err());
         assertEquals(1, r.err().strip().lines().count(), "one line: " + r.err());
         for (String w : words) {

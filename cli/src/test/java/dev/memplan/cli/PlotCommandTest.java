@@ -88,7 +88,7 @@ class PlotCommandTest {
         Path bad = dir.resolve("bad.csv");
         Files.writeString(bad, HEADER.replace("status,", "state,") + "\n" + ROWS.get(0) + "\n");
         MainTest.Result missing = MainTest.run("plot", "traffic", bad.toString(), "--out", dir.resolve("x.svg").toString());
-        assertEquals(Main.USER_ERROR, missing.code());
+        assertEquals(ExitCode.USER_ERROR.code(), missing.code());
         assertEquals("memplan: error: " + bad + ": line 1: missing column status (a results CSV has the columns of "
                 + "RESULTS-SCHEMA.md)\n", missing.err());
         assertFalse(Files.exists(dir.resolve("x.svg")), "nothing written");
@@ -101,19 +101,19 @@ class PlotCommandTest {
             throw new AssertionError(e);
         }
         MainTest.Result none = MainTest.run("plot", "table", empty.toString());
-        assertEquals(Main.USER_ERROR, none.code());
+        assertEquals(ExitCode.USER_ERROR.code(), none.code());
         assertTrue(none.err().contains(empty + ": table results: no results"), none.err());
 
         MainTest.Result graph = MainTest.run("plot", "traffic", csv().toString(), "--graphs", "resnet50");
-        assertEquals(Main.USER_ERROR, graph.code());
+        assertEquals(ExitCode.USER_ERROR.code(), graph.code());
         assertTrue(graph.err().contains("no results for graph 'resnet50'; the results hold: fig1"), graph.err());
 
         MainTest.Result format = MainTest.run("plot", "traffic", csv().toString(), "--out", "fig.pdf");
-        assertEquals(Main.USER_ERROR, format.code());
+        assertEquals(ExitCode.USER_ERROR.code(), format.code());
         assertTrue(format.err().contains("fig.pdf: unknown image format"), format.err());
 
         MainTest.Result noFile = MainTest.run("plot", "table", dir.resolve("nope.duckdb").toString());
-        assertEquals(Main.USER_ERROR, noFile.code());
+        assertEquals(ExitCode.USER_ERROR.code(), noFile.code());
         assertEquals(1, noFile.err().lines().count(), noFile.err());
     }
 
@@ -138,13 +138,13 @@ class PlotCommandTest {
         Path bad = dir.resolve("bad.plan.json");
         Files.writeString(bad, broken);
         MainTest.Result invalid = MainTest.run("plot", "layout", "fig1", bad.toString());
-        assertEquals(Main.INVALID, invalid.code(), invalid.err());
+        assertEquals(ExitCode.NO.code(), invalid.code(), invalid.err());
         assertTrue(invalid.out().startsWith("INVALID: the plan is invalid"), invalid.out());
         assertTrue(invalid.out().contains("address-overlap"), invalid.out());
         assertFalse(Files.exists(dir.resolve("bad.plan-layout.svg")), "an invalid plan is not drawn");
 
         MainTest.Result unknown = MainTest.run("plot", "layout", "nosuchnet", plan().toString());
-        assertEquals(Main.USER_ERROR, unknown.code());
+        assertEquals(ExitCode.USER_ERROR.code(), unknown.code());
         assertTrue(unknown.err().startsWith("memplan: error: 'nosuchnet' is neither a graph file"), unknown.err());
         assertEquals(1, unknown.err().lines().count());
     }

@@ -23,7 +23,7 @@ class RealReasonsTest {
     Path dir;
 
     private static void assertRefused(MainTest.Result r, String... words) {
-        assertEquals(Main.USER_ERROR, r.code(), r.out() + r.err());
+        assertEquals(ExitCode.USER_ERROR.code(), r.code(), r.out() + r.err());
         assertTrue(r.err().startsWith("memplan: error: "), r.err());
         for (String w : words) {
             assertTrue(r.err().contains(w), "'" + w + "' in: " + r.err());

@@ -61,7 +61,7 @@ class SolveCommandTest {
             assertEquals(traffic(joint.out()), traffic(decoupled.out()), budget);
         }
         MainTest.Result bad = MainTest.run("solve", "fig1", "--budget", "M_R", "--encoding", "split");
-        assertEquals(Main.USER_ERROR, bad.code());
+        assertEquals(ExitCode.USER_ERROR.code(), bad.code());
         assertTrue(bad.err().contains("unknown encoding 'split'"), bad.err());
     }
 
@@ -85,7 +85,7 @@ class SolveCommandTest {
         assertTrue(withoutPrune.contains("(no pruning)"), withoutPrune);
         assertEquals(withoutPrune.replaceAll("time +[0-9.]+ s", ""), noPrune.replaceAll("time +[0-9.]+ s", ""));
         MainTest.Result bad = MainTest.run("solve", "fig1", "--budget", "M_R", "--without", "magic");
-        assertEquals(Main.USER_ERROR, bad.code());
+        assertEquals(ExitCode.USER_ERROR.code(), bad.code());
         assertTrue(bad.err().contains("unknown technique 'magic'") && bad.err().contains("start-order"), bad.err());
     }
 

@@ -161,13 +161,13 @@ class SweepCommandTest {
 
         Files.writeString(spec, "graphs: [fig1]\nplanners: [cosma, default/fifo/tflite]\n");
         MainTest.Result bad = MainTest.run("sweep", spec.toString());
-        assertEquals(Main.USER_ERROR, bad.code());
+        assertEquals(ExitCode.USER_ERROR.code(), bad.code());
         assertTrue(bad.err().startsWith("memplan: error: " + spec + ":2:19: unknown scheme"), bad.err());
         MainTest.Result noDb = MainTest.run("sweep", "export", dir.resolve("none.duckdb").toString(), "--csv", "x.csv");
-        assertEquals(Main.USER_ERROR, noDb.code());
+        assertEquals(ExitCode.USER_ERROR.code(), noDb.code());
         MainTest.Result noSpark = MainTest.run("sweep", "--builtin", "three-networks", "--engine", "spark",
                 "--db", dir.resolve("s.duckdb").toString());
-        assertEquals(Main.USER_ERROR, noSpark.code());
+        assertEquals(ExitCode.USER_ERROR.code(), noSpark.code());
         assertTrue(noSpark.err().contains("no sweep engine 'spark' on the classpath"), noSpark.err());
         MainTest.Result builtin = MainTest.run("sweep", "--builtin", "bench-compare", "--print-spec");
         assertTrue(builtin.out().contains("planners: [paper, cosma]"), builtin.out());

@@ -37,7 +37,7 @@ class TrainingGraphCommandsTest {
             assertEquals(built.cost(o), op.cost().longValue(), op.name());
         }
         MainTest.Result bad = MainTest.run("zoo", "export", "resnet51:train", dir.toString());
-        assertEquals(Main.USER_ERROR, bad.code());
+        assertEquals(ExitCode.USER_ERROR.code(), bad.code());
         assertTrue(bad.err().contains("no zoo network named 'resnet51:train'"), bad.err());
     }
 
@@ -53,7 +53,7 @@ class TrainingGraphCommandsTest {
         assertEquals(0, u.code(), u.err());
         assertTrue(u.out().contains("graph fig1:train+update:"), u.out());
         MainTest.Result twice = MainTest.run("budgets", "fig1:train:train");
-        assertEquals(Main.USER_ERROR, twice.code());
+        assertEquals(ExitCode.USER_ERROR.code(), twice.code());
         assertTrue(twice.err().contains("'fig1:train' is already a training graph"), twice.err());
     }
 

@@ -49,17 +49,17 @@ class WrongAnswersTest {
         assertEquals(0, check.code(), check.out());
         // M_R = 32, but n1's three tensors (8, 16, 8) at multiples of 3 need 34 bytes
         MainTest.Result low = MainTest.run("solve", a3.toString(), "--budget", "M_R", "--encoding", "joint");
-        assertEquals(Main.INVALID, low.code(), low.out() + low.err());
+        assertEquals(ExitCode.NO.code(), low.code(), low.out() + low.err());
         assertTrue(low.out().contains("status                  INFEASIBLE"), low.out());
         assertTrue(low.out().contains("no plan: proven infeasible"), low.out());
         assertNoStackTrace(low);
         MainTest.Result budgets = MainTest.run("budgets", a3.toString(), "--setting", "activations");
         assertTrue(budgets.out().contains("least aligned budget (activations): 34 "), budgets.out());
         MainTest.Result a64 = MainTest.run("solve", fig1(64).toString(), "--budget", "M_P", "--schedule", "default");
-        assertEquals(Main.INVALID, a64.code(), a64.out() + a64.err());
+        assertEquals(ExitCode.NO.code(), a64.code(), a64.out() + a64.err());
         // divide and conquer (forced here by a break node; automatic above 300 operators) ran the schemes first
         MainTest.Result dnc = MainTest.run("solve", a3.toString(), "--budget", "M_R", "--break-nodes", "n4");
-        assertEquals(Main.INVALID, dnc.code(), dnc.out() + dnc.err());
+        assertEquals(ExitCode.NO.code(), dnc.code(), dnc.out() + dnc.err());
         assertNoStackTrace(dnc);
         MainTest.Result parts = MainTest.run("solve", a3.toString(), "--budget", "M_H", "--break-nodes", "n4");
         assertEquals(0, parts.code(), parts.out() + parts.err());
@@ -73,7 +73,7 @@ class WrongAnswersTest {
         assertEquals(0, r.code(), r.out() + r.err());
         assertTrue(r.out().contains("every plan checked: VALID"), r.out());
         MainTest.Result low = MainTest.run("compare", a16.toString(), "--budget", "M_R");
-        assertEquals(Main.INVALID, low.code(), low.out() + low.err());
+        assertEquals(ExitCode.NO.code(), low.code(), low.out() + low.err());
         assertTrue(low.out().contains("no plan: proven infeasible (alignment 16"), low.out());
         assertNoStackTrace(low);
     }
@@ -86,21 +86,21 @@ class WrongAnswersTest {
                 + "[{\"name\": \"a1\", \"segments\": [{\"start\": 0, \"end\": 0, \"offset\": " + BIG
                 + ", \"origin\": \"created\"}]}]}");
         MainTest.Result check = MainTest.run("check", "fig1", plan.toString());
-        assertEquals(Main.USER_ERROR, check.code(), check.out() + check.err());
+        assertEquals(ExitCode.USER_ERROR.code(), check.code(), check.out() + check.err());
         assertTrue(check.err().contains("$.tensors[0].segments[0].offset: offset is " + BIG + ", above 2^53"),
                 check.err());
         Path graph = dir.resolve("big.json");
         Files.writeString(graph, GraphJson.toJson(Examples.graph("fig1")).replace("\"size\": 16", "\"size\": " + BIG));
         MainTest.Result budgets = MainTest.run("budgets", graph.toString());
-        assertEquals(Main.USER_ERROR, budgets.code());
+        assertEquals(ExitCode.USER_ERROR.code(), budgets.code());
         assertTrue(budgets.err().contains("$.tensors[1].size: the size of tensor 'a1' is " + BIG), budgets.err());
         Path csv = dir.resolve("huge.12.csv");
         Files.writeString(csv, "id,lower,upper,size\nb0,0,1," + BIG + "\n");
         MainTest.Result tflite = MainTest.run("allocate", csv.toString(), "--allocator", "tflite");
-        assertEquals(Main.USER_ERROR, tflite.code(), tflite.out());
+        assertEquals(ExitCode.USER_ERROR.code(), tflite.code(), tflite.out());
         assertTrue(tflite.err().contains("line 2, column 'size': size is " + BIG), tflite.err());
         MainTest.Result budget = MainTest.run("solve", "fig1", "--budget", "9007199254740993");
-        assertEquals(Main.USER_ERROR, budget.code());
+        assertEquals(ExitCode.USER_ERROR.code(), budget.code());
         assertTrue(budget.err().contains("budget is 9007199254740993, above 2^53"), budget.err());
     }
 
@@ -110,11 +110,11 @@ class WrongAnswersTest {
         Files.writeString(csv, "id,lower,upper,size\nsmall,0,2,4\nbig,1,3,9007199254740000\n");
         for (String allocator : new String[] {"skyline", "tflite", "minimalloc"}) {
             MainTest.Result r = MainTest.run("allocate", csv.toString(), "--allocator", allocator);
-            assertTrue(r.code() == Main.INVALID || r.code() == AllocateCommand.GAVE_UP, allocator + ": " + r.out() + r.err());
+            assertTrue(r.code() == ExitCode.NO.code() || r.code() == ExitCode.NOT_FOUND.code(), allocator + ": " + r.out() + r.err());
             assertNoStackTrace(r);
         }
         MainTest.Result capacity = MainTest.run("allocate", csv.toString(), "--capacity", "9007199254740993");
-        assertEquals(Main.USER_ERROR, capacity.code());
+        assertEquals(ExitCode.USER_ERROR.code(), capacity.code());
     }
 
     @Test
@@ -142,10 +142,10 @@ class WrongAnswersTest {
     @Test
     void benchCheckerNeedsARunAndAWindow() {
         MainTest.Result repeats = MainTest.run("bench", "checker", "--repeats", "0", "--sizes", "10");
-        assertEquals(Main.USER_ERROR, repeats.code());
+        assertEquals(ExitCode.USER_ERROR.code(), repeats.code());
         assertTrue(repeats.err().contains("--repeats must be >= 1"), repeats.err());
         MainTest.Result window = MainTest.run("bench", "checker", "--window", "0", "--sizes", "10");
-        assertEquals(Main.USER_ERROR, window.code());
+        assertEquals(ExitCode.USER_ERROR.code(), window.code());
         assertTrue(window.err().contains("--window must be >= 1"), window.err());
     }
 }

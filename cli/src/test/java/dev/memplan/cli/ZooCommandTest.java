@@ -41,7 +41,7 @@ class ZooCommandTest {
     @Test
     void unknownNetworkIsAUserErrorAndWritesNothing() throws IOException {
         MainTest.Result r = MainTest.run("zoo", "export", "resnet51", dir.toString());
-        assertEquals(Main.USER_ERROR, r.code());
+        assertEquals(ExitCode.USER_ERROR.code(), r.code());
         assertTrue(r.err().contains("no zoo network named 'resnet51'"), r.err());
         try (var files = Files.list(dir)) {
             assertEquals(0, files.count());
