@@ -62,6 +62,9 @@ final class CompareCommand extends CommandBase {
         TensorSetting s = problem.setting();
         Graph g = full.withSetting(s);
         Limits limits = solverOptions.commandLimits();
+        if (!planners.noCosma) {
+            solverOptions.requireSolver();
+        }
         MinimumPeakScheduler mpmf = solverOptions.minimumPeak(g);
         List<Scheme> schemes = Inputs.schemes(planners.schemeNames(), mpmf);
         BudgetChoice chosen = BudgetChoice.resolve(problem.budget, g, s, mpmf, limits);

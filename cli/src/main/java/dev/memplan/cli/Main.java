@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.formulations.milp.NativeSolversUnavailableException;
 import dev.memplan.model.Budget;
 import dev.memplan.model.InvalidGraphException;
 import dev.memplan.model.io.FormatException;
@@ -20,6 +21,12 @@ import picocli.CommandLine.Command;
             BenchCommand.class, PlotCommand.class, SweepCommand.class, MmapCommand.class,
             CommandLine.HelpCommand.class})
 public final class Main implements Runnable {
+    /** What a user can still run when OR-Tools' natives cannot load: the steps that run no OR-Tools solver. */
+    static final String WITHOUT_NATIVES = "without them these still work: check, trace, convert, import, zoo, plot,"
+            + " sweep export, compare --no-cosma, budgets --mp-beam N, allocate with minimalloc, telamalloc, skyline,"
+            + " tflite, greedy or bestfit, mmap solve|compare with greedy, mcts or random, and --solver ojalgo with"
+            + " --time-limit (it counts no work)";
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -59,6 +66,11 @@ public final class Main implements Runnable {
             }
         });
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            NativeSolversUnavailableException natives = natives(e);
+            if (natives != null) {
+                commandLine.getErr().println("memplan: error: " + natives.getMessage() + "; " + WITHOUT_NATIVES);
+                return ExitCode.USER_ERROR.code();
+            }
             if (isUserMistake(e)) {
                 commandLine.getErr().println("memplan: error: " + Messages.clean(e.getMessage()));
                 return ExitCode.USER_ERROR.code();
@@ -104,6 +116,16 @@ public final class Main implements Runnable {
         }
         return "unknown command '" + Messages.clean(word) + "' for '" + c.getCommandSpec().qualifiedName()
                 + "'; commands: " + String.join(", ", c.getSubcommands().keySet());
+    }
+
+    /** The native solvers' failure behind {@code e} (a step on another thread wraps it), or null. */
+    private static NativeSolversUnavailableException natives(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof NativeSolversUnavailableException n) {
+                return n;
+            }
+        }
+        return null;
     }
 
     private static boolean isUserMistake(Exception e) {

@@ -320,6 +320,10 @@ final class MmapCommand extends CommandBase.Group {
         List<String> order = new ArrayList<>();
         names.stream().filter(n -> !n.equals("mcts") && !n.equals("exact")).forEach(order::add);
         names.stream().filter(n -> n.equals("mcts") || n.equals("exact")).forEach(order::add);
+        if (order.contains("exact")) {
+            // Before the players spend their share, not after (issue 37.4).
+            dev.memplan.formulations.milp.Solvers.requireNative("the exact mapping planner (CP-SAT)");
+        }
         List<MappingResult> results = new ArrayList<>();
         long bound = in.benefitBound();
         for (String name : order) {

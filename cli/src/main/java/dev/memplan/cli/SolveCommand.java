@@ -95,6 +95,7 @@ final class SolveCommand implements Callable<Integer> {
         TensorSetting s = problem.setting();
         Graph g = full.withSetting(s);
         Limits limits = solverOptions.commandLimits();
+        solverOptions.requireSolver();
         MinimumPeakScheduler mpmf = solverOptions.minimumPeak(g);
         ticker.stage("computing the budget " + problem.budget);
         BudgetChoice chosen = BudgetChoice.resolve(problem.budget, g, s, mpmf, limits);

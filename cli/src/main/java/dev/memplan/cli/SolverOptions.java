@@ -150,6 +150,16 @@ final class SolverOptions {
         return solver;
     }
 
+    /**
+     * Fails at once, in one line, when the chosen back-end needs OR-Tools' natives and they cannot load (issue
+     * 37.4), rather than after the starting plans.
+     */
+    void requireSolver() {
+        if (backend().needsNative()) {
+            dev.memplan.formulations.milp.Solvers.requireNative("--solver " + backend().id());
+        }
+    }
+
     Limits limits() {
         Duration wallLimit = limit.wallLimit();
         int threads = limit.threads();

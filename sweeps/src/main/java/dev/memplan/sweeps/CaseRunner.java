@@ -98,7 +98,8 @@ public final class CaseRunner {
                 return allocate(c, row);
             }
             return plan(c, row);
-        } catch (SweepException | FormatException | UncheckedIOException | IllegalArgumentException e) {
+        } catch (SweepException | FormatException | UncheckedIOException | IllegalArgumentException
+                 | dev.memplan.formulations.milp.NativeSolversUnavailableException e) {
             // User mistakes: a malformed file (FormatException), a graph breaking the model, a budget below M_R.
             return new CaseOutcome(row.error(e.getMessage(), seconds(began)), null, null);
         } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {

@@ -36,6 +36,19 @@ public final class Portfolio {
     public static final String NAME = "auto";
     /** CP-SAT after MiniMalloc on sets up to this size. */
     public static final int CP_SAT_MAX = 400;
+
+    /**
+     * Whether CP-SAT can run; when OR-Tools' natives cannot load, a log line says that its stage is skipped and why
+     * (MiniMalloc then gets its whole share), rather than ending a run whose packing is already in hand.
+     */
+    private static boolean nativesOrSkip(List<String> log) {
+        if (dev.memplan.formulations.milp.Solvers.nativeAvailable()) {
+            return true;
+        }
+        log.add("cpsat: skipped: OR-Tools' native libraries cannot be loaded on this Java runtime ("
+                + dev.memplan.formulations.milp.Solvers.nativeFailure() + ")");
+        return false;
+    }
     /** The exact searches' time when the caller gives no time limit. */
     public static final int DEFAULT_EXACT_SECONDS = 60;
 
@@ -68,7 +81,7 @@ public final class Portfolio {
             }
         }
         boolean proven = best != null && best.height() == bound;
-        boolean cpSat = buffers.size() <= CP_SAT_MAX;
+        boolean cpSat = buffers.size() <= CP_SAT_MAX && !proven && best != null && nativesOrSkip(log);
         if (!proven && best != null) {
             if (timeLeft(deadline, limits)) {
                 long t0 = System.nanoTime();

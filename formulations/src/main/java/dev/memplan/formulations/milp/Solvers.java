@@ -2,40 +2,34 @@ package dev.memplan.formulations.milp;
 
 import com.google.ortools.Loader;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /** Creates back-ends and loads the OR-Tools native libraries (once). */
 public final class Solvers {
 
+    /**
+     * A system property that makes loading the native libraries fail with its value as the reason, as on a runtime
+     * where they cannot load: how the tests reach that path on a machine where they load.
+     */
+    public static final String FAIL_PROPERTY = "memplan.natives.fail";
+
     private static final Object LOCK = new Object();
     private static volatile Boolean nativeLoaded;
     private static volatile String nativeFailure;
-    private static final AtomicBoolean WARNED = new AtomicBoolean();
 
     private Solvers() {
     }
 
     /**
-     * The solver for {@code backend}. When {@code backend} needs the OR-Tools native libraries and they cannot
-     * be loaded, one warning goes to {@link dev.memplan.model.Notices} (once per process) and the ojAlgo solver is returned instead; its
-     * results say {@code ojalgo}.
+     * The solver for {@code backend}.
+     *
+     * @throws NativeSolversUnavailableException when {@code backend} needs the OR-Tools native libraries and they
+     *                                           cannot be loaded: no silent fallback to ojAlgo, which counts no
+     *                                           work and would break a work limit (issue 37.4)
      */
     public static MilpSolver create(Backend backend) {
         Objects.requireNonNull(backend, "backend");
-        String failure = backend.needsNative() && !nativeAvailable() ? nativeFailure : null;
-        java.util.function.Consumer<String> warnings = failure != null && WARNED.compareAndSet(false, true)
-                ? dev.memplan.model.Notices::warn : null;
-        return create(backend, failure, warnings);
-    }
-
-    /** {@link #create(Backend)} with the native state given: {@code failure} null when the libraries loaded. */
-    static MilpSolver create(Backend backend, String failure, java.util.function.Consumer<String> warnings) {
-        if (backend.needsNative() && failure != null) {
-            if (warnings != null) {
-                warnings.accept("OR-Tools native libraries could not be loaded (" + failure
-                        + "); falling back to ojAlgo");
-            }
-            return new OjAlgoBackend();
+        if (backend.needsNative()) {
+            requireNative("the " + backend.id() + " solver");
         }
         return switch (backend) {
             case SCIP, CBC, HIGHS -> new MpSolverBackend(backend);
@@ -61,6 +55,10 @@ public final class Solvers {
         synchronized (LOCK) {
             if (nativeLoaded == null) {
                 try {
+                    String injected = System.getProperty(FAIL_PROPERTY);
+                    if (injected != null) {
+                        throw new UnsatisfiedLinkError(injected + " (-D" + FAIL_PROPERTY + ")");
+                    }
                     Loader.loadNativeLibraries();
                     nativeLoaded = Boolean.TRUE;
                 } catch (Exception | LinkageError e) {
@@ -97,12 +95,13 @@ public final class Solvers {
         return nativeFailure;
     }
 
-    /** Throws IllegalStateException unless the native libraries are loaded; for the OR-Tools back-ends. */
-    static void requireNative(String backend) {
+    /**
+     * Throws {@link NativeSolversUnavailableException} naming {@code what} unless the native libraries are loaded;
+     * for every step that runs an OR-Tools solver.
+     */
+    public static void requireNative(String what) {
         if (!nativeAvailable()) {
-            throw new IllegalStateException(
-                    backend + " needs the OR-Tools native libraries, which could not be loaded (" + nativeFailure
-                            + ")");
+            throw new NativeSolversUnavailableException(what, nativeFailure);
         }
     }
 

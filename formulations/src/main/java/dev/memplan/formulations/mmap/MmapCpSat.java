@@ -82,10 +82,7 @@ public final class MmapCpSat implements MappingPlanner {
         // Under a work limit CP-SAT counts deterministic time; the wall clock is only the command's outer guard.
         java.time.Duration wall = limits.budget().wallLeft();
         long deadline = wall == null ? Long.MAX_VALUE : t0 + Math.min(wall.toNanos(), Long.MAX_VALUE / 4);
-        if (!Solvers.nativeAvailable()) {
-            throw new IllegalStateException("CP-SAT needs the OR-Tools native libraries, which could not be loaded ("
-                    + Solvers.nativeFailure() + ")");
-        }
+        Solvers.requireNative("the exact mapping planner (CP-SAT)");
         // The time-indexed LP bound runs beside the search, on its own thread, to the end or to the deadline. It
         // counts no work: its value does not depend on the machine, only whether it ends before the wall deadline.
         java.util.concurrent.CompletableFuture<java.util.OptionalLong> lp =

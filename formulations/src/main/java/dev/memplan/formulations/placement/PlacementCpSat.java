@@ -122,10 +122,7 @@ public final class PlacementCpSat implements Allocator {
         if (tooBig != null) {
             return PlacementProblem.skipped(buffers, hint, minimize, tooBig, start);
         }
-        if (!Solvers.nativeAvailable()) {
-            throw new IllegalStateException("CP-SAT needs the OR-Tools native libraries, which could not be loaded ("
-                    + Solvers.nativeFailure() + ")");
-        }
+        Solvers.requireNative("the placement CP-SAT model");
         Formulation f = new Formulation(problem, minimize, addressCumulative);
         if (hint != null) {
             f.hint(hint);
