@@ -175,10 +175,14 @@ final class SolverOptions {
         return new Limits(wallLimit, threads, 0.0, 0L);
     }
 
-    /** A work limit given as {@code option}: positive and finite; null when not given. */
+    /**
+     * A work limit given as {@code option}: from a micro-unit (the resolution of the work counters: a smaller limit
+     * would be counted as none at all) to 1e9 units; null when not given.
+     */
     static Double workUnits(Double units, String option) {
-        if (units != null && (!Double.isFinite(units) || units <= 0 || units > 1e9)) {
-            throw new UserException(option + " must be a positive number of work units up to 1e9, got " + units);
+        if (units != null && (!Double.isFinite(units) || units < Budget.MIN_WORK_LIMIT || units > 1e9)) {
+            throw new UserException(option + " must be a number of work units from 0.000001 (the resolution of the"
+                    + " work counters) to 1e9, got " + units);
         }
         return units;
     }
@@ -213,7 +217,7 @@ final class SolverOptions {
     }
 
     String describe() {
-        return (limit.workLimit == null ? "" : "work limit " + limit.workLimit + " units, ")
+        return (limit.workLimit == null ? "" : "work limit " + units(limit.workLimit) + " units, ")
                 + "time limit " + (limit.timeLimit == null ? "none" : limit.timeLimit + " s") + ", threads "
                 + (limit.workLimit == null ? limit.threads
                 : 1 + " (a work limit runs CP-SAT on one worker)") + ", encoding "

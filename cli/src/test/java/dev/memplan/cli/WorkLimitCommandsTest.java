@@ -50,7 +50,15 @@ class WorkLimitCommandsTest {
         assertTrue(r.err().contains("--work-limit needs --solver cpsat"), r.err());
         MainTest.Result bad = MainTest.run("solve", "fig1", "--budget", "M_R", "--work-limit", "-1");
         assertEquals(2, bad.code());
-        assertTrue(bad.err().contains("--work-limit must be a positive number"), bad.err());
+        assertTrue(bad.err().contains("--work-limit must be a number of work units from 0.000001"), bad.err());
+        // Issue 37.6: below the counters' resolution it was accepted and printed as a 300-digit decimal.
+        MainTest.Result tiny = MainTest.run("solve", "fig1", "--budget", "M_R", "--work-limit", "1e-300");
+        assertEquals(2, tiny.code(), tiny.out());
+        assertEquals("memplan: error: --work-limit must be a number of work units from 0.000001 (the resolution of"
+                + " the work counters) to 1e9, got 1.0E-300", tiny.err().strip());
+        MainTest.Result micro = MainTest.run("solve", "fig1", "--budget", "M_R", "--work-limit", "1e-6");
+        assertEquals(0, micro.code(), micro.err());
+        assertTrue(micro.out().contains("work limit 0.000001 units"), micro.out());
     }
 
     @Test

@@ -32,6 +32,12 @@ public final class Budget {
     /** Micro-units per work unit: the resolution of every work counter. */
     public static final long MICRO = 1_000_000L;
 
+    /**
+     * The least work limit a command or a sweep accepts: one micro-unit, the resolution of every work counter (a
+     * smaller limit would round to no work at all).
+     */
+    public static final double MIN_WORK_LIMIT = 1.0 / MICRO;
+
     /** No limit on a quantity (and {@link #left()} of a budget without any). */
     public static final long NONE = Long.MAX_VALUE;
 

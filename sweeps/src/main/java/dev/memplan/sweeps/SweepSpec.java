@@ -122,15 +122,24 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
                         + "written with a point such as 0.25, or a number of bytes");
             }
         });
+        boolean timeGiven = top.containsKey("time_limits");
+        boolean workGiven = top.containsKey("work_limits");
+        // Work limits alone cannot bound a case that counts no work: refused where it is named, as the command
+        // line refuses --work-limit with such a solver or allocator, rather than run on a default wall limit.
+        boolean workOnly = workGiven && !timeGiven;
+        List<SweepException> uncounted = new ArrayList<>();
         List<String> solvers = values(top, "solvers", List.of("cpsat"), (n, s) -> {
             try {
                 Backend.parse(s);
             } catch (IllegalArgumentException e) {
                 throw n.error(e.getMessage());
             }
+            if (workOnly && !countsWork(s)) {
+                uncounted.add(n.error("solver '" + s + "' counts no work, so 'work_limits' cannot bound COSMA on it"
+                        + " (memplan solve refuses --work-limit with --solver " + s + "): give 'time_limits' too, or"
+                        + " use cpsat"));
+            }
         });
-        boolean timeGiven = top.containsKey("time_limits");
-        boolean workGiven = top.containsKey("work_limits");
         List<Double> limits = new ArrayList<>();
         for (String s : values(top, "time_limits", List.of(trim(DEFAULT_TIME_LIMIT)), (n, s) -> {
             if (!s.equals("none") && !(s.matches("\\d+(\\.\\d*)?|\\.\\d+") && Double.parseDouble(s) > 0)) {
@@ -141,8 +150,10 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
         }
         List<Double> works = new ArrayList<>();
         for (String s : values(top, "work_limits", List.of(trim(DEFAULT_WORK_LIMIT)), (n, s) -> {
-            if (!(s.matches("\\d+(\\.\\d*)?|\\.\\d+") && Double.parseDouble(s) > 0 && Double.parseDouble(s) <= 1e9)) {
-                throw n.error("a work limit is a positive number of work units up to 1e9, got '" + s + "'");
+            if (!(s.matches("\\d+(\\.\\d*)?|\\.\\d+") && Double.parseDouble(s) >= dev.memplan.model.Budget.MIN_WORK_LIMIT
+                    && Double.parseDouble(s) <= 1e9)) {
+                throw n.error("a work limit is a number of work units from 0.000001 (the resolution of the work"
+                        + " counters) to 1e9, got '" + s + "'");
             }
         })) {
             works.add(Double.parseDouble(s));
@@ -160,10 +171,17 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
         List<PlannerChoice> planners = graphs.isEmpty() ? List.of()
                 : top.containsKey("planners") ? planners(top.get("planners"))
                 : planners(SpecNode.parse("[paper, cosma]", file));
+        if (!uncounted.isEmpty() && planners.stream().anyMatch(p -> p.kind() == PlannerChoice.Kind.COSMA)) {
+            throw uncounted.get(0);
+        }
         List<PlannerChoice> allocators = new ArrayList<>();
         for (String a : values(top, "allocators", buffers.isEmpty() ? List.of() : List.of("minimalloc"), (n, s) -> {
             if (!Allocators.NAMES.contains(s)) {
                 throw n.error("unknown allocator '" + s + "'; allocators: " + String.join(", ", Allocators.NAMES));
+            }
+            if (workOnly && !countsWork(new PlannerChoice(PlannerChoice.Kind.ALLOCATOR, s, Map.of()))) {
+                throw n.error("allocator '" + s + "' counts no work (SCIP), so 'work_limits' cannot bound it (memplan"
+                        + " allocate refuses --work-limit with --allocator " + s + "): give 'time_limits' too");
             }
         })) {
             allocators.add(new PlannerChoice(PlannerChoice.Kind.ALLOCATOR, a, Map.of()));
@@ -206,8 +224,7 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
         for (Item f : buffers) {
             for (String c : capacities) {
                 for (PlannerChoice a : allocators) {
-                    // Every allocator but the ILP (SCIP counts no work) counts its work.
-                    boolean counts = !a.name().equals("ilp");
+                    boolean counts = countsWork(a);
                     for (Double work : counts ? workAxis : Collections.<Double>singletonList(null)) {
                         for (Double limit : counts ? guardAxis : wallAxis) {
                             for (int t : threads) {
@@ -339,6 +356,11 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
             throw node.error("'" + key + "' is empty");
         }
         return out;
+    }
+
+    /** Whether this allocator counts its work: every one but the ILP (SCIP counts none). */
+    static boolean countsWork(PlannerChoice allocator) {
+        return !allocator.name().equals("ilp");
     }
 
     /** Whether COSMA on this back-end counts deterministic work (CP-SAT alone does). */

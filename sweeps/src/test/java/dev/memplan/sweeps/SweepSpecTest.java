@@ -191,6 +191,36 @@ class SweepSpecTest {
 
         SweepException bad = assertThrows(SweepException.class, () -> parse(
                 "graphs: [fig1]\nplanners: [cosma]\nwork_limits: [-1]\n"));
-        assertTrue(bad.getMessage().contains("a work limit is a positive number of work units"), bad.getMessage());
+        assertTrue(bad.getMessage().contains("a work limit is a number of work units from 0.000001"), bad.getMessage());
+        SweepException tiny = assertThrows(SweepException.class, () -> parse(
+                "graphs: [fig1]\nplanners: [cosma]\nwork_limits: [0.0000001]\n"));
+        assertTrue(tiny.getMessage().contains("s.yaml:3:15: a work limit is a number of work units from 0.000001"),
+                tiny.getMessage());
+    }
+
+    /**
+     * Issue 37.6: work limits alone on a case that counts no work (COSMA on SCIP, the ILP allocator) were run on a
+     * silent 60 s wall limit; the spec refuses them where it names the solver or allocator, as the command line
+     * refuses --work-limit there. With time limits given too, those cases take the time limits, as documented.
+     */
+    @Test
+    void workLimitsAloneOnACaseThatCountsNoWorkAreRefusedWhereNamed() throws IOException {
+        SweepException scip = assertThrows(SweepException.class, () -> parse(
+                "graphs: [fig1]\nplanners: [cosma]\nsolvers: [cpsat, scip]\nwork_limits: [1]\n"));
+        assertTrue(scip.getMessage().startsWith("s.yaml:3:18: solver 'scip' counts no work, so 'work_limits'"
+                + " cannot bound COSMA on it"), scip.getMessage());
+        Path csv = dir.resolve("a.12.csv");
+        Files.writeString(csv, "id,lower,upper,size\na,0,3,4\n");
+        SweepException ilp = assertThrows(SweepException.class, () -> parse(
+                "buffers: [a.12.csv]\nallocators: [minimalloc, ilp]\nwork_limits: [1]\n"));
+        assertTrue(ilp.getMessage().startsWith("s.yaml:2:26: allocator 'ilp' counts no work"), ilp.getMessage());
+        // A solver that counts no work is fine with only schemes to run, and with time limits given.
+        assertEquals(List.of(), parse("graphs: [fig1]\nplanners: [paper]\nsolvers: [scip]\nwork_limits: [1]\n")
+                .cases().stream().filter(c -> !c.solver().isEmpty()).toList());
+        SweepSpec both = parse("graphs: [fig1]\nbudgets: [M_R]\nplanners: [cosma]\nsolvers: [cpsat, scip]\n"
+                + "work_limits: [1]\ntime_limits: [5]\n");
+        SweepCase onScip = both.cases().stream().filter(c -> c.solver().equals("scip")).findFirst().orElseThrow();
+        assertEquals(null, onScip.workLimit());
+        assertEquals(5.0, onScip.timeLimit());
     }
 }
