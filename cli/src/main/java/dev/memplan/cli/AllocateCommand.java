@@ -104,7 +104,9 @@ final class AllocateCommand extends CommandBase {
             throw new UserException(file + ": no capacity; give --capacity or name the file X.<capacity>.csv");
         }
         if (cap != null && cap <= 0) {
-            throw new UserException("--capacity must be positive, got " + cap);
+            throw new UserException(capacity != null ? "--capacity must be positive, got " + cap
+                    : file + ": the capacity in the file name (X.<capacity>.csv) must be positive, got " + cap
+                    + "; give --capacity or rename the file");
         }
         if (cap != null && ByteRange.problem(cap, "--capacity") != null) {
             throw new UserException(ByteRange.problem(cap, "--capacity"));

@@ -66,6 +66,9 @@ final class CompareCommand extends CommandBase {
             solverOptions.requireSolver();
         }
         MinimumPeakScheduler mpmf = solverOptions.minimumPeak(g);
+        // Read and check --decompose before any scheme runs, so that a bad file fails at once.
+        CosmaPipeline.Settings settings = planners.noCosma ? null
+                : decomposeOptions.settings(g, solverOptions.cosma(CosmaObjective.TRAFFIC, null, null), mpmf);
         List<Scheme> schemes = Inputs.schemes(planners.schemeNames(), mpmf);
         BudgetChoice chosen = BudgetChoice.resolve(problem.budget, g, s, mpmf, limits);
         out.println("graph " + g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
@@ -106,8 +109,6 @@ final class CompareCommand extends CommandBase {
         Row cosma = null;
         if (!planners.noCosma) {
             err.println("running cosma ...");
-            CosmaPipeline.Settings settings = decomposeOptions.settings(g,
-                    solverOptions.cosma(CosmaObjective.TRAFFIC, null, null), mpmf);
             // COSMA starts from the scheme rows' plans (the best of them), as solve starts from the paper's schemes.
             CosmaPipeline.Outcome o = new CosmaPipeline(settings, new Heartbeat(err)).run(full, s, chosen.bytes(),
                     limits, starts);

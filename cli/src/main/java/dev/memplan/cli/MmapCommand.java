@@ -396,6 +396,11 @@ final class MmapCommand extends CommandBase.Group {
             PrintWriter o = out();
             if (report.valid()) {
                 o.println("valid: reward " + report.reward() + " on " + describe(in));
+                Long recorded = MmapJson.recordedReward(mapping);
+                if (recorded != null && recorded != report.reward()) {
+                    o.println("note: " + mapping + " records reward " + recorded + ", but its decisions earn "
+                            + report.reward() + " (the recorded value is informative and wrong)");
+                }
                 return ExitCode.OK.code();
             }
             o.println("INVALID: " + report.violations().size() + " broken rule(s)");

@@ -32,6 +32,10 @@ final class Outputs {
         if (out == null) {
             return;
         }
+        if (out.toString().isEmpty()) {
+            // Path.of("") is the working folder: "cannot write: it is a folder" would blame the wrong thing.
+            throw new UserException(option + " is empty: name a file");
+        }
         if (isStdout(out)) {
             if (!stdoutAllowed) {
                 throw new UserException(option + " -: standard output is not supported here; name a file");
@@ -55,17 +59,38 @@ final class Outputs {
         if (dir == null) {
             return;
         }
+        if (dir.toString().isEmpty()) {
+            // Path.of("") is the working folder: an empty argument must not write there unasked.
+            throw new UserException(option + " is empty: name a folder ('.' for this one)");
+        }
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new UserException(option + " " + dir + " is a file, not a folder");
         }
         try {
             Files.createDirectories(dir);
         } catch (IOException e) {
-            throw new UserException(option + " " + dir + ": cannot create the folder: " + AtomicFiles.reason(e));
+            throw new UserException(option + " " + dir + ": cannot create the folder: " + whyNotCreated(dir, e));
         }
         if (!Files.isWritable(dir)) {
             throw new UserException(option + " " + dir + ": the folder is not writable (permission denied)");
         }
+    }
+
+    /**
+     * Why a folder could not be created: "no such file or folder" when its parent exists (a file system such as
+     * /proc that refuses new entries) says the opposite of what is true, so name the folder that does exist.
+     */
+    private static String whyNotCreated(Path dir, IOException e) {
+        if (e instanceof java.nio.file.NoSuchFileException) {
+            Path existing = dir.toAbsolutePath().normalize().getParent();
+            while (existing != null && !Files.exists(existing)) {
+                existing = existing.getParent();
+            }
+            if (existing != null && Files.isDirectory(existing)) {
+                return existing + " exists, but its file system refuses new folders in it";
+            }
+        }
+        return AtomicFiles.reason(e);
     }
 
     /** Writes {@code text} to standard output ({@code -}) or to the file. */

@@ -216,6 +216,9 @@ final class PlotCommand extends CommandBase.Group {
     }
 
     private static void requireFile(Path file) {
+        if (Files.isDirectory(file)) {
+            throw new UserException(file + " is a folder: name a file");
+        }
         if (!Files.isRegularFile(file)) {
             throw new UserException("no such file: " + file);
         }

@@ -97,8 +97,6 @@ final class SolveCommand implements Callable<Integer> {
         Limits limits = solverOptions.commandLimits();
         solverOptions.requireSolver();
         MinimumPeakScheduler mpmf = solverOptions.minimumPeak(g);
-        ticker.stage("computing the budget " + problem.budget);
-        BudgetChoice chosen = BudgetChoice.resolve(problem.budget, g, s, mpmf, limits);
         CosmaObjective obj = objective;
         if (noPrune) {
             solverOptions.without = solverOptions.without == null ? new ArrayList<>() : new ArrayList<>(solverOptions.without);
@@ -107,6 +105,9 @@ final class SolveCommand implements Callable<Integer> {
         Schedule fixed = schedule == null ? null : readSchedule(g, schedule);
         CosmaSolver.Options options = solverOptions.cosma(obj, fixed, null);
         CosmaPipeline.Settings settings = decomposeOptions.settings(g, options, mpmf);
+        // After the options and files are checked, so that a mistake there fails before the budget is computed.
+        ticker.stage("computing the budget " + problem.budget);
+        BudgetChoice chosen = BudgetChoice.resolve(problem.budget, g, s, mpmf, limits);
         PrintWriter err = spec.commandLine().getErr();
         CosmaPipeline.Outcome o = new CosmaPipeline(settings, progress(ticker, err)).run(full, s, chosen.bytes(), limits,
                 null);

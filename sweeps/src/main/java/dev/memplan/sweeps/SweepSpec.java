@@ -118,8 +118,21 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
         });
         List<String> budgets = values(top, "budgets", List.of("M_R", "M_H", "M_P"), (n, s) -> {
             if (!dev.memplan.model.BudgetSpec.isWellFormed(s)) {
+                try {
+                    // A number of bytes above 2^53 is one, too large: the parser says so.
+                    dev.memplan.model.BudgetSpec.parse(s);
+                } catch (IllegalArgumentException e) {
+                    if (s.replace("_", "").matches("\\d+")) {
+                        throw n.error(e.getMessage());
+                    }
+                }
                 throw n.error("budget '" + s + "' is not M_R, M_H, M_P, a fraction between 0 and 1 (M_R to M_P) "
                         + "written with a point such as 0.25, or a number of bytes");
+            }
+            String tooBig = s.replace("_", "").matches("\\d+")
+                    ? dev.memplan.model.ByteRange.problem(Long.parseLong(s.replace("_", "")), "the budget") : null;
+            if (tooBig != null) {
+                throw n.error(tooBig);
             }
         });
         boolean timeGiven = top.containsKey("time_limits");
@@ -143,7 +156,8 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
         List<Double> limits = new ArrayList<>();
         for (String s : values(top, "time_limits", List.of(trim(DEFAULT_TIME_LIMIT)), (n, s) -> {
             if (!s.equals("none") && !(s.matches("\\d+(\\.\\d*)?|\\.\\d+") && Double.parseDouble(s) > 0)) {
-                throw n.error("a time limit is a positive number of seconds or 'none', got '" + s + "'");
+                throw n.error("a time limit is a positive number of seconds or 'none', got '" + s + "'"
+                        + EXPONENT_HINT.apply(s));
             }
         })) {
             limits.add(s.equals("none") ? null : Double.parseDouble(s));
@@ -153,7 +167,7 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
             if (!(s.matches("\\d+(\\.\\d*)?|\\.\\d+") && Double.parseDouble(s) >= dev.memplan.model.Budget.MIN_WORK_LIMIT
                     && Double.parseDouble(s) <= 1e9)) {
                 throw n.error("a work limit is a number of work units from 0.000001 (the resolution of the work"
-                        + " counters) to 1e9, got '" + s + "'");
+                        + " counters) to 1e9, got '" + s + "'" + EXPONENT_HINT.apply(s));
             }
         })) {
             works.add(Double.parseDouble(s));
@@ -372,10 +386,24 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
         return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
     }
 
+    /**
+     * The hint for a limit written with an exponent: YAML 1.1 reads {@code 1e300} (no point) as text, and a spec
+     * takes limits as plain decimals only.
+     */
+    private static final java.util.function.UnaryOperator<String> EXPONENT_HINT = s -> s.matches(
+            "[+-]?(\\d+\\.?\\d*|\\.\\d+)[eE][+-]?\\d+") ? " (written with an exponent: write the number as plain digits,"
+            + " such as 3600 or 0.5)" : "";
+
+    /** The most a count of a spec (threads, repeats) may be: six digits. */
+    private static final int MAX_COUNT = 999_999;
+
     private static List<Integer> integers(Map<String, SpecNode> top, String key, List<String> defaults) {
         return values(top, key, defaults, (n, s) -> {
-            if (!s.matches("\\d{1,6}") || Integer.parseInt(s) < 1) {
+            if (!s.matches("\\d+")) {
                 throw n.error("'" + key + "' must be a positive whole number, got '" + s + "'");
+            }
+            if (!s.matches("\\d{1,6}") || Integer.parseInt(s) < 1) {
+                throw n.error("'" + key + "' must be a whole number from 1 to " + MAX_COUNT + ", got '" + s + "'");
             }
         }).stream().map(Integer::parseInt).toList();
     }

@@ -182,6 +182,10 @@ public final class AtomicFiles {
         if (e instanceof DirectoryNotEmptyException) {
             return "it is a folder that is not empty";
         }
+        if (e instanceof java.nio.charset.CharacterCodingException) {
+            // Files.readString's "Input length = 1" says where the decoder stopped, not what is wrong.
+            return "not UTF-8 text (a binary file?)";
+        }
         if (e instanceof FileSystemException fse && fse.getReason() != null) {
             return fse.getReason().toLowerCase(java.util.Locale.ROOT);
         }

@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
  * when some buffer needs one, as MiniMalloc writes it) and rows in buffer order.
  */
 public final class MiniMallocCsv {
-    private static final Pattern CAPACITY_IN_NAME = Pattern.compile(".*\\.(\\d{1,18})\\.csv");
+    private static final Pattern CAPACITY_IN_NAME = Pattern.compile(".*\\.(\\d+)\\.csv");
     private static final Pattern INTEGER = Pattern.compile("[+-]?\\d+");
 
     /** A column of the format, with the header names MiniMalloc's reader accepts for it. */
@@ -124,12 +124,27 @@ public final class MiniMallocCsv {
         return csv(buffers, any ? offsets : null);
     }
 
-    /** The capacity stated by a benchmark file name {@code <name>.<capacity>.csv}, or null. */
+    /**
+     * The capacity stated by a benchmark file name {@code <name>.<capacity>.csv}, or null; a number too large for a
+     * long is {@link Long#MAX_VALUE} (above {@link ByteRange#MAX}, so refused as too large, not as missing).
+     */
     public static Long capacityFromFileName(String fileName) {
+        String digits = capacityDigits(fileName);
+        if (digits == null) {
+            return null;
+        }
+        try {
+            return Long.valueOf(digits);
+        } catch (NumberFormatException e) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    private static String capacityDigits(String fileName) {
         String last = fileName.replace('\\', '/');
         last = last.substring(last.lastIndexOf('/') + 1);
         Matcher m = CAPACITY_IN_NAME.matcher(last);
-        return m.matches() ? Long.valueOf(m.group(1)) : null;
+        return m.matches() ? m.group(1) : null;
     }
 
     private static String csv(BufferSet set, Long[] offsets) {
@@ -457,7 +472,8 @@ public final class MiniMallocCsv {
         }
         Long capacity = capacityFromFileName(file);
         if (capacity != null && capacity > ByteRange.MAX) {
-            throw new FormatException(file, "file name", ByteRange.problem(capacity, "the capacity"));
+            throw new FormatException(file, "file name", "the capacity is " + capacityDigits(file).replaceFirst("^0+(?=.)", "")
+                    + ", above 2^53 = " + ByteRange.MAX + ", the largest byte count memplan supports");
         }
         return new Parsed(file, buffers, capacity,
                 index.containsKey(Column.OFFSET) ? names[index.get(Column.OFFSET)] : null, offsets, lineOf);

@@ -170,6 +170,16 @@ public final class MmapJson {
         return mapping(JsonTree.parse(AtomicFiles.readBytes(file), file.toString()), file.toString());
     }
 
+    /**
+     * The reward a mapping file records (an informative field: what its writer claimed), or null when it records
+     * none; {@code memplan mmap check} holds it against the reward the decisions earn.
+     */
+    public static Long recordedReward(Path file) {
+        JsonFields root = JsonFields.of(file.toString(), JsonTree.parse(AtomicFiles.readBytes(file), file.toString()),
+                "$", "a " + MAPPING_FORMAT + " document");
+        return root.has("reward") ? root.longValue("reward", "the reward the mapping earns") : null;
+    }
+
     public static Mapping readMapping(String json, String fileName) {
         return mapping(JsonTree.parse(json, fileName), fileName);
     }

@@ -85,6 +85,15 @@ public final class MmapInstance {
         tooLarge(where + ".size", b.size(), "size");
         tooLarge(where + ".demand", b.demand(), "demand");
         tooLarge(where + ".benefit", b.benefit(), "benefit");
+        if (b.time() >= 0 && b.liveFirst() >= 0 && b.liveFirst() <= b.time() && b.time() <= b.liveLast()
+                && b.liveLast() > last) {
+            // A buffer consistent in itself that reaches past the last instruction: the supply list is what ends
+            // too soon (one value per instruction), not the buffer's live range.
+            throw new InvalidInstanceException("supply", "supply has " + supply.length + " value"
+                    + (supply.length == 1 ? "" : "s") + " (instructions 0.." + last + "), but " + where + " (time "
+                    + b.time() + ", live [" + b.liveFirst() + ", " + b.liveLast() + "]) reaches instruction "
+                    + b.liveLast() + ": give one supply value per instruction, or correct that buffer's times");
+        }
         if (b.time() < 0 || b.time() > last) {
             throw new InvalidInstanceException(where + ".time", "time " + b.time() + " is outside the program's 0.."
                     + last);
