@@ -55,6 +55,11 @@ class HelpTextTest {
             if (!in || line.isBlank()) {
                 continue;
             }
+            if (!line.startsWith(" ")) {
+                // The next section's heading (the exit codes follow the commands).
+                in = false;
+                continue;
+            }
             if (line.matches("  \\S.*")) {
                 if (current != null) {
                     entries.add(current.toString());

@@ -136,8 +136,14 @@ class MappingCheckerTest {
         assertEquals("buffers[1].time", e.where());
         e = assertThrows(InvalidInstanceException.class, () -> instance(4, new long[] {1}, input(0, 0, 0, 0, 0, 1)));
         assertEquals("buffers[0].size", e.where());
+        // A buffer right in itself that outlives the supply list: the list ends too soon (issue 37.7), the buffer
+        // is named in the problem.
         e = assertThrows(InvalidInstanceException.class, () -> instance(4, new long[] {1},
                 new MmapBuffer(0, -1, 1, false, 0, 0, 1, 0, 0)));
+        assertEquals("supply", e.where());
+        assertTrue(e.problem().contains("buffers[0] (time 0, live [0, 1]) reaches instruction 1"), e.problem());
+        e = assertThrows(InvalidInstanceException.class, () -> instance(4, new long[] {1, 1},
+                new MmapBuffer(0, -1, 1, false, 0, 1, 1, 0, 0)));
         assertEquals("buffers[0].live", e.where());
     }
 
