@@ -139,6 +139,9 @@ final class CompareCommand extends CommandBase {
         }
         t.print(out);
         notes.forEach(n -> out.println("note: " + n));
+        if (limits.workMode()) {
+            out.println("work: " + LimitOptions.workUsed(limits.budget(), solverOptions.limit.workLimit));
+        }
         out.println("every plan checked: VALID");
         if (csv != null) {
             Outputs.write(csv, t.csv(), out());

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue 37.1: a work-limited result whose counted work the wall clock cut says so, in the status line and the
- * work row of solve, allocate and mmap, and in a sweep row's {@code reproducible} column; one flag of the
+ * work row of solve, allocate and mmap (compare: its work line), and in a sweep row's {@code reproducible} column; one flag of the
  * run's budget decides all of them ({@link Budget#wallStopped()}).
  */
 class WallCutTest {
@@ -50,6 +50,16 @@ class WallCutTest {
         assertEquals(0, r.code(), r.err());
         assertTrue(row(r.out(), "status").endsWith(CUT), r.out());
         assertTrue(row(r.out(), "work").endsWith(CUT), r.out());
+    }
+
+    @Test
+    void compareCutByTheClockSaysSo() {
+        MainTest.Result r = MainTest.run("compare", "fig1", "--budget", "M_H", "--work-limit", "1", "--time-limit",
+                "0.001");
+        assertEquals(0, r.code(), r.err());
+        assertTrue(row(r.out(), "work:").endsWith(CUT), r.out());
+        MainTest.Result whole = MainTest.run("compare", "fig1", "--budget", "M_H", "--work-limit", "1");
+        assertTrue(row(whole.out(), "work:").endsWith("(counted work; the wall clock cut nothing short)"), whole.out());
     }
 
     @Test
