@@ -117,22 +117,16 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
             }
         });
         List<String> budgets = values(top, "budgets", List.of("M_R", "M_H", "M_P"), (n, s) -> {
-            if (!dev.memplan.model.BudgetSpec.isWellFormed(s)) {
+            if (s.replace("_", "").matches("\\d+")) {
                 try {
-                    // A number of bytes above 2^53 is one, too large: the parser says so.
+                    // A number of bytes: above 2^53 it is too large, which the parser says (not "malformed").
                     dev.memplan.model.BudgetSpec.parse(s);
                 } catch (IllegalArgumentException e) {
-                    if (s.replace("_", "").matches("\\d+")) {
-                        throw n.error(e.getMessage());
-                    }
+                    throw n.error(e.getMessage());
                 }
+            } else if (!dev.memplan.model.BudgetSpec.isWellFormed(s)) {
                 throw n.error("budget '" + s + "' is not M_R, M_H, M_P, a fraction between 0 and 1 (M_R to M_P) "
                         + "written with a point such as 0.25, or a number of bytes");
-            }
-            String tooBig = s.replace("_", "").matches("\\d+")
-                    ? dev.memplan.model.ByteRange.problem(Long.parseLong(s.replace("_", "")), "the budget") : null;
-            if (tooBig != null) {
-                throw n.error(tooBig);
             }
         });
         boolean timeGiven = top.containsKey("time_limits");
@@ -157,7 +151,7 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
         for (String s : values(top, "time_limits", List.of(trim(DEFAULT_TIME_LIMIT)), (n, s) -> {
             if (!s.equals("none") && !(s.matches("\\d+(\\.\\d*)?|\\.\\d+") && Double.parseDouble(s) > 0)) {
                 throw n.error("a time limit is a positive number of seconds or 'none', got '" + s + "'"
-                        + EXPONENT_HINT.apply(s));
+                        + exponentHint(s));
             }
         })) {
             limits.add(s.equals("none") ? null : Double.parseDouble(s));
@@ -167,7 +161,7 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
             if (!(s.matches("\\d+(\\.\\d*)?|\\.\\d+") && Double.parseDouble(s) >= dev.memplan.model.Budget.MIN_WORK_LIMIT
                     && Double.parseDouble(s) <= 1e9)) {
                 throw n.error("a work limit is a number of work units from 0.000001 (the resolution of the work"
-                        + " counters) to 1e9, got '" + s + "'" + EXPONENT_HINT.apply(s));
+                        + " counters) to 1e9, got '" + s + "'" + exponentHint(s));
             }
         })) {
             works.add(Double.parseDouble(s));
@@ -390,9 +384,10 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
      * The hint for a limit written with an exponent: YAML 1.1 reads {@code 1e300} (no point) as text, and a spec
      * takes limits as plain decimals only.
      */
-    private static final java.util.function.UnaryOperator<String> EXPONENT_HINT = s -> s.matches(
-            "[+-]?(\\d+\\.?\\d*|\\.\\d+)[eE][+-]?\\d+") ? " (written with an exponent: write the number as plain digits,"
-            + " such as 3600 or 0.5)" : "";
+    private static String exponentHint(String text) {
+        return text.matches("[+-]?(\\d+\\.?\\d*|\\.\\d+)[eE][+-]?\\d+")
+                ? " (written with an exponent: write the number as plain digits, such as 3600 or 0.5)" : "";
+    }
 
     /** The most a count of a spec (threads, repeats) may be: six digits. */
     private static final int MAX_COUNT = 999_999;
