@@ -217,7 +217,7 @@ final class SolverOptions {
     }
 
     String describe() {
-        return (limit.workLimit == null ? "" : "work limit " + units(limit.workLimit) + " units, ")
+        return (limit.workLimit == null ? "" : "work limit " + limit.workLimit + " units, ")
                 + "time limit " + (limit.timeLimit == null ? "none" : limit.timeLimit + " s") + ", threads "
                 + (limit.workLimit == null ? limit.threads
                 : 1 + " (a work limit runs CP-SAT on one worker)") + ", encoding "
