@@ -225,8 +225,13 @@ public final class MinimumPeakScheduler implements Scheduler {
         }
         // What is left in the budget's governing quantity (work under a work limit): the program needs 200 ms of it.
         long left = lim.budget().left();
-        if (!pinned && graph.operatorCount() <= PROGRAM_OPERATOR_LIMIT && peak > bound
-                && (left == dev.memplan.model.Budget.NONE || left / 1_000_000 > 200)) {
+        boolean programWanted = !pinned && graph.operatorCount() <= PROGRAM_OPERATOR_LIMIT && peak > bound
+                && (left == dev.memplan.model.Budget.NONE || left / 1_000_000 > 200);
+        if (programWanted && backend.needsNative() && !dev.memplan.formulations.milp.Solvers.nativeAvailable()) {
+            // M_P is still an order and a bound without the program: say why it is not proven, rather than fail.
+            method += ", the minimum-peak program skipped (OR-Tools' native libraries cannot be loaded: "
+                    + dev.memplan.formulations.milp.Solvers.nativeFailure() + ")";
+        } else if (programWanted) {
             MinimumPeak.Result r = MinimumPeak.solve(graph, TensorSetting.ALL, backend, lim);
             bound = Math.max(bound, r.bound());
             if (r.value() < peak) {
