@@ -6,6 +6,9 @@ import com.google.ortools.linearsolver.MPSolver;
 import com.google.ortools.linearsolver.MPVariable;
 import dev.memplan.formulations.milp.Solvers;
 import dev.memplan.model.Graph;
+import dev.memplan.model.Plan;
+import dev.memplan.model.SolveStatus;
+import dev.memplan.model.SolverInfo;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -98,6 +101,35 @@ public final class FixedOrderBound {
             return new Result(in.fixedCost * unit, Double.NaN, in.tensorOf.length, 0, 0);
         }
         return new Program(in).solve(unit);
+    }
+
+    /**
+     * A fixed-schedule result with this bound of its plan's order, when the bound is higher than the result's: the
+     * bound, the gap and the status (OPTIMAL once the plan pays no more) change, the plan's segments do not. The
+     * result as it is when it is proven, has no plan, or traffic is not its objective.
+     *
+     * @param g the graph in its tensor setting
+     * @param r the result of a fixed-schedule traffic run at {@code budget}
+     */
+    public static CosmaResult raise(Graph g, CosmaResult r, long budget) {
+        if (r.plan() == null || r.objective() == null || r.status() == SolveStatus.OPTIMAL
+                || r.plan().schedule().recomputes() > 0) {
+            return r;
+        }
+        long bound = of(g, r.plan().schedule().resolve(g), budget).traffic();
+        if (r.bound() != null && bound <= r.bound()) {
+            return r;
+        }
+        long value = r.objective();
+        SolveStatus status = value <= bound ? SolveStatus.OPTIMAL : r.status();
+        long shown = Math.min(bound, value);
+        double gap = value == 0 ? 0.0 : (value - shown) / (double) value;
+        SolverInfo info = r.plan().solver();
+        Plan plan = r.plan().withResult(r.plan().traffic(), new SolverInfo(
+                info == null ? "cosma/" + r.backend() : info.name(), status, info == null ? r.seconds() : info.seconds(),
+                shown));
+        return new CosmaResult(status, plan, r.check(), r.objective(), shown, gap, r.seconds(), r.backend(), r.pruned(),
+                r.unpruned(), r.startingPlanOnly(), r.notes());
     }
 
     /**
