@@ -1,6 +1,7 @@
 package dev.memplan.formulations.cosma;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -45,7 +46,15 @@ class FixedOrderBoundTest {
      */
     @Test
     void theKnapsackCoverMakesTwoTensorsThatDoNotFitTogetherPayAWholeRoundTrip() {
-        Graph g = Graph.builder("cover")
+        Graph g = coverGraph();
+        assertEquals(4, BruteForceAccess.minTraffic(g, TensorSetting.ALL, 6, Schedule.defaultOrder(g)));
+        FixedOrderBound.Result r = FixedOrderBound.of(g, identity(4), 6);
+        assertEquals(4, r.traffic());
+        assertEquals(2, r.intervals());
+    }
+
+    private static Graph coverGraph() {
+        return Graph.builder("cover")
                 .activation("in", 1).activation("a", 2).activation("b", 2).activation("s", 1)
                 .activation("t", 2).activation("u", 1).activation("out", 1)
                 .operator("p", List.of("in"), List.of("a", "b", "s"))
@@ -53,10 +62,6 @@ class FixedOrderBoundTest {
                 .operator("r", List.of("t"), List.of("u"))
                 .operator("f", List.of("a", "b", "u"), List.of("out"))
                 .output("out").build();
-        assertEquals(4, BruteForceAccess.minTraffic(g, TensorSetting.ALL, 6, Schedule.defaultOrder(g)));
-        FixedOrderBound.Result r = FixedOrderBound.of(g, identity(4), 6);
-        assertEquals(4, r.traffic());
-        assertEquals(2, r.intervals());
     }
 
     @Test
@@ -130,6 +135,24 @@ class FixedOrderBoundTest {
             assertTrue(bound <= r.objective(), c.net() + ": " + bound + " > " + r.objective());
             assertEquals((long) r.objective(), bound, c.net());
         }
+    }
+
+    @Test
+    void aFixedScheduleResultTakesTheHigherBoundAndKeepsItsPlan() {
+        Graph g = coverGraph();
+        CosmaResult proven = CosmaSolver.solve(g, TensorSetting.ALL, 6,
+                CosmaSolver.Options.traffic(Backend.CPSAT).withSchedule(Schedule.defaultOrder(g)), Limits.DEFAULT);
+        assertEquals(SolveStatus.OPTIMAL, proven.status());
+        assertSame(proven, FixedOrderBound.raise(g, proven, 6));
+        CosmaResult open = new CosmaResult(SolveStatus.FEASIBLE, proven.plan(), proven.check(), proven.objective(), 1L,
+                0.75, proven.seconds(), proven.backend(), proven.pruned(), proven.unpruned(), false);
+        CosmaResult raised = FixedOrderBound.raise(g, open, 6);
+        assertEquals(SolveStatus.OPTIMAL, raised.status());
+        assertEquals(4L, raised.bound());
+        assertEquals(0.0, raised.gap());
+        assertEquals(4L, raised.plan().solver().bound());
+        assertEquals(proven.plan().segments(), raised.plan().segments());
+        assertEquals(proven.plan().schedule(), raised.plan().schedule());
     }
 
     @Test

@@ -1,0 +1,155 @@
+package dev.memplan.cli;
+
+import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
+import dev.memplan.decomposition.CosmaPipeline;
+import dev.memplan.formulations.cosma.CosmaObjective;
+import dev.memplan.formulations.cosma.CosmaResult;
+import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.formulations.cosma.FixedOrderBound;
+import dev.memplan.formulations.milp.Solvers;
+import dev.memplan.model.Budget;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Plan;
+import dev.memplan.model.PlanChecker;
+import dev.memplan.model.PlanResult;
+import dev.memplan.model.TensorSetting;
+import dev.memplan.model.io.PlanJson;
+import dev.memplan.sweeps.BudgetChoice;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code memplan bench gaps}: each case's gap split into what its plan's own order leaves and what lies between
+ * orders and the free bound. Per case (free schedule, as {@code solve} runs it with the same options): the plan's
+ * traffic and the free schedule's bound; the fixed-order caching bound of the plan's order ({@link FixedOrderBound});
+ * the fixed-schedule program on that order from the plan (its own share of work), whose bound joins the order's
+ * bound. traffic - order bound is the most a better plan of the same order could save; order bound - free bound is
+ * what a better order or a stronger free bound must account for.
+ */
+@Command(name = "gaps", mixinStandardHelpOptions = true,
+        description = {"Each case's gap split by the fixed-order bound of its plan's order: plan vs its order's bound,",
+            "order's bound vs the free bound; CSV written as rows finish."})
+final class BenchGaps extends CommandBase.Bench {
+
+    @Option(names = "--graphs", split = ",", paramLabel = "G1,...", defaultValue = "nasnet,pnasnet,amoebanet,darts",
+            description = "graphs: zoo names, files or gen:... (default: ${DEFAULT-VALUE})")
+    List<String> graphs;
+
+    @Option(names = "--budgets", split = ",", defaultValue = "M_R,M_H", paramLabel = "B1,...",
+            description = "budgets (default: ${DEFAULT-VALUE})")
+    List<String> budgets;
+
+    @Mixin
+    SettingOption setting;
+
+    @Option(names = "--order-work", paramLabel = "UNITS", defaultValue = "10",
+            description = "work units of the fixed-schedule program on each plan's order; 0: none (default: ${DEFAULT-VALUE})")
+    double orderWork;
+
+    @Option(names = "--plans", paramLabel = "DIR",
+            description = {"a folder of plans named GRAPH-BUDGET.plan.json: a case whose plan is there is not solved",
+                "again (its free bound is the plan's); the others are solved and their plans written there"})
+    Path plans;
+
+    @Mixin
+    SolverOptions solverOptions;
+
+    @Override
+    Integer run(Path csv, PrintWriter out) {
+        if (!(orderWork >= 0 && Double.isFinite(orderWork))) {
+            throw new UserException("--order-work must be a number of work units >= 0, got " + orderWork);
+        }
+        if (plans != null && !Files.isDirectory(plans)) {
+            throw new UserException("--plans: " + plans + " is not a folder");
+        }
+        Solvers.preload();
+        PrintWriter err = err();
+        TensorSetting s = setting.or(TensorSetting.ACTIVATIONS);
+        String[] header = {"graph", "budget", "bytes", "traffic", "status", "free bound", "gap", "order LP bound",
+            "LP covers / intervals", "LP s", "FS on the order", "order bound", "plan vs order", "order vs free bound", "plan from"};
+        Table table = new Table(header);
+        out.println(String.join("  ", header));
+        for (String name : graphs) {
+            Graph full = Inputs.graph(name);
+            Graph g = full.withSetting(s);
+            for (String b : budgets) {
+                err.println(name + " " + b + " ...");
+                err.flush();
+                Limits limits = solverOptions.commandLimits();
+                MinimumPeakScheduler mpmf = solverOptions.minimumPeak(g);
+                BudgetChoice chosen = BudgetChoice.resolve(b, g, s, mpmf, limits);
+                Path file = plans == null ? null : plans.resolve(name.replace(':', '_') + "-" + b + ".plan.json");
+                Plan plan;
+                Long freeBound;
+                String from;
+                if (file != null && Files.isRegularFile(file)) {
+                    plan = PlanJson.read(file);
+                    freeBound = plan.solver() == null ? null : plan.solver().bound();
+                    from = "plan file";
+                } else {
+                    CosmaSolver.Options options = solverOptions.cosma(CosmaObjective.TRAFFIC, null, null);
+                    CosmaPipeline.Settings settings = CosmaPipeline.Settings.of(options, mpmf);
+                    CosmaPipeline.Outcome o = new CosmaPipeline(settings, new Heartbeat(err))
+                            .run(full, s, chosen.bytes(), limits, null);
+                    PlanResult r = o.result();
+                    if (r.plan() == null) {
+                        throw new UserException(name + " at " + b + ": no plan within the limits");
+                    }
+                    plan = r.plan();
+                    freeBound = r.bound();
+                    from = o.dnc() != null ? o.dnc().source() : "whole graph";
+                    if (file != null) {
+                        PlanJson.write(plan, file);
+                    }
+                }
+                long traffic = PlanChecker.requireValid(g, plan, name + " at " + b).traffic().nonCompulsory();
+                long began = System.nanoTime();
+                FixedOrderBound.Result lp = FixedOrderBound.of(g, plan.schedule().resolve(g), chosen.bytes());
+                double lpSeconds = (System.nanoTime() - began) / 1e9;
+                long orderBound = lp.traffic();
+                String fs = "-";
+                if (orderWork > 0 && traffic > orderBound) {
+                    Limits work = new Limits(1, 0.0, 0L, Budget.ofWork(orderWork, null), null);
+                    CosmaResult r = CosmaSolver.solve(full, s, chosen.bytes(), solverOptions
+                            .cosma(CosmaObjective.TRAFFIC, plan.schedule(), null).withStart(plan), work);
+                    fs = r.objective() == null ? "none" : r.objective() + " " + r.status()
+                            + (r.bound() == null ? "" : " (bound " + r.bound() + ")");
+                    if (r.bound() != null) {
+                        orderBound = Math.max(orderBound, r.bound());
+                    }
+                }
+                orderBound = Math.min(orderBound, traffic);
+                table.row(g.name(), chosen.name(), Long.toString(chosen.bytes()), Long.toString(traffic),
+                        plan.solver() == null ? "-" : plan.solver().status().name(),
+                        freeBound == null ? "-" : Long.toString(freeBound), share(traffic - orDefault(freeBound), traffic),
+                        Long.toString(lp.traffic()), lp.rows() + " of " + lp.intervals() + " (" + lp.rounds() + " LPs)",
+                        String.format(Locale.ROOT, "%.2f", lpSeconds), fs, Long.toString(orderBound),
+                        share(traffic - orderBound, traffic),
+                        share(orderBound - orDefault(freeBound), traffic), from);
+                out.println(String.join("  ", table.lastRow()));
+                out.flush();
+                table.writeCsv(csv);
+            }
+        }
+        out.println();
+        table.print(out);
+        out.println("every plan checked: VALID; wrote " + csv);
+        return 0;
+    }
+
+    private static long orDefault(Long bound) {
+        return bound == null ? 0 : bound;
+    }
+
+    /** A part of the plan's traffic as a percentage (0 when the plan pays nothing). */
+    private static String share(long part, long traffic) {
+        return traffic == 0 ? "0.00%" : String.format(Locale.ROOT, "%.2f%%", 100.0 * Math.max(0, part) / traffic);
+    }
+}
