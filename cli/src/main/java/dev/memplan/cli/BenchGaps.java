@@ -3,7 +3,6 @@ package dev.memplan.cli;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.decomposition.CosmaPipeline;
 import dev.memplan.formulations.cosma.CosmaObjective;
-import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.cosma.FixedOrderBound;
 import dev.memplan.formulations.milp.Solvers;
@@ -28,9 +27,9 @@ import picocli.CommandLine.Option;
 /**
  * {@code memplan bench gaps}: each case's gap split into what its plan's own order leaves and what lies between
  * orders and the free bound. Per case (free schedule, as {@code solve} runs it with the same options): the plan's
- * traffic and the free schedule's bound; the fixed-order caching bound of the plan's order ({@link FixedOrderBound});
- * the fixed-schedule program on that order from the plan (its own share of work), whose bound joins the order's
- * bound. traffic - order bound is the most a better plan of the same order could save; order bound - free bound is
+ * traffic and the free schedule's bound; the fixed-order caching bound of the plan's order ({@link FixedOrderBound}),
+ * its LP and then its integer program ({@link FixedOrderBound#exact}, its own work limit), whose bound joins the
+ * order's bound. traffic - order bound is the most a better plan of the same order could save; order bound - free bound is
  * what a better order or a stronger free bound must account for.
  */
 @Command(name = "gaps", mixinStandardHelpOptions = true,
@@ -50,7 +49,8 @@ final class BenchGaps extends CommandBase.Bench {
     SettingOption setting;
 
     @Option(names = "--order-work", paramLabel = "UNITS", defaultValue = "10",
-            description = "work units of the fixed-schedule program on each plan's order; 0: none (default: ${DEFAULT-VALUE})")
+            description = {"work units of the integer program on each plan's order (no addresses), after its LP; 0: the",
+                "LP alone (default: ${DEFAULT-VALUE})"})
     double orderWork;
 
     @Option(names = "--plans", paramLabel = "DIR",
@@ -73,7 +73,7 @@ final class BenchGaps extends CommandBase.Bench {
         PrintWriter err = err();
         TensorSetting s = setting.or(TensorSetting.ACTIVATIONS);
         String[] header = {"graph", "budget", "bytes", "traffic", "status", "free bound", "gap", "order LP bound",
-            "LP covers / intervals", "LP s", "FS on the order", "order bound", "plan vs order", "order vs free bound", "plan from"};
+            "LP covers / intervals", "LP s", "order IP (no addresses)", "order bound", "plan vs order", "order vs free bound", "plan from"};
         Table table = new Table(header);
         out.println(String.join("  ", header));
         for (String name : graphs) {
@@ -114,23 +114,20 @@ final class BenchGaps extends CommandBase.Bench {
                 FixedOrderBound.Result lp = FixedOrderBound.of(g, plan.schedule().resolve(g), chosen.bytes());
                 double lpSeconds = (System.nanoTime() - began) / 1e9;
                 long orderBound = lp.traffic();
-                String fs = "-";
+                String ip = "-";
                 if (orderWork > 0 && traffic > orderBound) {
                     Limits work = new Limits(1, 0.0, 0L, Budget.ofWork(orderWork, null), null);
-                    CosmaResult r = CosmaSolver.solve(full, s, chosen.bytes(), solverOptions
-                            .cosma(CosmaObjective.TRAFFIC, plan.schedule(), null).withStart(plan), work);
-                    fs = r.objective() == null ? "none" : r.objective() + " " + r.status()
-                            + (r.bound() == null ? "" : " (bound " + r.bound() + ")");
-                    if (r.bound() != null) {
-                        orderBound = Math.max(orderBound, r.bound());
-                    }
+                    FixedOrderBound.Exact e = FixedOrderBound.exact(g, plan.schedule().resolve(g), chosen.bytes(), work);
+                    ip = (e.value() == null ? "none" : e.value() + (e.optimal() ? " OPTIMAL" : " FEASIBLE"))
+                            + " (bound " + e.bound() + ")";
+                    orderBound = Math.max(orderBound, e.bound());
                 }
                 orderBound = Math.min(orderBound, traffic);
                 table.row(g.name(), chosen.name(), Long.toString(chosen.bytes()), Long.toString(traffic),
                         plan.solver() == null ? "-" : plan.solver().status().name(),
                         freeBound == null ? "-" : Long.toString(freeBound), share(traffic - orDefault(freeBound), traffic),
                         Long.toString(lp.traffic()), lp.rows() + " of " + lp.intervals() + " (" + lp.rounds() + " LPs)",
-                        String.format(Locale.ROOT, "%.2f", lpSeconds), fs, Long.toString(orderBound),
+                        String.format(Locale.ROOT, "%.2f", lpSeconds), ip, Long.toString(orderBound),
                         share(traffic - orderBound, traffic),
                         share(orderBound - orDefault(freeBound), traffic), from);
                 out.println(String.join("  ", table.lastRow()));

@@ -4,7 +4,13 @@ import com.google.ortools.linearsolver.MPConstraint;
 import com.google.ortools.linearsolver.MPObjective;
 import com.google.ortools.linearsolver.MPSolver;
 import com.google.ortools.linearsolver.MPVariable;
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.formulations.milp.LinearExpr;
+import dev.memplan.formulations.milp.Model;
+import dev.memplan.formulations.milp.SolverResult;
 import dev.memplan.formulations.milp.Solvers;
+import dev.memplan.formulations.milp.Variable;
+import dev.memplan.model.Limits;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Plan;
 import dev.memplan.model.SolveStatus;
@@ -70,6 +76,17 @@ public final class FixedOrderBound {
     public record Result(long traffic, double relaxation, int intervals, int rows, int rounds) {
     }
 
+    /**
+     * The integer program on the same intervals, solved within limits.
+     *
+     * @param bound a lower bound in bytes: the higher of the LP's and the program's proven bound
+     * @param value the least traffic of a solution found (an address-free plan of the order), null without one
+     * @param optimal true when the program proved {@code value} optimal: the order's least traffic without addresses
+     * @param lp the LP it started from
+     */
+    public record Exact(long bound, Long value, boolean optimal, Result lp) {
+    }
+
     private FixedOrderBound() {
     }
 
@@ -84,15 +101,8 @@ public final class FixedOrderBound {
             throw new IllegalArgumentException("the order has " + order.length + " timesteps, the graph " + n
                     + " operators (recomputes are not covered by this bound)");
         }
-        long unit = 0;
-        for (int a = 0; a < g.tensorCount(); a++) {
-            unit = gcd(unit, g.size(a));
-        }
-        unit = Math.max(1, unit);
-        int[] pos = new int[n];
-        for (int t = 0; t < n; t++) {
-            pos[order[t]] = t;
-        }
+        long unit = unit(g);
+        int[] pos = positions(order);
         Instance in = Instance.of(g, order, pos, budget, unit);
         if (in.tight.isEmpty()) {
             return new Result(in.fixedCost * unit, in.fixedCost * (double) unit, in.tensorOf.length, 0, 0);
@@ -101,6 +111,66 @@ public final class FixedOrderBound {
             return new Result(in.fixedCost * unit, Double.NaN, in.tensorOf.length, 0, 0);
         }
         return new Program(in).solve(unit);
+    }
+
+    /**
+     * The integer version of the program: y and z in {0, 1}, where the room rows alone are exact. Its optimum is the
+     * least traffic of the order without addresses (keep a kept interval's tensor throughout it, evict a left one
+     * right after the interval's first timestep and load it at its last: a valid address-free plan paying exactly
+     * the objective), hence a lower bound with addresses; any proven bound of it is one too. Solved on CP-SAT
+     * (integer arithmetic: its bound needs no safe rounding), from the LP's bound.
+     *
+     * @param limits the program's limits (a work limit keeps the answer the same on every machine)
+     */
+    public static Exact exact(Graph g, int[] order, long budget, Limits limits) {
+        Result lp = of(g, order, budget);
+        if (lp.rows() == 0 && lp.rounds() == 0 && !Double.isNaN(lp.relaxation())) {
+            return new Exact(lp.traffic(), lp.traffic(), true, lp);
+        }
+        long unit = unit(g);
+        int[] pos = positions(order);
+        Instance in = Instance.of(g, order, pos, budget, unit);
+        Model model = new Model("fixed-order caching");
+        int m = in.tensorOf.length;
+        Variable[] y = new Variable[m];
+        Variable[] z = new Variable[in.spills];
+        LinearExpr objective = LinearExpr.of();
+        for (int j = 0; j < in.spills; j++) {
+            z[j] = model.binary("z" + j);
+        }
+        for (int i = 0; i < m; i++) {
+            y[i] = in.always[i] ? model.integer("y" + i, 1, 1) : model.binary("y" + i);
+            objective.add(in.size[i], y[i]);
+            if (in.spillOf[i] >= 0) {
+                objective.add(in.size[i], z[in.spillOf[i]]);
+                model.greaterOrEqual("spill" + i, LinearExpr.term(1, z[in.spillOf[i]]).add(-1, y[i]), 0);
+            }
+        }
+        int row = 0;
+        for (Tight t : in.tight) {
+            long demand = -t.room();
+            for (int i : t.free()) {
+                demand += in.size[i];
+            }
+            LinearExpr left = LinearExpr.of();
+            for (int i : t.free()) {
+                left.add(Math.min(in.size[i], demand), y[i]);
+            }
+            model.greaterOrEqual("room" + row++, left, demand);
+        }
+        model.greaterOrEqual("lp", objective, Math.ceil(lp.traffic() / (double) unit - 1e-9));
+        model.minimize(objective);
+        SolverResult r = Solvers.create(Backend.CPSAT).solve(model, limits);
+        long bound = lp.traffic();
+        if (r.bound() != null) {
+            bound = Math.max(bound, (long) Math.ceil(r.bound() - 1e-6) * unit);
+        }
+        Long value = r.hasSolution() ? Math.round(r.objective()) * unit : null;
+        boolean optimal = r.status() == SolveStatus.OPTIMAL;
+        if (optimal) {
+            bound = Math.max(bound, value);
+        }
+        return new Exact(value == null ? bound : Math.min(bound, value), value, optimal, lp);
     }
 
     /**
@@ -409,6 +479,24 @@ public final class FixedOrderBound {
             double margin = 1e-9 * magnitude + 1e-6;
             return Math.max(0, (long) Math.ceil(bound - margin));
         }
+    }
+
+    /** The gcd of the tensor sizes (every plan's traffic is a multiple of it). */
+    private static long unit(Graph g) {
+        long unit = 0;
+        for (int a = 0; a < g.tensorCount(); a++) {
+            unit = gcd(unit, g.size(a));
+        }
+        return Math.max(1, unit);
+    }
+
+    /** Each operator's timestep in the order. */
+    private static int[] positions(int[] order) {
+        int[] pos = new int[order.length];
+        for (int t = 0; t < order.length; t++) {
+            pos[order[t]] = t;
+        }
+        return pos;
     }
 
     private static long gcd(long a, long b) {

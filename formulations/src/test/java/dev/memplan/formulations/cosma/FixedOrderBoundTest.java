@@ -92,6 +92,30 @@ class FixedOrderBoundTest {
     }
 
     @Test
+    void theIntegerProgramIsTheOrdersAddressFreeOptimumAndNeverAboveTheOptimum() {
+        Random random = new Random(37);
+        int meets = 0;
+        int cases = 0;
+        for (int round = 0; round < 30; round++) {
+            Graph g = BruteForceAccess.randomTinyGraph(random, 4 + round % 3, round % 2 == 0)
+                    .withSetting(TensorSetting.ALL);
+            int[] order = randomOrder(g, random);
+            long mr = Budgets.minimumFeasible(g);
+            for (long b : List.of(mr, mr + 1)) {
+                long optimum = BruteForceAccess.minTraffic(g, TensorSetting.ALL, b, Schedule.of(g, order));
+                FixedOrderBound.Exact e = FixedOrderBound.exact(g, order, b, Limits.DEFAULT);
+                assertTrue(e.optimal(), "round " + round + ": a tiny program is solved");
+                assertEquals(e.bound(), (long) e.value());
+                assertTrue(e.bound() >= e.lp().traffic());
+                assertTrue(e.bound() <= optimum, "round " + round + " at " + b + ": " + e.bound() + " > " + optimum);
+                meets += e.bound() == optimum ? 1 : 0;
+                cases++;
+            }
+        }
+        assertTrue(meets >= cases * 3 / 4, "the program met the optimum on " + meets + " of " + cases);
+    }
+
+    @Test
     void itsLeastValueOverAllOrdersIsNeverAboveTheFreeOptimum() {
         Random random = new Random(36);
         int exact = 0;
