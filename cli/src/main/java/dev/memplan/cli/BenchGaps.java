@@ -12,13 +12,17 @@ import dev.memplan.model.Limits;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.PlanResult;
+import dev.memplan.model.Schedule;
 import dev.memplan.model.TensorSetting;
 import dev.memplan.model.io.PlanJson;
 import dev.memplan.sweeps.BudgetChoice;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -73,7 +77,7 @@ final class BenchGaps extends CommandBase.Bench {
         PrintWriter err = err();
         TensorSetting s = setting.or(TensorSetting.ACTIVATIONS);
         String[] header = {"graph", "budget", "bytes", "traffic", "status", "free bound", "gap", "order LP bound",
-            "LP covers / intervals", "LP s", "order IP (no addresses)", "order bound", "plan vs order", "order vs free bound", "plan from"};
+            "LP covers / intervals", "LP s", "order IP (no addresses)", "order bound", "plan vs order", "order vs free bound", "known orders that could pay less", "plan from"};
         Table table = new Table(header);
         out.println(String.join("  ", header));
         for (String name : graphs) {
@@ -123,13 +127,14 @@ final class BenchGaps extends CommandBase.Bench {
                     orderBound = Math.max(orderBound, e.bound());
                 }
                 orderBound = Math.min(orderBound, traffic);
+                String others = otherOrders(g, chosen.bytes(), traffic, plan.schedule(), mpmf);
                 table.row(g.name(), chosen.name(), Long.toString(chosen.bytes()), Long.toString(traffic),
                         plan.solver() == null ? "-" : plan.solver().status().name(),
                         freeBound == null ? "-" : Long.toString(freeBound), share(traffic - orDefault(freeBound), traffic),
                         Long.toString(lp.traffic()), lp.rows() + " of " + lp.intervals() + " (" + lp.rounds() + " LPs)",
                         String.format(Locale.ROOT, "%.2f", lpSeconds), ip, Long.toString(orderBound),
                         share(traffic - orderBound, traffic),
-                        share(orderBound - orDefault(freeBound), traffic), from);
+                        share(orderBound - orDefault(freeBound), traffic), others, from);
                 out.println(String.join("  ", table.lastRow()));
                 out.flush();
                 table.writeCsv(csv);
@@ -139,6 +144,37 @@ final class BenchGaps extends CommandBase.Bench {
         table.print(out);
         out.println("every plan checked: VALID; wrote " + csv);
         return 0;
+    }
+
+    /**
+     * The fixed-order bound as a pruning bound over the orders the pipeline knows (the default order and the
+     * minimum-peak beam's at every rung up to the case's width): each whose LP, then integer program, stays below
+     * the plan's traffic, with that bound; the others cannot hold a cheaper plan.
+     */
+    private String otherOrders(Graph g, long budget, long traffic, Schedule own, MinimumPeakScheduler mpmf) {
+        Map<Schedule, String> orders = new LinkedHashMap<>();
+        orders.put(Schedule.defaultOrder(g), "default");
+        int top = mpmf.pinnedWidth() > 0 ? mpmf.pinnedWidth() : MinimumPeakScheduler.DEFAULT_BEAM;
+        int widest = Math.min(top, MinimumPeakScheduler.sizedWidth(g.operatorCount()));
+        for (int w : MinimumPeakScheduler.rungs(widest)) {
+            orders.putIfAbsent(MinimumPeakScheduler.pinnedOrder(w, mpmf.backend()).schedule(g, Limits.DEFAULT)
+                    .schedule(), "mpmf@" + w);
+        }
+        orders.putIfAbsent(mpmf.schedule(g, Limits.DEFAULT).schedule(), "mpmf@" + widest);
+        orders.remove(own);
+        List<String> below = new ArrayList<>();
+        for (Map.Entry<Schedule, String> e : orders.entrySet()) {
+            int[] order = e.getKey().resolve(g);
+            long bound = FixedOrderBound.of(g, order, budget).traffic();
+            if (bound < traffic && orderWork > 0) {
+                Limits work = new Limits(1, 0.0, 0L, Budget.ofWork(orderWork, null), null);
+                bound = FixedOrderBound.exact(g, order, budget, work).bound();
+            }
+            if (bound < traffic) {
+                below.add(e.getValue() + " >= " + bound);
+            }
+        }
+        return (below.isEmpty() ? "none" : String.join("; ", below)) + " (of " + orders.size() + ")";
     }
 
     private static long orDefault(Long bound) {
