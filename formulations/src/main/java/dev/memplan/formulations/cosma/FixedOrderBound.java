@@ -54,13 +54,15 @@ import java.util.Set;
  * cost, and so does keeping a host tensor before its first read, so none is modelled.
  *
  * <p>Size: one variable per interval (at most one per read), rows only at timesteps where the intervals spanning t
- * do not all fit; each separation round is O(sum over those timesteps of k log k + k^2), k the intervals spanning
+ * do not all fit; each separation round is O(sum over those timesteps of k log k + 64 k), k the intervals spanning
  * t. Solved with GLOP through OR-Tools' MPSolver; without the native libraries the bound is 0.
  */
 public final class FixedOrderBound {
 
     /** Most separation rounds (each one LP solve). */
     public static final int MAX_ROUNDS = 40;
+    /** Most prefixes whose cover is tried per timestep and round (keeps a round O(PREFIXES x k) per timestep). */
+    private static final int PREFIXES = 64;
     /** A cut enters when it is violated by more than this fraction of its right-hand side. */
     private static final double VIOLATION = 1e-6;
 
@@ -402,24 +404,26 @@ public final class FixedOrderBound {
         /** Adds the most violated prefix cover of each tight timestep; false when none is violated. */
         private boolean separate() {
             boolean added = false;
+            double[] v = new double[y.length];
+            for (int i = 0; i < y.length; i++) {
+                v[i] = y[i].solutionValue();
+            }
             for (Tight t : in.tight) {
                 int[] free = t.free();
                 Integer[] byValue = Arrays.stream(free).boxed().toArray(Integer[]::new);
-                double[] v = new double[y.length];
-                for (int i : free) {
-                    v[i] = y[i].solutionValue();
-                }
                 Arrays.sort(byValue, (a, b) -> v[a] != v[b] ? Double.compare(v[a], v[b])
                         : in.size[a] != in.size[b] ? Long.compare(in.size[b], in.size[a]) : Integer.compare(a, b));
                 long total = 0;
                 int best = -1;
                 double bestViolation = 0;
-                for (int k = 0; k < byValue.length; k++) {
+                int tried = 0;
+                for (int k = 0; k < byValue.length && tried < PREFIXES; k++) {
                     total += in.size[byValue[k]];
                     long demand = total - t.room();
                     if (demand <= 0) {
                         continue;
                     }
+                    tried++;
                     double lhs = 0;
                     for (int j = 0; j <= k; j++) {
                         lhs += Math.min(in.size[byValue[j]], demand) * v[byValue[j]];
