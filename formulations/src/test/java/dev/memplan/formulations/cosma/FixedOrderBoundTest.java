@@ -143,8 +143,9 @@ class FixedOrderBoundTest {
 
     @Test
     void onTheZooItMeetsTheFixedScheduleOptimum() {
-        // The default order of the Transformer at M_R and of DeepLabV3 with parameters at M_R: the fixed-schedule
-        // program proves its optimum; the bound must not exceed it and, where its rows are the whole story, meets it.
+        // The default order at M_R of the Transformer, DeepLabV3 and ResNet-50 (the last two with parameters): the
+        // fixed-schedule program proves its optimum within 20 work units (the same on every machine and load); the
+        // bound meets it.
         record Case(String net, TensorSetting setting) {
         }
         for (Case c : List.of(new Case("transformer", TensorSetting.ACTIVATIONS),
@@ -153,7 +154,7 @@ class FixedOrderBoundTest {
             long mr = Budgets.minimumRequired(g);
             CosmaResult r = CosmaSolver.solve(g, c.setting(), mr,
                     CosmaSolver.Options.traffic(Backend.CPSAT).withSchedule(Schedule.defaultOrder(g)),
-                    new Limits(java.time.Duration.ofSeconds(60), 1, 0, 0));
+                    new Limits(1, 0.0, 0L, dev.memplan.model.Budget.ofWork(20, null), null));
             assertEquals(SolveStatus.OPTIMAL, r.status(), c.net());
             long bound = bound(g, identity(g.operatorCount()), mr);
             assertTrue(bound <= r.objective(), c.net() + ": " + bound + " > " + r.objective());
