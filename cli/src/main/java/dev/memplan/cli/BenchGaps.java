@@ -66,6 +66,11 @@ final class BenchGaps extends CommandBase.Bench {
     SolverOptions solverOptions;
 
     @Override
+    List<String> inputs() {
+        return graphs;
+    }
+
+    @Override
     Integer run(Path csv, PrintWriter out) {
         if (!(orderWork >= 0 && Double.isFinite(orderWork))) {
             throw new UserException("--order-work must be a number of work units >= 0, got " + orderWork);
