@@ -53,11 +53,11 @@ class BenchGapsTest {
     void badOptionsAreRefusedBeforeAnyWork() {
         Path csv = dir.resolve("none.csv");
         MainTest.Result work = MainTest.run("bench", "gaps", "--order-work", "-1", "--csv", csv.toString());
-        assertEquals(Main.USER_ERROR, work.code());
+        assertEquals(ExitCode.USER_ERROR.code(), work.code());
         assertTrue(work.err().contains("--order-work must be a number of work units >= 0, got -1"), work.err());
         MainTest.Result plans = MainTest.run("bench", "gaps", "--plans", dir.resolve("missing").toString(), "--csv",
                 csv.toString());
-        assertEquals(Main.USER_ERROR, plans.code());
+        assertEquals(ExitCode.USER_ERROR.code(), plans.code());
         assertTrue(plans.err().contains("is not a folder"), plans.err());
         assertFalse(Files.exists(csv));
     }
