@@ -20,7 +20,8 @@ class SweepResultsContractTest {
         return new ResultRow(key, "spec", "resnet50", "activations", "M_H", 2048L, planner, solver, 30.0, 1, 0, status,
                 64L, traffic, traffic, 0L, bound, gap, 1.25, null, null, 900L, 1000L, 1000L, 3000L,
                 "plans/" + key + ".json", "vm, 2 cores, Java 17", "0.1.0", Instant.parse("2026-11-23T16:32:34.072171Z"),
-                error, 60.0, 12.5, true, "0123abcd", "OR-Tools 9.15.6755", 0L);
+                error, 60.0, 12.5, true, "0123abcd", "OR-Tools 9.15.6755", 0L, 0L, 0L, null,
+                traffic == null ? null : (double) traffic);
     }
 
     @Test
