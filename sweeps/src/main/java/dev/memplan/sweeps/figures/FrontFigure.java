@@ -58,7 +58,8 @@ public final class FrontFigure implements FigureFile.Drawing {
     private static final int COLUMNS = 3;
     private static final int PANEL_WIDTH = 420;
     private static final int PANEL_HEIGHT = 340;
-    private static final int MIN_WIDTH = 640;
+    /** Wide enough for the note line. */
+    private static final int MIN_WIDTH = 720;
     private static final int TITLE_HEIGHT = 34;
     private static final int FOOTER_HEIGHT = 22;
     private static final double SIZE = 8;
@@ -219,8 +220,8 @@ public final class FrontFigure implements FigureFile.Drawing {
                 new Range(0, legendHeight)));
         legend.draw(g2, new Rectangle2D.Double(area.getX() + (area.getWidth() - size.width) / 2, legendTop + 4,
                 size.width, size.height));
-        String note = "one point per recompute weight lambda (bytes per cost unit); labels: the weights that reach "
-                + "the front" + (withoutPlan == 0 ? "" : "; " + withoutPlan + " case" + (withoutPlan == 1 ? "" : "s")
+        String note = "a point per plan, one per weight λ (bytes per cost unit); labels: the weights on the front"
+                + (withoutPlan == 0 ? "" : "; " + withoutPlan + " case" + (withoutPlan == 1 ? "" : "s")
                 + " without a plan not drawn");
         TrafficFigure.drawTitle(g2, new TextTitle(note, new Font(Font.SANS_SERIF, Font.PLAIN, 10)),
                 new Rectangle2D.Double(area.getX(), legendTop + legendHeight, area.getWidth(), FOOTER_HEIGHT));
@@ -264,7 +265,7 @@ public final class FrontFigure implements FigureFile.Drawing {
         return switch (s % 5) {
             case 0 -> new Ellipse2D.Double(x - h, y - h, SIZE, SIZE);
             case 1 -> new Rectangle2D.Double(x - h, y - h, SIZE, SIZE);
-            case 2 -> polygon(x, y, new double[] {0, -h - 1, h + 1, h, -h - 1, h});
+            case 2 -> polygon(x, y, new double[] {0, -h, h + 1, h, -h - 1, h});
             case 3 -> polygon(x, y, new double[] {0, -h - 1, h + 1, 0, 0, h + 1, -h - 1, 0});
             default -> polygon(x, y, new double[] {-h, -h / 3, -h / 3, -h / 3, -h / 3, -h, h / 3, -h, h / 3, -h / 3,
                 h, -h / 3, h, h / 3, h / 3, h / 3, h / 3, h, -h / 3, h, -h / 3, h / 3, -h, h / 3});
