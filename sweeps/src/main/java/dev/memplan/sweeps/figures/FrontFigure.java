@@ -1,6 +1,5 @@
 package dev.memplan.sweeps.figures;
 
-import dev.memplan.sweeps.SweepCase;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
@@ -21,7 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.LegendItem;
 import org.jfree.chart.LegendItemCollection;
@@ -56,7 +54,7 @@ import org.jfree.svg.SVGHints;
  */
 public final class FrontFigure implements FigureFile.Drawing {
     private static final int COLUMNS = 3;
-    private static final int PANEL_WIDTH = 420;
+    private static final int PANEL_WIDTH = 460;
     private static final int PANEL_HEIGHT = 340;
     /** Wide enough for the note line. */
     private static final int MIN_WIDTH = 720;
@@ -326,19 +324,28 @@ public final class FrontFigure implements FigureFile.Drawing {
             }
             g2.setFont(LABEL_FONT);
             g2.setPaint(Color.DARK_GRAY);
+            java.awt.FontMetrics metrics = g2.getFontMetrics();
             for (int i = 0; i < p.front().size(); i++) {
                 Point q = p.front().get(i);
                 String label = weights(p, q);
                 if (!label.isEmpty()) {
+                    double x = domainAxis.valueToJava2D(q.cost(), area, RectangleEdge.BOTTOM);
+                    double width = metrics.stringWidth(label);
+                    // Right of the point, or left of it where the label would leave the plot.
+                    double left = x + 6 + width <= area.getMaxX() ? x + 6 : x - 6 - width;
                     g2.setRenderingHint(SVGHints.KEY_ELEMENT_ID, "label-" + panel + "-" + i);
-                    g2.drawString(label, (float) domainAxis.valueToJava2D(q.cost(), area, RectangleEdge.BOTTOM) + 6,
+                    g2.drawString(label, (float) left,
                             (float) rangeAxis.valueToJava2D(q.traffic(), area, RectangleEdge.LEFT) - 6);
                 }
             }
         }
     }
 
-    /** The weights of the panel's points at a front point, e.g. {@code λ 0.01, 0.1}; empty when all are spill-only. */
+    /**
+     * The weights of the panel's points at a front point, to three significant digits: {@code λ 0.01} or
+     * {@code λ 0.01, 0.1}, from the least to the greatest {@code λ 0.00195 … 8} when more; empty when every point
+     * there is spill-only.
+     */
     static String weights(Panel p, Point at) {
         Set<Double> found = new TreeSet<>();
         for (List<Point> points : p.points()) {
@@ -348,7 +355,10 @@ public final class FrontFigure implements FigureFile.Drawing {
                 }
             }
         }
-        return found.isEmpty() ? "" : "λ " + found.stream().map(SweepCase::weight).collect(Collectors.joining(", "));
+        List<String> text = found.stream().map(w -> new java.math.BigDecimal(w).round(new java.math.MathContext(3))
+                .stripTrailingZeros().toPlainString()).toList();
+        return text.isEmpty() ? "" : "λ " + (text.size() <= 2 ? String.join(", ", text)
+                : text.get(0) + " … " + text.get(text.size() - 1));
     }
 
     private static String label(FinishedCase r, Map<String, Set<String>> solvers) {

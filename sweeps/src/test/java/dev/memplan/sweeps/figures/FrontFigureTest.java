@@ -72,6 +72,12 @@ class FrontFigureTest {
         assertEquals(List.of(new FrontFigure.Point(0, 3000, 0.01), new FrontFigure.Point(400_000, 1000, 0.01)),
                 net.front());
         assertEquals("λ 0.01, 1", FrontFigure.weights(net, net.front().get(0)));
+        FrontFigure.Point at = new FrontFigure.Point(3, 4, null);
+        FrontFigure.Panel many = new FrontFigure.Panel("g", "activations", "M_R", null, List.of(List.of(at,
+                new FrontFigure.Point(3, 4, 8.0), new FrontFigure.Point(3, 4, 0.001953125),
+                new FrontFigure.Point(3, 4, 0.125), new FrontFigure.Point(3, 5, 100.0))), List.of(at));
+        assertEquals("λ 0.00195 … 8", FrontFigure.weights(many, at));
+        assertEquals("", FrontFigure.weights(many, new FrontFigure.Point(0, 0, null)));
         // Each panel's front is its own: on the other network DTR's plan is the cheaper, COSMA's the lighter.
         assertEquals(List.of(new FrontFigure.Point(20, 800, 1.0), new FrontFigure.Point(50, 700, 1.0)),
                 f.panels().get(1).front());
