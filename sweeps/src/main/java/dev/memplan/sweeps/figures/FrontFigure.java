@@ -146,7 +146,28 @@ public final class FrontFigure implements FigureFile.Drawing {
                     front(all)));
         });
         this.panels = List.copyOf(out);
-        this.legendHeight = 24 + 18 * ((series.size() + 1 + 2) / 3);
+        this.legendHeight = 24 + 18 * legendRows();
+    }
+
+    /**
+     * The legend's rows at the figure's width, estimated from its labels (about 7 pixels a character at 12 points,
+     * plus the marker and the gap), so that the note line sits under the legend at any number of series.
+     */
+    private int legendRows() {
+        int available = width() - 40;
+        int rows = 1;
+        int used = 0;
+        List<String> items = new ArrayList<>(series);
+        items.add("Pareto front");
+        for (String item : items) {
+            int w = 7 * item.length() + 36;
+            if (used > 0 && used + w > available) {
+                rows++;
+                used = 0;
+            }
+            used += w;
+        }
+        return rows;
     }
 
     public List<Panel> panels() {

@@ -81,10 +81,15 @@ public final class ResultCells {
         budgets = kept.stream().map(FinishedCase::budget).distinct()
                 .sorted(Comparator.comparingDouble(ResultCells::budgetRank).thenComparing(b -> b)).toList();
         Map<String, String> plannerOfLabel = new HashMap<>();
+        Map<String, Double> weightOfLabel = new HashMap<>();
         kept.forEach(r -> plannerOfLabel.put(labels.get(seriesKey(r)), r.planner()));
+        kept.forEach(r -> weightOfLabel.put(labels.get(seriesKey(r)), r.recomputeWeight()));
         series = new ArrayList<>(new TreeSet<>(labels.values()));
+        // A planner's weights by value (spill only first), not by their text: lambda=2 before lambda=16.
         series.sort(Comparator.comparing((String s) -> orderIn(planners, plannerOfLabel.get(s)))
-                .thenComparing(s -> planners == null && plannerOfLabel.get(s).startsWith("cosma")));
+                .thenComparing(s -> planners == null && plannerOfLabel.get(s).startsWith("cosma"))
+                .thenComparing(plannerOfLabel::get)
+                .thenComparing(weightOfLabel::get, Comparator.nullsFirst(Comparator.naturalOrder())));
 
         Map<Key, List<FinishedCase>> grouped = new LinkedHashMap<>();
         for (FinishedCase r : kept) {
