@@ -150,7 +150,7 @@ public final class FrontFigure implements FigureFile.Drawing {
     }
 
     /**
-     * The legend's rows at the figure's width, estimated from its labels (about 7 pixels a character at 12 points,
+     * The legend's rows at the figure's width, estimated from its labels (about 6 pixels a character at 12 points,
      * plus the marker and the gap), so that the note line sits under the legend at any number of series.
      */
     private int legendRows() {
@@ -160,7 +160,7 @@ public final class FrontFigure implements FigureFile.Drawing {
         List<String> items = new ArrayList<>(series);
         items.add("Pareto front");
         for (String item : items) {
-            int w = 7 * item.length() + 36;
+            int w = 6 * item.length() + 30;
             if (used > 0 && used + w > available) {
                 rows++;
                 used = 0;
