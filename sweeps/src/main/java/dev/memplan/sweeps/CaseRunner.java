@@ -169,6 +169,9 @@ public final class CaseRunner {
         if (!p.recomputes()) {
             return Schemes.byNames(List.of(p.name()), mpmf).get(0);
         }
+        if (weight == null) {
+            throw new SweepException(p.name() + " recomputes, which needs a recompute weight; the case has none");
+        }
         String[] parts = p.name().split("/");
         Scheme named = Schemes.recomputing(p.name(), weight);
         return Schemes.byNames(List.of(parts[0] + "/" + parts[2] + "/" + parts[3]), mpmf).get(0)

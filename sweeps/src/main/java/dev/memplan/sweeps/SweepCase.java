@@ -71,7 +71,7 @@ public record SweepCase(String graph, String source, String setting, String budg
                 + (recomputeWeight == null ? "" : " lambda=" + weight(recomputeWeight));
     }
 
-    /** A recompute weight as a spec writes it: the shortest decimal that reads back as the same double. */
+    /** A recompute weight as listings, filters and figures show it: a plain decimal ({@code 0.125}, {@code 8}). */
     public static String weight(double lambda) {
         return lambda == Math.rint(lambda) && Math.abs(lambda) < 1e15 ? Long.toString((long) lambda)
                 : new java.math.BigDecimal(Double.toString(lambda)).stripTrailingZeros().toPlainString();
