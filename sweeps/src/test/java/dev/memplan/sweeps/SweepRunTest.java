@@ -221,6 +221,11 @@ class SweepRunTest {
                 progress.toString());
         assertEquals(List.of(0.0001, 100000.0), rows.stream().filter(r -> r.planner().equals("cosma")
                 && r.recomputeWeight() != null).map(ResultRow::recomputeWeight).sorted().toList());
+        // A recompute scheme built without a weight (not from a spec, which refuses it) is an ERROR row saying so.
+        ResultRow unweighted = CaseRunner.shared().run(new SweepCase("fig1:train", "fig1:train", "activations", "M_R",
+                PlannerChoice.scheme("default/dtr/belady/tflite"), "", 60.0, null, 1, 0), "h").row();
+        assertEquals("ERROR", unweighted.status());
+        assertTrue(unweighted.error().contains("needs a recompute weight"), unweighted.error());
         // The export carries the new columns.
         Path csv = dir.resolve("rc.csv");
         try (ResultsDb results = ResultsDb.open(db)) {
