@@ -17,6 +17,7 @@ import dev.memplan.model.Budgets;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
+import dev.memplan.model.Objective;
 import dev.memplan.model.Budget;
 import dev.memplan.model.PlanResult;
 import dev.memplan.model.Plan;
@@ -115,7 +116,7 @@ public final class CaseRunner {
         BudgetChoice budget = BudgetChoice.resolve(c.budget(), ctx.graph, ctx.setting, ctx.mpmf, limits);
         row.budgetBytes = budget.bytes();
         if (c.planner().kind() == PlannerChoice.Kind.SCHEME) {
-            Scheme scheme = Schemes.byNames(List.of(c.planner().name()), ctx.mpmf).get(0);
+            Scheme scheme = scheme(c.planner(), c.recomputeWeight(), ctx.mpmf);
             long began = System.nanoTime();
             Plan p;
             try {
@@ -141,7 +142,8 @@ public final class CaseRunner {
         CosmaPipeline.Settings settings = CosmaPipeline.Settings.of(options, ctx.mpmf)
                 .withDecompose(c.planner().option("decompose").equals("none") ? CosmaPipeline.Decompose.NONE
                         : CosmaPipeline.Decompose.AUTO)
-                .withSchemeStart(!c.planner().option("start").equals("jit"));
+                .withSchemeStart(!c.planner().option("start").equals("jit"))
+                .withRecomputeWeight(c.recomputeWeight());
         CosmaPipeline.Outcome o = new CosmaPipeline(settings, null).run(ctx.full, ctx.setting, budget.bytes(), limits,
                 null);
         PlanResult r = o.result();
@@ -158,6 +160,23 @@ public final class CaseRunner {
         }
         row.report(PlanChecker.requireValid(ctx.graph, r.plan(), "cosma"));
         return new CaseOutcome(row.finish(r.seconds()), PlanJson.toJson(r.plan()), "json");
+    }
+
+    /**
+     * The case's scheme, its {@code mpmf} order from the shared scheduler: a spill-only scheme by name, or a
+     * recompute scheme ({@link Schemes#recomputing}) under the case's weight.
+     */
+    private static Scheme scheme(PlannerChoice p, Double weight, MinimumPeakScheduler mpmf) {
+        if (!p.recomputes()) {
+            return Schemes.byNames(List.of(p.name()), mpmf).get(0);
+        }
+        if (weight == null) {
+            throw new SweepException(p.name() + " recomputes, which needs a recompute weight; the case has none");
+        }
+        String[] parts = p.name().split("/");
+        Scheme named = Schemes.recomputing(p.name(), weight);
+        return Schemes.byNames(List.of(parts[0] + "/" + parts[2] + "/" + parts[3]), mpmf).get(0)
+                .recomputing(named.recomputation());
     }
 
     private CaseOutcome allocate(SweepCase c, Row row) {
@@ -262,6 +281,9 @@ public final class CaseRunner {
         Long mp;
         Double workUsed;
         boolean wallStopped;
+        Long recomputes;
+        Long recomputeCost;
+        Double objective;
 
         Row(SweepCase c, String specHash) {
             this.c = c;
@@ -281,6 +303,9 @@ public final class CaseRunner {
             nonCompulsory = r.traffic().nonCompulsory();
             loads = r.traffic().loads();
             spills = r.traffic().spills();
+            recomputes = r.traffic().recomputes();
+            recomputeCost = r.traffic().recomputeCost();
+            objective = Objective.of(r.traffic(), c.recomputeWeight() == null ? 0 : c.recomputeWeight()).value();
             peakFootprint = r.peakFootprint();
             peakAddress = r.peakAddress();
         }
@@ -299,7 +324,7 @@ public final class CaseRunner {
                     nonCompulsory, loads, spills, bound, gap, seconds, vars, cons, peakFootprint, peakAddress, mr, mp,
                     null, MACHINE, VERSION, Instant.now(), error, c.workLimit(), workUsed, reproducible(st),
                     COMMIT, c.solver().isEmpty() && c.planner().kind() != PlannerChoice.Kind.ALLOCATOR ? null : SOLVERS,
-                    SEED);
+                    SEED, recomputes, recomputeCost, c.recomputeWeight(), objective);
         }
 
         /**

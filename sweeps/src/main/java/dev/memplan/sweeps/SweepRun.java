@@ -69,7 +69,8 @@ public final class SweepRun {
                     options.jobs());
             progress.println(String.format(Locale.ROOT, "[%d/%d] %s elapsed, ~%s left: %s %s %s %s %s%s",
                     skipped + counts[0], spec.cases().size(), clock(elapsed), clock(left), row.graph(), row.setting(),
-                    row.budget(), row.planner(), row.status(),
+                    row.budget(), row.planner() + (row.recomputeWeight() == null ? ""
+                            : " lambda=" + SweepCase.weight(row.recomputeWeight())), row.status(),
                     row.error() != null ? " (" + row.error() + ")"
                             : row.trafficNonCompulsory() != null ? " " + row.trafficNonCompulsory() : ""));
             progress.flush();
