@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.baselines.mmap.MmapPlanners;
 import dev.memplan.datasets.mmap.MmapInstances;
 import dev.memplan.datasets.zoo.Zoo;
 import dev.memplan.model.mmap.MmapInstance;
@@ -53,15 +54,16 @@ final class BenchMmap extends CommandBase.Bench {
             }
         }
         MmapCommand.Run run = new MmapCommand.Run();
-        run.timeLimit = timeLimit;
+        run.timeLimitOption = timeLimit;
         run.threads = 1;
         run.seed = seed;
         run.simulations = simulations;
-        Table table = MmapCommand.table();
+        run.validate(new MmapCommand.Input());
+        Table table = new Table(MmapPlanners.HEADER);
         for (String input : inputs) {
             long start = System.nanoTime();
             MmapInstance in = MmapCommand.instance(input, null);
-            err.println("mmap bench: " + MmapCommand.describe(in));
+            err.println("mmap bench: " + MmapPlanners.describe(in));
             MmapCommand.compare(in, List.of("greedy", "random", "mcts", "exact"), run, start, err, table);
             table.writeCsv(csv);
         }
