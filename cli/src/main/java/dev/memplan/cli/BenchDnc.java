@@ -20,9 +20,8 @@ final class BenchDnc extends CommandBase.Bench {
             description = "graphs: zoo names, files or gen:... (default: ${DEFAULT-VALUE})")
     List<String> graphs;
 
-    @Option(names = "--budgets", split = ",", defaultValue = "M_R,M_H,M_P", paramLabel = "B1,...",
-            description = "budgets (default: ${DEFAULT-VALUE})")
-    List<String> budgets;
+    @Mixin
+    BudgetsOption budgets;
 
     @Mixin
     SettingOption setting;
@@ -47,7 +46,7 @@ final class BenchDnc extends CommandBase.Bench {
 
     @Override
     Integer run(Path csv, PrintWriter out) {
-        DncBench.Spec spec = new DncBench.Spec(graphs, budgets, setting.or(TensorSetting.ACTIVATIONS), maxPart,
+        DncBench.Spec spec = new DncBench.Spec(graphs, budgets.list, setting.or(TensorSetting.ACTIVATIONS), maxPart,
                 largeBeam, solverOptions.cosma(CosmaObjective.TRAFFIC, null, null), solverOptions.backend(),
                 solverOptions::limits);
         Table table = new Table(DncBench.HEADER);
