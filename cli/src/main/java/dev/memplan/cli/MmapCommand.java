@@ -77,6 +77,10 @@ final class MmapCommand extends CommandBase.Group {
         }
     }
 
+    static String describe(MmapInstance in) {
+        return MmapPlanners.describe(in);
+    }
+
     /** INSTANCE and --capacity, declared once for every mmap command. */
     static final class Input {
         @Parameters(index = "0", paramLabel = "INSTANCE", description = INPUT_HELP)
@@ -219,7 +223,7 @@ final class MmapCommand extends CommandBase.Group {
             MappingPlanner p = planner(planner, run.simulations);
             err().println("mmap: " + p.name() + " on " + in.name() + " ...");
             MappingResult r = p.plan(in, run.limits(Math.max(0.001, run.left(start)), start));
-            o.println("instance  " + MmapPlanners.describe(in));
+            o.println("instance  " + describe(in));
             o.println("planner   " + r.planner());
             o.println("status    " + r.status());
             if (r.mapping() == null) {
@@ -265,7 +269,7 @@ final class MmapCommand extends CommandBase.Group {
 
         @Override
         Integer plan(MmapInstance in, long start) {
-            out().println(MmapPlanners.describe(in));
+            out().println(describe(in));
             Table table = new Table(MmapPlanners.HEADER);
             compare(in, planners, run, start, err(), table);
             table.print(out());
@@ -299,7 +303,7 @@ final class MmapCommand extends CommandBase.Group {
             Outputs.check(out, "--out", false, input.name);
             MmapInstance in = input.read();
             MmapJson.write(in, out);
-            out().println("wrote " + out + ": " + MmapPlanners.describe(in));
+            out().println("wrote " + out + ": " + describe(in));
             return 0;
         }
     }
@@ -317,7 +321,7 @@ final class MmapCommand extends CommandBase.Group {
             MappingReport report = MappingChecker.check(in, m);
             PrintWriter o = out();
             if (report.valid()) {
-                o.println("valid: reward " + report.reward() + " on " + MmapPlanners.describe(in));
+                o.println("valid: reward " + report.reward() + " on " + describe(in));
                 return 0;
             }
             o.println("INVALID: " + report.violations().size() + " broken rule(s)");
