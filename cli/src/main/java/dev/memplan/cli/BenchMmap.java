@@ -50,6 +50,12 @@ final class BenchMmap extends CommandBase.Bench {
         }
         if (!(random.size() == 1 && random.get(0).equals("none"))) {
             for (String n : random) {
+                // Each count checked now, not after the instances before it ran.
+                if (!n.trim().matches("\\d{1,7}") || Integer.parseInt(n.trim()) < 1
+                        || Integer.parseInt(n.trim()) > MmapInstances.MAX_BUFFERS) {
+                    throw new UserException("--random must be buffer counts from 1 to " + MmapInstances.MAX_BUFFERS
+                            + " (or 'none'), got '" + n + "'");
+                }
                 inputs.add(MmapInstances.GENERATED_PREFIX + n.trim() + ":" + seed);
             }
         }

@@ -52,6 +52,8 @@ class BenchCountsTest {
                 "--random must be a number of random sets <= 1000");
         assertRefused(MainTest.run("bench", "mmap", "--networks", "none", "--simulations", "2000000000", "--csv", csv),
                 "--simulations must be >= 1 and <= 1000000");
+        assertRefused(MainTest.run("bench", "mmap", "--networks", "none", "--random", "100,2000000", "--csv", csv),
+                "--random must be buffer counts from 1 to 1000000 (or 'none'), got '2000000'");
         assertFalse(Files.exists(Path.of(csv)));
     }
 
