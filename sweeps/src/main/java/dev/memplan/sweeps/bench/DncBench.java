@@ -5,7 +5,6 @@ import dev.memplan.decomposition.CosmaPipeline;
 import dev.memplan.decomposition.DivideAndConquer;
 import dev.memplan.decomposition.DncResult;
 import dev.memplan.decomposition.PipelineReport;
-import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.model.Graph;
@@ -14,16 +13,17 @@ import dev.memplan.model.PlanChecker;
 import dev.memplan.model.TensorSetting;
 import dev.memplan.sweeps.BudgetChoice;
 import dev.memplan.sweeps.GraphSources;
-import dev.memplan.sweeps.figures.ComparisonRows;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /**
  * Divide and conquer (issue 13) on graphs x budgets with a free schedule: the best starting plan's traffic, the
@@ -33,9 +33,10 @@ import java.util.function.Supplier;
  * (for M_H, M_P and FS(MPMF)) is computed once per graph, outside the case's limit, like the paper's HMCOS orders.
  */
 public final class DncBench {
-    public static final String[] HEADER = {"graph", "operators", "budget", "bytes", "parts", "best start",
-        "FS(default)", "FS(MPMF)", "spill at cut", "handover", "stitched order", "dnc", "vs best FS", "bound", "gap",
-        "seconds", "peak heap MB", "plan from"};
+    /** The case, then the pipeline's figures as the solve report formats them, then the case's cost and source. */
+    public static final String[] HEADER = Stream.of(List.of("graph", "operators", "budget", "bytes"),
+            PipelineReport.DNC_COLUMNS, List.of("seconds", "peak heap MB", "plan from")).flatMap(List::stream)
+            .toArray(String[]::new);
 
     /**
      * The graphs and budgets, the tensor setting, the most operators per part, the minimum-peak beam on graphs
@@ -85,16 +86,12 @@ public final class DncBench {
                 double seconds = (System.nanoTime() - began) / 1e9;
                 DncResult r = o.dnc();
                 PlanChecker.requireValid(g, r.plan(), "divide and conquer");
-                Long bestFs = min(o.fsDefault(), o.fsMpmf());
-                rows.accept(new String[] {g.name(), Integer.toString(g.operatorCount()), chosen.name(),
-                    Long.toString(chosen.bytes()), Integer.toString(r.partition().size()),
-                    PipelineReport.orDash(r.start()), PipelineReport.fixedStart(o.fsDefault()),
-                    PipelineReport.fixedStart(o.fsMpmf()), PipelineReport.orDash(r.spillAtCut()),
-                    PipelineReport.orDash(r.handover()), PipelineReport.orDash(r.polished()),
-                    r.traffic() + " " + r.status(),
-                    bestFs == null ? "-" : ComparisonRows.reduction(r.traffic(), bestFs),
-                    r.bound() == null ? "-" : Long.toString(r.bound()), PipelineReport.gap(r.gap()),
-                    String.format(Locale.ROOT, "%.1f", seconds), Long.toString(peakHeapMb()), r.source()});
+                List<String> row = new ArrayList<>(List.of(g.name(), Integer.toString(g.operatorCount()),
+                        chosen.name(), Long.toString(chosen.bytes())));
+                PipelineReport.dncColumns(o).forEach(c -> row.add(c.value()));
+                row.addAll(List.of(String.format(Locale.ROOT, "%.1f", seconds), Long.toString(peakHeapMb()),
+                        r.source()));
+                rows.accept(row.toArray(String[]::new));
             }
         }
     }
@@ -103,16 +100,6 @@ public final class DncBench {
     public static long peakRssMb() {
         long kb = ChildRun.highWaterMark(Path.of("/proc/self/status"));
         return kb == 0 ? -1 : kb >> 10;
-    }
-
-    private static Long min(CosmaResult a, CosmaResult b) {
-        Long best = null;
-        for (CosmaResult r : new CosmaResult[] {a, b}) {
-            if (r != null && r.objective() != null && (best == null || r.objective() < best)) {
-                best = r.objective();
-            }
-        }
-        return best;
     }
 
     private static void resetPeaks() {
