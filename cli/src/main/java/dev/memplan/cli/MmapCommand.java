@@ -132,7 +132,7 @@ final class MmapCommand extends CommandBase.Group {
                     "mapping on any machine and load (default: none)"})
         Double workLimit;
 
-        /** The most MCTS simulations per move: each move's search keeps a tree of that many nodes. */
+        /** The most MCTS simulations per move (the default is 128): a count, not a time, so it is bounded. */
         static final int MAX_SIMULATIONS = 1_000_000;
 
         /** The wall-time limit in seconds, or infinity for none (a work limit alone). */

@@ -7,7 +7,7 @@ import java.util.List;
 final class Bounds {
     /** Timed runs of one case: more only costs time, and a billion would not fit the heap. */
     static final int MAX_REPEATS = 1000;
-    /** A beam width: 16 times the default (4,096), where a beam's states no longer fit a default heap. */
+    /** The widest beam a bench runs: 16 times the default width (4,096); a wider one only costs time and heap. */
     static final int MAX_BEAM = 65_536;
 
     private Bounds() {
