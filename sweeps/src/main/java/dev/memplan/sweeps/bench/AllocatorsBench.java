@@ -43,21 +43,30 @@ public final class AllocatorsBench {
                 }
             }
             Bounds.check(random, 0, 1000, "--random", "a number of random sets ");
+            if (instances != null) {
+                instances = List.copyOf(instances);
+                instances.forEach(AllocatorsBench::challenging);
+            }
         }
     }
 
     private AllocatorsBench() {
     }
 
+    /** MiniMalloc's challenging instance of that name; an unknown name is a user mistake. */
+    private static BufferSet challenging(String name) {
+        try {
+            return MiniMallocSuite.challenging(name);
+        } catch (IllegalArgumentException e) {
+            throw new SweepException(e.getMessage(), e);
+        }
+    }
+
     /** Hands a row per instance and allocator to {@code rows}; every placement found is checked. */
     public static void run(Spec spec, Consumer<String[]> rows) {
         Map<String, BufferSet> sets = new LinkedHashMap<>();
         for (String i : spec.instances() == null ? MiniMallocSuite.challengingNames() : spec.instances()) {
-            try {
-                sets.put(i, MiniMallocSuite.challenging(i));
-            } catch (IllegalArgumentException e) {
-                throw new SweepException(e.getMessage(), e);
-            }
+            sets.put(i, challenging(i));
         }
         for (int seed = 1; seed <= spec.random(); seed++) {
             sets.put("random-" + seed, RandomBuffers.generate(seed, 200, 2000, 200, 4096, 1, 0.0));
