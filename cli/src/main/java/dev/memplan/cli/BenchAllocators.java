@@ -64,11 +64,7 @@ final class BenchAllocators extends CommandBase.Bench {
             out.println("wrote " + csv);
             return 0;
         }
-        Table t = new Table(AllocatorsBench.HEADER);
-        out.println(String.join("  ", AllocatorsBench.HEADER));
-        AllocatorsBench.run(spec, t.sink(csv, out));
-        out.println();
-        t.print(out);
+        live(AllocatorsBench.HEADER, csv, out, rows -> AllocatorsBench.run(spec, rows));
         out.println("every placement checked; wrote " + csv);
         return 0;
     }

@@ -6,7 +6,6 @@ import dev.memplan.model.TensorSetting;
 import dev.memplan.sweeps.bench.DncBench;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -15,16 +14,9 @@ import picocli.CommandLine.Option;
 @Command(name = "dnc", mixinStandardHelpOptions = true,
         description = {"Divide and conquer on graphs x budgets (free schedule): FS(default), FS(MPMF), each stage,",
             "final traffic, bound, gap, time, peak heap; CSV written as rows finish."})
-final class BenchDnc extends CommandBase.Bench {
-    @Option(names = "--graphs", split = ",", paramLabel = "G1,...", defaultValue = "nasnet,pnasnet,amoebanet,darts",
-            description = "graphs: zoo names, files or gen:... (default: ${DEFAULT-VALUE})")
-    List<String> graphs;
-
+final class BenchDnc extends CommandBase.PipelineBench {
     @Mixin
     BudgetsOption budgets;
-
-    @Mixin
-    SettingOption setting;
 
     @Option(names = "--max-part", paramLabel = "N", defaultValue = "" + DivideAndConquer.DEFAULT_MAX_PART,
             description = "most operators per part (default: ${DEFAULT-VALUE})")
@@ -36,24 +28,12 @@ final class BenchDnc extends CommandBase.Bench {
                 + "operators (default: ${DEFAULT-VALUE})"})
     int largeBeam;
 
-    @Mixin
-    SolverOptions solverOptions;
-
-    @Override
-    List<String> inputs() {
-        return graphs;
-    }
-
     @Override
     Integer run(Path csv, PrintWriter out) {
         DncBench.Spec spec = new DncBench.Spec(graphs, budgets.list, setting.or(TensorSetting.ACTIVATIONS), maxPart,
                 largeBeam, solverOptions.cosma(CosmaObjective.TRAFFIC, null, null), solverOptions.backend(),
                 solverOptions::limits);
-        Table table = new Table(DncBench.HEADER);
-        out.println(String.join("  ", DncBench.HEADER));
-        DncBench.run(spec, table.sink(csv, out), err(), new Heartbeat(err()));
-        out.println();
-        table.print(out);
+        live(DncBench.HEADER, csv, out, rows -> DncBench.run(spec, rows, err(), new Heartbeat(err())));
         out.println("every plan checked: VALID; wrote " + csv + "; process peak RSS " + DncBench.peakRssMb() + " MB");
         return 0;
     }

@@ -7,7 +7,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -17,18 +16,11 @@ import picocli.CommandLine.Option;
 @Command(name = "gaps", mixinStandardHelpOptions = true,
         description = {"Each case's gap split by the fixed-order bound of its plan's order: plan vs its order's bound,",
             "order's bound vs the free bound; CSV written as rows finish."})
-final class BenchGaps extends CommandBase.Bench {
-
-    @Option(names = "--graphs", split = ",", paramLabel = "G1,...", defaultValue = "nasnet,pnasnet,amoebanet,darts",
-            description = "graphs: zoo names, files or gen:... (default: ${DEFAULT-VALUE})")
-    List<String> graphs;
+final class BenchGaps extends CommandBase.PipelineBench {
 
     @Option(names = "--budgets", split = ",", defaultValue = "M_R,M_H", paramLabel = "B1,...",
             description = "budgets (default: ${DEFAULT-VALUE})")
     List<String> budgets;
-
-    @Mixin
-    SettingOption setting;
 
     @Option(names = "--order-work", paramLabel = "UNITS", defaultValue = "10",
             description = {"work units of the integer program on each plan's order (no addresses), after its LP; 0: the",
@@ -40,24 +32,12 @@ final class BenchGaps extends CommandBase.Bench {
                 "again (its free bound is the plan's); the others are solved and their plans written there"})
     Path plans;
 
-    @Mixin
-    SolverOptions solverOptions;
-
-    @Override
-    List<String> inputs() {
-        return graphs;
-    }
-
     @Override
     Integer run(Path csv, PrintWriter out) {
         GapsBench.Spec spec = new GapsBench.Spec(graphs, budgets, setting.or(TensorSetting.ACTIVATIONS), orderWork,
                 plans, solverOptions.cosma(CosmaObjective.TRAFFIC, null, null), solverOptions::commandLimits,
                 solverOptions::minimumPeak);
-        Table table = new Table(GapsBench.HEADER);
-        out.println(String.join("  ", GapsBench.HEADER));
-        GapsBench.run(spec, table.sink(csv, out), err(), new Heartbeat(err()));
-        out.println();
-        table.print(out);
+        live(GapsBench.HEADER, csv, out, rows -> GapsBench.run(spec, rows, err(), new Heartbeat(err())));
         out.println("every plan checked: VALID; wrote " + csv);
         return 0;
     }

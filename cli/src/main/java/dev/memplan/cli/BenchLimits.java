@@ -46,21 +46,17 @@ final class BenchLimits extends CommandBase.Bench {
     @Override
     Integer run(Path csv, PrintWriter out) throws IOException {
         LimitsBench.Spec spec = new LimitsBench.Spec(graphs, limits, budget, javaOpts, solveArgs, Main.class.getName());
-        Table table = new Table(LimitsBench.HEADER);
-        out.println(String.join("  ", LimitsBench.HEADER));
         Path dir = Files.createTempDirectory("memplan-bench-limits");
-        String refused;
+        String[] refused = new String[1];
         try {
-            refused = LimitsBench.run(spec, dir, table.sink(csv, out), err());
+            live(LimitsBench.HEADER, csv, out, rows -> refused[0] = LimitsBench.run(spec, dir, rows, err()));
         } finally {
             Files.deleteIfExists(dir.resolve("plan.json"));
             Files.deleteIfExists(dir);
         }
-        out.println();
-        table.print(out);
         out.println("wrote " + csv);
-        if (refused != null) {
-            throw new UserException("a case's arguments were refused (exit 2): " + refused);
+        if (refused[0] != null) {
+            throw new UserException("a case's arguments were refused (exit 2): " + refused[0]);
         }
         return 0;
     }
