@@ -46,8 +46,12 @@ import scala.util.Try;
  */
 public final class SparkEngine implements SweepEngine {
 
-    /** How long a standalone master may take to register the application (Spark itself retries for a minute). */
-    private static final Duration REGISTRATION = Duration.ofSeconds(12);
+    /**
+     * How long a standalone master may take to register the application: after {@link #SUSPECT}, a port that
+     * answers HTTP is no master's; after {@link #REGISTRATION}, the sweep stops (Spark itself retries for a minute).
+     */
+    private static final Duration SUSPECT = Duration.ofSeconds(8);
+    private static final Duration REGISTRATION = Duration.ofSeconds(45);
 
     /**
      * How long a sweep waits for its first executor (and, later, for one after all were lost) before it stops;
@@ -221,8 +225,8 @@ public final class SparkEngine implements SweepEngine {
     }
 
     /**
-     * Starts Spark; a standalone master gets {@link #REGISTRATION} to register the application (a port where no
-     * Spark master answers would have Spark retry for a minute).
+     * Starts Spark; a standalone master gets {@link #REGISTRATION} to register the application, a port that answers
+     * HTTP {@link #SUSPECT} (a port where no Spark master answers would have Spark retry for a minute).
      */
     private static JavaSparkContext start(SparkConf conf, SparkMaster master) throws InterruptedException {
         CompletableFuture<JavaSparkContext> started = new CompletableFuture<>();
@@ -239,13 +243,25 @@ public final class SparkEngine implements SweepEngine {
         t.setDaemon(true);
         t.start();
         try {
-            return master.kind() == SparkMaster.Kind.STANDALONE
-                    ? started.get(REGISTRATION.toSeconds(), TimeUnit.SECONDS) : started.get();
+            if (master.kind() != SparkMaster.Kind.STANDALONE) {
+                return started.get();
+            }
+            try {
+                return started.get(SUSPECT.toSeconds(), TimeUnit.SECONDS);
+            } catch (TimeoutException e) {
+                String http = master.answeringHttp();
+                if (http != null) {
+                    started.cancel(false);
+                    throw new SweepException("the Spark master " + master.url() + " did not register the sweep: "
+                            + http + " answers HTTP, which a Spark master's port does not (a web UI's port, 8080 by "
+                            + "default, is not the master's, 7077 by default)");
+                }
+            }
+            return started.get(REGISTRATION.minus(SUSPECT).toSeconds(), TimeUnit.SECONDS);
         } catch (TimeoutException e) {
             started.cancel(false);
             throw new SweepException("the Spark master " + master.url() + " did not register the sweep in "
-                    + REGISTRATION.toSeconds() + " s (no Spark master answers on that port: its web UI's port, 8080, "
-                    + "is not the master's, 7077 by default)");
+                    + REGISTRATION.toSeconds() + " s (is a Spark master listening on that port?)");
         } catch (ExecutionException e) {
             String m = String.valueOf(e.getCause().getMessage()).strip();
             throw new SweepException("cannot start Spark with master " + master.url() + ": "

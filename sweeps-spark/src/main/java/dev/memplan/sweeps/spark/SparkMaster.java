@@ -92,6 +92,28 @@ record SparkMaster(String url, Kind kind, List<InetSocketAddress> addresses) {
                 + " (is it started, and is that its port, 7077 by default?)");
     }
 
+    /**
+     * The first address of a standalone master that answers HTTP (a web UI's port given as the master's), or null:
+     * a Spark master's RPC port closes the connection on a request it cannot parse.
+     */
+    String answeringHttp() {
+        HttpClient client = HttpClient.newBuilder().connectTimeout(CONNECT).build();
+        for (InetSocketAddress a : addresses) {
+            String at = "http://" + a.getHostString() + ":" + a.getPort() + "/";
+            try {
+                client.send(HttpRequest.newBuilder(URI.create(at)).timeout(CONNECT).build(),
+                        HttpResponse.BodyHandlers.discarding());
+                return a.getHostString() + ":" + a.getPort();
+            } catch (IOException | RuntimeException e) {
+                // Not HTTP: possibly the master, slow to answer.
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+        return null;
+    }
+
     private static String reason(IOException e) {
         if (e instanceof java.net.UnknownHostException) {
             return "unknown host";

@@ -148,7 +148,7 @@ class SparkClusterIT {
         assertEquals(2, r.exit(), r.errText());
         assertEquals(1, r.errors().size(), r.errText());
         assertTrue(r.errors().get(0).contains("the Spark master spark://127.0.0.1:" + cluster.uiPort
-                + " did not register the sweep"), r.errText());
+                + " did not register the sweep: 127.0.0.1:" + cluster.uiPort + " answers HTTP"), r.errText());
         assertTrue(r.seconds() < 20, r.seconds() + " s");
     }
 
@@ -214,18 +214,36 @@ class SparkClusterIT {
                     new PrintWriter(new StringWriter()), null);
         }
         boolean[] killed = {false};
+        // Jars kept by earlier sweeps' executors (the one above ships its own spark.jars, which memplan leaves).
+        long before = cluster.jarBytes(0);
+        long[] received = {0};
         Run r = sweep(List.of("-Dspark.executor.memory=512m"), line -> {
             if (line.startsWith("[") && !killed[0]) {
                 killed[0] = true;
                 try {
+                    // While the worker's executor runs a case, so that the case must run again elsewhere.
+                    long deadline = System.nanoTime() + 20_000_000_000L;
+                    while (!cluster.executorBusy(1) && System.nanoTime() < deadline) {
+                        Thread.sleep(100);
+                    }
                     cluster.killWorker(1);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+                    received[0] = cluster.jarBytes(0) - before;
+                } catch (InterruptedException | IOException e) {
+                    throw new IllegalStateException(e);
                 }
             }
         }, cluster.url(), "spark.duckdb");
         assertEquals(0, r.exit(), r.errText());
         assertTrue(killed[0]);
+        assertTrue(cluster.executorBusy(1), "the killed worker's executor ran no case when it was killed");
+        assertTrue(r.errText().contains("Lost executor"), r.errText());
+        // What the surviving worker's executor received, and that it leaves none of it behind when it exits.
+        assertTrue(received[0] > 1_000_000 && received[0] < 60_000_000, received[0] + " B");
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (cluster.jarBytes(0) > before && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        assertEquals(before, cluster.jarBytes(0), "jars left in worker 0's folder");
         Matcher shipped = Pattern.compile("memplan: shipping (\\d+) jars \\(([0-9.]+) MB\\) to each executor")
                 .matcher(r.errText());
         assertTrue(shipped.find(), r.errText());
@@ -233,8 +251,8 @@ class SparkClusterIT {
         assertFalse(r.errText().contains("INFO"), r.errText());
         List<String> progress = r.err().stream().filter(l -> l.startsWith("[")).toList();
         assertEquals(spec.cases().size(), progress.size(), r.errText());
-        System.out.printf("cluster sweep: %d cases, %.1f s, first row after %.1f s; %s%n", spec.cases().size(),
-                r.seconds(), r.firstRow(), shipped.group());
+        System.out.printf("cluster sweep: %d cases, %.1f s, first row after %.1f s; %s; worker 0's executor "
+                + "received %d B of jars%n", spec.cases().size(), r.seconds(), r.firstRow(), shipped.group(), received[0]);
         System.out.println(String.join("\n", r.err().stream().filter(l -> !l.startsWith("[")).toList()));
 
         List<ResultRow> local = rows("local.duckdb");

@@ -112,11 +112,29 @@ final class StandaloneCluster implements AutoCloseable {
         w.waitFor();
     }
 
-    /** The jar files under the workers' folders (what the executors fetched and kept). */
-    List<Path> jarsInWorkFolders() throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(p -> p.getFileName().toString().endsWith(".jar"))
-                    .filter(p -> dir.relativize(p).toString().startsWith("work-")).toList();
+    /**
+     * Whether an executor of worker {@code i} runs a task: its log (the executors log at Spark's default level, INFO)
+     * has started more tasks than it finished.
+     */
+    boolean executorBusy(int i) throws IOException {
+        try (Stream<Path> files = Files.walk(dir.resolve("work-" + i))) {
+            for (Path log : files.filter(p -> p.getFileName().toString().equals("stderr")).toList()) {
+                List<String> lines = Files.readAllLines(log, java.nio.charset.StandardCharsets.ISO_8859_1);
+                long running = lines.stream().filter(l -> l.contains("Executor: Running task")).count();
+                long finished = lines.stream().filter(l -> l.contains("Executor: Finished task")).count();
+                if (running > finished) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** Bytes of the jar files in worker {@code i}'s folder (what its executors fetched and kept). */
+    long jarBytes(int i) throws IOException {
+        try (Stream<Path> files = Files.walk(dir.resolve("work-" + i))) {
+            return files.filter(p -> p.getFileName().toString().endsWith(".jar")).mapToLong(p -> p.toFile().length())
+                    .sum();
         }
     }
 
