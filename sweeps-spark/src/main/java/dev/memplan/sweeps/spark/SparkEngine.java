@@ -105,7 +105,9 @@ public final class SparkEngine implements SweepEngine {
 
     @Override
     public void check(Options options) {
-        master(new SparkConf(), options).requireReachable();
+        SparkMaster master = master(new SparkConf(), options);
+        master.requireManager();
+        master.requireReachable();
     }
 
     /** {@code --master}, else spark-submit's ({@code spark.master}), else as many local threads as jobs. */
@@ -236,7 +238,8 @@ public final class SparkEngine implements SweepEngine {
                 if (!started.complete(sc)) {
                     sc.close();
                 }
-            } catch (RuntimeException | Error e) {
+            } catch (Exception | Error e) {
+                // Scala's checked exceptions too (SparkException), which javac does not see declared.
                 started.completeExceptionally(e);
             }
         }, "memplan-spark-start");

@@ -72,6 +72,28 @@ record SparkMaster(String url, Kind kind, List<InetSocketAddress> addresses) {
     }
 
     /**
+     * For YARN and Kubernetes: returns when Spark's module for them is on the classpath (a Spark distribution's
+     * spark-submit has it; {@code ./memplan-spark} carries spark-core only).
+     */
+    void requireManager() {
+        String manager = switch (kind) {
+            case YARN -> "org.apache.spark.scheduler.cluster.YarnClusterManager";
+            case KUBERNETES -> "org.apache.spark.scheduler.cluster.k8s.KubernetesClusterManager";
+            case LOCAL, STANDALONE -> null;
+        };
+        if (manager == null) {
+            return;
+        }
+        try {
+            Class.forName(manager, false, SparkMaster.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new SweepException("--master " + url + ": this Spark has no " + (kind == Kind.YARN ? "YARN"
+                    : "Kubernetes") + " support (Spark's " + (kind == Kind.YARN ? "spark-yarn" : "spark-kubernetes")
+                    + " module); submit the sweep with a Spark distribution's spark-submit (docs/sweeps.md)");
+        }
+    }
+
+    /**
      * For a standalone master: returns when one of its addresses accepts a connection, and otherwise says why none
      * did (Spark itself would retry for more than a minute).
      */

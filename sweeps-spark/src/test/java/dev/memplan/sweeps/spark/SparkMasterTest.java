@@ -42,6 +42,16 @@ class SparkMasterTest {
     }
 
     @Test
+    void yarnAndKubernetesNeedTheirSparkModule() {
+        // The build's Spark is spark-core alone, as in ./memplan-spark.
+        SweepException e = assertThrows(SweepException.class, () -> SparkMaster.parse("yarn").requireManager());
+        assertEquals("--master yarn: this Spark has no YARN support (Spark's spark-yarn module); submit the sweep with "
+                + "a Spark distribution's spark-submit (docs/sweeps.md)", e.getMessage());
+        assertThrows(SweepException.class, () -> SparkMaster.parse("k8s://https://api.example:6443").requireManager());
+        SparkMaster.parse("spark://127.0.0.1:7077").requireManager();
+    }
+
+    @Test
     void aClosedPortIsNamedWithItsReasonAndAnOpenOneIsReached() throws IOException {
         int closed;
         try (ServerSocket s = new ServerSocket(0)) {
