@@ -22,6 +22,9 @@ import org.apache.spark.SparkEnv;
  * ends ({@code work/APP/EXECUTOR}); the first case on each executor has them deleted when the executor's JVM exits.
  */
 final class ExecutorJars {
+    /** This module's jar as the build names it. */
+    static final String ENGINE_JAR = "memplan-sweeps-spark";
+
     private static final Pattern NATIVES = Pattern.compile("ortools-(linux|darwin|win32)-(x86-64|aarch64)-.*\\.jar");
 
     /** Whether this JVM already arranged the deletion. */

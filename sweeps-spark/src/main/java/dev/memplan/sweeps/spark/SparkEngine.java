@@ -39,7 +39,7 @@ import scala.util.Try;
  * skips finished cases in the same way. A job per case so that a task Spark gives up on (its executor's JVM died
  * under it) ends that case as an ERROR row and the others run on. Graph and buffer files travel with the job
  * ({@link ShippedFiles}); on a cluster, memplan's jars too ({@link ExecutorJars}), unless {@code spark.jars} names
- * them (spark-submit {@code --jars}).
+ * this engine's jar (spark-submit {@code --jars}).
  *
  * <p>Mistakes end before any case runs, in one line: a malformed master URL, a standalone master that does not
  * answer, a cluster on which no executor starts (with what an executor asks and what the workers offer).
@@ -83,9 +83,12 @@ public final class SparkEngine implements SweepEngine {
         if (!master.local()) {
             // A case a core (raise it with the spec's threads); Spark's standalone default is all of a worker's.
             conf.setIfMissing("spark.executor.cores", "1");
-            if (!conf.contains("spark.jars")) {
+            // spark-submit names its application jar (memplan-cli.jar) in spark.jars; memplan's own list is added
+            // unless spark.jars already carries this engine (--jars naming memplan's jars).
+            String given = conf.get("spark.jars", "");
+            if (!given.contains(ExecutorJars.ENGINE_JAR)) {
                 List<Path> jars = ExecutorJars.find();
-                conf.set("spark.jars", ExecutorJars.sparkJars(jars));
+                conf.set("spark.jars", (given.isBlank() ? "" : given + ",") + ExecutorJars.sparkJars(jars));
                 shipped = jars.stream().map(p -> p.getFileName().toString()).toList();
                 Notices.warn(String.format(Locale.ROOT, "shipping %d jars (%.1f MB) to each executor", jars.size(),
                         ExecutorJars.bytes(jars) / 1e6));
