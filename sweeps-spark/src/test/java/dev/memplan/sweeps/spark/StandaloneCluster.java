@@ -59,18 +59,24 @@ final class StandaloneCluster implements AutoCloseable {
         uiPort = freePort();
         master = start("master", List.of("org.apache.spark.deploy.master.Master", "--host", "127.0.0.1", "--port",
                 String.valueOf(port), "--webui-port", String.valueOf(uiPort)));
-        for (int i = 0; i < workerCount; i++) {
-            Path work = Files.createDirectories(dir.resolve("work-" + i));
-            workers.add(start("worker-" + i, List.of("org.apache.spark.deploy.worker.Worker", url(), "--host",
-                    "127.0.0.1", "--webui-port", "0", "--cores", String.valueOf(cores), "--memory", memory,
-                    "--work-dir", work.toString())));
-        }
-        long deadline = System.nanoTime() + 90_000_000_000L;
-        while (alive() < workerCount) {
-            if (System.nanoTime() > deadline || !master.isAlive()) {
-                throw new IllegalStateException("the cluster did not start; see " + dir + "/*.log");
+        try {
+            for (int i = 0; i < workerCount; i++) {
+                Path work = Files.createDirectories(dir.resolve("work-" + i));
+                workers.add(start("worker-" + i, List.of("org.apache.spark.deploy.worker.Worker", url(), "--host",
+                        "127.0.0.1", "--webui-port", "0", "--cores", String.valueOf(cores), "--memory", memory,
+                        "--work-dir", work.toString())));
             }
-            Thread.sleep(300);
+            long deadline = System.nanoTime() + 90_000_000_000L;
+            while (alive() < workerCount) {
+                if (System.nanoTime() > deadline || !master.isAlive()) {
+                    throw new IllegalStateException("the cluster did not start; see " + dir + "/*.log");
+                }
+                Thread.sleep(300);
+            }
+        } catch (IOException | InterruptedException | RuntimeException e) {
+            // Nobody else holds this cluster yet: its JVMs end here.
+            close();
+            throw e;
         }
     }
 
