@@ -54,11 +54,11 @@ public final class Portfolio {
         List<String> log = new ArrayList<>();
         Placement best = null;
         String winner = null;
-        for (Member m : HEURISTICS) {
+        for (Member m : members(buffers, log)) {
             if (best != null && best.height() == bound) {
                 break;
             }
-            Placement p = m.run(buffers, deadline, log);
+            Placement p = m.run(buffers, deadline, limits, log);
             if (p == null) {
                 continue;
             }
@@ -121,8 +121,8 @@ public final class Portfolio {
             return new Outcome(new Allocation(SolveStatus.INFEASIBLE, null, (System.nanoTime() - start) / 1e9,
                     "at some moment " + bound + " bytes are live, more than the capacity " + capacity), bound, null, log);
         }
-        for (Member m : HEURISTICS) {
-            Placement p = m.run(buffers, deadline, log);
+        for (Member m : members(buffers, log)) {
+            Placement p = m.run(buffers, deadline, limits, log);
             if (p != null && p.height() <= capacity) {
                 BufferChecker.requireValid(p, capacity, NAME + "/" + m.name);
                 return new Outcome(new Allocation(SolveStatus.FEASIBLE, p, (System.nanoTime() - start) / 1e9), bound,
@@ -147,20 +147,68 @@ public final class Portfolio {
 
     /** A heuristic of the portfolio. */
     private record Member(String name, Pack pack) {
-        /** Its packing (null when stopped by the deadline), with a line in the log either way. */
-        Placement run(BufferSet buffers, long deadline, List<String> log) {
+        /**
+         * Its packing (null when stopped by the deadline, which under a work limit makes the result the machine's),
+         * with a line in the log either way.
+         */
+        Placement run(BufferSet buffers, long deadline, Limits limits, List<String> log) {
             long t0 = System.nanoTime();
             Placement p = pack.pack(buffers, deadline);
+            if (p == null && limits.workMode()) {
+                limits.budget().markWallStop();
+            }
             log.add(name + (p == null ? ": stopped at the time limit" : ": height " + p.height() + seconds(t0)));
             return p;
         }
     }
 
     private static final List<Member> HEURISTICS = List.of(
-            new Member(GreedyBySizeAllocator.NAME, (b, d) -> new GreedyBySizeAllocator().pack(b)),
-            new Member(BestFitAllocator.NAME, (b, d) -> new BestFitAllocator().pack(b)),
-            new Member(TfliteArenaAllocator.NAME, (b, d) -> new TfliteArenaAllocator().pack(b)),
+            new Member(GreedyBySizeAllocator.NAME, (b, d) -> new GreedyBySizeAllocator().pack(b, d)),
+            new Member(BestFitAllocator.NAME, (b, d) -> new BestFitAllocator().pack(b, d)),
+            new Member(TfliteArenaAllocator.NAME, (b, d) -> new TfliteArenaAllocator().pack(b, d)),
             new Member("skyline", (b, d) -> new SkylineAllocator().pack(b, d)));
+
+    /**
+     * Buffers live at once, on average over the buffers (pairs that share a moment over n), from which the gap
+     * heuristics step aside: their search over a buffer's placed neighbours costs O(p log p) for p such pairs, tens
+     * of seconds where thousands of buffers are live at once (gen:heap), time the skyline (O(n log n), BENCHMARKS.md
+     * "Wall-clock limits over the whole command") and MiniMalloc use better.
+     */
+    public static final long MANY_LIVE = 1_000;
+
+    /**
+     * The heuristics that run on {@code buffers}, decided by the input alone: all of them, or only the skyline
+     * where {@link #MANY_LIVE} or more buffers are live at once on average (said in the log).
+     */
+    private static List<Member> members(BufferSet buffers, List<String> log) {
+        long n = buffers.size();
+        long live = n == 0 ? 0 : overlapPairs(buffers) / n;
+        if (live < MANY_LIVE) {
+            return HEURISTICS;
+        }
+        List<Member> kept = HEURISTICS.stream().filter(m -> m.name.equals("skyline")).toList();
+        log.add(String.join(", ", HEURISTICS.stream().filter(m -> !kept.contains(m)).map(Member::name).toList())
+                + ": skipped (" + live + " buffers live beside each on average: their gap search is O(p log p) in"
+                + " such pairs)");
+        return kept;
+    }
+
+    /** Pairs of buffers whose lifetimes meet, each counted once: O(n log n). */
+    static long overlapPairs(BufferSet buffers) {
+        int n = buffers.size();
+        long[] starts = new long[n];
+        for (int i = 0; i < n; i++) {
+            starts[i] = buffers.get(i).lower();
+        }
+        java.util.Arrays.sort(starts);
+        long pairs = 0;
+        for (int i = 0; i < n; i++) {
+            // Buffers starting within [lower, upper) of this one, other than itself.
+            pairs += dev.memplan.model.SortedLongs.countBelow(starts, buffers.get(i).upper())
+                    - dev.memplan.model.SortedLongs.countBelow(starts, buffers.get(i).lower()) - 1;
+        }
+        return pairs;
+    }
 
     /** Whether the exact searches may still run: work left under a work limit, else time before the deadline. */
     private static boolean timeLeft(long deadline, Limits limits) {
