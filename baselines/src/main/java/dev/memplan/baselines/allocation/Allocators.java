@@ -139,15 +139,18 @@ public final class Allocators {
 
     /**
      * As {@link #bestFastHeuristic(BufferSet)}, of the heuristics done by {@code deadlineNanos}
-     * ({@link System#nanoTime()} terms, Long.MAX_VALUE: none); null when none is.
+     * ({@link System#nanoTime()} terms, Long.MAX_VALUE: none); null when none is. Sets of fewer than
+     * {@link dev.memplan.model.ClockGuard#EVERY} buffers, which every heuristic packs in milliseconds, are packed
+     * whatever the clock says, so that a search always starts from the best of them there.
      */
     public static Placement bestFastHeuristic(BufferSet buffers, long deadlineNanos) {
+        long deadline = buffers.size() < dev.memplan.model.ClockGuard.EVERY ? Long.MAX_VALUE : deadlineNanos;
         Placement best = null;
         for (Function<BufferSet, Placement> h : List.<Function<BufferSet, Placement>>of(
-                b -> new GreedyBySizeAllocator().pack(b, deadlineNanos),
-                b -> new BestFitAllocator().pack(b, deadlineNanos),
-                b -> new TfliteArenaAllocator().pack(b, deadlineNanos),
-                b -> new SkylineAllocator().pack(b, deadlineNanos))) {
+                b -> new GreedyBySizeAllocator().pack(b, deadline),
+                b -> new BestFitAllocator().pack(b, deadline),
+                b -> new TfliteArenaAllocator().pack(b, deadline),
+                b -> new SkylineAllocator().pack(b, deadline))) {
             Placement p = h.apply(buffers);
             if (p != null && (best == null || p.height() < best.height())) {
                 best = p;
