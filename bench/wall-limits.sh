@@ -30,7 +30,7 @@ cases=(
   "30|allocate gen:heap:28526 --minimize --time-limit 30"
 )
 
-# Build once, outside the timings.
+# Build once, outside the timings (./memplan rebuilds when a source is newer than the jar: edit nothing meanwhile).
 "$here/memplan" --version >/dev/null
 
 pids=()
@@ -61,13 +61,13 @@ for c in "${cases[@]}"; do
   set -e
   end=$(date +%s.%N)
   wall=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", e - s }')
-  allowed=$(awk -v t="$limit" -v b="$busy" 'BEGIN { printf "%.1f", b > 0 ? t * 1.1 + 3 : t + 3 }')
-  within=$(awk -v w="$wall" -v a="$allowed" 'BEGIN { print (w <= a ? "yes" : "NO") }')
+  allowed=$(awk -v t="$limit" -v b="$busy" 'BEGIN { printf "%.1f", ((b + 0 > 0) ? t * 1.1 + 3 : t + 3) }')
+  within=$(awk -v w="$wall" -v a="$allowed" 'BEGIN { print ((w + 0 <= a + 0) ? "yes" : "NO") }')
   # The answer: allocate's height against L, solve's status and traffic, or the one-line reason it stopped.
   answer="$(grep -oE '[0-9.]+ L \(gap [0-9.]+%\)' "$out" | tail -1 || true)"
   [[ -z "$answer" ]] && answer="$(grep -E '^(status|non-compulsory traffic) ' "$out" | awk '{ print $NF }' | paste -sd' ' - || true)"
   [[ -z "$answer" ]] && answer="$(grep -E '^(activations|all) ' "$out" | awk '{ print $1 ": M_P " $3 }' | paste -sd', ' - || true)"
-  [[ -z "$answer" ]] && answer="$(grep -E '^memplan: ' "$out" | head -1 || true)"
+  [[ -z "$answer" ]] && answer="$(grep -E '^(memplan: |gave up)' "$out" | head -1 || true)"
   rm -f "$out"
   printf '%-58s %6s %8s %8s %5s  %s\n' "$args" "$limit" "$wall" "$within" "$code" "$answer (load $load)"
   rows+=("\"$args\",$limit,$wall,$allowed,$within,$code,$busy,$load,\"${answer//\"/\'}\"")

@@ -26,8 +26,8 @@ import java.util.List;
  * {@value #CP_SAT_MAX} buffers) to CP-SAT as its hint, within the limits. The answer is never above the best
  * heuristic's height, and every placement is checked.
  *
- * <p>Which members run depends only on the input (its size, the bound), never on the clock; the time limit
- * stops the exact searches. Without a time limit the exact searches get {@link #DEFAULT_EXACT_SECONDS}
+ * <p>Which members run depends only on the input (its size, the bound); the time limit stops the exact searches
+ * and the heuristics too (every heuristic after the first at half of the time left, so that MiniMalloc keeps some). Without a time limit the exact searches get {@link #DEFAULT_EXACT_SECONDS}
  * seconds, said in the log. Under a work limit ({@link Limits#workMode()}) MiniMalloc counts search nodes and
  * CP-SAT deterministic time, each on one thread, so the answer is the same on every run; the clock (the
  * command's deadline) only guards.
@@ -54,11 +54,11 @@ public final class Portfolio {
         List<String> log = new ArrayList<>();
         Placement best = null;
         String winner = null;
-        for (Member m : members(buffers, log)) {
+        for (Member m : HEURISTICS) {
             if (best != null && best.height() == bound) {
                 break;
             }
-            Placement p = m.run(buffers, deadline, limits, log);
+            Placement p = m.run(buffers, best == null ? deadline : halfway(deadline, limits), limits, log);
             if (p == null) {
                 continue;
             }
@@ -121,7 +121,7 @@ public final class Portfolio {
             return new Outcome(new Allocation(SolveStatus.INFEASIBLE, null, (System.nanoTime() - start) / 1e9,
                     "at some moment " + bound + " bytes are live, more than the capacity " + capacity), bound, null, log);
         }
-        for (Member m : members(buffers, log)) {
+        for (Member m : HEURISTICS) {
             Placement p = m.run(buffers, deadline, limits, log);
             if (p != null && p.height() <= capacity) {
                 BufferChecker.requireValid(p, capacity, NAME + "/" + m.name);
@@ -169,45 +169,18 @@ public final class Portfolio {
             new Member("skyline", (b, d) -> new SkylineAllocator().pack(b, d)));
 
     /**
-     * Buffers live at once, on average over the buffers (pairs that share a moment over n), from which the gap
-     * heuristics step aside: their search over a buffer's placed neighbours costs O(p log p) for p such pairs, tens
-     * of seconds where thousands of buffers are live at once (gen:heap), time the skyline (O(n log n), BENCHMARKS.md
-     * "Wall-clock limits over the whole command") and MiniMalloc use better.
+     * The deadline of a heuristic that runs once a packing exists: half of the time left, so that the later
+     * heuristics, each of which can take tens of seconds where thousands of buffers are live at once (gen:heap,
+     * BENCHMARKS.md "Wall-clock limits over the whole command"), leave MiniMalloc time. The first heuristic may take
+     * all of it (a packing is needed). Under a work limit the deadline is the clock's guard, unchanged, so which
+     * heuristics finish does not depend on the machine.
      */
-    public static final long MANY_LIVE = 1_000;
-
-    /**
-     * The heuristics that run on {@code buffers}, decided by the input alone: all of them, or only the skyline
-     * where {@link #MANY_LIVE} or more buffers are live at once on average (said in the log).
-     */
-    private static List<Member> members(BufferSet buffers, List<String> log) {
-        long n = buffers.size();
-        long live = n == 0 ? 0 : overlapPairs(buffers) / n;
-        if (live < MANY_LIVE) {
-            return HEURISTICS;
+    private static long halfway(long deadline, Limits limits) {
+        if (limits.workMode() || deadline == Long.MAX_VALUE) {
+            return deadline;
         }
-        List<Member> kept = HEURISTICS.stream().filter(m -> m.name.equals("skyline")).toList();
-        log.add(String.join(", ", HEURISTICS.stream().filter(m -> !kept.contains(m)).map(Member::name).toList())
-                + ": skipped (" + live + " buffers live beside each on average: their gap search is O(p log p) in"
-                + " such pairs)");
-        return kept;
-    }
-
-    /** Pairs of buffers whose lifetimes meet, each counted once: O(n log n). */
-    static long overlapPairs(BufferSet buffers) {
-        int n = buffers.size();
-        long[] starts = new long[n];
-        for (int i = 0; i < n; i++) {
-            starts[i] = buffers.get(i).lower();
-        }
-        java.util.Arrays.sort(starts);
-        long pairs = 0;
-        for (int i = 0; i < n; i++) {
-            // Buffers starting within [lower, upper) of this one, other than itself.
-            pairs += dev.memplan.model.SortedLongs.countBelow(starts, buffers.get(i).upper())
-                    - dev.memplan.model.SortedLongs.countBelow(starts, buffers.get(i).lower()) - 1;
-        }
-        return pairs;
+        long now = System.nanoTime();
+        return now + Math.max(0, deadline - now) / 2;
     }
 
     /** Whether the exact searches may still run: work left under a work limit, else time before the deadline. */
