@@ -153,7 +153,7 @@ public final class Portfolio {
          */
         Placement run(BufferSet buffers, long deadline, Limits limits, List<String> log) {
             long t0 = System.nanoTime();
-            Placement p = pack.pack(buffers, deadline);
+            Placement p = deadline != Long.MAX_VALUE && t0 - deadline > 0 ? null : pack.pack(buffers, deadline);
             if (p == null && limits.workMode()) {
                 limits.budget().markWallStop();
             }
