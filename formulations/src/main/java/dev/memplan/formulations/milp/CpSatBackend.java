@@ -98,7 +98,8 @@ public final class CpSatBackend implements MilpSolver {
         Budget budget = out.limits().budget();
         try (RunningSolvers.Registration r = RunningSolvers.register(solver::stopSearch);
              Budget.Registration stop = budget.onStop(solver::stopSearch)) {
-            status = Watchdog.around(wallEnd(budget), budget, solver::stopSearch, () -> solver.solve(cp));
+            // CP-SAT's own time limit ends the search; the watchdog repeats a stop requested on the budget.
+            status = Watchdog.around(Long.MAX_VALUE, budget, solver::stopSearch, () -> solver.solve(cp));
         }
         chargeWork(solver, params, out.limits());
         boolean hasObjective = !model.objective().isConstant();
@@ -146,11 +147,6 @@ public final class CpSatBackend implements MilpSolver {
         }
     }
 
-    /** The wall end of {@code budget} in {@link System#nanoTime()} terms (Long.MAX_VALUE: none). */
-    public static long wallEnd(Budget budget) {
-        java.time.Duration left = budget.wallLeft();
-        return left == null ? Long.MAX_VALUE : Watchdog.deadlineIn(left.toNanos());
-    }
 
     /**
      * Sets a work-mode limit on CP-SAT: its deterministic time for the work left in {@code limits}, one worker
