@@ -58,19 +58,27 @@ final class CompareCommand extends CommandBase {
         Outputs.check(csv, "--csv", true, input.name);
         PrintWriter out = Outputs.report(csv, spec.commandLine());
         PrintWriter err = err();
-        Graph full = input.read();
-        TensorSetting s = problem.setting();
-        Graph g = full.withSetting(s);
         Limits limits = solverOptions.commandLimits();
         if (!planners.noCosma) {
             solverOptions.requireSolver();
         }
-        MinimumPeakScheduler mpmf = solverOptions.minimumPeak(g);
+        TensorSetting s = problem.setting();
+        Graph full;
+        Graph g;
+        MinimumPeakScheduler mpmf;
+        List<Scheme> schemes;
+        BudgetChoice chosen;
+        // The time limit covers reading the graph and its budget too: they poll the command's clock.
+        try (dev.memplan.model.ClockGuard guard = dev.memplan.model.ClockGuard.until(limits.budget())) {
+            full = input.read();
+            g = full.withSetting(s);
+            mpmf = solverOptions.minimumPeak(g);
+            schemes = Inputs.schemes(planners.schemeNames(), mpmf);
+            chosen = BudgetChoice.resolve(problem.budget, g, s, mpmf, limits);
+        }
         // Read and check --decompose before any scheme runs, so that a bad file fails at once.
         CosmaPipeline.Settings settings = planners.noCosma ? null
                 : decomposeOptions.settings(g, solverOptions.cosma(CosmaObjective.TRAFFIC, null, null), mpmf);
-        List<Scheme> schemes = Inputs.schemes(planners.schemeNames(), mpmf);
-        BudgetChoice chosen = BudgetChoice.resolve(problem.budget, g, s, mpmf, limits);
         out.println("graph " + g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
                 + s.fileName() + "), budget " + chosen.describe());
         long feasible = Budgets.minimumFeasible(g);

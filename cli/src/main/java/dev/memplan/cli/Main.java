@@ -71,6 +71,12 @@ public final class Main implements Runnable {
                 commandLine.getErr().println("memplan: error: " + natives.getMessage() + "; " + WITHOUT_NATIVES);
                 return ExitCode.USER_ERROR.code();
             }
+            if (e instanceof dev.memplan.model.ClockGuard.TimeUpException up) {
+                // Before any result exists (the graph or the buffers not yet read or built): nothing was written.
+                commandLine.getErr().println("memplan: " + up.getMessage() + ": nothing within the limits, no file"
+                        + " written");
+                return ExitCode.NOT_FOUND.code();
+            }
             if (isUserMistake(e)) {
                 commandLine.getErr().println("memplan: error: " + Messages.clean(e.getMessage()));
                 return ExitCode.USER_ERROR.code();

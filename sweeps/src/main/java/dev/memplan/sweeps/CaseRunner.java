@@ -103,9 +103,19 @@ public final class CaseRunner {
                  | dev.memplan.formulations.milp.NativeSolversUnavailableException e) {
             // User mistakes: a malformed file (FormatException), a graph breaking the model, a budget below M_R.
             return new CaseOutcome(row.error(e.getMessage(), seconds(began)), null, null);
-        } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+        } catch (RuntimeException | Error e) {
+            // Errors too (a native library that does not load, a failed class initializer): one case's failure,
+            // not the sweep's.
             return new CaseOutcome(row.error("internal error (a bug in memplan): " + e, seconds(began)), null, null);
         }
+    }
+
+    /**
+     * The ERROR row of a case that failed outside {@link #run} (an engine's task that failed around it), with the
+     * reason.
+     */
+    public static CaseOutcome failed(SweepCase c, String specHash, String reason, double seconds) {
+        return new CaseOutcome(new Row(c, specHash).error(reason, seconds), null, null);
     }
 
     private CaseOutcome plan(SweepCase c, Row row) {

@@ -31,6 +31,7 @@ public final class SweepRun {
      */
     public static Summary run(SweepSpec spec, ResultsDb db, Path plans, SweepEngine engine, SweepEngine.Options options,
                               PrintWriter progress, Consumer<ResultRow> listener) {
+        engine.check(options);
         Set<String> finished = db.finishedKeys();
         List<SweepCase> todo = spec.cases().stream().filter(c -> !finished.contains(c.key())).toList();
         int skipped = spec.cases().size() - todo.size();
