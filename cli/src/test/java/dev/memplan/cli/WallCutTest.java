@@ -64,10 +64,14 @@ class WallCutTest {
 
     @Test
     void allocateAndMmapCutByTheClockSaySo() {
-        MainTest.Result a = MainTest.run("allocate", "gen:trace:2000", "--minimize", "--work-limit", "0.5",
-                "--time-limit", "0.001");
-        assertEquals(0, a.code(), a.err());
-        assertTrue(a.out().contains("status FEASIBLE " + CUT), a.out());
+        // Long enough to generate the trace (a limit that ends before any result exits 4 with no result to label),
+        // too short for the heuristics' counted work: a packing found (0) or none (4), either way labelled.
+        MainTest.Result a = MainTest.run("allocate", "gen:trace:2000", "--minimize", "--work-limit", "5",
+                "--time-limit", "0.3");
+        assertTrue(a.code() == 0 || a.code() == ExitCode.NOT_FOUND.code(), a.out() + a.err());
+        String result = a.out().lines().filter(l -> l.startsWith("best height") || l.startsWith("gave up"))
+                .findFirst().orElseThrow(() -> new AssertionError(a.out() + a.err()));
+        assertTrue(result.endsWith(CUT), a.out());
         assertTrue(row(a.out(), "work:").endsWith(CUT), a.out());
         MainTest.Result m = MainTest.run("mmap", "solve", "resnet50", "--planner", "mcts", "--work-limit", "0.3",
                 "--time-limit", "0.001");
