@@ -1,6 +1,8 @@
 package dev.memplan.formulations.cosma;
 
 import dev.memplan.formulations.milp.Backend;
+import dev.memplan.formulations.milp.BuildAbandonedException;
+import dev.memplan.formulations.milp.BuildGuard;
 import dev.memplan.formulations.milp.Model;
 import dev.memplan.formulations.milp.SolverResult;
 import dev.memplan.formulations.milp.Solvers;
@@ -11,56 +13,225 @@ import dev.memplan.model.Limits;
 import dev.memplan.model.Objective;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanChecker;
+import dev.memplan.model.Schedule;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorSetting;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * Builds a {@link RecomputeFormulation}, solves it on a back-end and turns the answer into a checked
- * {@code memplan-plan/2} plan (memory-model.md, "Recomputation"). Free schedule, no starting plan, no lifetime
- * windows: the program as its brute-force proof runs it; the solve pipeline does not call it yet.
+ * {@code memplan-plan/2} plan (memory-model.md, "Recomputation"), never worse than the starting plan it is given.
  */
 public final class RecomputeSolver {
 
     /**
-     * @param status OPTIMAL only when the back-end proved it and the objective was stated exactly
-     *     ({@link RecomputeFormulation#exact()}); INFEASIBLE when proven (below M_R, or by the back-end)
+     * What to solve, beside the graph, tensor setting and budget. Build one with {@link #of} and the {@code with}
+     * methods, so that a field added later does not break a caller.
+     *
+     * @param extraRuns k >= 0: the most recomputes a plan may make
+     * @param lambda the recompute weight, bytes per cost unit (finite, >= 0)
+     * @param backend the back-end of the program
+     * @param start a valid plan of the graph in this setting, within the budget (typically the best spill-only
+     *     plan: feasible with no recompute), given to the back-end as its starting solution when the program can
+     *     hold it, and returned when the program finds nothing better; null for none
+     * @param schedule the order of the original operators' first runs (a topological order, without recomputes),
+     *     the recomputes inserted between them; null for a free schedule
+     * @param reruns the operators that may run again
+     * @param without techniques switched off; the program reads {@link Technique#PRUNE} (the lifetime windows of
+     *     {@link RecomputeFormulation}, which lose no plan)
+     */
+    public record Request(int extraRuns, double lambda, Backend backend, Plan start, Schedule schedule,
+                          Reruns reruns, Set<Technique> without) {
+
+        public Request {
+            if (extraRuns < 0) {
+                throw new IllegalArgumentException("extra runs must be >= 0, got " + extraRuns);
+            }
+            if (!(lambda >= 0) || Double.isInfinite(lambda)) {
+                throw new IllegalArgumentException("the recompute weight lambda must be a finite number >= 0, got "
+                        + lambda);
+            }
+            without = without == null || without.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(without));
+        }
+
+        /** Free schedule, no starting plan, every operator may rerun, every technique on. */
+        public static Request of(int extraRuns, double lambda, Backend backend) {
+            return new Request(extraRuns, lambda, backend, null, null, Reruns.ANY, Set.of());
+        }
+
+        public Request withStart(Plan value) {
+            return new Request(extraRuns, lambda, backend, value, schedule, reruns, without);
+        }
+
+        public Request withSchedule(Schedule value) {
+            return new Request(extraRuns, lambda, backend, start, value, reruns, without);
+        }
+
+        public Request withReruns(Reruns value) {
+            return new Request(extraRuns, lambda, backend, start, schedule, value, without);
+        }
+
+        public Request without(Set<Technique> value) {
+            return new Request(extraRuns, lambda, backend, start, schedule, reruns, value);
+        }
+
+        public boolean uses(Technique technique) {
+            return !without.contains(technique);
+        }
+    }
+
+    /**
+     * @param status OPTIMAL only when proven and the objective was stated exactly ({@link RecomputeFormulation#exact()});
+     *     optimal means among the plans of the request (at most k recomputes, of the operators its {@link Reruns}
+     *     allows, in its schedule's order when fixed); INFEASIBLE when proven (below M_R, or by the back-end)
      * @param plan the checked plan, null without one
      * @param check the checker's report on it, null without a plan
      * @param objective the plan's objective from the checked traffic, null without a plan
-     * @param bound the back-end's lower bound on traffic + lambda x recompute cost, null when it has none
+     * @param bound a lower bound on traffic + lambda x recompute cost over the same plans, null when there is none
+     * @param startOnly the plan is the request's starting plan: the program found nothing better
+     * @param notes what was skipped and why (a program too large for the limits), empty when nothing was
      */
-    public record Result(SolveStatus status, Plan plan, CheckReport check, Objective objective, Double bound) {
+    public record Result(SolveStatus status, Plan plan, CheckReport check, Objective objective, Double bound,
+                         boolean startOnly, List<String> notes) {
+        public Result {
+            notes = List.copyOf(notes);
+        }
+
+        /** (objective - bound) / objective, 0 for a zero objective; null without a plan or a bound. */
+        public Double gap() {
+            if (objective == null || bound == null) {
+                return null;
+            }
+            double value = objective.value();
+            return value <= 0 ? 0.0 : Math.max(0, value - bound) / value;
+        }
     }
 
     private RecomputeSolver() {
     }
 
     /**
-     * Solves the joint program with at most {@code extraRuns} recomputes and weight {@code lambda}.
+     * Solves the joint program with at most {@code extraRuns} recomputes and weight {@code lambda}: free schedule,
+     * no starting plan, every operator may rerun ({@link Request#of}).
      *
      * @throws IllegalStateException when the plan of the solution fails the checker (a bug)
      */
     public static Result solve(Graph graph, TensorSetting setting, long budget, int extraRuns, double lambda,
                                Backend backend, Limits limits) {
+        return solve(graph, setting, budget, Request.of(extraRuns, lambda, backend), limits);
+    }
+
+    /**
+     * Solves the request: the program (with the request's windows, schedule and reruns), given the starting plan
+     * as a hint when it can hold it; the better of its plan and the starting plan is returned, with the program's
+     * bound. Sizes are counted in units of the largest power of two dividing them all ({@link ByteUnit}; a power
+     * of two keeps lambda / unit a binary fraction, so the objective stays exact).
+     *
+     * @throws IllegalArgumentException when the starting plan is not a valid plan of the graph within the budget, or
+     *     the schedule is not a topological order of the graph's operators
+     * @throws IllegalStateException when the plan of a solution fails the checker (a bug)
+     */
+    public static Result solve(Graph graph, TensorSetting setting, long budget, Request request, Limits limits) {
         Graph g = graph.withSetting(setting);
         if (budget < Budgets.minimumRequired(g)) {
-            return new Result(SolveStatus.INFEASIBLE, null, null, null, null);
+            return new Result(SolveStatus.INFEASIBLE, null, null, null, null, false, List.of());
         }
-        RecomputeFormulation f = new RecomputeFormulation(g, setting, budget, extraRuns, lambda);
+        if (request.schedule() != null) {
+            request.schedule().validate(g);
+        }
+        Plan start = request.start();
+        if (start != null) {
+            if (start.budget() > budget) {
+                throw new IllegalArgumentException("the starting plan's budget " + start.budget()
+                        + " is above the budget " + budget);
+            }
+            PlanChecker.requireValid(g, start, "the starting plan");
+        }
+        long unit = Long.lowestOneBit(ByteUnit.of(g, start));
+        if (unit <= 1) {
+            return solveInUnits(g, setting, budget, request, limits);
+        }
+        Graph scaled = ByteUnit.scaled(g, unit);
+        Request inUnits = new Request(request.extraRuns(), request.lambda() / unit, request.backend(),
+                start == null ? null : ByteUnit.rescaled(start, unit, true, budget / unit), request.schedule(),
+                request.reruns(), request.without());
+        Result r = solveInUnits(scaled, setting, budget / unit, inUnits, limits);
+        Double bound = r.bound() == null ? null : r.bound() * unit;
+        if (r.plan() == null) {
+            return new Result(r.status(), null, null, null, bound, false, r.notes());
+        }
+        Plan plan = r.startOnly() ? start : ByteUnit.rescaled(r.plan(), unit, false, budget);
+        CheckReport report = requireValid(g, plan, budget);
+        return new Result(r.status(), plan, report, Objective.of(report.traffic(), request.lambda()), bound,
+                r.startOnly(), r.notes());
+    }
+
+    private static Result solveInUnits(Graph g, TensorSetting setting, long budget, Request request, Limits limits) {
+        List<String> notes = new ArrayList<>();
+        Plan start = request.start();
+        Objective startObjective = start == null ? null
+                : Objective.of(PlanChecker.check(g, start).traffic(), request.lambda());
+        RecomputeFormulation f;
+        try (BuildGuard guard = BuildGuard.until(limits.budget())) {
+            f = new RecomputeFormulation(g, setting, budget, request.extraRuns(), request.lambda(),
+                    request.schedule(), request.reruns(), request.uses(Technique.PRUNE), true);
+        } catch (BuildAbandonedException e) {
+            notes.add("the recompute program: " + e.getMessage().replaceFirst("^building model '[^']*' was ", ""));
+            return fromStart(g, start, startObjective, SolveStatus.FEASIBLE, null, notes);
+        }
+        if (start != null && !f.hint(start)) {
+            notes.add("the starting plan is not one of the program's (its runs or segments are outside the windows,"
+                    + " the schedule or the reruns): not given as a hint");
+        }
         Model model = f.model();
-        SolverResult result = Solvers.create(backend).solve(model, limits);
-        Double bound = result.bound() == null ? null : result.bound() / f.unit();
+        SolverResult result = Solvers.create(request.backend()).solve(model, limits);
+        Double bound = result.bound() == null ? null : Math.max(0, result.bound() / f.unit());
+        if (result.status() == SolveStatus.OPTIMAL && result.hasSolution()) {
+            bound = Math.max(bound == null ? 0 : bound, result.objective() / f.unit());
+        }
         if (!result.hasSolution()) {
-            return new Result(result.status(), null, null, null, bound);
+            if (result.status() == SolveStatus.INFEASIBLE && start == null) {
+                return new Result(SolveStatus.INFEASIBLE, null, null, null, null, false, notes);
+            }
+            // INFEASIBLE with a starting plan: no plan in the schedule's order with k recomputes the windows allow.
+            return fromStart(g, start, startObjective, status(startObjective, bound, f.exact()),
+                    result.status() == SolveStatus.INFEASIBLE ? null : bound, notes);
         }
         Plan plan = f.plan(result);
+        CheckReport report = requireValid(g, plan, budget);
+        Objective objective = Objective.of(report.traffic(), request.lambda());
+        if (startObjective != null && startObjective.value() < objective.value()) {
+            // A back-end that ignores hints may stop on something worse than the plan it was given.
+            return fromStart(g, start, startObjective, status(startObjective, bound, f.exact()), bound, notes);
+        }
+        SolveStatus status = result.status() == SolveStatus.OPTIMAL && f.exact() ? SolveStatus.OPTIMAL
+                : status(objective, bound, f.exact());
+        return new Result(status, plan, report, objective, bound, false, notes);
+    }
+
+    /** OPTIMAL when the bound meets the objective (up to the back-end's rounding) and the program was exact. */
+    private static SolveStatus status(Objective objective, Double bound, boolean exact) {
+        return exact && objective != null && bound != null && objective.value() <= bound + 1e-9 * Math.max(1,
+                objective.value()) ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE;
+    }
+
+    private static Result fromStart(Graph g, Plan start, Objective startObjective, SolveStatus status, Double bound,
+                                    List<String> notes) {
+        if (start == null) {
+            return new Result(SolveStatus.UNKNOWN, null, null, null, bound, false, notes);
+        }
+        return new Result(status, start, PlanChecker.check(g, start), startObjective, bound, true, notes);
+    }
+
+    private static CheckReport requireValid(Graph g, Plan plan, long budget) {
         CheckReport report = PlanChecker.check(g, plan);
         if (!report.valid()) {
             throw new IllegalStateException("the recompute program's plan for '" + g.name() + "' at budget " + budget
                     + " fails the checker: " + report.violations());
         }
-        SolveStatus status = result.status() == SolveStatus.OPTIMAL && f.exact() ? SolveStatus.OPTIMAL
-                : SolveStatus.FEASIBLE;
-        return new Result(status, plan, report, Objective.of(report.traffic(), lambda), bound);
+        return report;
     }
 }
