@@ -638,6 +638,28 @@ public final class RecomputeFormulation {
         }
     }
 
+    /** Whether tensors a and b get eq. 10's pair: their windows meet and neither is dead before the other exists. */
+    private boolean mayPair(int a, int b) {
+        return Math.max(resLo[a], resLo[b]) <= Math.min(resHi[a], resHi[b])
+                && !(prune && (deadBefore(a, b) || deadBefore(b, a)));
+    }
+
+    /**
+     * The number of eq. 10 pairs (tensor, tensor, slot) of the program with addresses of these arguments (two
+     * variables and three rows each), counted without building them: O(m^2).
+     */
+    public long addressPairs() {
+        long count = 0;
+        for (int a = 0; a < m; a++) {
+            for (int b = a + 1; b < m; b++) {
+                if (mayPair(a, b)) {
+                    count += Math.min(resHi[a], resHi[b]) - Math.max(resLo[a], resLo[b]) + 1;
+                }
+            }
+        }
+        return count;
+    }
+
     /** Whether a's first run precedes b's in every plan of the program. */
     private boolean precedes(int x, int y) {
         return fixedOrder != null ? firstLo[x] < firstLo[y] : windows.isAncestor(x, y) || firstHi[x] < firstLo[y];
@@ -673,11 +695,11 @@ public final class RecomputeFormulation {
     private void residentTensorsDoNotOverlap() {
         for (int a = 0; a < m; a++) {
             for (int b = a + 1; b < m; b++) {
-                int lo = Math.max(resLo[a], resLo[b]);
-                int hi = Math.min(resHi[a], resHi[b]);
-                if (lo > hi || prune && (deadBefore(a, b) || deadBefore(b, a))) {
+                if (!mayPair(a, b)) {
                     continue;
                 }
+                int lo = Math.max(resLo[a], resLo[b]);
+                int hi = Math.min(resHi[a], resHi[b]);
                 for (int t = lo; t <= hi; t++) {
                     String tag = graph.tensor(a).name() + "_" + graph.tensor(b).name() + "_" + t;
                     Variable up = model.binary("u_" + tag);

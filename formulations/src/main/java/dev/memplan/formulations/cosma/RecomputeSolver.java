@@ -3,15 +3,17 @@ package dev.memplan.formulations.cosma;
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.formulations.milp.BuildAbandonedException;
 import dev.memplan.formulations.milp.BuildGuard;
-import dev.memplan.formulations.milp.Model;
 import dev.memplan.formulations.milp.SolverResult;
 import dev.memplan.formulations.milp.Solvers;
+import dev.memplan.formulations.placement.PlacementCpSat;
+import dev.memplan.model.Allocation;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Objective;
 import dev.memplan.model.Plan;
+import dev.memplan.model.PlanBuffers;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.SolveStatus;
@@ -169,61 +171,143 @@ public final class RecomputeSolver {
                 r.startOnly(), r.notes());
     }
 
+    /**
+     * Two steps, each stopping at a proof: the program without addresses (half the budget: its optimum is a lower
+     * bound, and its residency, packed by the CP-SAT placement model, a plan), then the joint program with what is
+     * left, hinted with the best plan so far, unless its eq. 10 pairs pass {@link #MAX_PAIRS}.
+     */
     private static Result solveInUnits(Graph g, TensorSetting setting, long budget, Request request, Limits limits) {
         List<String> notes = new ArrayList<>();
-        Plan start = request.start();
-        Objective startObjective = start == null ? null
-                : Objective.of(PlanChecker.check(g, start).traffic(), request.lambda());
-        RecomputeFormulation f;
-        try (BuildGuard guard = BuildGuard.until(limits.budget())) {
-            f = new RecomputeFormulation(g, setting, budget, request.extraRuns(), request.lambda(),
-                    request.schedule(), request.reruns(), request.uses(Technique.PRUNE), true);
-        } catch (BuildAbandonedException e) {
-            notes.add("the recompute program: " + e.getMessage().replaceFirst("^building model '[^']*' was ", ""));
-            return fromStart(g, start, startObjective, SolveStatus.FEASIBLE, null, notes);
+        Best best = new Best(request.start(), request.start() == null ? null
+                : Objective.of(PlanChecker.check(g, request.start()).traffic(), request.lambda()));
+        RecomputeFormulation relaxed = build(g, setting, budget, request, false, limits, notes);
+        Double bound = null;
+        boolean exact = true;
+        if (relaxed != null) {
+            exact = relaxed.exact();
+            hint(relaxed, best.plan, notes);
+            SolverResult r = Solvers.create(request.backend()).solve(relaxed.model(), limits.part(2));
+            bound = bound(r, relaxed);
+            if (r.status() == SolveStatus.INFEASIBLE) {
+                // No plan of the request's kind exists at all (the addresses only remove plans).
+                return best.plan == null ? new Result(SolveStatus.INFEASIBLE, null, null, null, null, false, notes)
+                        : best.result(g, SolveStatus.FEASIBLE, null, true, notes);
+            }
+            if (r.hasSolution()) {
+                Plan residency = relaxed.plan(r);
+                Allocation packing = new PlacementCpSat(false).allocate(PlanBuffers.toBufferSet(g, residency), budget,
+                        limits.part(2));
+                if (packing.solved()) {
+                    Plan packed = PlanBuffers.withPlacement(residency, packing.placement());
+                    best.offer(packed, Objective.of(requireValid(g, packed, budget).traffic(), request.lambda()));
+                } else {
+                    notes.add("the program without addresses: its plan did not pack within the budget");
+                }
+            }
+            if (best.provenBy(bound, exact)) {
+                return best.result(g, SolveStatus.OPTIMAL, bound, best.plan == request.start(), notes);
+            }
         }
-        if (start != null && !f.hint(start)) {
+        RecomputeFormulation joint = null;
+        if (relaxed != null && relaxed.addressPairs() > MAX_PAIRS) {
+            notes.add("the joint program skipped: " + relaxed.addressPairs() + " pairs of tensors for eq. 10, above "
+                    + MAX_PAIRS);
+        } else if (limits.stopped()) {
+            notes.add("the joint program skipped: " + limits.budget().whyStopped());
+        } else {
+            joint = build(g, setting, budget, request, true, limits, notes);
+        }
+        if (joint != null) {
+            exact = joint.exact();
+            hint(joint, best.plan, notes);
+            SolverResult r = Solvers.create(request.backend()).solve(joint.model(), limits);
+            Double jointBound = bound(r, joint);
+            if (jointBound != null) {
+                bound = bound == null ? jointBound : Math.max(bound, jointBound);
+            }
+            if (r.status() == SolveStatus.INFEASIBLE) {
+                return best.plan == null ? new Result(SolveStatus.INFEASIBLE, null, null, null, null, false, notes)
+                        : best.result(g, SolveStatus.FEASIBLE, null, true, notes);
+            }
+            if (r.hasSolution()) {
+                Plan plan = joint.plan(r);
+                best.offer(plan, Objective.of(requireValid(g, plan, budget).traffic(), request.lambda()));
+            }
+        }
+        if (best.plan == null) {
+            return new Result(SolveStatus.UNKNOWN, null, null, null, bound, false, notes);
+        }
+        SolveStatus status = best.provenBy(bound, exact) ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE;
+        return best.result(g, status, bound, best.plan == request.start(), notes);
+    }
+
+    /** Above this many eq. 10 pairs (two variables, three rows each) the joint program is not built. */
+    static final long MAX_PAIRS = 1_000_000;
+
+    /** The best checked plan so far and its objective. */
+    private static final class Best {
+        private Plan plan;
+        private Objective objective;
+
+        Best(Plan plan, Objective objective) {
+            this.plan = plan;
+            this.objective = objective;
+        }
+
+        /** Keeps the plan when it is strictly better (the first of equals stays). */
+        void offer(Plan candidate, Objective value) {
+            if (objective == null || value.value() < objective.value()) {
+                plan = candidate;
+                objective = value;
+            }
+        }
+
+        boolean provenBy(Double bound, boolean exact) {
+            return plan != null && status(objective, bound, exact) == SolveStatus.OPTIMAL;
+        }
+
+        Result result(Graph g, SolveStatus status, Double bound, boolean startOnly, List<String> notes) {
+            return new Result(status, plan, PlanChecker.check(g, plan), objective,
+                    status == SolveStatus.OPTIMAL ? Double.valueOf(objective.value()) : bound, startOnly, notes);
+        }
+    }
+
+    /** The back-end's bound in objective units (at least 0; the objective itself when proven optimal). */
+    private static Double bound(SolverResult r, RecomputeFormulation f) {
+        Double bound = r.bound() == null ? null : Math.max(0, r.bound() / f.unit());
+        if (r.status() == SolveStatus.OPTIMAL && r.hasSolution()) {
+            bound = Math.max(bound == null ? 0 : bound, r.objective() / f.unit());
+        }
+        return bound;
+    }
+
+    private static void hint(RecomputeFormulation f, Plan plan, List<String> notes) {
+        if (plan != null && !f.hint(plan)) {
             notes.add("the starting plan is not one of the program's (its runs or segments are outside the windows,"
                     + " the schedule or the reruns): not given as a hint");
         }
-        Model model = f.model();
-        SolverResult result = Solvers.create(request.backend()).solve(model, limits);
-        Double bound = result.bound() == null ? null : Math.max(0, result.bound() / f.unit());
-        if (result.status() == SolveStatus.OPTIMAL && result.hasSolution()) {
-            bound = Math.max(bound == null ? 0 : bound, result.objective() / f.unit());
+    }
+
+    /** The program, or null with a note when its build is abandoned (the limits, or the heap). */
+    private static RecomputeFormulation build(Graph g, TensorSetting setting, long budget, Request request,
+                                              boolean addresses, Limits limits, List<String> notes) {
+        String what = addresses ? "the joint program" : "the program without addresses";
+        try (BuildGuard guard = BuildGuard.until(limits.budget())) {
+            return new RecomputeFormulation(g, setting, budget, request.extraRuns(), request.lambda(),
+                    request.schedule(), request.reruns(), request.uses(Technique.PRUNE), addresses);
+        } catch (BuildAbandonedException e) {
+            notes.add(what + ": " + e.getMessage().replaceFirst("^building model '[^']*' was ", ""));
+            return null;
+        } catch (OutOfMemoryError e) {
+            notes.add(what + " abandoned while building: out of memory");
+            return null;
         }
-        if (!result.hasSolution()) {
-            if (result.status() == SolveStatus.INFEASIBLE && start == null) {
-                return new Result(SolveStatus.INFEASIBLE, null, null, null, null, false, notes);
-            }
-            // INFEASIBLE with a starting plan: no plan in the schedule's order with k recomputes the windows allow.
-            return fromStart(g, start, startObjective, status(startObjective, bound, f.exact()),
-                    result.status() == SolveStatus.INFEASIBLE ? null : bound, notes);
-        }
-        Plan plan = f.plan(result);
-        CheckReport report = requireValid(g, plan, budget);
-        Objective objective = Objective.of(report.traffic(), request.lambda());
-        if (startObjective != null && startObjective.value() < objective.value()) {
-            // A back-end that ignores hints may stop on something worse than the plan it was given.
-            return fromStart(g, start, startObjective, status(startObjective, bound, f.exact()), bound, notes);
-        }
-        SolveStatus status = result.status() == SolveStatus.OPTIMAL && f.exact() ? SolveStatus.OPTIMAL
-                : status(objective, bound, f.exact());
-        return new Result(status, plan, report, objective, bound, false, notes);
     }
 
     /** OPTIMAL when the bound meets the objective (up to the back-end's rounding) and the program was exact. */
     private static SolveStatus status(Objective objective, Double bound, boolean exact) {
         return exact && objective != null && bound != null && objective.value() <= bound + 1e-9 * Math.max(1,
                 objective.value()) ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE;
-    }
-
-    private static Result fromStart(Graph g, Plan start, Objective startObjective, SolveStatus status, Double bound,
-                                    List<String> notes) {
-        if (start == null) {
-            return new Result(SolveStatus.UNKNOWN, null, null, null, bound, false, notes);
-        }
-        return new Result(status, start, PlanChecker.check(g, start), startObjective, bound, true, notes);
     }
 
     private static CheckReport requireValid(Graph g, Plan plan, long budget) {
