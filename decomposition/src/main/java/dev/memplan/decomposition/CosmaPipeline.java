@@ -43,6 +43,10 @@ import java.util.function.Consumer;
  *       {@link DivideAndConquer} with the rest;</li>
  *   <li>otherwise the whole graph's program ({@link CosmaSolver}) from the best starting plan.</li>
  * </ol>
+ * With a recompute weight ({@link Settings#recomputeWeight()}) and the traffic objective, these steps are the
+ * spill-only part of {@link RecomputeStep}: the recompute baselines run before them, the joint program after them,
+ * and the answer is the best plan by traffic + lambda x recompute cost.
+ * 
  * Every plan it returns is checked. Progress goes to the listener given (one line per stage; divide and conquer's
  * part and window lines are many); the pipeline prints nothing itself.
  */
@@ -126,9 +130,13 @@ public final class CosmaPipeline implements Planner {
      * @param whole the whole graph's program (the only step, or the first of {@code --decompose auto})
      * @param dnc divide and conquer's result, when it ran
      * @param bestStart the best starting plan no program made (a scheme's), null when none ran
+     * @param recompute the recompute step, with a recompute weight (null without one); then {@code result} is its
+     *     answer (objective and bound rounded to whole bytes; the exact ones are here) and the other components
+     *     are those of its spill-only steps
      */
     public record Outcome(PlanResult result, CosmaResult whole, DncResult dnc, CosmaResult fsDefault,
-                          CosmaResult fsMpmf, Plan bestStart, DivideAndConquer.Options dncOptions) {
+                          CosmaResult fsMpmf, Plan bestStart, DivideAndConquer.Options dncOptions,
+                          RecomputeOutcome recompute) {
     }
 
     private final Settings settings;
@@ -157,9 +165,20 @@ public final class CosmaPipeline implements Planner {
      * One run of the sequence.
      *
      * @param graph the graph with every tensor (the setting selects)
-     * @param givenStarts checked plans to start from (compare's scheme rows); null: the pipeline runs the schemes
+     * @param givenStarts checked plans to start from (compare's scheme rows, spill only); null: the pipeline runs
+     *     the schemes
      */
     public Outcome run(Graph graph, TensorSetting setting, long budget, Limits limits, List<Plan> givenStarts) {
+        Double lambda = settings.recomputeWeight();
+        if (lambda == null || settings.cosma().objective() != CosmaObjective.TRAFFIC) {
+            return spillOnly(graph, setting, budget, limits, givenStarts);
+        }
+        return new RecomputeStep(settings, lambda, progress).run(graph, setting, budget, limits,
+                share -> spillOnly(graph, setting, budget, share, givenStarts));
+    }
+
+    /** The sequence without recomputation (the steps of the class comment). */
+    private Outcome spillOnly(Graph graph, TensorSetting setting, long budget, Limits limits, List<Plan> givenStarts) {
         RunShares clock = new RunShares(limits, 0);
         Graph g = graph.withSetting(setting);
         CosmaSolver.Options cosma = settings.cosma();
@@ -207,7 +226,7 @@ public final class CosmaPipeline implements Planner {
         }
         PlanResult result = new PlanResult(name(), r.status(), r.plan(), r.check(), r.objective(), r.bound(), r.gap(),
                 clock.wallSeconds(), clock.workUsed(), limits.budget().wallStopped(), r.notes());
-        return new Outcome(result, r, null, null, null, bestStart, null);
+        return new Outcome(result, r, null, null, null, bestStart, null, null);
     }
 
     /** The divide-and-conquer options for this graph, or null to solve it whole. */
@@ -336,7 +355,7 @@ public final class CosmaPipeline implements Planner {
         PlanResult result = new PlanResult("cosma-dnc/" + settings.cosma().backend().id(), r.status(), r.plan(),
                 r.check(), r.traffic(), r.bound(), r.gap(), clock.wallSeconds(), clock.workUsed(),
                 limits.budget().wallStopped(), List.of());
-        return new Outcome(result, whole, r, fsDefault, fsMpmf, bestStart, options);
+        return new Outcome(result, whole, r, fsDefault, fsMpmf, bestStart, options, null);
     }
 
     /**
