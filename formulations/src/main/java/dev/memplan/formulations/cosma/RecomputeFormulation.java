@@ -20,28 +20,42 @@ import java.util.Map;
  * COSMA with recomputation (issue 34, item 4; memory-model.md, "Recomputation"): the joint program over order,
  * addresses, spills and recomputes, time-indexed over T = n + k run slots. It extends the COSMA program of
  * {@link CosmaFormulation} (Li, Gupta, Malik, section III) for one graph (already in its tensor setting), budget
- * and recompute weight lambda, with a free schedule.
+ * and recompute weight lambda.
  *
- * <p>Variables, per slot t in 0 .. T-1:
+ * <p>Variables, per slot t in 0 .. T-1, each only inside its window (below):
  * <ul>
  *   <li>X_{o,t}: operator o runs at t (eq. 6-7's C, which may now be 1 at several t); F_{o,t}: that run is o's
- *       first (it creates). X - F is a recompute; each output a of o then starts a {@code recomputed} segment,
- *       G_{a,t} = X_{o,t} - F_{o,t}, and C_{a,t} = F_{o,t} is COSMA's C.</li>
+ *       first (it creates); D_{o,t} = F_{o,0} + ... + F_{o,t}: o has run by t. X - F is a recompute; each output a
+ *       of o then starts a {@code recomputed} segment, and C_{a,t} = F_{o,t} is COSMA's C. An operator that may
+ *       not run again ({@link Reruns}) has X = F (one variable). Z_{o,t}, an integer, counts the runs of such an
+ *       operator at slots >= t.</li>
  *   <li>P_{a,t} (preserved), R_{a,t} (loaded), as COSMA; one spill variable S_a per produced tensor instead of
  *       eq. 3's S_{a,t}: with memory-model.md's host copies a produced tensor is charged once when it has any
  *       loaded segment, and that segment only needs the created segment to have ended, which the residency rows
  *       already force.</li>
- *   <li>L_{a,t} = A * K_{a,t} (eq. 9-11's address) and u, d (eq. 10's order of two tensors) as COSMA.</li>
+ *   <li>With addresses: L_{a,t} = A * K_{a,t} (eq. 9-11's address) and u, d (eq. 10's order of two tensors) as
+ *       COSMA. Without them the resident bytes at each slot within the budget are the only memory rows: a
+ *       relaxation, whose optimum is a lower bound and whose residency an allocator may or may not pack.</li>
  * </ul>
  * A slot may stay idle, so that a plan with fewer than k recomputes is one of the program's: a plan of T' <= T
  * runs is the solution whose slots T' .. T-1 are idle. Idle slots are therefore required to be the last ones
  * (no plan is lost, and the idle-in-the-middle twins of each plan are cut); nothing is resident in them (no
  * read follows), and {@link #plan} drops them.
  *
- * <p>Size: 2 n T run variables, 3 m T residency and address variables (m tensors), 2 per pair of tensors and
- * slot for eq. 10, and m spill variables; as many rows, of which eq. 10's 3 per pair and slot dominate:
- * O(m^2 T) for T = n + k. No lifetime windows: every variable spans all T slots (the program is meant for the
- * tiny graphs of its proof; windows with recomputes are the next step).
+ * <p>Windows, none of which loses a plan with at most k recomputes (of the operators {@link Reruns} allows):
+ * o's first run lies in [e(o), l(o) + k], e and l the earliest and latest timestep of {@link OperatorWindows}
+ * (ancestors first, descendants after: T - 1 - #descendants = l + k); with a fixed schedule of the original
+ * operators (the order of the first runs; the recomputes go between them) the first run of the i-th lies in
+ * [i, i + k]. A recompute lies after the first run and before the last possible run of a reader of its outputs
+ * (a recompute no run reads can be dropped: the later runs move one slot earlier, no objective rises). A tensor
+ * is resident from its producer's (a host tensor's first reader's) earliest first run to its last reader's last
+ * possible run; two tensors get eq. 10's pair only at slots where both can be resident and neither is dead before
+ * the other exists (COSMA section III-F, applied only when no reader of the dead tensor may run again). Without
+ * pruning every window is the whole horizon.
+ *
+ * <p>Size: O(n T) run variables and rows (the D and Z chains keep every precedence and last-use row at a few
+ * terms), O(m T) residency variables and rows inside the windows, and with addresses two order variables and
+ * three rows per pair of tensors that can be resident together at a slot: O(m^2 T) at worst, eq. 10 dominating.
  *
  * <p>The objective, non-compulsory traffic + lambda x recompute cost, is stated in integers:
  * D x (COSMA's eq. 12) + (lambda D) x sum over recomputes of c(o), with D = 2^j the least power of two (j <= 52)
@@ -59,26 +73,54 @@ public final class RecomputeFormulation {
     private final int m;
     /** T = n + k: the run slots. */
     private final int slots;
+    private final boolean addresses;
+    private final boolean prune;
     private final Model model;
     private final long unit;
     private final long weight;
     private final boolean exact;
 
+    /** again[o]: o may run more than once. */
+    private final boolean[] again;
+    /** o's first run lies in [firstLo[o], firstHi[o]]; any run in [firstLo[o], runHi[o]]. */
+    private final int[] firstLo;
+    private final int[] firstHi;
+    private final int[] runHi;
+    /** The fixed schedule's order of first runs, null for a free schedule. */
+    private final int[] fixedOrder;
+    private final OperatorWindows windows;
+    /** Tensor a can be resident at slots [resLo[a], resHi[a]]. */
+    private final int[] resLo;
+    private final int[] resHi;
+
     private final Variable[][] run;
     private final Variable[][] first;
+    private final Variable[][] done;
+    private final Variable[][] later;
     private final Variable[][] preserve;
     private final Variable[][] load;
     private final Variable[] spill;
     private final Variable[][] address;
+    private final List<Pair> pairs = new ArrayList<>();
+
+    /** The ordering variables of two tensors at one slot (eq. 10). */
+    private record Pair(int a, int b, int t, Variable up, Variable down) {
+    }
 
     /**
      * @param graph the graph in its tensor setting
      * @param extraRuns k >= 0: the most recomputes a plan may make (k = 0: COSMA's program, one run each)
      * @param lambda bytes per cost unit, finite and >= 0
-     * @throws IllegalArgumentException on a negative k or lambda, a tensor larger than the budget, or an objective
-     *     that cannot stay below 2^53 even unscaled
+     * @param schedule the order of the original operators' first runs (a topological order of the graph, without
+     *     recomputes), null for a free schedule
+     * @param reruns the operators that may run again
+     * @param prune the windows of the class comment (false: every variable over the whole horizon)
+     * @param addresses eq. 9-11; false: the relaxation with the resident bytes within the budget only
+     * @throws IllegalArgumentException on a negative k or lambda, a tensor larger than the budget, an invalid
+     *     schedule, or an objective that cannot stay below 2^53 even unscaled
      */
-    public RecomputeFormulation(Graph graph, TensorSetting setting, long budget, int extraRuns, double lambda) {
+    public RecomputeFormulation(Graph graph, TensorSetting setting, long budget, int extraRuns, double lambda,
+                                Schedule schedule, Reruns reruns, boolean prune, boolean addresses) {
         if (extraRuns < 0) {
             throw new IllegalArgumentException("extra runs must be >= 0, got " + extraRuns);
         }
@@ -93,12 +135,24 @@ public final class RecomputeFormulation {
         this.n = graph.operatorCount();
         this.m = graph.tensorCount();
         this.slots = n + extraRuns;
+        this.addresses = addresses;
+        this.prune = prune;
         for (int a = 0; a < m; a++) {
             if (graph.size(a) > budget) {
                 throw new IllegalArgumentException("tensor '" + graph.tensor(a).name() + "' (" + graph.size(a)
                         + " bytes) is larger than the budget " + budget);
             }
         }
+        this.fixedOrder = schedule == null ? null : schedule.resolve(graph);
+        this.windows = schedule == null ? OperatorWindows.free(graph, prune) : OperatorWindows.fixed(graph, schedule,
+                prune);
+        this.again = reruns.of(graph);
+        this.firstLo = new int[n];
+        this.firstHi = new int[n];
+        this.runHi = new int[n];
+        this.resLo = new int[m];
+        this.resHi = new int[m];
+        computeWindows(extraRuns, prune);
         long[] scale = scale(lambda);
         this.unit = scale[0];
         this.weight = scale[1];
@@ -106,16 +160,19 @@ public final class RecomputeFormulation {
         this.model = new Model("cosma-recompute-" + graph.name());
         run = new Variable[n][slots];
         first = new Variable[n][slots];
+        done = new Variable[n][slots];
+        later = new Variable[n][];
         preserve = new Variable[m][slots];
         load = new Variable[m][slots];
         spill = new Variable[m];
         address = new Variable[m][slots];
         createVariables();
-        atMostOneRunPerSlot();
-        idleSlotsLast();
+        oneRunPerSlot();
         everyOperatorRunsFirstOnce();
         noRunBeforeTheFirst();
         producersRunFirst();
+        firstRunsInScheduleOrder();
+        countLaterRuns();
         oneWayToBeResident();
         preservedOnlyIfResidentBefore();
         loadedOnlyAfterCreation();
@@ -123,8 +180,10 @@ public final class RecomputeFormulation {
         inputsResidentWhenRead();
         noResidencyAfterLastUse();
         bytesWithinBudget();
-        residentTensorsDoNotOverlap();
-        addressKeptWhilePreserved();
+        if (addresses) {
+            residentTensorsDoNotOverlap();
+            addressKeptWhilePreserved();
+        }
         minimizeTrafficAndRecomputeCost();
     }
 
@@ -140,6 +199,56 @@ public final class RecomputeFormulation {
     /** D: the model's objective is D times the plan's objective (when {@link #exact()}). */
     public long unit() {
         return unit;
+    }
+
+    /** The windows of the class comment. A useless rerun right is dropped (an operator whose outputs no one reads). */
+    private void computeWindows(int k, boolean prune) {
+        for (int o = 0; o < n; o++) {
+            boolean read = false;
+            for (int a : graph.outputs(o)) {
+                read |= graph.consumers(a).length > 0;
+            }
+            again[o] &= read && k > 0;
+            if (fixedOrder != null) {
+                continue;
+            }
+            firstLo[o] = prune ? windows.earliest(o) : 0;
+            firstHi[o] = prune ? windows.latest(o) + k : slots - 1;
+        }
+        if (fixedOrder != null) {
+            for (int i = 0; i < n; i++) {
+                firstLo[fixedOrder[i]] = i;
+                firstHi[fixedOrder[i]] = i + k;
+            }
+        }
+        // Readers come after their producers in the graph's operator order (a topological order): last first.
+        for (int o = n - 1; o >= 0; o--) {
+            runHi[o] = firstHi[o];
+            if (!again[o]) {
+                continue;
+            }
+            int lastRead = -1;
+            for (int a : graph.outputs(o)) {
+                for (int c : graph.consumers(a)) {
+                    lastRead = Math.max(lastRead, runHi[c]);
+                }
+            }
+            runHi[o] = prune ? Math.max(firstHi[o], Math.min(slots - 1, lastRead - 1)) : slots - 1;
+        }
+        for (int a = 0; a < m; a++) {
+            int p = graph.producer(a);
+            int[] readers = graph.consumers(a);
+            int lo = p >= 0 ? firstLo[p] : Integer.MAX_VALUE;
+            int hi = p >= 0 ? runHi[p] : -1;
+            for (int c : readers) {
+                if (p < 0) {
+                    lo = Math.min(lo, firstLo[c]);
+                }
+                hi = Math.max(hi, runHi[c]);
+            }
+            resLo[a] = p < 0 && readers.length == 0 ? 0 : prune ? lo : 0;
+            resHi[a] = p < 0 && readers.length == 0 ? -1 : prune ? hi : slots - 1;
+        }
     }
 
     /**
@@ -177,24 +286,53 @@ public final class RecomputeFormulation {
 
     // ---------------------------------------------------------------- variables
 
+    private boolean mayRun(int o, int t) {
+        return firstLo[o] <= t && t <= runHi[o];
+    }
+
+    private boolean mayRunFirst(int o, int t) {
+        return firstLo[o] <= t && t <= firstHi[o];
+    }
+
+    private boolean inWindow(int a, int t) {
+        return resLo[a] <= t && t <= resHi[a];
+    }
+
     private void createVariables() {
         for (int o = 0; o < n; o++) {
             String name = graph.operator(o).name();
-            for (int t = 0; t < slots; t++) {
-                run[o][t] = model.binary("X_" + name + "_" + t);
-                first[o][t] = model.binary("F_" + name + "_" + t);
+            for (int t = firstLo[o]; t <= runHi[o]; t++) {
+                if (t <= firstHi[o]) {
+                    first[o][t] = model.binary("F_" + name + "_" + t);
+                }
+                run[o][t] = again[o] ? model.binary("X_" + name + "_" + t) : first[o][t];
+            }
+            for (int t = firstLo[o]; t < firstHi[o]; t++) {
+                done[o][t] = model.binary("D_" + name + "_" + t);
+            }
+            if (again[o]) {
+                later[o] = new Variable[slots];
+                for (int t = firstLo[o]; t <= runHi[o]; t++) {
+                    later[o][t] = model.integer("Z_" + name + "_" + t, 0, runHi[o] - t + 1L);
+                }
             }
         }
         for (int a = 0; a < m; a++) {
             String name = graph.tensor(a).name();
             boolean read = graph.consumers(a).length > 0;
-            for (int t = 0; t < slots; t++) {
-                address[a][t] = model.integer("L_" + name + "_" + t, 0, Math.floorDiv(budget - graph.size(a), align));
+            int p = graph.producer(a);
+            for (int t = resLo[a]; t <= resHi[a]; t++) {
+                if (addresses) {
+                    address[a][t] = model.integer("L_" + name + "_" + t, 0,
+                            Math.floorDiv(budget - graph.size(a), align));
+                }
                 if (read) {
-                    if (t > 0) {
+                    if (t > resLo[a]) {
                         preserve[a][t] = model.binary("P_" + name + "_" + t);
                     }
-                    load[a][t] = model.binary("R_" + name + "_" + t);
+                    if (p < 0 || t > firstLo[p]) {
+                        load[a][t] = model.binary("R_" + name + "_" + t);
+                    }
                 }
             }
             if (read && !graph.isHost(a)) {
@@ -203,9 +341,13 @@ public final class RecomputeFormulation {
         }
     }
 
-    /** X_{o,t}: o runs at t. */
+    /** X_{o,t} (0 outside o's window). */
     private LinearExpr runs(int o, int t) {
-        return LinearExpr.term(1, run[o][t]);
+        return run(LinearExpr.of(), 1, o, t);
+    }
+
+    private LinearExpr run(LinearExpr e, double coef, int o, int t) {
+        return t >= 0 && t < slots && run[o][t] != null ? e.add(coef, run[o][t]) : e;
     }
 
     /** C_{a,t} + G_{a,t}: a segment of a produced tensor starts at t because its producer runs there (X_{p,t}). */
@@ -219,19 +361,21 @@ public final class RecomputeFormulation {
 
     /** res_{a,t} = C + G + P + R. */
     private LinearExpr resident(int a, int t) {
-        if (t < 0 || t >= slots) {
+        if (t < 0 || t >= slots || !inWindow(a, t)) {
             return LinearExpr.of();
         }
         return plus(plus(made(a, t), preserve[a][t]), load[a][t]);
     }
 
-    /** sum over u < t of F_{o,u}: o has run before t. */
-    private LinearExpr ranBefore(int o, int t) {
-        LinearExpr e = LinearExpr.of();
-        for (int u = 0; u < t; u++) {
-            e.add(first[o][u]);
+    /** coef x D_{o,t}: o has run by t (0 before its window, 1 after it). */
+    private LinearExpr ranBy(LinearExpr e, double coef, int o, int t) {
+        if (t < firstLo[o]) {
+            return e;
         }
-        return e;
+        if (t >= firstHi[o]) {
+            return e.addConstant(coef);
+        }
+        return e.add(coef, done[o][t]);
     }
 
     /** L_{a,t} = A * K_{a,t}. */
@@ -243,49 +387,69 @@ public final class RecomputeFormulation {
         return Math.floorDiv(graph.size(a) + align - 1, align) * align;
     }
 
+    /** expr <= rhs, left out when it has no variable and holds. */
+    private void atMost(String name, LinearExpr expr, double rhs) {
+        if (expr.isConstant() && expr.constant() <= rhs) {
+            return;
+        }
+        model.lessOrEqual(name, expr, rhs);
+    }
+
     // ---------------------------------------------------------------- runs (eq. 6-7, extended)
 
-    /** memory-model.md "Recomputation": one run per timestep; here at most one, a slot may stay idle. */
-    private void atMostOneRunPerSlot() {
+    /**
+     * memory-model.md "Recomputation": one run per timestep; here at most one, a slot may stay idle, and the idle
+     * slots are the last ones (busy_t >= busy_{t+1}). The first n slots are busy: every operator runs.
+     */
+    private void oneRunPerSlot() {
         for (int t = 0; t < slots; t++) {
             LinearExpr sum = LinearExpr.of();
             for (int o = 0; o < n; o++) {
-                sum.add(run[o][t]);
+                run(sum, 1, o, t);
             }
-            model.lessOrEqual("one_run_t" + t, sum, 1);
+            if (t < n) {
+                model.equal("one_run_t" + t, sum, 1);
+            } else {
+                model.lessOrEqual("one_run_t" + t, sum, 1);
+                LinearExpr diff = sum.copy();
+                for (int o = 0; o < n; o++) {
+                    run(diff, -1, o, t + 1);
+                }
+                if (t + 1 < slots) {
+                    model.greaterOrEqual("idle_last_t" + t, diff, 0);
+                }
+            }
         }
     }
 
-    /** Idle slots are the last ones: busy_t >= busy_{t+1}. The first n slots are busy (every operator runs). */
-    private void idleSlotsLast() {
-        for (int t = 0; t + 1 < slots; t++) {
-            LinearExpr diff = LinearExpr.of();
-            for (int o = 0; o < n; o++) {
-                diff.add(run[o][t]).add(-1, run[o][t + 1]);
-            }
-            model.greaterOrEqual("idle_last_t" + t, diff, 0);
-        }
-    }
-
-    /** Eq. 7, extended: each operator has exactly one first run F, and a first run is a run (F <= X). */
+    /** Eq. 7, extended: exactly one first run F, F <= X, and D_{o,t} = D_{o,t-1} + F_{o,t} inside the window. */
     private void everyOperatorRunsFirstOnce() {
         for (int o = 0; o < n; o++) {
+            String name = graph.operator(o).name();
             LinearExpr sum = LinearExpr.of();
-            for (int t = 0; t < slots; t++) {
+            for (int t = firstLo[o]; t <= firstHi[o]; t++) {
                 sum.add(first[o][t]);
-                model.lessOrEqual("first_is_run_" + graph.operator(o).name() + "_" + t,
-                        LinearExpr.term(1, first[o][t]).add(-1, run[o][t]), 0);
+                if (again[o]) {
+                    model.lessOrEqual("first_is_run_" + name + "_" + t,
+                            LinearExpr.term(1, first[o][t]).add(-1, run[o][t]), 0);
+                }
+                if (t < firstHi[o]) {
+                    LinearExpr d = LinearExpr.term(1, done[o][t]).add(-1, first[o][t]);
+                    model.equal("done_" + name + "_" + t, ranBy(d, -1, o, t - 1), 0);
+                }
             }
-            model.equal("eq7_first_" + graph.operator(o).name(), sum, 1);
+            model.equal("eq7_first_" + name, sum, 1);
         }
     }
 
-    /** The first run is the earliest: X_{o,t} <= F_{o,t} + sum_{u<t} F_{o,u}. */
+    /** The first run is the earliest: X_{o,t} <= D_{o,t}. */
     private void noRunBeforeTheFirst() {
         for (int o = 0; o < n; o++) {
-            for (int t = 0; t < slots; t++) {
-                LinearExpr e = runs(o, t).add(-1, first[o][t]).add(-1, ranBefore(o, t));
-                model.lessOrEqual("first_earliest_" + graph.operator(o).name() + "_" + t, e, 0);
+            if (!again[o]) {
+                continue;
+            }
+            for (int t = firstLo[o]; t <= Math.min(runHi[o], firstHi[o] - 1); t++) {
+                atMost("first_earliest_" + graph.operator(o).name() + "_" + t, ranBy(runs(o, t), -1, o, t), 0);
             }
         }
     }
@@ -298,12 +462,54 @@ public final class RecomputeFormulation {
                 if (p < 0) {
                     continue;
                 }
-                for (int t = 0; t < slots; t++) {
-                    model.lessOrEqual("prec_" + graph.operator(p).name() + "_" + graph.operator(c).name() + "_" + t,
-                            runs(c, t).add(-1, ranBefore(p, t)), 0);
+                for (int t = firstLo[c]; t <= Math.min(runHi[c], firstHi[p]); t++) {
+                    atMost("prec_" + graph.operator(p).name() + "_" + graph.operator(c).name() + "_" + t,
+                            ranBy(runs(c, t), -1, p, t - 1), 0);
                 }
             }
         }
+    }
+
+    /** A fixed schedule: the i+1-th operator's first run comes after the i-th's (D_{next,t} <= D_{prev,t-1}). */
+    private void firstRunsInScheduleOrder() {
+        if (fixedOrder == null) {
+            return;
+        }
+        for (int i = 0; i + 1 < n; i++) {
+            int prev = fixedOrder[i];
+            int next = fixedOrder[i + 1];
+            for (int t = firstLo[next]; t < firstHi[next]; t++) {
+                atMost("order_" + graph.operator(next).name() + "_" + t,
+                        ranBy(ranBy(LinearExpr.of(), 1, next, t), -1, prev, t - 1), 0);
+            }
+        }
+    }
+
+    /** Z_{o,t} = X_{o,t} + Z_{o,t+1}: the runs of an operator that may run again, at t and later. */
+    private void countLaterRuns() {
+        for (int o = 0; o < n; o++) {
+            if (later[o] == null) {
+                continue;
+            }
+            for (int t = firstLo[o]; t <= runHi[o]; t++) {
+                LinearExpr e = LinearExpr.term(1, later[o][t]).add(-1, run[o][t]);
+                if (t < runHi[o]) {
+                    e.add(-1, later[o][t + 1]);
+                }
+                model.equal("later_" + graph.operator(o).name() + "_" + t, e, 0);
+            }
+        }
+    }
+
+    /** coef x (the runs of c at slots >= t): Z_{c,t}, or 1 - D_{c,t-1} for an operator that runs once. */
+    private LinearExpr laterRuns(LinearExpr e, double coef, int c, int t) {
+        if (later[c] == null) {
+            return ranBy(e.addConstant(coef), -coef, c, t - 1);
+        }
+        if (t > runHi[c]) {
+            return e;
+        }
+        return e.add(coef, later[c][Math.max(t, firstLo[c])]);
     }
 
     // ---------------------------------------------------------------- residency (eq. 1-5, 8, extended)
@@ -314,7 +520,7 @@ public final class RecomputeFormulation {
      */
     private void oneWayToBeResident() {
         for (int a = 0; a < m; a++) {
-            for (int t = 0; t < slots; t++) {
+            for (int t = resLo[a]; t <= resHi[a]; t++) {
                 LinearExpr res = resident(a, t);
                 if (res.terms().size() > 1) {
                     model.lessOrEqual("eq1_res_" + graph.tensor(a).name() + "_" + t, res, 1);
@@ -326,7 +532,7 @@ public final class RecomputeFormulation {
     /** Eq. 2: P_{a,t} <= res_{a,t-1}. */
     private void preservedOnlyIfResidentBefore() {
         for (int a = 0; a < m; a++) {
-            for (int t = 1; t < slots; t++) {
+            for (int t = resLo[a] + 1; t <= resHi[a]; t++) {
                 if (preserve[a][t] != null) {
                     model.lessOrEqual("eq2_" + graph.tensor(a).name() + "_" + t,
                             LinearExpr.term(1, preserve[a][t]).add(-1, resident(a, t - 1)), 0);
@@ -345,10 +551,11 @@ public final class RecomputeFormulation {
             if (graph.isHost(a)) {
                 continue;
             }
-            for (int t = 0; t < slots; t++) {
+            int p = graph.producer(a);
+            for (int t = resLo[a]; t <= resHi[a]; t++) {
                 if (load[a][t] != null) {
-                    model.lessOrEqual("eq4_" + graph.tensor(a).name() + "_" + t,
-                            LinearExpr.term(1, load[a][t]).add(-1, ranBefore(graph.producer(a), t)), 0);
+                    atMost("eq4_" + graph.tensor(a).name() + "_" + t,
+                            ranBy(LinearExpr.term(1, load[a][t]), -1, p, t - 1), 0);
                 }
             }
         }
@@ -360,9 +567,11 @@ public final class RecomputeFormulation {
             if (spill[a] == null) {
                 continue;
             }
-            for (int t = 0; t < slots; t++) {
-                model.lessOrEqual("eq8_" + graph.tensor(a).name() + "_" + t,
-                        LinearExpr.term(1, load[a][t]).add(-1, spill[a]), 0);
+            for (int t = resLo[a]; t <= resHi[a]; t++) {
+                if (load[a][t] != null) {
+                    model.lessOrEqual("eq8_" + graph.tensor(a).name() + "_" + t,
+                            LinearExpr.term(1, load[a][t]).add(-1, spill[a]), 0);
+                }
             }
         }
     }
@@ -371,12 +580,16 @@ public final class RecomputeFormulation {
     private void inputsResidentWhenRead() {
         for (int o = 0; o < n; o++) {
             for (int a : graph.inputs(o)) {
-                for (int t = 0; t < slots; t++) {
+                for (int t = firstLo[o]; t <= runHi[o]; t++) {
                     LinearExpr e = runs(o, t);
-                    if (preserve[a][t] != null) {
-                        e.add(-1, preserve[a][t]);
+                    if (inWindow(a, t)) {
+                        if (preserve[a][t] != null) {
+                            e.add(-1, preserve[a][t]);
+                        }
+                        if (load[a][t] != null) {
+                            e.add(-1, load[a][t]);
+                        }
                     }
-                    e.add(-1, load[a][t]);
                     model.lessOrEqual("eq5_" + graph.operator(o).name() + "_" + graph.tensor(a).name() + "_" + t,
                             e, 0);
                 }
@@ -385,7 +598,7 @@ public final class RecomputeFormulation {
     }
 
     /**
-     * Rule {@code past-last-use} over every run: P_{a,t} + R_{a,t} <= sum over readers c and u >= t of X_{c,u}.
+     * Rule {@code past-last-use} over every run: P_{a,t} + R_{a,t} <= the runs of a's readers at slots >= t.
      * A created or recomputed segment may always hold its own slot.
      */
     private void noResidencyAfterLastUse() {
@@ -394,43 +607,104 @@ public final class RecomputeFormulation {
             if (readers.length == 0) {
                 continue;
             }
-            for (int t = 0; t < slots; t++) {
+            for (int t = resLo[a]; t <= resHi[a]; t++) {
                 LinearExpr e = plus(plus(LinearExpr.of(), preserve[a][t]), load[a][t]);
-                for (int c : readers) {
-                    for (int u = t; u < slots; u++) {
-                        e.add(-1, run[c][u]);
-                    }
+                if (e.terms().isEmpty()) {
+                    continue;
                 }
-                model.lessOrEqual("last_use_" + graph.tensor(a).name() + "_" + t, e, 0);
+                for (int c : readers) {
+                    laterRuns(e, -1, c, t);
+                }
+                atMost("last_use_" + graph.tensor(a).name() + "_" + t, e, 0);
             }
         }
     }
 
     // ---------------------------------------------------------------- allocation (eq. 9-11)
 
-    /** Implied by eq. 9-10, stated to tighten the relaxation: the resident bytes at each slot fit the budget. */
+    /**
+     * Implied by eq. 9-10, stated to tighten the relaxation (and the only memory row without addresses): the
+     * resident bytes at each slot fit the budget.
+     */
     private void bytesWithinBudget() {
         for (int t = 0; t < slots; t++) {
             LinearExpr bytes = LinearExpr.of();
             for (int a = 0; a < m; a++) {
-                bytes.add(graph.size(a), resident(a, t));
+                if (inWindow(a, t)) {
+                    bytes.add(graph.size(a), resident(a, t));
+                }
             }
-            model.lessOrEqual("bytes_t" + t, bytes, budget);
+            atMost("bytes_t" + t, bytes, budget);
         }
     }
 
+    /** Whether tensors a and b get eq. 10's pair: their windows meet and neither is dead before the other exists. */
+    private boolean mayPair(int a, int b) {
+        return Math.max(resLo[a], resLo[b]) <= Math.min(resHi[a], resHi[b])
+                && !(prune && (deadBefore(a, b) || deadBefore(b, a)));
+    }
+
     /**
-     * Eq. 10 as {@link CosmaFormulation} states it (copied, not shared: that class keeps its pairs to its
-     * lifetime windows): two tensors resident at t are one above the other, a tensor below an aligned one taking
-     * its size rounded up to the alignment, per-pair big-M A * highestSlot(a) + padded(a).
+     * The number of eq. 10 pairs (tensor, tensor, slot) of the program with addresses of these arguments (two
+     * variables and three rows each), counted without building them: O(m^2).
+     */
+    public long addressPairs() {
+        long count = 0;
+        for (int a = 0; a < m; a++) {
+            for (int b = a + 1; b < m; b++) {
+                if (mayPair(a, b)) {
+                    count += Math.min(resHi[a], resHi[b]) - Math.max(resLo[a], resLo[b]) + 1;
+                }
+            }
+        }
+        return count;
+    }
+
+    /** Whether a's first run precedes b's in every plan of the program. */
+    private boolean precedes(int x, int y) {
+        return fixedOrder != null ? firstLo[x] < firstLo[y] : windows.isAncestor(x, y) || firstHi[x] < firstLo[y];
+    }
+
+    /**
+     * Tensor a is never resident once b exists: a's readers, none of which runs again, all run first before b's
+     * producer (COSMA section III-F); a tensor no one reads is only resident when its producer runs.
+     */
+    private boolean deadBefore(int a, int b) {
+        int pb = graph.producer(b);
+        if (pb < 0) {
+            return false;
+        }
+        int[] readers = graph.consumers(a);
+        if (readers.length == 0) {
+            int pa = graph.producer(a);
+            return pa >= 0 && !again[pa] && precedes(pa, pb);
+        }
+        for (int c : readers) {
+            if (again[c] || !precedes(c, pb)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Eq. 10 as {@link CosmaFormulation} states it: two tensors resident at t are one above the other, a tensor
+     * below an aligned one taking its size rounded up to the alignment, per-pair big-M A * highestSlot(a) +
+     * padded(a); only for the pairs that can be resident together at t (class comment).
      */
     private void residentTensorsDoNotOverlap() {
-        for (int t = 0; t < slots; t++) {
-            for (int a = 0; a < m; a++) {
-                for (int b = a + 1; b < m; b++) {
+        for (int a = 0; a < m; a++) {
+            for (int b = a + 1; b < m; b++) {
+                if (!mayPair(a, b)) {
+                    continue;
+                }
+                int lo = Math.max(resLo[a], resLo[b]);
+                int hi = Math.min(resHi[a], resHi[b]);
+                for (int t = lo; t <= hi; t++) {
                     String tag = graph.tensor(a).name() + "_" + graph.tensor(b).name() + "_" + t;
                     Variable up = model.binary("u_" + tag);
                     Variable down = model.binary("d_" + tag);
+                    pairs.add(new Pair(a, b, t, up, down));
                     model.lessOrEqual("eq10_one_" + tag, LinearExpr.term(1, up).add(down), 1);
                     LinearExpr both = resident(a, t).add(resident(b, t));
                     model.greaterOrEqual("eq10_both_" + tag, LinearExpr.term(1, up).add(down).add(-1, both), -1);
@@ -449,7 +723,7 @@ public final class RecomputeFormulation {
     private void addressKeptWhilePreserved() {
         for (int a = 0; a < m; a++) {
             long bigM = Math.floorDiv(budget - graph.size(a), align);
-            for (int t = 1; t < slots; t++) {
+            for (int t = resLo[a] + 1; t <= resHi[a]; t++) {
                 if (preserve[a][t] == null || bigM == 0) {
                     continue;
                 }
@@ -466,7 +740,7 @@ public final class RecomputeFormulation {
         LinearExpr cost = LinearExpr.of();
         for (int a = 0; a < m; a++) {
             long size = graph.size(a) * unit;
-            for (int t = 0; t < slots; t++) {
+            for (int t = resLo[a]; t <= resHi[a]; t++) {
                 if (load[a][t] != null) {
                     cost.add(size, load[a][t]);
                 }
@@ -480,22 +754,130 @@ public final class RecomputeFormulation {
         }
         for (int o = 0; o < n; o++) {
             long c = weight * graph.cost(o);
-            if (c == 0) {
+            if (c == 0 || !again[o]) {
                 continue;
             }
-            for (int t = 0; t < slots; t++) {
-                cost.add(c, run[o][t]).add(-c, first[o][t]);
+            for (int t = firstLo[o]; t <= runHi[o]; t++) {
+                cost.add(c, run[o][t]);
+                if (first[o][t] != null) {
+                    cost.add(-c, first[o][t]);
+                }
             }
         }
         model.minimize(cost);
     }
 
-    // ---------------------------------------------------------------- solutions
+    // ---------------------------------------------------------------- hints and solutions
+
+    /**
+     * Gives a plan of this graph, setting and budget (a spill-only plan, or one with recomputes) to the back-end
+     * as a starting solution: every variable of the program its value in that plan. A plan the program cannot
+     * hold (more than k recomputes, a rerun {@link Reruns} forbids, a first run out of the fixed schedule's order
+     * or out of its window, a segment outside a window) is not given; returns whether it was.
+     */
+    public boolean hint(Plan plan) {
+        List<String> order = plan.schedule().operators();
+        if (order.size() > slots) {
+            return false;
+        }
+        int[] at = new int[slots];
+        boolean[] firstAt = new boolean[slots];
+        boolean[] seen = new boolean[n];
+        int firsts = 0;
+        for (int t = 0; t < slots; t++) {
+            at[t] = t < order.size() ? graph.operatorIndex(order.get(t)) : -1;
+            int o = at[t];
+            if (o < 0) {
+                continue;
+            }
+            firstAt[t] = !seen[o];
+            seen[o] = true;
+            if (firstAt[t] ? !mayRunFirst(o, t) || fixedOrder != null && fixedOrder[firsts] != o
+                    : !again[o] || !mayRun(o, t)) {
+                return false;
+            }
+            firsts += firstAt[t] ? 1 : 0;
+        }
+        final int none = 0;
+        final int kept = 1;
+        final int begun = 2;
+        int[][] state = new int[m][slots];
+        long[][] offset = new long[m][slots];
+        boolean[] loaded = new boolean[m];
+        for (int a = 0; a < m; a++) {
+            for (Segment s : plan.segmentsOf(graph.tensor(a).name())) {
+                for (int t = s.start(); t <= s.end(); t++) {
+                    if (!inWindow(a, t) || t > s.start() && preserve[a][t] == null) {
+                        return false;
+                    }
+                    state[a][t] = t == s.start() ? begun : kept;
+                    offset[a][t] = s.offset();
+                }
+                if (s.origin() == Origin.LOADED) {
+                    if (load[a][s.start()] == null) {
+                        return false;
+                    }
+                    loaded[a] = true;
+                }
+            }
+        }
+        int[] runsLeft = new int[n];
+        for (int t = slots - 1; t >= 0; t--) {
+            if (at[t] >= 0) {
+                runsLeft[at[t]]++;
+            }
+            for (int o = 0; o < n; o++) {
+                if (run[o][t] != null) {
+                    model.hint(run[o][t], at[t] == o ? 1 : 0);
+                }
+                if (first[o][t] != null) {
+                    model.hint(first[o][t], at[t] == o && firstAt[t] ? 1 : 0);
+                }
+                if (later[o] != null && later[o][t] != null) {
+                    model.hint(later[o][t], runsLeft[o]);
+                }
+            }
+        }
+        for (int o = 0; o < n; o++) {
+            boolean ran = false;
+            for (int t = 0; t < slots; t++) {
+                ran |= at[t] == o;
+                if (done[o][t] != null) {
+                    model.hint(done[o][t], ran ? 1 : 0);
+                }
+            }
+        }
+        for (int a = 0; a < m; a++) {
+            for (int t = resLo[a]; t <= resHi[a]; t++) {
+                if (preserve[a][t] != null) {
+                    model.hint(preserve[a][t], state[a][t] == kept ? 1 : 0);
+                }
+                if (load[a][t] != null) {
+                    boolean starts = state[a][t] == begun && !(at[t] >= 0 && at[t] == graph.producer(a));
+                    model.hint(load[a][t], starts ? 1 : 0);
+                }
+                if (address[a][t] != null) {
+                    model.hint(address[a][t], state[a][t] != none ? offset[a][t] / align : 0);
+                }
+            }
+            if (spill[a] != null) {
+                model.hint(spill[a], loaded[a] ? 1 : 0);
+            }
+        }
+        for (Pair p : pairs) {
+            boolean both = state[p.a()][p.t()] != none && state[p.b()][p.t()] != none;
+            boolean aAbove = offset[p.a()][p.t()] > offset[p.b()][p.t()];
+            model.hint(p.up(), both && aAbove ? 1 : 0);
+            model.hint(p.down(), both && !aAbove ? 1 : 0);
+        }
+        return true;
+    }
 
     /**
      * The solver's values as a plan: the busy slots as the schedule (idle ones are last and dropped), a segment
      * from each creation (first run), recompute (later run) or load, extended while preserved, at A * K of its
-     * first slot. Not checked here: the caller checks it.
+     * first slot (offset 0 without addresses: the caller packs the segments). Not checked here: the caller checks
+     * it.
      */
     public Plan plan(SolverResult result) {
         List<String> order = new ArrayList<>();
@@ -504,9 +886,9 @@ public final class RecomputeFormulation {
         for (int t = 0; t < slots; t++) {
             at[t] = -1;
             for (int o = 0; o < n; o++) {
-                if (result.isSet(run[o][t])) {
+                if (run[o][t] != null && result.isSet(run[o][t])) {
                     at[t] = o;
-                    firstAt[t] = result.isSet(first[o][t]);
+                    firstAt[t] = first[o][t] != null && result.isSet(first[o][t]);
                     order.add(graph.operator(o).name());
                 }
             }
@@ -522,7 +904,8 @@ public final class RecomputeFormulation {
                 boolean loaded = t < length && load[a][t] != null && result.isSet(load[a][t]);
                 boolean kept = t < length && preserve[a][t] != null && result.isSet(preserve[a][t]);
                 if (start >= 0 && !kept) {
-                    list.add(new Segment(start, t - 1, align * result.intValue(address[a][start]), origin));
+                    long offset = addresses ? align * result.intValue(address[a][start]) : 0;
+                    list.add(new Segment(start, t - 1, offset, origin));
                     start = -1;
                 }
                 if (made || loaded) {

@@ -1,66 +1,321 @@
 package dev.memplan.formulations.cosma;
 
 import dev.memplan.formulations.milp.Backend;
-import dev.memplan.formulations.milp.Model;
+import dev.memplan.formulations.milp.BuildAbandonedException;
+import dev.memplan.formulations.milp.BuildGuard;
 import dev.memplan.formulations.milp.SolverResult;
 import dev.memplan.formulations.milp.Solvers;
+import dev.memplan.formulations.placement.PlacementCpSat;
+import dev.memplan.model.Allocation;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Objective;
 import dev.memplan.model.Plan;
+import dev.memplan.model.PlanBuffers;
 import dev.memplan.model.PlanChecker;
+import dev.memplan.model.Schedule;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorSetting;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * Builds a {@link RecomputeFormulation}, solves it on a back-end and turns the answer into a checked
- * {@code memplan-plan/2} plan (memory-model.md, "Recomputation"). Free schedule, no starting plan, no lifetime
- * windows: the program as its brute-force proof runs it; the solve pipeline does not call it yet.
+ * {@code memplan-plan/2} plan (memory-model.md, "Recomputation"), never worse than the starting plan it is given.
  */
 public final class RecomputeSolver {
 
     /**
-     * @param status OPTIMAL only when the back-end proved it and the objective was stated exactly
-     *     ({@link RecomputeFormulation#exact()}); INFEASIBLE when proven (below M_R, or by the back-end)
+     * What to solve, beside the graph, tensor setting and budget. Build one with {@link #of} and the {@code with}
+     * methods, so that a field added later does not break a caller.
+     *
+     * @param extraRuns k >= 0: the most recomputes a plan may make
+     * @param lambda the recompute weight, bytes per cost unit (finite, >= 0)
+     * @param backend the back-end of the program
+     * @param start a valid plan of the graph in this setting, within the budget (typically the best spill-only
+     *     plan: feasible with no recompute), given to the back-end as its starting solution when the program can
+     *     hold it, and returned when the program finds nothing better; null for none
+     * @param schedule the order of the original operators' first runs (a topological order, without recomputes),
+     *     the recomputes inserted between them; null for a free schedule
+     * @param reruns the operators that may run again
+     * @param without techniques switched off; the program reads {@link Technique#PRUNE} (the lifetime windows of
+     *     {@link RecomputeFormulation}, which lose no plan)
+     */
+    public record Request(int extraRuns, double lambda, Backend backend, Plan start, Schedule schedule,
+                          Reruns reruns, Set<Technique> without) {
+
+        public Request {
+            if (extraRuns < 0) {
+                throw new IllegalArgumentException("extra runs must be >= 0, got " + extraRuns);
+            }
+            if (!(lambda >= 0) || Double.isInfinite(lambda)) {
+                throw new IllegalArgumentException("the recompute weight lambda must be a finite number >= 0, got "
+                        + lambda);
+            }
+            without = without == null || without.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(without));
+        }
+
+        /** Free schedule, no starting plan, every operator may rerun, every technique on. */
+        public static Request of(int extraRuns, double lambda, Backend backend) {
+            return new Request(extraRuns, lambda, backend, null, null, Reruns.ANY, Set.of());
+        }
+
+        public Request withStart(Plan value) {
+            return new Request(extraRuns, lambda, backend, value, schedule, reruns, without);
+        }
+
+        public Request withSchedule(Schedule value) {
+            return new Request(extraRuns, lambda, backend, start, value, reruns, without);
+        }
+
+        public Request withReruns(Reruns value) {
+            return new Request(extraRuns, lambda, backend, start, schedule, value, without);
+        }
+
+        public Request without(Set<Technique> value) {
+            return new Request(extraRuns, lambda, backend, start, schedule, reruns, value);
+        }
+
+        public boolean uses(Technique technique) {
+            return !without.contains(technique);
+        }
+    }
+
+    /**
+     * @param status OPTIMAL only when proven and the objective was stated exactly ({@link RecomputeFormulation#exact()});
+     *     optimal means among the plans of the request (at most k recomputes, of the operators its {@link Reruns}
+     *     allows, in its schedule's order when fixed); INFEASIBLE when proven (below M_R, or by the back-end)
      * @param plan the checked plan, null without one
      * @param check the checker's report on it, null without a plan
      * @param objective the plan's objective from the checked traffic, null without a plan
-     * @param bound the back-end's lower bound on traffic + lambda x recompute cost, null when it has none
+     * @param bound a lower bound on traffic + lambda x recompute cost over the same plans, null when there is none
+     * @param startOnly the plan is the request's starting plan: the program found nothing better
+     * @param notes what was skipped and why (a program too large for the limits), empty when nothing was
      */
-    public record Result(SolveStatus status, Plan plan, CheckReport check, Objective objective, Double bound) {
+    public record Result(SolveStatus status, Plan plan, CheckReport check, Objective objective, Double bound,
+                         boolean startOnly, List<String> notes) {
+        public Result {
+            notes = List.copyOf(notes);
+        }
+
+        /** (objective - bound) / objective, 0 for a zero objective; null without a plan or a bound. */
+        public Double gap() {
+            if (objective == null || bound == null) {
+                return null;
+            }
+            double value = objective.value();
+            return value <= 0 ? 0.0 : Math.max(0, value - bound) / value;
+        }
     }
 
     private RecomputeSolver() {
     }
 
     /**
-     * Solves the joint program with at most {@code extraRuns} recomputes and weight {@code lambda}.
+     * Solves the joint program with at most {@code extraRuns} recomputes and weight {@code lambda}: free schedule,
+     * no starting plan, every operator may rerun ({@link Request#of}).
      *
      * @throws IllegalStateException when the plan of the solution fails the checker (a bug)
      */
     public static Result solve(Graph graph, TensorSetting setting, long budget, int extraRuns, double lambda,
                                Backend backend, Limits limits) {
+        return solve(graph, setting, budget, Request.of(extraRuns, lambda, backend), limits);
+    }
+
+    /**
+     * Solves the request: the program (with the request's windows, schedule and reruns), given the starting plan
+     * as a hint when it can hold it; the better of its plan and the starting plan is returned, with the program's
+     * bound. Sizes are counted in units of the largest power of two dividing them all ({@link ByteUnit}; a power
+     * of two keeps lambda / unit a binary fraction, so the objective stays exact).
+     *
+     * @throws IllegalArgumentException when the starting plan is not a valid plan of the graph within the budget, or
+     *     the schedule is not a topological order of the graph's operators
+     * @throws IllegalStateException when the plan of a solution fails the checker (a bug)
+     */
+    public static Result solve(Graph graph, TensorSetting setting, long budget, Request request, Limits limits) {
         Graph g = graph.withSetting(setting);
         if (budget < Budgets.minimumRequired(g)) {
-            return new Result(SolveStatus.INFEASIBLE, null, null, null, null);
+            return new Result(SolveStatus.INFEASIBLE, null, null, null, null, false, List.of());
         }
-        RecomputeFormulation f = new RecomputeFormulation(g, setting, budget, extraRuns, lambda);
-        Model model = f.model();
-        SolverResult result = Solvers.create(backend).solve(model, limits);
-        Double bound = result.bound() == null ? null : result.bound() / f.unit();
-        if (!result.hasSolution()) {
-            return new Result(result.status(), null, null, null, bound);
+        if (request.schedule() != null) {
+            request.schedule().validate(g);
         }
-        Plan plan = f.plan(result);
+        Plan start = request.start();
+        if (start != null) {
+            if (start.budget() > budget) {
+                throw new IllegalArgumentException("the starting plan's budget " + start.budget()
+                        + " is above the budget " + budget);
+            }
+            PlanChecker.requireValid(g, start, "the starting plan");
+        }
+        long unit = Long.lowestOneBit(ByteUnit.of(g, start));
+        if (unit <= 1) {
+            return solveInUnits(g, setting, budget, request, limits);
+        }
+        Graph scaled = ByteUnit.scaled(g, unit);
+        Request inUnits = new Request(request.extraRuns(), request.lambda() / unit, request.backend(),
+                start == null ? null : ByteUnit.rescaled(start, unit, true, budget / unit), request.schedule(),
+                request.reruns(), request.without());
+        Result r = solveInUnits(scaled, setting, budget / unit, inUnits, limits);
+        Double bound = r.bound() == null ? null : r.bound() * unit;
+        if (r.plan() == null) {
+            return new Result(r.status(), null, null, null, bound, false, r.notes());
+        }
+        Plan plan = r.startOnly() ? start : ByteUnit.rescaled(r.plan(), unit, false, budget);
+        CheckReport report = requireValid(g, plan, budget);
+        return new Result(r.status(), plan, report, Objective.of(report.traffic(), request.lambda()), bound,
+                r.startOnly(), r.notes());
+    }
+
+    /**
+     * Two steps, each stopping at a proof: the program without addresses (half the budget: its optimum is a lower
+     * bound, and its residency, packed by the CP-SAT placement model, a plan), then the joint program with what is
+     * left, hinted with the best plan so far, unless its eq. 10 pairs pass {@link #MAX_PAIRS}.
+     */
+    private static Result solveInUnits(Graph g, TensorSetting setting, long budget, Request request, Limits limits) {
+        List<String> notes = new ArrayList<>();
+        Best best = new Best(request.start(), request.start() == null ? null
+                : Objective.of(PlanChecker.check(g, request.start()).traffic(), request.lambda()));
+        RecomputeFormulation relaxed = build(g, setting, budget, request, false, limits, notes);
+        Double bound = null;
+        boolean exact = true;
+        if (relaxed != null) {
+            exact = relaxed.exact();
+            hint(relaxed, best.plan, notes);
+            SolverResult r = Solvers.create(request.backend()).solve(relaxed.model(), limits.part(2));
+            bound = bound(r, relaxed);
+            if (r.status() == SolveStatus.INFEASIBLE) {
+                // No plan of the request's kind exists at all (the addresses only remove plans).
+                return best.plan == null ? new Result(SolveStatus.INFEASIBLE, null, null, null, null, false, notes)
+                        : best.result(g, SolveStatus.FEASIBLE, null, true, notes);
+            }
+            if (r.hasSolution()) {
+                Plan residency = relaxed.plan(r);
+                Allocation packing = new PlacementCpSat(false).allocate(PlanBuffers.toBufferSet(g, residency), budget,
+                        limits.part(2));
+                if (packing.solved()) {
+                    Plan packed = PlanBuffers.withPlacement(residency, packing.placement());
+                    best.offer(packed, Objective.of(requireValid(g, packed, budget).traffic(), request.lambda()));
+                } else {
+                    notes.add("the program without addresses: its plan did not pack within the budget");
+                }
+            }
+            if (best.provenBy(bound, exact)) {
+                return best.result(g, SolveStatus.OPTIMAL, bound, best.plan == request.start(), notes);
+            }
+        }
+        RecomputeFormulation joint = null;
+        if (relaxed != null && relaxed.addressPairs() > MAX_PAIRS) {
+            notes.add("the joint program skipped: " + relaxed.addressPairs() + " pairs of tensors for eq. 10, above "
+                    + MAX_PAIRS);
+        } else if (limits.stopped()) {
+            notes.add("the joint program skipped: " + limits.budget().whyStopped());
+        } else {
+            joint = build(g, setting, budget, request, true, limits, notes);
+        }
+        if (joint != null) {
+            exact = joint.exact();
+            hint(joint, best.plan, notes);
+            SolverResult r = Solvers.create(request.backend()).solve(joint.model(), limits);
+            Double jointBound = bound(r, joint);
+            if (jointBound != null) {
+                bound = bound == null ? jointBound : Math.max(bound, jointBound);
+            }
+            if (r.status() == SolveStatus.INFEASIBLE) {
+                return best.plan == null ? new Result(SolveStatus.INFEASIBLE, null, null, null, null, false, notes)
+                        : best.result(g, SolveStatus.FEASIBLE, null, true, notes);
+            }
+            if (r.hasSolution()) {
+                Plan plan = joint.plan(r);
+                best.offer(plan, Objective.of(requireValid(g, plan, budget).traffic(), request.lambda()));
+            }
+        }
+        if (best.plan == null) {
+            return new Result(SolveStatus.UNKNOWN, null, null, null, bound, false, notes);
+        }
+        SolveStatus status = best.provenBy(bound, exact) ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE;
+        return best.result(g, status, bound, best.plan == request.start(), notes);
+    }
+
+    /** Above this many eq. 10 pairs (two variables, three rows each) the joint program is not built. */
+    static final long MAX_PAIRS = 1_000_000;
+
+    /** The best checked plan so far and its objective. */
+    private static final class Best {
+        private Plan plan;
+        private Objective objective;
+
+        Best(Plan plan, Objective objective) {
+            this.plan = plan;
+            this.objective = objective;
+        }
+
+        /** Keeps the plan when it is strictly better (the first of equals stays). */
+        void offer(Plan candidate, Objective value) {
+            if (objective == null || value.value() < objective.value()) {
+                plan = candidate;
+                objective = value;
+            }
+        }
+
+        boolean provenBy(Double bound, boolean exact) {
+            return plan != null && status(objective, bound, exact) == SolveStatus.OPTIMAL;
+        }
+
+        Result result(Graph g, SolveStatus status, Double bound, boolean startOnly, List<String> notes) {
+            return new Result(status, plan, PlanChecker.check(g, plan), objective,
+                    status == SolveStatus.OPTIMAL ? Double.valueOf(objective.value()) : bound, startOnly, notes);
+        }
+    }
+
+    /** The back-end's bound in objective units (at least 0; the objective itself when proven optimal). */
+    private static Double bound(SolverResult r, RecomputeFormulation f) {
+        Double bound = r.bound() == null ? null : Math.max(0, r.bound() / f.unit());
+        if (r.status() == SolveStatus.OPTIMAL && r.hasSolution()) {
+            bound = Math.max(bound == null ? 0 : bound, r.objective() / f.unit());
+        }
+        return bound;
+    }
+
+    private static void hint(RecomputeFormulation f, Plan plan, List<String> notes) {
+        if (plan != null && !f.hint(plan)) {
+            notes.add("the starting plan is not one of the program's (its runs or segments are outside the windows,"
+                    + " the schedule or the reruns): not given as a hint");
+        }
+    }
+
+    /** The program, or null with a note when its build is abandoned (the limits, or the heap). */
+    private static RecomputeFormulation build(Graph g, TensorSetting setting, long budget, Request request,
+                                              boolean addresses, Limits limits, List<String> notes) {
+        String what = addresses ? "the joint program" : "the program without addresses";
+        try (BuildGuard guard = BuildGuard.until(limits.budget())) {
+            return new RecomputeFormulation(g, setting, budget, request.extraRuns(), request.lambda(),
+                    request.schedule(), request.reruns(), request.uses(Technique.PRUNE), addresses);
+        } catch (BuildAbandonedException e) {
+            notes.add(what + ": " + e.getMessage().replaceFirst("^building model '[^']*' was ", ""));
+            return null;
+        } catch (OutOfMemoryError e) {
+            notes.add(what + " abandoned while building: out of memory");
+            return null;
+        }
+    }
+
+    /** OPTIMAL when the bound meets the objective (up to the back-end's rounding) and the program was exact. */
+    private static SolveStatus status(Objective objective, Double bound, boolean exact) {
+        return exact && objective != null && bound != null && objective.value() <= bound + 1e-9 * Math.max(1,
+                objective.value()) ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE;
+    }
+
+    private static CheckReport requireValid(Graph g, Plan plan, long budget) {
         CheckReport report = PlanChecker.check(g, plan);
         if (!report.valid()) {
             throw new IllegalStateException("the recompute program's plan for '" + g.name() + "' at budget " + budget
                     + " fails the checker: " + report.violations());
         }
-        SolveStatus status = result.status() == SolveStatus.OPTIMAL && f.exact() ? SolveStatus.OPTIMAL
-                : SolveStatus.FEASIBLE;
-        return new Result(status, plan, report, Objective.of(report.traffic(), lambda), bound);
+        return report;
     }
 }
