@@ -133,7 +133,7 @@ public final class PipelineReport {
         }
         rows.add(new Row("bound", rc.objective() == null ? "-" : number(rc.bound()) + (rc.joint() != null
                 && rc.bound() > 0 ? " (the joint program's, over plans with at most " + rc.extraRuns()
-                + " recomputes)" : " (traffic and recompute cost are >= 0; a spill-only bound does not bound a plan"
+                + " recomputes, of forward operators on a training graph)" : " (traffic and recompute cost are >= 0; a spill-only bound does not bound a plan"
                 + " that recomputes)")));
         rows.add(new Row("gap", gap(rc.gap())));
         rows.add(new Row("time", String.format(Locale.ROOT, "%.2f s", result.seconds())));
@@ -152,7 +152,9 @@ public final class PipelineReport {
             RecomputeOutcome.Joint j = rc.joint();
             rows.add(new Row(RecomputeOutcome.JOINT, j.status() + (j.objective() == null ? ", no plan"
                     : ", " + j.objective()) + ", bound " + (j.bound() == null ? "-" : number(j.bound()))
-                    + String.format(Locale.ROOT, ", %.2f s (at most %d recomputes)", j.seconds(), rc.extraRuns())));
+                    + String.format(Locale.ROOT, ", %.2f s (at most %d recomputes)", j.seconds(), rc.extraRuns())
+                    + (j.startOnly() ? "; nothing better than its starting plan" : "")
+                    + (j.notes().isEmpty() ? "" : "; " + String.join("; ", j.notes()))));
         }
         return rows;
     }

@@ -11,12 +11,11 @@ import java.util.List;
  * and the one it returned.
  *
  * @param lambda the recompute weight, bytes of traffic per cost unit
- * @param status OPTIMAL only when proven: the objective is 0, or the joint program proved its plan optimal among the
- *     plans with at most {@code extraRuns} recomputes and no candidate beat it; else FEASIBLE (INFEASIBLE, UNKNOWN:
- *     no plan)
+ * @param status OPTIMAL only when proven: the objective is 0, or the joint program proved the plan optimal among the
+ *     plans it allows (at most {@code extraRuns} recomputes, of forward operators on a training graph) and no
+ *     candidate beat it; else FEASIBLE (INFEASIBLE, UNKNOWN: no plan)
  * @param objective the returned plan's objective, from its checked traffic; null without a plan
- * @param bound a lower bound on the objective: the joint program's (over plans with at most {@code extraRuns}
- *     recomputes), else 0; the spill-only bound is none, since recomputing can lower the traffic below it
+ * @param bound a lower bound on the objective: the joint program's (over the plans it allows), else 0; the spill-only bound is none, since recomputing can lower the traffic below it
  * @param gap (objective - bound) / objective, 0 when the objective is 0; null without a plan
  * @param source the candidate the plan comes from: {@code spill-only}, a baseline's name, or {@code joint program}
  * @param spillOnly the best spill-only plan's objective (its traffic, no recomputes); null when it found none
@@ -53,9 +52,15 @@ public record RecomputeOutcome(double lambda, SolveStatus status, Objective obje
      * The joint program's answer.
      *
      * @param objective its checked plan's objective, null without a plan
-     * @param bound its lower bound on the objective over plans with at most {@code extraRuns} recomputes, null
-     *     when it has none
+     * @param bound its lower bound on the objective over the plans it allows (at most {@code extraRuns} recomputes,
+     *     of forward operators on a training graph), null when it has none
+     * @param startOnly its plan is the starting plan: it found nothing better
+     * @param notes what it skipped and why
      */
-    public record Joint(SolveStatus status, Objective objective, Double bound, double seconds) {
+    public record Joint(SolveStatus status, Objective objective, Double bound, boolean startOnly, List<String> notes,
+                        double seconds) {
+        public Joint {
+            notes = List.copyOf(notes);
+        }
     }
 }

@@ -8,6 +8,7 @@ import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.baselines.scheduling.GivenOrderScheduler;
 import dev.memplan.formulations.cosma.RecomputeSolver;
+import dev.memplan.formulations.cosma.Reruns;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
@@ -21,7 +22,6 @@ import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorSetting;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -33,21 +33,22 @@ import java.util.function.Function;
  *       Belady and greedy spilling), run first like the schemes, each while the time or work left allows it;</li>
  *   <li>the spill-only pipeline's plan (whole graph, divide and conquer, or the fixed schedule's program, whichever
  *       the settings choose), objective its traffic;</li>
- *   <li>the joint program ({@link RecomputeSolver}, free schedule, at most {@link #extraRuns} recomputes) with
- *       {@link Shares#RECOMPUTE_JOINT} of the limit, on graphs small enough for it ({@link #jointWhyNot}).</li>
+ *   <li>the joint program ({@link RecomputeSolver}, at most {@link #EXTRA_RUNS} recomputes of the forward
+ *       operators ({@link Reruns#FORWARD}), in the fixed schedule's order when there is one) with
+ *       {@link Shares#RECOMPUTE_JOINT} of the limit, started from the best plan so far; the program skips what is
+ *       too large for it and says so in its notes.</li>
  * </ol>
  * So the answer is never worse than spill-only COSMA within its share, nor than any baseline. Spill-only steps'
  * bounds bound the traffic of plans that do not recompute, not the joint objective: the bound is the joint
- * program's, or 0.
+ * program's (over the plans it allows), or 0.
  */
 final class RecomputeStep {
 
     /**
-     * The joint program runs when m (m - 1) T is at most this (m tensors, T = n + k run slots): its pairwise order
-     * variables, two per pair of tensors and slot, dominate the program (docs/recomputation.md, Size). fig1:train
-     * (22 tensors, 20 slots) is about the largest it still improves on within a few work units.
+     * The most recomputes the joint program allows (at most one per operator): RecomputeBench's setting on the zoo's
+     * training graphs (every slot adds a column of variables to every tensor).
      */
-    static final long JOINT_ORDER_VARIABLES = 20_000;
+    static final int EXTRA_RUNS = 16;
 
     private final CosmaPipeline.Settings settings;
     private final double lambda;
@@ -78,22 +79,6 @@ final class RecomputeStep {
         return schemes;
     }
 
-    /** Why the joint program does not run on this case, or null when it does. */
-    static String jointWhyNot(Graph g, Schedule fixed) {
-        if (fixed != null) {
-            return "the joint program has no fixed-schedule mode";
-        }
-        long m = g.tensorCount();
-        long slots = g.operatorCount() + extraRuns(g);
-        long pairs = m * (m - 1) * slots;
-        if (pairs > JOINT_ORDER_VARIABLES) {
-            return String.format(Locale.ROOT, "the graph is too large for the joint program without windows (%d "
-                    + "tensors, %d run slots: %d order variables, at most %d)", m, slots, pairs,
-                    JOINT_ORDER_VARIABLES);
-        }
-        return null;
-    }
-
     /**
      * One run.
      *
@@ -108,8 +93,8 @@ final class RecomputeStep {
         boolean feasible = budget >= Budgets.minimumFeasible(g);
         List<RecomputeOutcome.Candidate> baselines = feasible ? runBaselines(graph, setting, budget, limits, fixed,
                 steps) : List.of();
-        String whyNot = feasible ? jointWhyNot(g, fixed) : "below the least aligned budget no plan exists";
-        Limits spillLimits = whyNot == null && limits.budget().limited()
+        String whyNot = feasible ? null : "below the least aligned budget no plan exists";
+        Limits spillLimits = feasible && limits.budget().limited()
                 ? limits.child(1 - Shares.RECOMPUTE_JOINT) : limits.child();
         CosmaPipeline.Outcome so = spillOnly.apply(spillLimits);
         PlanResult s = so.result();
@@ -142,24 +127,31 @@ final class RecomputeStep {
             steps.add(new StepReport(RecomputeOutcome.JOINT, StepReport.Status.SKIPPED, null, null, 0, null, whyNot));
             progress.accept("recompute: joint program skipped: " + whyNot);
         } else {
-            extraRuns = extraRuns(g);
-            Limits step = limits.child();
-            progress.accept("recompute: the joint program (at most " + extraRuns + " recomputes) ...");
+            extraRuns = Math.min(EXTRA_RUNS, g.operatorCount());
+            // What is left; without any limit, Shares.STEP_CAP of wall time.
+            Limits step = limits.budget().limited() ? limits.child() : limits.child(Shares.RECOMPUTE_JOINT);
+            progress.accept("recompute: the joint program (at most " + extraRuns + " recomputes, from the plan of "
+                    + source + ") ...");
+            RecomputeSolver.Request request = RecomputeSolver.Request.of(extraRuns, lambda, settings.cosma().backend())
+                    .withStart(best).withSchedule(fixed).withReruns(Reruns.FORWARD)
+                    .without(settings.cosma().without());
             RecomputeSolver.Result r;
             try {
-                r = RecomputeSolver.solve(graph, setting, budget, extraRuns, lambda, settings.cosma().backend(), step);
+                r = RecomputeSolver.solve(graph, setting, budget, request, step);
             } catch (IllegalArgumentException e) {
                 r = null;
                 steps.add(new StepReport(RecomputeOutcome.JOINT, StepReport.Status.SKIPPED, null, null,
                         step.budget().wallSeconds(), work(step), e.getMessage()));
             }
             if (r != null) {
-                joint = new RecomputeOutcome.Joint(r.status(), r.objective(), r.bound(), step.budget().wallSeconds());
+                joint = new RecomputeOutcome.Joint(r.status(), r.objective(), r.bound(), r.startOnly(), r.notes(),
+                        step.budget().wallSeconds());
                 steps.add(new StepReport(RecomputeOutcome.JOINT, step.stopped() ? StepReport.Status.OUT_OF_BUDGET
                         : StepReport.Status.DONE, r.objective() == null ? null : r.objective().traffic(), null,
                         step.budget().wallSeconds(), work(step), r.status() + (r.objective() == null ? ", no plan"
-                        : ", objective " + r.objective()) + ", bound " + (r.bound() == null ? "-" : r.bound())));
-                if (r.objective() != null && (bestObjective == null
+                        : ", objective " + r.objective()) + ", bound " + (r.bound() == null ? "-" : r.bound())
+                        + (r.notes().isEmpty() ? "" : "; " + String.join("; ", r.notes()))));
+                if (r.objective() != null && !r.startOnly() && (bestObjective == null
                         || r.objective().value() < bestObjective.value())) {
                     best = r.plan();
                     bestCheck = r.check();
@@ -167,7 +159,7 @@ final class RecomputeStep {
                     source = RecomputeOutcome.JOINT;
                 }
                 progress.accept("recompute: the joint program gave " + r.status() + (r.objective() == null ? ""
-                        : ", objective " + r.objective()));
+                        : ", objective " + r.objective()) + (r.startOnly() ? " (its starting plan)" : ""));
             }
         }
         // The joint program's bound holds over plans with at most extraRuns recomputes: a plan below it (a baseline
@@ -224,14 +216,6 @@ final class RecomputeStep {
                     : "objective " + o));
         }
         return out;
-    }
-
-    /**
-     * The most recomputes the joint program allows: a quarter of the operators, at least one (every slot adds m^2
-     * order variables; the brute-force proof uses 0 .. 2).
-     */
-    static int extraRuns(Graph g) {
-        return Math.max(1, (g.operatorCount() + 3) / 4);
     }
 
     private static Double work(Limits step) {
