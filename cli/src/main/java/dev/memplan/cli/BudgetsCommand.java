@@ -8,6 +8,7 @@ import dev.memplan.model.Schedule;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorKind;
 import dev.memplan.model.TensorSetting;
+import dev.memplan.model.TrainingStep;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -29,6 +30,9 @@ final class BudgetsCommand extends CommandBase {
     SettingOption setting;
 
     @Mixin
+    RecomputeOption recompute;
+
+    @Mixin
     SolverOptions solverOptions;
 
     @Override
@@ -42,6 +46,7 @@ final class BudgetsCommand extends CommandBase {
         PrintWriter out = out();
         // --time-limit bounds the whole command (graph built, every setting), not each setting's M_P.
         Limits limits = solverOptions.commandLimits();
+        Double lambda = recompute.lambda();
         Graph g = input.read();
         long parameters = g.tensors().stream().filter(t -> t.kind() == TensorKind.PARAMETER).count();
         out.println("graph " + g.name() + ": " + g.operatorCount() + " operators, " + g.tensorCount() + " tensors ("
@@ -66,6 +71,9 @@ final class BudgetsCommand extends CommandBase {
                                     mp.seconds()));
         }
         t.print(out);
+        if (lambda != null) {
+            recomputation(out, g, lambda);
+        }
         if (g.alignment() > 1) {
             for (TensorSetting s : settings) {
                 Graph gs = g.withSetting(s);
@@ -74,5 +82,20 @@ final class BudgetsCommand extends CommandBase {
             }
         }
         return 0;
+    }
+
+    /**
+     * What the budgets mean when operators may run again (docs/recomputation.md, "Budgets"): none of them depends on
+     * lambda. M_R stays the least budget (a recompute, like a first run, needs its operator's tensors on chip); M_P
+     * and M_H are spill-only figures: below M_P a plan may pay recompute cost instead of traffic.
+     */
+    private static void recomputation(PrintWriter out, Graph g, double lambda) {
+        int forward = TrainingStep.forwardCount(g);
+        out.println("with recomputation (lambda " + RecomputeOption.describe(lambda) + " bytes per cost unit): M_R is "
+                + "the same (every run, first or again, needs its operator's tensors on chip); M_P and M_H are "
+                + "spill-only (below M_P a plan may recompute instead of moving bytes)");
+        out.println(forward >= 0 ? "training step: operators 0 .. " + (forward - 1) + " are the forward pass ("
+                + forward + " of " + g.operatorCount() + "), the ones checkpointing and the joint program rerun"
+                : "not a training step (no " + TrainingStep.LOSS + " operator): any operator may run again");
     }
 }
