@@ -123,7 +123,7 @@ class RecomputePipelineTest {
         Graph g = TrainingGraphs.of(Examples.graph("fig1"), TrainingGraphs.Step.BACKWARD);
         long mr = Budgets.minimumRequired(g.withSetting(ACT));
         for (double lambda : new double[] {1.0 / 64, 64}) {
-            CosmaPipeline.Outcome whole = new CosmaPipeline(settings(lambda), null).run(g, ACT, mr, work(2), null);
+            CosmaPipeline.Outcome whole = new CosmaPipeline(settings(lambda), null).run(g, ACT, mr, work(1), null);
             checked(g, whole);
             assertTrue(whole.recompute().baselines().size() == 4, "checkpoint-sqrt and DTR, Belady and greedy");
             assertNotNull(whole.recompute().joint(), "the joint program ran");
@@ -131,14 +131,14 @@ class RecomputePipelineTest {
                     .containsAll(List.of("spill-only", RecomputeOutcome.JOINT)));
 
             CosmaPipeline.Outcome dnc = new CosmaPipeline(settings(lambda).withDecompose(CosmaPipeline.Decompose.ALWAYS)
-                    .withMaxPart(8), null).run(g, ACT, mr, work(2), null);
+                    .withMaxPart(8), null).run(g, ACT, mr, work(1), null);
             assertNotNull(dnc.dnc(), "divide and conquer ran");
             checked(g, dnc);
 
             Schedule order = Schedule.defaultOrder(g.withSetting(ACT));
             CosmaPipeline.Outcome fixed = new CosmaPipeline(CosmaPipeline.Settings.of(
                     CosmaSolver.Options.traffic(Backend.CPSAT).withSchedule(order), null).withRecomputeWeight(lambda),
-                    null).run(g, ACT, mr, work(2), null);
+                    null).run(g, ACT, mr, work(1), null);
             checked(g, fixed);
             assertNotNull(fixed.recompute().joint(), "the joint program runs in the fixed schedule's order");
             // Every plan on the fixed schedule runs the operators first in its order; recomputes come between.
