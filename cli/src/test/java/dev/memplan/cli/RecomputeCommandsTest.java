@@ -92,6 +92,11 @@ class RecomputeCommandsTest {
         assertTrue(r.out().matches("(?s).*cosma/cpsat\\s+OPTIMAL\\s+0\\s+1\\s+1\\s+1\\s+0\\.0%.*plan from joint.*"),
                 r.out());
         assertTrue(r.out().contains("every plan checked: VALID"), r.out());
+        MainTest.Result schemesOnly = MainTest.run("compare", earlyLate().toString(), "--budget", "9",
+                "--recompute-weight", "1", "--no-cosma");
+        assertEquals(0, schemesOnly.code(), schemesOnly.err());
+        assertTrue(schemesOnly.out().matches("(?s).*default/dtr/belady/tflite\\s+HEURISTIC.*"), schemesOnly.out());
+        assertFalse(schemesOnly.out().contains("cosma/"), schemesOnly.out());
         MainTest.Result without = MainTest.run("compare", earlyLate().toString(), "--budget", "9");
         assertFalse(without.out().contains("dtr"), without.out());
         assertFalse(without.out().contains("recompute"), without.out());
