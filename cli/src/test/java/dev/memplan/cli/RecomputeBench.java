@@ -119,14 +119,14 @@ public final class RecomputeBench {
     }
 
     /**
-     * {@code sizes}: the program's variables and constraints (and build seconds) per network and budget, free and
-     * fixed (default order) schedule, windows on and off, every operator or the forward pass rerunning, with and
-     * without addresses; a model above 20 million variables and constraints is not built.
+     * {@code sizes}: the program without addresses, its variables and constraints (and build seconds), and the
+     * number of eq. 10 pairs the joint program would add (two variables, three rows each), per network and budget,
+     * free and fixed (default order) schedule, windows on and off, every operator or the forward pass rerunning.
      */
     private static void sizes(List<String> nets, List<String> budgets, int k) {
         TensorSetting s = TensorSetting.ACTIVATIONS;
-        System.out.println("network | budget | k | schedule | windows | reruns | addresses | variables | constraints"
-                + " | build s");
+        System.out.println("network | budget | k | schedule | windows | reruns | variables | constraints (without"
+                + " addresses) | eq. 10 pairs of the joint program | build s");
         for (String net : nets) {
             Graph g = GraphSources.graph(net + ":train").withSetting(s);
             MinimumPeakScheduler mpmf = new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, Backend.CPSAT);
@@ -135,25 +135,23 @@ public final class RecomputeBench {
                 for (boolean fixedOrder : new boolean[] {false, true}) {
                     for (boolean prune : new boolean[] {true, false}) {
                         for (Reruns reruns : Reruns.values()) {
-                            for (boolean addresses : new boolean[] {false, true}) {
-                                long began = System.nanoTime();
-                                String cells;
-                                try (dev.memplan.formulations.milp.BuildGuard guard =
-                                             dev.memplan.formulations.milp.BuildGuard.until(
-                                                     Budget.ofWall(java.time.Duration.ofSeconds(60)))) {
-                                    dev.memplan.formulations.milp.Model model =
-                                            new dev.memplan.formulations.cosma.RecomputeFormulation(g, s, bytes, k,
-                                                    1.0 / 1024, fixedOrder ? dev.memplan.model.Schedule.defaultOrder(g)
-                                                    : null, reruns, prune, addresses).model();
-                                    cells = model.variableCount() + " | " + model.constraintCount();
-                                } catch (dev.memplan.formulations.milp.BuildAbandonedException e) {
-                                    cells = "> 60 s to build | -";
-                                }
-                                System.out.println(String.join(" | ", net + ":train", budgetName, String.valueOf(k),
-                                        fixedOrder ? "fixed" : "free", prune ? "on" : "off", reruns.name(),
-                                        String.valueOf(addresses), cells,
-                                        String.format(Locale.ROOT, "%.1f", (System.nanoTime() - began) / 1e9)));
+                            long began = System.nanoTime();
+                            String cells;
+                            try (dev.memplan.formulations.milp.BuildGuard guard =
+                                         dev.memplan.formulations.milp.BuildGuard.until(
+                                                 Budget.ofWall(java.time.Duration.ofSeconds(60)))) {
+                                dev.memplan.formulations.cosma.RecomputeFormulation f =
+                                        new dev.memplan.formulations.cosma.RecomputeFormulation(g, s, bytes, k,
+                                                1.0 / 1024, fixedOrder ? dev.memplan.model.Schedule.defaultOrder(g)
+                                                : null, reruns, prune, false);
+                                cells = f.model().variableCount() + " | " + f.model().constraintCount() + " | "
+                                        + f.addressPairs();
+                            } catch (dev.memplan.formulations.milp.BuildAbandonedException e) {
+                                cells = "> 60 s to build | - | -";
                             }
+                            System.out.println(String.join(" | ", net + ":train", budgetName, String.valueOf(k),
+                                    fixedOrder ? "fixed" : "free", prune ? "on" : "off", reruns.name(), cells,
+                                    String.format(Locale.ROOT, "%.1f", (System.nanoTime() - began) / 1e9)));
                         }
                     }
                 }

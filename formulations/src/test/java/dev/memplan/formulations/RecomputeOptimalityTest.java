@@ -8,17 +8,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.cosma.RecomputeSolver;
+import dev.memplan.formulations.cosma.Reruns;
+import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Budget;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Operator;
 import dev.memplan.model.PlanChecker;
+import dev.memplan.model.Schedule;
 import dev.memplan.model.SolveStatus;
+import dev.memplan.model.Tensor;
 import dev.memplan.model.TensorSetting;
+import dev.memplan.model.TrainingStep;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -258,5 +266,129 @@ class RecomputeOptimalityTest {
         assertNull(RecomputeBruteForce.minimum(g, ALL, mr - 1, 2, 1));
         assertEquals(SolveStatus.INFEASIBLE,
                 RecomputeSolver.solve(g, ALL, mr - 1, 2, 1, Backend.CPSAT, Limits.DEFAULT).status());
+    }
+
+    /**
+     * The windows lose no plan: with and without them the optimum is the brute force's. A fixed schedule (the
+     * order of the original operators' first runs) is a restriction: with the order of the brute force's optimal
+     * plan it keeps that optimum, with any other it is no better. Random tiny graphs and chains with skips, k = 1
+     * and 2, both lambdas.
+     */
+    @Test
+    void windowsAndTheFixedScheduleKeepTheOptimum() {
+        int cases = 0;
+        for (int seed = 0; seed < 4; seed++) {
+            Graph g = seed % 2 == 0 ? skips(50 + seed, 5) : tiny(50 + seed, 4);
+            long mr = Budgets.minimumRequired(g.withSetting(ALL));
+            for (long b = mr; b <= mr + 2; b++) {
+                for (int k = 1; k <= 2; k++) {
+                    for (double lambda : new double[] {CHEAP, DEAR}) {
+                        String where = g.name() + " B " + b + " k " + k + " lambda " + lambda;
+                        RecomputeBruteForce.Optimum oracle = RecomputeBruteForce.minimum(g, ALL, b, k, lambda);
+                        RecomputeSolver.Request free = RecomputeSolver.Request.of(k, lambda, Backend.CPSAT);
+                        RecomputeSolver.Result unpruned = request(g, b, free.without(Set.of(Technique.PRUNE)));
+                        assertEquals(oracle.objective(), unpruned.objective().value(), where + " without windows");
+                        Schedule firsts = new Schedule(new ArrayList<>(
+                                new LinkedHashSet<>(oracle.plan().schedule().operators())));
+                        RecomputeSolver.Result fixed = request(g, b, free.withSchedule(firsts));
+                        assertEquals(oracle.objective(), fixed.objective().value(), where + " in the oracle's order");
+                        assertEquals(firsts.operators(), new ArrayList<>(
+                                new LinkedHashSet<>(fixed.plan().schedule().operators())), where);
+                        RecomputeSolver.Result byDefault = request(g, b,
+                                free.withSchedule(Schedule.defaultOrder(g)));
+                        assertTrue(byDefault.objective().value() >= oracle.objective(), where + " default order");
+                        cases++;
+                    }
+                }
+            }
+        }
+        assertEquals(48, cases);
+    }
+
+    /**
+     * A starting plan is a hint and a floor: given COSMA's spill-only optimum (k = 0), the program still finds the
+     * brute force's optimum; under a work limit too small to solve anything the result is that plan, never worse,
+     * and said to be it.
+     */
+    @Test
+    void theStartingPlanNeverWorsensTheResult() {
+        for (int seed = 0; seed < 3; seed++) {
+            Graph g = skips(60 + seed, 5);
+            long mr = Budgets.minimumRequired(g);
+            CosmaResult spillOnly = CosmaSolver.solve(g, ALL, mr, CosmaSolver.Options.traffic(Backend.CPSAT),
+                    Limits.DEFAULT);
+            assertEquals(SolveStatus.OPTIMAL, spillOnly.status());
+            RecomputeSolver.Request hinted = RecomputeSolver.Request.of(2, CHEAP, Backend.CPSAT)
+                    .withStart(spillOnly.plan());
+            RecomputeSolver.Result r = request(g, mr, hinted);
+            assertEquals(RecomputeBruteForce.minimum(g, ALL, mr, 2, CHEAP).objective(), r.objective().value());
+            assertTrue(r.objective().value() <= spillOnly.objective(), "seed " + seed);
+
+            Limits starved = Limits.DEFAULT.withBudget(Budget.ofWork(1e-6, null));
+            RecomputeSolver.Result quick = RecomputeSolver.solve(g, ALL, mr, hinted, starved);
+            assertTrue(quick.objective().value() <= spillOnly.objective(), "seed " + seed);
+            assertEquals(quick.startOnly(), quick.plan() == spillOnly.plan(), "seed " + seed);
+            assertTrue(PlanChecker.check(g, quick.plan()).valid());
+        }
+    }
+
+    /**
+     * Sizes with a common factor are counted in units of its largest power of two: 4 times every size, the budget
+     * and lambda give 4 times the objective, and plans whose offsets are multiples of 4.
+     */
+    @Test
+    void sizesAreCountedInTheirCommonPowerOfTwo() {
+        for (int seed = 0; seed < 2; seed++) {
+            Graph g = skips(70 + seed, 4);
+            List<Tensor> scaled = new ArrayList<>();
+            for (Tensor t : g.tensors()) {
+                scaled.add(new Tensor(t.name(), 4 * t.size(), t.kind(), t.shape(), t.dtype()));
+            }
+            Graph big = new Graph(g.name() + "x4", 1, scaled, g.operators(), g.outputs());
+            long mr = Budgets.minimumRequired(g);
+            RecomputeSolver.Result r = program(g, mr, 1, CHEAP);
+            RecomputeSolver.Result r4 = program(big, 4 * mr, 1, 4 * CHEAP);
+            assertEquals(4 * r.objective().value(), r4.objective().value(), "seed " + seed);
+            r4.plan().segments().values().forEach(l -> l.forEach(x -> assertEquals(0, x.offset() % 4)));
+        }
+    }
+
+    /**
+     * A training step's shape (forward a, b; loss; backward d reading a's output): with {@link Reruns#FORWARD}
+     * only the forward operators run again, and the optimum is never below the one where any operator may.
+     */
+    @Test
+    void forwardRerunsRerunOnlyTheForwardPass() {
+        Graph g = Graph.builder("step")
+                .activation("x", 1).activation("y", 4).activation("z", 4).activation("l", 1).activation("u", 4)
+                .activation("v", 1)
+                .operator(new Operator("a", null, List.of("x"), List.of("y"), 1L))
+                .operator(new Operator("b", null, List.of("y"), List.of("z"), 5L))
+                .operator(new Operator(TrainingStep.LOSS, null, List.of("z"), List.of("l"), 1L))
+                .operator(new Operator("c", null, List.of("l"), List.of("u"), 5L))
+                .operator(new Operator("d", null, List.of("y", "u"), List.of("v"), 5L))
+                .output("v").build();
+        assertEquals(2, TrainingStep.forwardCount(g));
+        long mr = Budgets.minimumRequired(g);
+        for (long b = mr; b <= mr + 3; b++) {
+            RecomputeSolver.Request any = RecomputeSolver.Request.of(2, CHEAP, Backend.CPSAT);
+            RecomputeSolver.Result all = request(g, b, any);
+            RecomputeSolver.Result forward = request(g, b, any.withReruns(Reruns.FORWARD));
+            assertEquals(RecomputeBruteForce.minimum(g, ALL, b, 2, CHEAP).objective(), all.objective().value());
+            assertTrue(forward.objective().value() >= all.objective().value(), "B " + b);
+            boolean[] again = forward.plan().schedule().recomputeRuns();
+            for (int t = 0; t < again.length; t++) {
+                String op = forward.plan().schedule().operators().get(t);
+                assertTrue(!again[t] || op.equals("a") || op.equals("b"), "B " + b + ": " + op + " reruns");
+            }
+        }
+    }
+
+    private static RecomputeSolver.Result request(Graph g, long budget, RecomputeSolver.Request request) {
+        RecomputeSolver.Result r = RecomputeSolver.solve(g, ALL, budget, request, Limits.DEFAULT);
+        assertEquals(SolveStatus.OPTIMAL, r.status(), g + " B " + budget + " " + request);
+        assertTrue(PlanChecker.check(g.withSetting(ALL), r.plan()).valid());
+        assertTrue(r.plan().schedule().recomputes() <= request.extraRuns());
+        return r;
     }
 }

@@ -16,10 +16,12 @@ import dev.memplan.model.Plan;
 import dev.memplan.model.PlanBuffers;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.Schedule;
+import dev.memplan.model.Shares;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorSetting;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -43,7 +45,9 @@ public final class RecomputeSolver {
      *     the recomputes inserted between them; null for a free schedule
      * @param reruns the operators that may run again
      * @param without techniques switched off; the program reads {@link Technique#PRUNE} (the lifetime windows of
-     *     {@link RecomputeFormulation}, which lose no plan)
+     *     {@link RecomputeFormulation}, which lose no plan) and {@link Technique#START_ORDER} (with a free schedule
+     *     and a starting plan: first the program in the starting plan's order of first runs, a quarter of the
+     *     budget, whose plan then starts the free steps)
      */
     public record Request(int extraRuns, double lambda, Backend backend, Plan start, Schedule schedule,
                           Reruns reruns, Set<Technique> without) {
@@ -172,7 +176,8 @@ public final class RecomputeSolver {
     }
 
     /**
-     * Two steps, each stopping at a proof: the program without addresses (half the budget: its optimum is a lower
+     * With a free schedule and a starting plan, first the program in the starting plan's order ({@link
+     * Technique#START_ORDER}). Then two steps, each stopping at a proof: the program without addresses (half the budget: its optimum is a lower
      * bound, and its residency, packed by the CP-SAT placement model, a plan), then the joint program with what is
      * left, hinted with the best plan so far, unless its eq. 10 pairs pass {@link #MAX_PAIRS}.
      */
@@ -180,6 +185,16 @@ public final class RecomputeSolver {
         List<String> notes = new ArrayList<>();
         Best best = new Best(request.start(), request.start() == null ? null
                 : Objective.of(PlanChecker.check(g, request.start()).traffic(), request.lambda()));
+        if (request.schedule() == null && request.start() != null && request.uses(Technique.START_ORDER)) {
+            // The starting plan's order of first runs fixed, recomputes inserted: a program a fraction of the free
+            // one's size (BENCHMARKS.md, "Recomputation at scale"), whose plan is the free steps' hint.
+            Request fixed = request.withSchedule(firstRuns(request.start().schedule()));
+            Result r = solveInUnits(g, setting, budget, fixed, limits.part(Shares.START_ORDER_DIVISOR));
+            r.notes().forEach(note -> notes.add("on the starting plan's order: " + note));
+            if (r.plan() != null) {
+                best.offer(r.plan(), r.objective());
+            }
+        }
         RecomputeFormulation relaxed = build(g, setting, budget, request, false, limits, notes);
         Double bound = null;
         boolean exact = true;
@@ -239,6 +254,11 @@ public final class RecomputeSolver {
         }
         SolveStatus status = best.provenBy(bound, exact) ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE;
         return best.result(g, status, bound, best.plan == request.start(), notes);
+    }
+
+    /** The order of each operator's first run. */
+    private static Schedule firstRuns(Schedule schedule) {
+        return new Schedule(new ArrayList<>(new LinkedHashSet<>(schedule.operators())));
     }
 
     /** Above this many eq. 10 pairs (two variables, three rows each) the joint program is not built. */
