@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
 /** {@code memplan bench ...}: reproducible benchmarks that print a table and write it as CSV. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Runs a benchmark; prints a table and writes a CSV.",
         subcommands = {BenchCommand.Checker.class, BenchFormulations.class, BenchCompare.class, BenchAllocators.class,
-            BenchCosma.class, BenchDnc.class, BenchLimits.class, BenchImport.class, BenchMmap.class, BenchScheduler.class})
+            BenchCosma.class, BenchDnc.class, BenchLimits.class, BenchImport.class, BenchMmap.class, BenchScheduler.class, BenchGaps.class})
 final class BenchCommand extends CommandBase.Group {
 
     /**

@@ -10,6 +10,7 @@ import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.formulations.cosma.FixedOrderBound;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
@@ -41,7 +42,9 @@ import java.util.function.Consumer;
  *       the schemes, the fixed-schedule optima FS(default) and FS(MPMF) of graphs up to
  *       {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators ({@link Shares#FIXED_START} each), then
  *       {@link DivideAndConquer} with the rest;</li>
- *   <li>otherwise the whole graph's program ({@link CosmaSolver}) from the best starting plan.</li>
+ *   <li>otherwise the whole graph's program ({@link CosmaSolver}) from the best starting plan; with a fixed
+ *       schedule its bound is then raised to the fixed-order caching bound of the plan's order
+ *       ({@link FixedOrderBound}) where that is higher (the plan stays the one the program gave).</li>
  * </ol>
  * With a recompute weight ({@link Settings#recomputeWeight()}) and the traffic objective, these steps are the
  * spill-only part of {@link RecomputeStep}: the recompute baselines run before them, the joint program after them,
@@ -223,6 +226,11 @@ public final class CosmaPipeline implements Planner {
         if (r == null) {
             progress.accept("solving at budget " + budget + " (Ctrl-C stops and keeps the best checked plan so far) ...");
             r = CosmaSolver.solve(graph, setting, budget, cosma.withStart(bestStart), limits);
+            if (traffic && !free && settings.recomputeWeight() == null) {
+                // After the run, so that the plan is the one the run would give without it. Not with recomputes:
+                // the bound covers plans that run each operator once.
+                r = FixedOrderBound.raise(g, r, budget);
+            }
         }
         PlanResult result = new PlanResult(name(), r.status(), r.plan(), r.check(), r.objective(), r.bound(), r.gap(),
                 clock.wallSeconds(), clock.workUsed(), limits.budget().wallStopped(), r.notes());

@@ -1,0 +1,231 @@
+package dev.memplan.formulations.cosma;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.formulations.BruteForceAccess;
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Budgets;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Schedule;
+import dev.memplan.model.SolveStatus;
+import dev.memplan.model.TensorSetting;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The fixed-order caching LP: exact where hand-derived, never above the brute-force optimum, fixed or free. */
+class FixedOrderBoundTest {
+
+    private static long bound(Graph g, int[] order, long budget) {
+        return FixedOrderBound.of(g, order, budget).traffic();
+    }
+
+    private static int[] identity(int n) {
+        return java.util.stream.IntStream.range(0, n).toArray();
+    }
+
+    @Test
+    void aTensorOffChipAcrossTwoFullTimestepsPaysOneRoundTrip() {
+        // ForcedTrafficTest.chain: a (2 bytes) cannot stay while q or r runs (5 of 5 bytes); it pays one spill and
+        // one load (4), not one per timestep.
+        Graph g = ForcedTrafficTest.chain();
+        assertEquals(4, bound(g, identity(4), 5));
+        assertEquals(4, BruteForceAccess.minTraffic(g, TensorSetting.ALL, 5, Schedule.defaultOrder(g)));
+        assertEquals(0, bound(g, identity(4), 7));
+    }
+
+    /**
+     * p writes a, b (2 bytes each) and s; q and r leave 3 bytes beside them, so one of a and b leaves: 4 bytes
+     * (load and spill). The plain room row alone (2 y_a + 2 y_b >= 1) would charge 1; its knapsack cover
+     * (y_a + y_b >= 1) and the spill rows charge the 4 the brute force finds.
+     */
+    @Test
+    void theKnapsackCoverMakesTwoTensorsThatDoNotFitTogetherPayAWholeRoundTrip() {
+        Graph g = coverGraph();
+        assertEquals(4, BruteForceAccess.minTraffic(g, TensorSetting.ALL, 6, Schedule.defaultOrder(g)));
+        FixedOrderBound.Result r = FixedOrderBound.of(g, identity(4), 6);
+        assertEquals(4, r.traffic());
+        assertEquals(2, r.intervals());
+    }
+
+    private static Graph coverGraph() {
+        return Graph.builder("cover")
+                .activation("in", 1).activation("a", 2).activation("b", 2).activation("s", 1)
+                .activation("t", 2).activation("u", 1).activation("out", 1)
+                .operator("p", List.of("in"), List.of("a", "b", "s"))
+                .operator("q", List.of("s"), List.of("t"))
+                .operator("r", List.of("t"), List.of("u"))
+                .operator("f", List.of("a", "b", "u"), List.of("out"))
+                .output("out").build();
+    }
+
+    @Test
+    void neverAboveTheFixedOrderOptimumOnRandomTinyGraphs() {
+        Random random = new Random(35);
+        int cases = 0;
+        int exact = 0;
+        int positive = 0;
+        for (int round = 0; round < 60; round++) {
+            boolean parameters = round % 2 == 0;
+            Graph g = BruteForceAccess.randomTinyGraph(random, 4 + round % 3, parameters);
+            TensorSetting setting = round % 4 == 1 ? TensorSetting.ACTIVATIONS : TensorSetting.ALL;
+            Graph s = g.withSetting(setting);
+            int[] order = randomOrder(s, random);
+            long mr = Budgets.minimumFeasible(s);
+            for (long b : List.of(mr, mr + 1, mr + 3)) {
+                long optimum = BruteForceAccess.minTraffic(s, setting, b, Schedule.of(s, order));
+                long bound = bound(s, order, b);
+                assertTrue(bound <= optimum, "round " + round + " at " + b + ": bound " + bound + " > " + optimum);
+                exact += bound == optimum ? 1 : 0;
+                positive += bound > 0 ? 1 : 0;
+                cases++;
+            }
+        }
+        assertEquals(180, cases);
+        assertTrue(positive >= 20, "the bound said something on " + positive + " cases only");
+        assertTrue(exact >= cases / 2, "exact on " + exact + " of " + cases);
+    }
+
+    @Test
+    void theIntegerProgramIsTheOrdersAddressFreeOptimumAndNeverAboveTheOptimum() {
+        Random random = new Random(37);
+        int meets = 0;
+        int cases = 0;
+        for (int round = 0; round < 30; round++) {
+            Graph g = BruteForceAccess.randomTinyGraph(random, 4 + round % 3, round % 2 == 0)
+                    .withSetting(TensorSetting.ALL);
+            int[] order = randomOrder(g, random);
+            long mr = Budgets.minimumFeasible(g);
+            for (long b : List.of(mr, mr + 1)) {
+                long optimum = BruteForceAccess.minTraffic(g, TensorSetting.ALL, b, Schedule.of(g, order));
+                FixedOrderBound.Exact e = FixedOrderBound.exact(g, order, b, Limits.DEFAULT);
+                assertTrue(e.optimal(), "round " + round + ": a tiny program is solved");
+                assertEquals(e.bound(), (long) e.value());
+                assertTrue(e.bound() >= e.lp().traffic());
+                assertTrue(e.bound() <= optimum, "round " + round + " at " + b + ": " + e.bound() + " > " + optimum);
+                meets += e.bound() == optimum ? 1 : 0;
+                cases++;
+            }
+        }
+        assertTrue(meets >= cases * 3 / 4, "the program met the optimum on " + meets + " of " + cases);
+    }
+
+    @Test
+    void itsLeastValueOverAllOrdersIsNeverAboveTheFreeOptimum() {
+        Random random = new Random(36);
+        int exact = 0;
+        int hard = 0;
+        for (int round = 0; round < 40; round++) {
+            Graph g = BruteForceAccess.randomTinyGraph(random, 4 + round % 2, round % 2 == 0)
+                    .withSetting(TensorSetting.ALL);
+            long mr = Budgets.minimumFeasible(g);
+            List<int[]> orders = new ArrayList<>();
+            allOrders(g, new int[g.operatorCount()], 0, new boolean[g.operatorCount()], orders);
+            for (long b : List.of(mr, mr + 2)) {
+                long least = Long.MAX_VALUE;
+                for (int[] order : orders) {
+                    least = Math.min(least, bound(g, order, b));
+                }
+                long optimum = BruteForceAccess.minTraffic(g, TensorSetting.ALL, b, null);
+                assertTrue(least <= optimum, "round " + round + " at " + b + ": " + least + " > " + optimum);
+                hard += optimum > 0 ? 1 : 0;
+                exact += optimum > 0 && least == optimum ? 1 : 0;
+            }
+        }
+        assertTrue(hard >= 5, "only " + hard + " cases with a positive free optimum");
+        assertTrue(exact >= hard / 2, "the least bound met the free optimum on " + exact + " of " + hard);
+    }
+
+    @Test
+    void onTheZooItMeetsTheFixedScheduleOptimum() {
+        // The default order at M_R of the Transformer, DeepLabV3 and ResNet-50 (the last two with parameters): the
+        // fixed-schedule program proves its optimum within 20 work units (the same on every machine and load); the
+        // bound meets it.
+        record Case(String net, TensorSetting setting) {
+        }
+        for (Case c : List.of(new Case("transformer", TensorSetting.ACTIVATIONS),
+                new Case("deeplabv3_resnet50", TensorSetting.ALL), new Case("resnet50", TensorSetting.ALL))) {
+            Graph g = dev.memplan.datasets.zoo.Zoo.graph(c.net()).withSetting(c.setting());
+            long mr = Budgets.minimumRequired(g);
+            CosmaResult r = CosmaSolver.solve(g, c.setting(), mr,
+                    CosmaSolver.Options.traffic(Backend.CPSAT).withSchedule(Schedule.defaultOrder(g)),
+                    new Limits(1, 0.0, 0L, dev.memplan.model.Budget.ofWork(20, null), null));
+            assertEquals(SolveStatus.OPTIMAL, r.status(), c.net());
+            long bound = bound(g, identity(g.operatorCount()), mr);
+            assertTrue(bound <= r.objective(), c.net() + ": " + bound + " > " + r.objective());
+            assertEquals((long) r.objective(), bound, c.net());
+        }
+    }
+
+    @Test
+    void aFixedScheduleResultTakesTheHigherBoundAndKeepsItsPlan() {
+        Graph g = coverGraph();
+        CosmaResult proven = CosmaSolver.solve(g, TensorSetting.ALL, 6,
+                CosmaSolver.Options.traffic(Backend.CPSAT).withSchedule(Schedule.defaultOrder(g)), Limits.DEFAULT);
+        assertEquals(SolveStatus.OPTIMAL, proven.status());
+        assertSame(proven, FixedOrderBound.raise(g, proven, 6));
+        CosmaResult open = new CosmaResult(SolveStatus.FEASIBLE, proven.plan(), proven.check(), proven.objective(), 1L,
+                0.75, proven.seconds(), proven.backend(), proven.pruned(), proven.unpruned(), false);
+        CosmaResult raised = FixedOrderBound.raise(g, open, 6);
+        assertEquals(SolveStatus.OPTIMAL, raised.status());
+        assertEquals(4L, raised.bound());
+        assertEquals(0.0, raised.gap());
+        assertEquals(4L, raised.plan().solver().bound());
+        assertEquals(proven.plan().segments(), raised.plan().segments());
+        assertEquals(proven.plan().schedule(), raised.plan().schedule());
+    }
+
+    @Test
+    void aScheduleWithRecomputesIsRejected() {
+        Graph g = ForcedTrafficTest.chain();
+        assertThrows(IllegalArgumentException.class, () -> FixedOrderBound.of(g, new int[] {0, 1, 2, 3, 3}, 5));
+    }
+
+    /** A random topological order: a random ready operator at each step. */
+    static int[] randomOrder(Graph g, Random random) {
+        int n = g.operatorCount();
+        boolean[] done = new boolean[n];
+        int[] order = new int[n];
+        for (int t = 0; t < n; t++) {
+            List<Integer> ready = new ArrayList<>();
+            for (int o = 0; o < n; o++) {
+                if (!done[o] && readyAfter(g, o, done)) {
+                    ready.add(o);
+                }
+            }
+            order[t] = ready.get(random.nextInt(ready.size()));
+            done[order[t]] = true;
+        }
+        return order;
+    }
+
+    private static void allOrders(Graph g, int[] prefix, int k, boolean[] done, List<int[]> out) {
+        if (k == prefix.length) {
+            out.add(prefix.clone());
+            return;
+        }
+        for (int o = 0; o < prefix.length; o++) {
+            if (done[o] || !readyAfter(g, o, done)) {
+                continue;
+            }
+            done[o] = true;
+            prefix[k] = o;
+            allOrders(g, prefix, k + 1, done, out);
+            done[o] = false;
+        }
+    }
+
+    private static boolean readyAfter(Graph g, int o, boolean[] done) {
+        for (int a : g.inputs(o)) {
+            if (g.producer(a) >= 0 && !done[g.producer(a)]) {
+                return false;
+            }
+        }
+        return true;
+    }
+}
