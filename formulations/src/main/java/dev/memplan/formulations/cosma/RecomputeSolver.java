@@ -90,8 +90,8 @@ public final class RecomputeSolver {
     }
 
     /**
-     * @param status OPTIMAL only when proven and the objective was stated exactly ({@link RecomputeFormulation#exact()});
-     *     optimal means among the plans of the request (at most k recomputes, of the operators its {@link Reruns}
+     * @param status OPTIMAL only when proven and the objective was stated exactly
+     *     ({@link RecomputeFormulation#exact()}); optimal means among the plans of the request (at most k recomputes, of the operators its {@link Reruns}
      *     allows, in its schedule's order when fixed); INFEASIBLE when proven (below M_R, or by the back-end)
      * @param plan the checked plan, null without one
      * @param check the checker's report on it, null without a plan
@@ -177,9 +177,10 @@ public final class RecomputeSolver {
 
     /**
      * With a free schedule and a starting plan, first the program in the starting plan's order ({@link
-     * Technique#START_ORDER}). Then two steps, each stopping at a proof: the program without addresses (half the budget: its optimum is a lower
-     * bound, and its residency, packed by the CP-SAT placement model, a plan), then the joint program with what is
-     * left, hinted with the best plan so far, unless its eq. 10 pairs pass {@link #MAX_PAIRS}.
+     * Technique#START_ORDER}). Then two steps, each stopping at a proof: the program without addresses (half the
+     * budget: its optimum is a lower bound, and its residency, packed by the CP-SAT placement model, a plan), then
+     * the joint program with what is left, hinted with the best plan so far, unless its eq. 10 pairs pass
+     * {@link #MAX_PAIRS}.
      */
     private static Result solveInUnits(Graph g, TensorSetting setting, long budget, Request request, Limits limits) {
         List<String> notes = new ArrayList<>();
@@ -206,7 +207,7 @@ public final class RecomputeSolver {
             if (r.status() == SolveStatus.INFEASIBLE) {
                 // No plan of the request's kind exists at all (the addresses only remove plans).
                 return best.plan == null ? new Result(SolveStatus.INFEASIBLE, null, null, null, null, false, notes)
-                        : best.result(g, SolveStatus.FEASIBLE, null, true, notes);
+                        : best.result(g, SolveStatus.FEASIBLE, null, best.plan == request.start(), notes);
             }
             if (r.hasSolution()) {
                 Plan residency = relaxed.plan(r);
@@ -242,7 +243,7 @@ public final class RecomputeSolver {
             }
             if (r.status() == SolveStatus.INFEASIBLE) {
                 return best.plan == null ? new Result(SolveStatus.INFEASIBLE, null, null, null, null, false, notes)
-                        : best.result(g, SolveStatus.FEASIBLE, null, true, notes);
+                        : best.result(g, SolveStatus.FEASIBLE, null, best.plan == request.start(), notes);
             }
             if (r.hasSolution()) {
                 Plan plan = joint.plan(r);
