@@ -140,6 +140,12 @@ public final class CosmaPipeline implements Planner {
     public record Outcome(PlanResult result, CosmaResult whole, DncResult dnc, CosmaResult fsDefault,
                           CosmaResult fsMpmf, Plan bestStart, DivideAndConquer.Options dncOptions,
                           RecomputeOutcome recompute) {
+
+        /** A run without a recompute weight. */
+        public Outcome(PlanResult result, CosmaResult whole, DncResult dnc, CosmaResult fsDefault,
+                       CosmaResult fsMpmf, Plan bestStart, DivideAndConquer.Options dncOptions) {
+            this(result, whole, dnc, fsDefault, fsMpmf, bestStart, dncOptions, null);
+        }
     }
 
     private final Settings settings;
@@ -234,7 +240,7 @@ public final class CosmaPipeline implements Planner {
         }
         PlanResult result = new PlanResult(name(), r.status(), r.plan(), r.check(), r.objective(), r.bound(), r.gap(),
                 clock.wallSeconds(), clock.workUsed(), limits.budget().wallStopped(), r.notes());
-        return new Outcome(result, r, null, null, null, bestStart, null, null);
+        return new Outcome(result, r, null, null, null, bestStart, null);
     }
 
     /** The divide-and-conquer options for this graph, or null to solve it whole. */
@@ -363,7 +369,7 @@ public final class CosmaPipeline implements Planner {
         PlanResult result = new PlanResult("cosma-dnc/" + settings.cosma().backend().id(), r.status(), r.plan(),
                 r.check(), r.traffic(), r.bound(), r.gap(), clock.wallSeconds(), clock.workUsed(),
                 limits.budget().wallStopped(), List.of());
-        return new Outcome(result, whole, r, fsDefault, fsMpmf, bestStart, options, null);
+        return new Outcome(result, whole, r, fsDefault, fsMpmf, bestStart, options);
     }
 
     /**
