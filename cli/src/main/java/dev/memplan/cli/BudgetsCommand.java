@@ -9,6 +9,7 @@ import dev.memplan.model.Schedule;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorKind;
 import dev.memplan.model.TensorSetting;
+import dev.memplan.model.TrainingStep;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -30,6 +31,9 @@ final class BudgetsCommand extends CommandBase {
     SettingOption setting;
 
     @Mixin
+    RecomputeOption recompute;
+
+    @Mixin
     SolverOptions solverOptions;
 
     @Override
@@ -43,12 +47,13 @@ final class BudgetsCommand extends CommandBase {
         PrintWriter out = out();
         // --time-limit bounds the whole command (graph built, every setting), not each setting's M_P.
         Limits limits = solverOptions.commandLimits();
+        Double lambda = recompute.lambda();
         try (ClockGuard guard = ClockGuard.until(limits.budget())) {
-            return budgets(ticker, out, limits, input.read());
+            return budgets(ticker, out, limits, input.read(), lambda);
         }
     }
 
-    private Integer budgets(Ticker ticker, PrintWriter out, Limits limits, Graph g) {
+    private Integer budgets(Ticker ticker, PrintWriter out, Limits limits, Graph g, Double lambda) {
         long parameters = g.tensors().stream().filter(t -> t.kind() == TensorKind.PARAMETER).count();
         out.println("graph " + g.name() + ": " + g.operatorCount() + " operators, " + g.tensorCount() + " tensors ("
                 + parameters + " parameters), alignment " + g.alignment());
@@ -72,6 +77,9 @@ final class BudgetsCommand extends CommandBase {
                                     mp.seconds()));
         }
         t.print(out);
+        if (lambda != null) {
+            recomputation(out, g, lambda);
+        }
         if (g.alignment() > 1) {
             for (TensorSetting s : settings) {
                 Graph gs = g.withSetting(s);
@@ -80,5 +88,20 @@ final class BudgetsCommand extends CommandBase {
             }
         }
         return ExitCode.OK.code();
+    }
+
+    /**
+     * What the budgets mean when operators may run again (docs/recomputation.md, "Budgets"): none of them depends on
+     * lambda. M_R stays the least budget (a recompute, like a first run, needs its operator's tensors on chip); M_P
+     * and M_H are spill-only figures: below M_P a plan may pay recompute cost instead of traffic.
+     */
+    private static void recomputation(PrintWriter out, Graph g, double lambda) {
+        int forward = TrainingStep.forwardCount(g);
+        out.println("with recomputation (lambda " + RecomputeOption.describe(lambda) + " bytes per cost unit): M_R is "
+                + "the same (every run, first or again, needs its operator's tensors on chip); M_P and M_H are "
+                + "spill-only (below M_P a plan may recompute instead of moving bytes)");
+        out.println(forward >= 0 ? "training step: operators 0 .. " + (forward - 1) + " are the forward pass ("
+                + forward + " of " + g.operatorCount() + "), the ones checkpointing and the joint program rerun"
+                : "not a training step (no " + TrainingStep.LOSS + " operator): any operator may run again");
     }
 }

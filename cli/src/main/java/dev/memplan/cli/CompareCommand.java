@@ -5,14 +5,17 @@ import dev.memplan.sweeps.figures.ComparisonRows;
 
 import dev.memplan.baselines.replacement.PackingFailedException;
 import dev.memplan.baselines.replacement.Scheme;
+import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.decomposition.CosmaPipeline;
+import dev.memplan.decomposition.RecomputeOutcome;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.model.Budgets;
 import dev.memplan.formulations.milp.Solvers;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
+import dev.memplan.model.Objective;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.PlanResult;
@@ -31,7 +34,9 @@ import picocli.CommandLine.Option;
         description = {"Runs the comparison schemes (schedule x replacement x allocator, COSMA paper Section 5) and COSMA",
             "on one graph and budget, checks every plan and prints per planner: status, non-compulsory traffic, the",
             "reduction COSMA achieves against it, loads, spills, peak address and time. COSMA starts from the best",
-            "scheme's plan, so it is never worse than a scheme; OPTIMAL only when the solver proves it."})
+            "scheme's plan, so it is never worse than a scheme; OPTIMAL only when the solver proves it.",
+            "With --recompute-weight the recompute baselines (checkpointing, DTR) are rows too, and the table adds",
+            "recomputes, recompute cost and the objective (traffic + LAMBDA x recompute cost)."})
 final class CompareCommand extends CommandBase {
     @Mixin
     GraphInput input;
@@ -46,6 +51,9 @@ final class CompareCommand extends CommandBase {
     Path csv;
 
     @Mixin
+    RecomputeOption recompute;
+
+    @Mixin
     SolverOptions solverOptions;
 
     @Mixin
@@ -56,6 +64,7 @@ final class CompareCommand extends CommandBase {
         // The solver libraries load while the graph and the budget are computed, not inside the first solve.
         Solvers.preload();
         Outputs.check(csv, "--csv", true, input.name);
+        Double lambda = recompute.lambda();
         PrintWriter out = Outputs.report(csv, spec.commandLine());
         PrintWriter err = err();
         Limits limits = solverOptions.commandLimits();
@@ -78,7 +87,8 @@ final class CompareCommand extends CommandBase {
         }
         // Read and check --decompose before any scheme runs, so that a bad file fails at once.
         CosmaPipeline.Settings settings = planners.noCosma ? null
-                : decomposeOptions.settings(g, solverOptions.cosma(CosmaObjective.TRAFFIC, null, null), mpmf);
+                : decomposeOptions.settings(g, solverOptions.cosma(CosmaObjective.TRAFFIC, null, null), mpmf)
+                        .withRecomputeWeight(lambda);
         out.println("graph " + g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
                 + s.fileName() + "), budget " + chosen.describe());
         long feasible = Budgets.minimumFeasible(g);
@@ -115,6 +125,18 @@ final class CompareCommand extends CommandBase {
             }
         }
         Row cosma = null;
+        List<Row> recomputing = new ArrayList<>();
+        if (lambda != null && planners.noCosma) {
+            for (Scheme scheme : Schemes.recompute(full, lambda)) {
+                err.println("running " + scheme.name() + " ...");
+                PlanResult p = scheme.solve(full, s, chosen.bytes(), limits);
+                if (p.planned()) {
+                    recomputing.add(new Row(scheme.name(), p.status().name(), p.check(), p.seconds(), ""));
+                } else {
+                    notes.add(scheme.name() + ": no plan (" + String.join("; ", p.notes()) + ")");
+                }
+            }
+        }
         if (!planners.noCosma) {
             err.println("running cosma ...");
             // COSMA starts from the scheme rows' plans (the best of them), as solve starts from the paper's schemes.
@@ -122,7 +144,23 @@ final class CompareCommand extends CommandBase {
                     limits, starts);
             PlanResult c = o.result();
             c.notes().forEach(n -> notes.add("cosma: " + n));
-            if (c.planned()) {
+            if (o.recompute() != null) {
+                // The recompute baselines the pipeline ran are rows of their own, beside the spill-only schemes.
+                for (RecomputeOutcome.Candidate b : o.recompute().baselines()) {
+                    if (b.result().planned()) {
+                        recomputing.add(new Row(b.name(), b.result().status().name(), b.result().check(),
+                                b.result().seconds(), ""));
+                    } else {
+                        notes.add(b.name() + ": no plan (" + String.join("; ", b.result().notes()) + ")");
+                    }
+                }
+            }
+            if (c.planned() && o.recompute() != null) {
+                RecomputeOutcome rc = o.recompute();
+                cosma = new Row(c.planner(), c.status().name(), c.check(), c.seconds(), "plan from " + rc.source()
+                        + ", bound " + RecomputeOption.describe(rc.bound())
+                        + String.format(Locale.ROOT, ", gap %.2f%%", 100 * rc.gap()));
+            } else if (c.planned()) {
                 String note = (o.dnc() == null && o.whole() != null && o.whole().startingPlanOnly()
                         ? "starting plan (best scheme), " : "")
                         + "bound " + dev.memplan.decomposition.PipelineReport.orDash(c.bound()) + (c.gap() == null ? ""
@@ -133,18 +171,12 @@ final class CompareCommand extends CommandBase {
                         + ", no plan");
             }
         }
-        Table t = new Table("planner", "status", "non-compulsory", "cosma reduction", "loads", "spills", "peak address",
-                "seconds", "notes");
         List<Row> all = new ArrayList<>(rows);
+        all.addAll(recomputing);
         if (cosma != null) {
             all.add(cosma);
         }
-        for (Row r : all) {
-            t.row(r.name, r.status, Long.toString(r.report.traffic().nonCompulsory()),
-                    cosma == null ? "-" : reduction(cosma.report.traffic().nonCompulsory(), r.report.traffic().nonCompulsory()),
-                    Long.toString(r.report.traffic().loads()), Long.toString(r.report.traffic().spills()),
-                    Long.toString(r.report.peakAddress()), String.format(Locale.ROOT, "%.2f", r.seconds), r.note);
-        }
+        Table t = lambda == null ? table(all, cosma) : recomputeTable(all, cosma, lambda);
         t.print(out);
         notes.forEach(n -> out.println("note: " + n));
         if (limits.workMode()) {
@@ -158,6 +190,46 @@ final class CompareCommand extends CommandBase {
             }
         }
         return ExitCode.OK.code();
+    }
+
+    /** The spill-only table: every planner's traffic and how much less COSMA's is. */
+    private static Table table(List<Row> all, Row cosma) {
+        Table t = new Table("planner", "status", "non-compulsory", "cosma reduction", "loads", "spills", "peak address",
+                "seconds", "notes");
+        for (Row r : all) {
+            t.row(r.name, r.status, Long.toString(r.report.traffic().nonCompulsory()),
+                    cosma == null ? "-" : reduction(cosma.report.traffic().nonCompulsory(), r.report.traffic().nonCompulsory()),
+                    Long.toString(r.report.traffic().loads()), Long.toString(r.report.traffic().spills()),
+                    Long.toString(r.report.peakAddress()), String.format(Locale.ROOT, "%.2f", r.seconds), r.note);
+        }
+        return t;
+    }
+
+    /**
+     * With {@code --recompute-weight}: every planner's traffic, recomputes, recompute cost and objective (traffic +
+     * lambda x recompute cost), and how much lower COSMA's objective is.
+     */
+    private static Table recomputeTable(List<Row> all, Row cosma, double lambda) {
+        Table t = new Table("planner", "status", "non-compulsory", "recomputes", "recompute cost", "objective",
+                "cosma reduction", "loads", "spills", "peak address", "seconds", "notes");
+        Double best = cosma == null ? null : Objective.of(cosma.report.traffic(), lambda).value();
+        for (Row r : all) {
+            Objective o = Objective.of(r.report.traffic(), lambda);
+            t.row(r.name, r.status, Long.toString(r.report.traffic().nonCompulsory()),
+                    Long.toString(r.report.traffic().recomputes()), Long.toString(r.report.traffic().recomputeCost()),
+                    RecomputeOption.describe(o.value()), best == null ? "-" : reduction(best, o.value()),
+                    Long.toString(r.report.traffic().loads()), Long.toString(r.report.traffic().spills()),
+                    Long.toString(r.report.peakAddress()), String.format(Locale.ROOT, "%.2f", r.seconds), r.note);
+        }
+        return t;
+    }
+
+    /** How much lower COSMA's objective is than a planner's, as {@link ComparisonRows#reduction} for traffic. */
+    static String reduction(double cosma, double other) {
+        if (other == 0) {
+            return cosma == 0 ? "0.0%" : "-";
+        }
+        return String.format(Locale.ROOT, "%.1f%%", 100.0 * (other - cosma) / other);
     }
 
     private record Row(String name, String status, CheckReport report, double seconds, String note) {

@@ -67,8 +67,12 @@ final class SolveCommand implements Callable<Integer> {
     String schedule;
 
     @Option(names = "--out", paramLabel = "PLAN",
-            description = "write the plan (memplan-plan/1); '-': to standard output (the report goes to standard error)")
+            description = {"write the plan (memplan-plan/1; memplan-plan/2 when it recomputes); '-': to standard",
+                "output (the report goes to standard error)"})
     Path out;
+
+    @Mixin
+    RecomputeOption recompute;
 
     /** The older spelling of --without prune, kept so scripts keep working. */
     @Option(names = "--no-prune", hidden = true, description = "the same as --without prune")
@@ -91,6 +95,11 @@ final class SolveCommand implements Callable<Integer> {
         // The solver libraries load while the graph and the budget are computed, not inside the first solve.
         Solvers.preload();
         Outputs.check(this.out, "--out", true, input.name, schedule);
+        Double lambda = recompute.lambda();
+        if (lambda != null && objective != CosmaObjective.TRAFFIC) {
+            throw new UserException("--recompute-weight weighs recomputes against traffic: it needs --objective "
+                    + "traffic, not " + objective.name().toLowerCase());
+        }
         PrintWriter out = Outputs.report(this.out, spec.commandLine());
         Limits limits = solverOptions.commandLimits();
         solverOptions.requireSolver();
@@ -114,7 +123,7 @@ final class SolveCommand implements Callable<Integer> {
         }
         Schedule fixed = schedule == null ? null : readSchedule(g, schedule);
         CosmaSolver.Options options = solverOptions.cosma(obj, fixed, null);
-        CosmaPipeline.Settings settings = decomposeOptions.settings(g, options, mpmf);
+        CosmaPipeline.Settings settings = decomposeOptions.settings(g, options, mpmf).withRecomputeWeight(lambda);
         PrintWriter err = spec.commandLine().getErr();
         CosmaPipeline.Outcome o = new CosmaPipeline(settings, progress(ticker, err)).run(full, s, chosen.bytes(), limits,
                 null);
@@ -130,9 +139,11 @@ final class SolveCommand implements Callable<Integer> {
         t.row("graph", g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
                 + s.fileName() + ")");
         t.row("budget", chosen.describe());
+        String what = o.recompute() == null ? objective.name().toLowerCase()
+                : "traffic + " + RecomputeOption.describe(o.recompute().lambda()) + " x recompute cost";
         t.row("objective", o.dnc() != null
-                ? "traffic, free schedule, divide and conquer (" + decomposeOptions.describe(o.dncOptions()) + ")"
-                : objective.name().toLowerCase() + (fixed == null ? ", free schedule" : ", fixed schedule"));
+                ? what + ", free schedule, divide and conquer (" + decomposeOptions.describe(o.dncOptions()) + ")"
+                : what + (fixed == null ? ", free schedule" : ", fixed schedule"));
         t.row("solver", PipelineReport.solver(o) + ", " + solverOptions.describe());
         PipelineReport.result(o, objective, solverOptions.pruned()).forEach(r -> t.row(r.label(), r.value()));
         solverOptions.workRow(t, limits);

@@ -47,6 +47,10 @@ import java.util.function.Consumer;
  *       schedule its bound is then raised to the fixed-order caching bound of the plan's order
  *       ({@link FixedOrderBound}) where that is higher (the plan stays the one the program gave).</li>
  * </ol>
+ * With a recompute weight ({@link Settings#recomputeWeight()}) and the traffic objective, these steps are the
+ * spill-only part of {@link RecomputeStep}: the recompute baselines run before them, the joint program after them,
+ * and the answer is the best plan by traffic + lambda x recompute cost.
+ * 
  * Every plan it returns is checked. Progress goes to the listener given (one line per stage; divide and conquer's
  * part and window lines are many); the pipeline prints nothing itself.
  */
@@ -130,9 +134,19 @@ public final class CosmaPipeline implements Planner {
      * @param whole the whole graph's program (the only step, or the first of {@code --decompose auto})
      * @param dnc divide and conquer's result, when it ran
      * @param bestStart the best starting plan no program made (a scheme's), null when none ran
+     * @param recompute the recompute step, with a recompute weight (null without one); then {@code result} is its
+     *     answer (objective and bound rounded to whole bytes; the exact ones are here) and the other components
+     *     are those of its spill-only steps
      */
     public record Outcome(PlanResult result, CosmaResult whole, DncResult dnc, CosmaResult fsDefault,
-                          CosmaResult fsMpmf, Plan bestStart, DivideAndConquer.Options dncOptions) {
+                          CosmaResult fsMpmf, Plan bestStart, DivideAndConquer.Options dncOptions,
+                          RecomputeOutcome recompute) {
+
+        /** A run without a recompute weight. */
+        public Outcome(PlanResult result, CosmaResult whole, DncResult dnc, CosmaResult fsDefault,
+                       CosmaResult fsMpmf, Plan bestStart, DivideAndConquer.Options dncOptions) {
+            this(result, whole, dnc, fsDefault, fsMpmf, bestStart, dncOptions, null);
+        }
     }
 
     private final Settings settings;
@@ -161,9 +175,20 @@ public final class CosmaPipeline implements Planner {
      * One run of the sequence.
      *
      * @param graph the graph with every tensor (the setting selects)
-     * @param givenStarts checked plans to start from (compare's scheme rows); null: the pipeline runs the schemes
+     * @param givenStarts checked plans to start from (compare's scheme rows, spill only); null: the pipeline runs
+     *     the schemes
      */
     public Outcome run(Graph graph, TensorSetting setting, long budget, Limits limits, List<Plan> givenStarts) {
+        Double lambda = settings.recomputeWeight();
+        if (lambda == null || settings.cosma().objective() != CosmaObjective.TRAFFIC) {
+            return spillOnly(graph, setting, budget, limits, givenStarts);
+        }
+        return new RecomputeStep(settings, lambda, progress).run(graph, setting, budget, limits,
+                share -> spillOnly(graph, setting, budget, share, givenStarts));
+    }
+
+    /** The sequence without recomputation (the steps of the class comment). */
+    private Outcome spillOnly(Graph graph, TensorSetting setting, long budget, Limits limits, List<Plan> givenStarts) {
         RunShares clock = new RunShares(limits, 0);
         Graph g = graph.withSetting(setting);
         CosmaSolver.Options cosma = settings.cosma();

@@ -4,6 +4,7 @@ import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.model.Budget;
 import dev.memplan.model.CheckReport;
+import dev.memplan.model.PlanResult;
 import dev.memplan.model.SolveStatus;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +27,10 @@ public final class PipelineReport {
 
     /** The solver that made the plan: the back-end of the whole graph's program, or divide and conquer's label. */
     public static String solver(CosmaPipeline.Outcome o) {
-        return o.dnc() != null ? o.result().plan().solver().name() : o.whole().backend();
+        if (o.dnc() != null) {
+            return o.recompute() != null ? o.result().planner() : o.result().plan().solver().name();
+        }
+        return o.whole().backend();
     }
 
     /**
@@ -36,7 +40,8 @@ public final class PipelineReport {
      * @param pruned whether the programs were pruned (the model row says so when not)
      */
     public static List<Row> result(CosmaPipeline.Outcome o, CosmaObjective objective, boolean pruned) {
-        List<Row> rows = o.dnc() != null ? dnc(o) : whole(o.whole(), objective, pruned);
+        List<Row> rows = o.recompute() != null ? recompute(o)
+                : o.dnc() != null ? dnc(o) : whole(o.whole(), objective, pruned);
         if (o.result().wallStopped()) {
             rows.replaceAll(r -> r.label().equals("status") ? new Row("status", r.value().endsWith(")")
                     ? r.value().substring(0, r.value().length() - 1) + "; " + Budget.WALL_CUT + ")"
@@ -49,6 +54,13 @@ public final class PipelineReport {
     public static List<Row> details(CosmaPipeline.Outcome o) {
         List<Row> rows = new ArrayList<>();
         CosmaResult r = o.whole();
+        if (o.recompute() != null) {
+            if (o.result().check() != null) {
+                checked(rows, o.result().check());
+            }
+            o.result().notes().forEach(n -> rows.add(new Row("note", n)));
+            return rows;
+        }
         if (o.dnc() != null) {
             return rows;
         }
@@ -109,6 +121,50 @@ public final class PipelineReport {
         return rows;
     }
 
+    /**
+     * The recompute step's rows: the answer's status, objective (traffic + lambda x recompute cost, apart), bound,
+     * gap and time, where it came from, then each candidate: the spill-only steps, the baselines, the joint program.
+     */
+    private static List<Row> recompute(CosmaPipeline.Outcome o) {
+        RecomputeOutcome rc = o.recompute();
+        PlanResult result = o.result();
+        List<Row> rows = new ArrayList<>();
+        rows.add(new Row("status", rc.status().name()));
+        rows.add(new Row("objective", rc.objective() == null ? "-" : rc.objective()
+                + " (traffic + lambda x recompute cost)"));
+        if (result.check() != null) {
+            rows.add(new Row("non-compulsory traffic", Long.toString(result.check().traffic().nonCompulsory())));
+            rows.add(new Row("recomputes", Long.toString(result.check().traffic().recomputes())));
+            rows.add(new Row("recompute cost", Long.toString(result.check().traffic().recomputeCost())));
+        }
+        rows.add(new Row("bound", rc.objective() == null ? "-" : number(rc.bound()) + (rc.joint() != null
+                && rc.bound() > 0 ? " (the joint program's, over plans with at most " + rc.extraRuns()
+                + " recomputes, of forward operators on a training graph)" : " (traffic and recompute cost are >= 0; a spill-only bound does not bound a plan"
+                + " that recomputes)")));
+        rows.add(new Row("gap", gap(rc.gap())));
+        rows.add(new Row("time", String.format(Locale.ROOT, "%.2f s", result.seconds())));
+        rows.add(new Row("plan from", rc.source() == null ? "-" : rc.source()));
+        rows.add(new Row("spill-only", spillOnly(o)));
+        for (RecomputeOutcome.Candidate c : rc.baselines()) {
+            rows.add(new Row(c.name(), c.objective() == null ? "no plan (" + String.join("; ", c.result().notes())
+                    + ")" : c.objective().toString()));
+        }
+        for (StepReport step : rc.steps()) {
+            if (step.status() == StepReport.Status.SKIPPED) {
+                rows.add(new Row(step.name(), "skipped: " + step.note()));
+            }
+        }
+        if (rc.joint() != null) {
+            RecomputeOutcome.Joint j = rc.joint();
+            rows.add(new Row(RecomputeOutcome.JOINT, j.status() + (j.objective() == null ? ", no plan"
+                    : ", " + j.objective()) + ", bound " + (j.bound() == null ? "-" : number(j.bound()))
+                    + String.format(Locale.ROOT, ", %.2f s (at most %d recomputes)", j.seconds(), rc.extraRuns())
+                    + (j.startOnly() ? "; nothing better than its starting plan" : "")
+                    + (j.notes().isEmpty() ? "" : "; " + String.join("; ", j.notes()))));
+        }
+        return rows;
+    }
+
     /** The columns of {@link #dncColumns}, in order: bench dnc's header between the case and its cost. */
     public static final List<String> DNC_COLUMNS = List.of("parts", "best start", "FS(default)", "FS(MPMF)",
             "spill at cut", "handover", "stitched order", "dnc", "vs best FS", "bound", "gap");
@@ -135,6 +191,26 @@ public final class PipelineReport {
             rows.add(new Row(DNC_COLUMNS.get(i), values.get(i)));
         }
         return rows;
+    }
+
+    /** The spill-only steps' answer in one line: status, traffic, bound and the way it went. */
+    private static String spillOnly(CosmaPipeline.Outcome o) {
+        RecomputeOutcome rc = o.recompute();
+        if (rc.spillOnly() == null) {
+            return "no plan";
+        }
+        String way = o.dnc() != null ? "divide and conquer" : o.whole() != null && o.whole().pruned() != null
+                ? "the whole graph's program" : "the starting plan";
+        CosmaResult whole = o.whole();
+        SolveStatus status = o.dnc() != null ? o.dnc().status() : whole != null ? whole.status() : null;
+        Long bound = o.dnc() != null ? o.dnc().bound() : whole != null ? whole.bound() : null;
+        return (status == null ? "" : status + ", ") + "traffic " + rc.spillOnly().traffic() + ", bound on the "
+                + "traffic without recomputes " + orDash(bound) + " (" + way + ")";
+    }
+
+    /** A double as an integer when it is one. */
+    private static String number(double x) {
+        return x == Math.rint(x) && Math.abs(x) < 1e15 ? Long.toString((long) x) : Double.toString(x);
     }
 
     /** How much less traffic a plan has than another's, in percent of the other's ("-" when that is 0 and this not). */

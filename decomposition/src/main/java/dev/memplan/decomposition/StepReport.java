@@ -1,11 +1,18 @@
 package dev.memplan.decomposition;
 
 /**
- * What one step of divide and conquer did: its name, whether it ran, the best checked traffic and the lower bound
- * known after it (null: none yet), and what it spent (wall seconds; work units under a work limit, else null).
+ * What one step of divide and conquer (or of the pipeline's recompute step) did: its name, whether it ran, the best
+ * checked traffic and the lower bound known after it (null: none yet), what it spent (wall seconds; work units under
+ * a work limit, else null) and a note in words (why it was skipped, what it found; null for none).
  * A table or a test reads these instead of the progress lines.
  */
-public record StepReport(String name, Status status, Long traffic, Long bound, double seconds, Double work) {
+public record StepReport(String name, Status status, Long traffic, Long bound, double seconds, Double work,
+                         String note) {
+
+    /** A step without a note. */
+    public StepReport(String name, Status status, Long traffic, Long bound, double seconds, Double work) {
+        this(name, status, traffic, bound, seconds, work, null);
+    }
 
     /** Whether a step ran. */
     public enum Status {

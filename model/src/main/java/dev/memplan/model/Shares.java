@@ -31,6 +31,13 @@ public final class Shares {
     public static final double WHOLE_FIRST = 0.8;
 
     /**
+     * With a recompute weight, the joint program (spill and recompute together) gets this fraction of the run's
+     * limit when it runs; the spill-only steps before it get the rest, and the recompute baselines run first, like
+     * the schemes.
+     */
+    public static final double RECOMPUTE_JOINT = 0.25;
+
+    /**
      * Divide and conquer: each fixed-schedule start (FS(default), then FS(MPMF)) gets 1/this of what is left.
      */
     public static final int FIXED_START_DIVISOR = 8;

@@ -1,0 +1,172 @@
+package dev.memplan.decomposition;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.datasets.Examples;
+import dev.memplan.datasets.TrainingGraphs;
+import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Budget;
+import dev.memplan.model.Budgets;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Objective;
+import dev.memplan.model.Operator;
+import dev.memplan.model.PlanChecker;
+import dev.memplan.model.Schedule;
+import dev.memplan.model.SolveStatus;
+import dev.memplan.model.TensorSetting;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The pipeline with a recompute weight ({@link RecomputeStep}): the answer is a checked plan never worse, by traffic +
+ * lambda x recompute cost, than the spill-only steps' plan or any recompute baseline; proven only when it is; and
+ * without a weight nothing changes.
+ */
+class RecomputePipelineTest {
+    private static final TensorSetting ALL = TensorSetting.ALL;
+    private static final TensorSetting ACT = TensorSetting.ACTIVATIONS;
+
+    /**
+     * x:1 -> a (cost 1) -> y:4 -> b -> z:4 -> c -> u:4; y, u -> d -> v:1 (RecomputeOptimalityTest's graph): at budget
+     * 9 spill only pays 8 bytes (y written and read back), running a again pays cost 1 and no traffic.
+     */
+    static Graph readEarlyAndLate() {
+        return Graph.builder("early-late")
+                .activation("x", 1).activation("y", 4).activation("z", 4).activation("u", 4).activation("v", 1)
+                .operator(new Operator("a", null, List.of("x"), List.of("y"), 1L))
+                .operator(new Operator("b", null, List.of("y"), List.of("z"), 5L))
+                .operator(new Operator("c", null, List.of("z"), List.of("u"), 5L))
+                .operator(new Operator("d", null, List.of("y", "u"), List.of("v"), 5L))
+                .output("v").build();
+    }
+
+    private static CosmaPipeline.Settings settings(Double lambda) {
+        return CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT), null)
+                .withDecompose(CosmaPipeline.Decompose.NONE).withRecomputeWeight(lambda);
+    }
+
+    private static Limits work(double units) {
+        return Limits.DEFAULT.withBudget(Budget.ofWork(units, null));
+    }
+
+    @Test
+    void aCheapRecomputeBeatsSpillOnlyAndIsProven() {
+        Graph g = readEarlyAndLate();
+        CosmaPipeline.Outcome o = new CosmaPipeline(settings(1.0), null).run(g, ALL, 9, Limits.DEFAULT, null);
+        RecomputeOutcome rc = o.recompute();
+        assertEquals(8.0, rc.spillOnly().value());
+        assertEquals(new Objective(0, 1, 1.0), rc.objective());
+        assertEquals(RecomputeOutcome.JOINT, rc.source());
+        assertEquals(SolveStatus.OPTIMAL, rc.status());
+        assertEquals(SolveStatus.OPTIMAL, o.result().status());
+        assertEquals(1.0, rc.bound());
+        assertEquals(0.0, rc.gap());
+        assertTrue(PlanChecker.check(g.withSetting(ALL), o.result().plan()).valid());
+        assertEquals(1, o.result().check().traffic().recomputes());
+        assertEquals(List.of("a", "b", "c", "a", "d"), o.result().plan().schedule().operators());
+        assertEquals(1L, o.result().objective());
+        neverWorseThanACandidate(rc);
+    }
+
+    @Test
+    void aDearRecomputeKeepsTheSpillOnlyPlan() {
+        Graph g = readEarlyAndLate();
+        CosmaPipeline.Outcome o = new CosmaPipeline(settings(64.0), null).run(g, ALL, 9, Limits.DEFAULT, null);
+        RecomputeOutcome rc = o.recompute();
+        assertEquals(new Objective(8, 0, 64.0), rc.objective());
+        assertEquals(RecomputeOutcome.SPILL_ONLY, rc.source());
+        // The joint program proves 8 over plans with at most one recompute.
+        assertEquals(SolveStatus.OPTIMAL, rc.status());
+        assertEquals(0, o.result().check().traffic().recomputes());
+        neverWorseThanACandidate(rc);
+    }
+
+    @Test
+    void withoutAWeightNothingChanges() {
+        Graph g = readEarlyAndLate();
+        CosmaPipeline.Outcome without = new CosmaPipeline(settings(null), null).run(g, ALL, 9, Limits.DEFAULT, null);
+        assertNull(without.recompute());
+        assertEquals(SolveStatus.OPTIMAL, without.result().status());
+        assertEquals(8L, without.result().objective());
+        assertEquals(8L, without.result().bound());
+        assertEquals(0, without.result().check().traffic().recomputes());
+        CosmaPipeline.Outcome with = new CosmaPipeline(settings(1.0), null).run(g, ALL, 9, Limits.DEFAULT, null);
+        assertEquals(without.result().check().traffic().nonCompulsory(), with.recompute().spillOnly().traffic());
+    }
+
+    @Test
+    void belowMrTheWeightChangesNothing() {
+        Graph g = readEarlyAndLate();
+        long below = Budgets.minimumRequired(g.withSetting(ALL)) - 1;
+        IllegalArgumentException without = assertThrows(IllegalArgumentException.class,
+                () -> new CosmaPipeline(settings(null), null).run(g, ALL, below, Limits.DEFAULT, null));
+        IllegalArgumentException with = assertThrows(IllegalArgumentException.class,
+                () -> new CosmaPipeline(settings(1.0), null).run(g, ALL, below, Limits.DEFAULT, null));
+        assertEquals(without.getMessage(), with.getMessage());
+    }
+
+    /**
+     * fig1's training step at M_R, a cheap and a dear weight, under a small work limit: the whole graph, divide and
+     * conquer and a fixed schedule each give a checked plan no worse than the spill-only plan and every baseline; on
+     * the fixed schedule the operators first run in its order (recomputes come between).
+     */
+    @Test
+    void aTrainingGraphGoesTheSameRoadWithAWeight() {
+        Graph g = TrainingGraphs.of(Examples.graph("fig1"), TrainingGraphs.Step.BACKWARD);
+        long mr = Budgets.minimumRequired(g.withSetting(ACT));
+        for (double lambda : new double[] {1.0 / 64, 64}) {
+            CosmaPipeline.Outcome whole = new CosmaPipeline(settings(lambda), null).run(g, ACT, mr, work(1), null);
+            checked(g, whole);
+            assertTrue(whole.recompute().baselines().size() == 4, "checkpoint-sqrt and DTR, Belady and greedy");
+            assertNotNull(whole.recompute().joint(), "the joint program ran");
+            assertTrue(whole.recompute().steps().stream().map(StepReport::name).toList()
+                    .containsAll(List.of("spill-only", RecomputeOutcome.JOINT)));
+
+            CosmaPipeline.Outcome dnc = new CosmaPipeline(settings(lambda).withDecompose(CosmaPipeline.Decompose.ALWAYS)
+                    .withMaxPart(8), null).run(g, ACT, mr, work(1), null);
+            assertNotNull(dnc.dnc(), "divide and conquer ran");
+            checked(g, dnc);
+
+            Schedule order = Schedule.defaultOrder(g.withSetting(ACT));
+            CosmaPipeline.Outcome fixed = new CosmaPipeline(CosmaPipeline.Settings.of(
+                    CosmaSolver.Options.traffic(Backend.CPSAT).withSchedule(order), null).withRecomputeWeight(lambda),
+                    null).run(g, ACT, mr, work(1), null);
+            checked(g, fixed);
+            assertNotNull(fixed.recompute().joint(), "the joint program runs in the fixed schedule's order");
+            // Every plan on the fixed schedule runs the operators first in its order; recomputes come between.
+            List<String> firstRuns = new ArrayList<>(new LinkedHashSet<>(
+                    fixed.result().plan().schedule().operators()));
+            assertEquals(order.operators(), firstRuns);
+        }
+    }
+
+    private static void checked(Graph g, CosmaPipeline.Outcome o) {
+        RecomputeOutcome rc = o.recompute();
+        assertNotNull(o.result().plan());
+        assertTrue(PlanChecker.check(g.withSetting(ACT), o.result().plan()).valid());
+        assertEquals(Objective.of(o.result().check().traffic(), rc.lambda()), rc.objective());
+        assertTrue(rc.status() == SolveStatus.OPTIMAL || rc.status() == SolveStatus.FEASIBLE, rc.status().name());
+        assertTrue(rc.bound() >= 0 && rc.bound() <= rc.objective().value());
+        neverWorseThanACandidate(rc);
+    }
+
+    private static void neverWorseThanACandidate(RecomputeOutcome rc) {
+        double value = rc.objective().value();
+        assertNotNull(rc.spillOnly());
+        assertTrue(value <= rc.spillOnly().value(), "spill-only " + rc.spillOnly() + ", answer " + rc.objective());
+        for (RecomputeOutcome.Candidate c : rc.baselines()) {
+            assertTrue(c.objective() == null || value <= c.objective().value(), c.name() + " " + c.objective());
+        }
+        if (rc.joint() != null && rc.joint().objective() != null) {
+            assertTrue(value <= rc.joint().objective().value());
+        }
+    }
+}
