@@ -11,7 +11,8 @@ import dev.memplan.model.SolveStatus;
 import dev.memplan.model.io.MiniMallocCsv;
 import dev.memplan.model.LoadBound;
 import dev.memplan.baselines.allocation.Portfolio;
-import dev.memplan.datasets.TrainingTrace;
+import dev.memplan.datasets.GeneratedTraces;
+import dev.memplan.model.ClockGuard;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +32,8 @@ final class AllocateCommand extends CommandBase {
     static final int GAVE_UP = 4;
 
     @Parameters(index = "0", paramLabel = "BUFFERS.csv",
-            description = "buffers in MiniMalloc's CSV format, or a generated training-step trace gen:trace:N[:SEED]")
+            description = "buffers in MiniMalloc's CSV format, or a generated trace: gen:trace:N[:SEED] (a training step),"
+                    + " gen:heap:N[:SEED] (thousands of buffers live at once; docs/graphs.md)")
     String input;
 
     @Option(names = "--capacity", paramLabel = "BYTES",
@@ -102,7 +104,12 @@ final class AllocateCommand extends CommandBase {
             throw new UserException("--allocator telamalloc answers feasibility only (does a packing fit the capacity?);"
                     + " for --minimize use auto, minimalloc, ilp, cpsat or a heuristic");
         }
-        BufferSet buffers = Inputs.buffers(input);
+        // The time limit counts from the command's start (the JVM's): reading or generating the buffers is in it.
+        Limits limits = new Limits(threads, 0.0, 0L, limit.budget(sinceStart(wallLimit)), null);
+        BufferSet buffers;
+        try (ClockGuard guard = ClockGuard.until(limits.budget())) {
+            buffers = Inputs.buffers(input);
+        }
         Long cap = capacity != null ? capacity : buffers.capacity();
         if (cap == null && !minimize) {
             throw new UserException(file + ": no capacity; give --capacity or name the file X.<capacity>.csv");
@@ -122,9 +129,8 @@ final class AllocateCommand extends CommandBase {
                 }
             }
         }
-        // Under a work limit the time limit becomes the wall deadline that guards the counted work.
-        Limits limits = new Limits(threads, 0.0, 0L, limit.budget(wallLimit), null);
-        String name = TrainingTrace.isTraceName(input) && !Files.exists(file) ? input : file.getFileName().toString();
+        String name = GeneratedTraces.isTraceName(input) && !Files.exists(file) ? input
+                : file.getFileName().toString();
         long bound = LoadBound.of(buffers);
         o.println(name + ": " + buffers.size() + " buffers" + (cap == null ? "" : ", capacity " + cap)
                 + ", allocator " + allocator + (minimize ? " (minimise height)" : "") + ", lower bound L " + bound
@@ -175,6 +181,21 @@ final class AllocateCommand extends CommandBase {
         o.println("gave up after " + time + ": " + why + " (not proven infeasible)");
         workLine(o, limits);
         return GAVE_UP;
+    }
+
+    /**
+     * What is left of the wall limit since the command started, less the margin to check and write the packing
+     * (under a work limit: the wall deadline that guards the counted work); null without one.
+     */
+    private static java.time.Duration sinceStart(java.time.Duration wall) {
+        if (wall == null) {
+            return null;
+        }
+        // A tenth of the limit, at most a second, is kept to check and write the packing.
+        java.time.Duration margin = wall.dividedBy(10).compareTo(java.time.Duration.ofSeconds(1)) < 0
+                ? wall.dividedBy(10) : java.time.Duration.ofSeconds(1);
+        java.time.Duration left = wall.minus(margin).minusNanos(System.nanoTime() - Main.started());
+        return left.isNegative() ? java.time.Duration.ZERO : left;
     }
 
     /** Under a work limit: the work used, and whether the clock cut it short (then the result is the machine's). */

@@ -1,32 +1,17 @@
 package dev.memplan.cli;
 
-import dev.memplan.baselines.allocation.Allocators;
-import dev.memplan.baselines.allocation.minimalloc.MiniMallocAllocator;
-import dev.memplan.baselines.allocation.minimalloc.MiniMallocOptions;
-import dev.memplan.datasets.MiniMallocSuite;
-import dev.memplan.datasets.RandomBuffers;
-import dev.memplan.model.Allocation;
-import dev.memplan.model.Allocator;
-import dev.memplan.model.BufferChecker;
-import dev.memplan.model.BufferSet;
-import dev.memplan.model.Limits;
-import dev.memplan.model.SolveStatus;
+import dev.memplan.sweeps.bench.AllocatorsBench;
+import dev.memplan.sweeps.bench.ScaleBench;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code memplan bench allocators}: every allocator on MiniMalloc's eleven challenging instances (capacity
- * 1,048,576) and on seeded random sets, with a per-instance time limit. Exact allocators report solved /
- * infeasible / gave up and the time; heuristics report the height they reach (with no capacity). Each
- * placement is checked. Rows are printed and the CSV rewritten as they finish.
+ * {@code memplan bench allocators}: every allocator on MiniMalloc's challenging instances and seeded random sets
+ * ({@link AllocatorsBench}), or with --scale on generated traces, each run in its own JVM ({@link ScaleBench}).
+ * Rows are printed and the CSV rewritten as they finish.
  */
 @Command(name = "allocators", mixinStandardHelpOptions = true,
         description = {"Runs the allocators on MiniMalloc's challenging suite and seeded random buffer sets; prints",
@@ -65,70 +50,21 @@ final class BenchAllocators extends CommandBase.Bench {
 
     @Override
     Integer run(Path csv, PrintWriter out) {
-        List<String> names = allocators == null ? Allocators.NAMES : allocators;
-        for (String n : names) {
-            if (!Allocators.NAMES.contains(n)) {
-                throw new UserException("unknown allocator '" + n + "'; allocators: " + String.join(", ", Allocators.NAMES));
-            }
-        }
-        Duration limit = Inputs.timeLimit(timeLimit, "--time-limit");
-        Inputs.threads(threads, "--threads");
-        if (random < 0) {
-            throw new UserException("--random must be a number of random sets >= 0, got " + random);
-        }
+        AllocatorsBench.Spec spec = new AllocatorsBench.Spec(allocators, instances, random,
+                Inputs.timeLimit(timeLimit, "--time-limit"), Inputs.threads(threads, "--threads"), ablations);
         if (scale) {
-            return new BenchScale(out, csv, names, sizes, timeLimit).run();
-        }
-        Map<String, BufferSet> sets = new LinkedHashMap<>();
-        for (String i : instances == null ? MiniMallocSuite.challengingNames() : instances) {
-            try {
-                sets.put(i, MiniMallocSuite.challenging(i));
-            } catch (IllegalArgumentException e) {
-                throw new UserException(e.getMessage());
-            }
-        }
-        for (int seed = 1; seed <= random; seed++) {
-            sets.put("random-" + seed, RandomBuffers.generate(seed, 200, 2000, 200, 4096, 1, 0.0));
-        }
-        Table t = new Table("instance", "buffers", "capacity", "allocator", "result", "seconds", "height");
-        out.println(String.join("  ", List.of("instance", "buffers", "capacity", "allocator", "result", "seconds", "height")));
-        Map<String, Allocator> variants = new LinkedHashMap<>();
-        for (String name : names) {
-            variants.put(name, Allocators.byName(name));
-        }
-        if (ablations) {
-            for (MiniMallocOptions.Technique off : MiniMallocOptions.Technique.values()) {
-                variants.put("minimalloc-no-" + off.id(), new MiniMallocAllocator(MiniMallocOptions.DEFAULT.without(off)));
-            }
-        }
-        for (Map.Entry<String, BufferSet> e : sets.entrySet()) {
-            BufferSet set = e.getValue();
-            long capacity = set.capacity();
-            for (String name : variants.keySet()) {
-                List<String> row = new ArrayList<>(List.of(e.getKey(), Integer.toString(set.size()), Long.toString(capacity),
-                        name));
-                Allocation a;
-                boolean heuristic = Allocators.NAMES.contains(name) && Allocators.heuristic(name);
-                if (heuristic) {
-                    a = Allocators.minimize(name, set, new Limits(limit, threads, 0.0, 0L));
-                    row.add(!a.solved() ? "gave up" : a.placement().height() <= capacity ? "fits" : "exceeds");
-                } else {
-                    a = variants.get(name).allocate(set, capacity, new Limits(limit, threads, 0.0, 0L));
-                    row.add(a.solved() ? "solved" : a.status() == SolveStatus.INFEASIBLE ? "infeasible" : "gave up");
-                }
-                if (a.solved()) {
-                    BufferChecker.requireValid(a.placement(), heuristic ? a.placement().height() : capacity, name);
-                }
-                row.add(String.format(Locale.ROOT, "%.2f", a.seconds()));
-                row.add(a.solved() ? Long.toString(a.placement().height()) : "-");
-                t.row(row.toArray(new String[0]));
-                out.println(String.join("  ", row));
+            ScaleBench.Spec scaled = new ScaleBench.Spec(spec.allocators(), sizes, timeLimit, Main.class.getName());
+            Table t = new Table(ScaleBench.HEADER);
+            ScaleBench.run(scaled, t.sink(csv, out), line -> {
+                out.println(line);
                 out.flush();
-                t.writeCsv(csv);
-            }
+            });
+            out.println();
+            t.print(out);
+            out.println("wrote " + csv);
+            return 0;
         }
-        out.println();
-        t.print(out);
+        live(AllocatorsBench.HEADER, csv, out, rows -> AllocatorsBench.run(spec, rows));
         out.println("every placement checked; wrote " + csv);
         return 0;
     }

@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.baselines.mmap.MmapPlanners;
 import dev.memplan.datasets.mmap.MmapInstances;
 import dev.memplan.datasets.zoo.Zoo;
 import dev.memplan.model.mmap.MmapInstance;
@@ -49,19 +50,26 @@ final class BenchMmap extends CommandBase.Bench {
         }
         if (!(random.size() == 1 && random.get(0).equals("none"))) {
             for (String n : random) {
+                // Each count checked now, not after the instances before it ran.
+                if (!n.trim().matches("\\d{1,7}") || Integer.parseInt(n.trim()) < 1
+                        || Integer.parseInt(n.trim()) > MmapInstances.MAX_BUFFERS) {
+                    throw new UserException("--random must be buffer counts from 1 to " + MmapInstances.MAX_BUFFERS
+                            + " (or 'none'), got '" + n + "'");
+                }
                 inputs.add(MmapInstances.GENERATED_PREFIX + n.trim() + ":" + seed);
             }
         }
         MmapCommand.Run run = new MmapCommand.Run();
-        run.timeLimit = timeLimit;
+        run.timeLimitOption = timeLimit;
         run.threads = 1;
         run.seed = seed;
         run.simulations = simulations;
-        Table table = MmapCommand.table();
+        run.validate(new MmapCommand.Input());
+        Table table = new Table(MmapPlanners.HEADER);
         for (String input : inputs) {
             long start = System.nanoTime();
             MmapInstance in = MmapCommand.instance(input, null);
-            err.println("mmap bench: " + MmapCommand.describe(in));
+            err.println("mmap bench: " + MmapPlanners.describe(in));
             MmapCommand.compare(in, List.of("greedy", "random", "mcts", "exact"), run, start, err, table);
             table.writeCsv(csv);
         }

@@ -5,17 +5,26 @@ import dev.memplan.sweeps.SpecBuilder;
 import dev.memplan.sweeps.SweepSpec;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
  * What {@code bench compare} and {@code bench cosma} share: they build a sweep spec from their options
- * ({@link SpecBuilder}) and run it through the sweep machinery (the same cases, rows and checks as
+ * ({@code sweeps.bench.ZooSpecs}) and run it through the sweep machinery (the same cases, rows and checks as
  * {@code memplan sweep}), then lay the rows out as their tables. With {@code --db} the rows persist and a re-run
  * resumes.
  */
 final class BenchSweep {
+    @Mixin
+    ZooAxes axes;
+
+    @Mixin
+    SolverOptions solverOptions;
+
     @Option(names = "--db", paramLabel = "FILE",
             description = "keep the rows in this results database (DuckDB); a re-run skips the cases in it (default: "
                     + "in memory)")
@@ -37,8 +46,35 @@ final class BenchSweep {
         }
     }
 
-    /** Runs the spec; {@code onRow} sees each row as it is stored; the rows of all its cases by case key. */
-    Map<String, ResultRow> run(SweepSpec spec, PrintWriter err, Consumer<ResultRow> onRow) {
-        return SpecBuilder.run(spec, db, plans, jobs, err, onRow);
+    /**
+     * Runs the spec (with this command line's solver axes), printing {@code header} first and then each line that
+     * {@code lines} makes of a stored row, as it comes, the CSV (and the Markdown, unless null) rewritten then;
+     * returns the rows of all its cases by case key.
+     */
+    Map<String, ResultRow> run(SpecBuilder spec, String[] header, Function<ResultRow, List<String[]>> lines, Path csv,
+            Path markdown, PrintWriter out, PrintWriter err) {
+        SweepSpec built = solverOptions.solverAxes(spec).build();
+        out.println(String.join("  ", header));
+        Table progressive = new Table(header);
+        Consumer<String[]> sink = progressive.sink(csv, out);
+        return SpecBuilder.run(built, db, plans, jobs, err, r -> lines.apply(r).forEach(line -> {
+            sink.accept(line);
+            if (markdown != null) {
+                progressive.writeMarkdown(markdown);
+            }
+        }));
+    }
+
+    /** The whole table, written (CSV, Markdown unless null) and printed after a blank line, every plan checked. */
+    static void finish(String[] header, List<String[]> lines, Path csv, Path markdown, PrintWriter out) {
+        Table table = new Table(header);
+        lines.forEach(table::row);
+        table.writeCsv(csv);
+        if (markdown != null) {
+            table.writeMarkdown(markdown);
+        }
+        out.println();
+        table.print(out);
+        out.println("every plan checked: VALID; wrote " + csv + (markdown == null ? "" : " and " + markdown));
     }
 }

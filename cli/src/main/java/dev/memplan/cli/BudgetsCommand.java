@@ -2,6 +2,7 @@ package dev.memplan.cli;
 
 import dev.memplan.baselines.scheduling.ScheduleResult;
 import dev.memplan.model.Budgets;
+import dev.memplan.model.ClockGuard;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Schedule;
@@ -42,7 +43,12 @@ final class BudgetsCommand extends CommandBase {
         PrintWriter out = out();
         // --time-limit bounds the whole command (graph built, every setting), not each setting's M_P.
         Limits limits = solverOptions.commandLimits();
-        Graph g = input.read();
+        try (ClockGuard guard = ClockGuard.until(limits.budget())) {
+            return budgets(ticker, out, limits, input.read());
+        }
+    }
+
+    private Integer budgets(Ticker ticker, PrintWriter out, Limits limits, Graph g) {
         long parameters = g.tensors().stream().filter(t -> t.kind() == TensorKind.PARAMETER).count();
         out.println("graph " + g.name() + ": " + g.operatorCount() + " operators, " + g.tensorCount() + " tensors ("
                 + parameters + " parameters), alignment " + g.alignment());

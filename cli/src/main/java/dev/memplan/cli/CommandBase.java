@@ -41,6 +41,41 @@ abstract class CommandBase implements Callable<Integer> {
 
         /** Runs the bench; its table goes to {@code out} and to {@code csv}. */
         abstract Integer run(Path csv, PrintWriter out) throws Exception;
+
+        /**
+         * Prints {@code header}, then each row {@code bench} hands to its sink as it finishes (the CSV rewritten each
+         * time), then the whole table after a blank line.
+         */
+        static void live(String[] header, Path csv, PrintWriter out, java.util.function.Consumer<
+                java.util.function.Consumer<String[]>> bench) {
+            Table table = new Table(header);
+            out.println(String.join("  ", header));
+            bench.accept(table.sink(csv, out));
+            out.println();
+            table.print(out);
+        }
+    }
+
+    /**
+     * A bench over cases the pipeline solves (bench dnc, gaps): --graphs (the four NAS networks by default), --setting
+     * and the solver options, declared here once.
+     */
+    abstract static class PipelineBench extends Bench {
+        @picocli.CommandLine.Option(names = "--graphs", split = ",", paramLabel = "G1,...",
+                defaultValue = "nasnet,pnasnet,amoebanet,darts",
+                description = "graphs: zoo names, files or gen:... (default: ${DEFAULT-VALUE})")
+        List<String> graphs;
+
+        @Mixin
+        SettingOption setting;
+
+        @Mixin
+        SolverOptions solverOptions;
+
+        @Override
+        List<String> inputs() {
+            return graphs;
+        }
     }
 
     /** A command that only groups subcommands: run alone, it prints its usage. */

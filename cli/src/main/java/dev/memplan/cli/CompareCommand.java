@@ -58,13 +58,21 @@ final class CompareCommand extends CommandBase {
         Outputs.check(csv, "--csv", true, input.name);
         PrintWriter out = Outputs.report(csv, spec.commandLine());
         PrintWriter err = err();
-        Graph full = input.read();
-        TensorSetting s = problem.setting();
-        Graph g = full.withSetting(s);
         Limits limits = solverOptions.commandLimits();
-        MinimumPeakScheduler mpmf = solverOptions.minimumPeak(g);
-        List<Scheme> schemes = Inputs.schemes(planners.schemeNames(), mpmf);
-        BudgetChoice chosen = BudgetChoice.resolve(problem.budget, g, s, mpmf, limits);
+        TensorSetting s = problem.setting();
+        Graph full;
+        Graph g;
+        MinimumPeakScheduler mpmf;
+        List<Scheme> schemes;
+        BudgetChoice chosen;
+        // The time limit covers reading the graph and its budget too: they poll the command's clock.
+        try (dev.memplan.model.ClockGuard guard = dev.memplan.model.ClockGuard.until(limits.budget())) {
+            full = input.read();
+            g = full.withSetting(s);
+            mpmf = solverOptions.minimumPeak(g);
+            schemes = Inputs.schemes(planners.schemeNames(), mpmf);
+            chosen = BudgetChoice.resolve(problem.budget, g, s, mpmf, limits);
+        }
         out.println("graph " + g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
                 + s.fileName() + "), budget " + chosen.describe());
         long feasible = Budgets.minimumFeasible(g);

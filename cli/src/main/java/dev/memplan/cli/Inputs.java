@@ -91,20 +91,22 @@ final class Inputs {
     }
 
     /**
-     * A buffer set from a MiniMalloc CSV file or a generated trace ({@code gen:trace:N[:SEED]}); the file is
+     * A buffer set from a MiniMalloc CSV file or a generated trace ({@code gen:trace:N[:SEED]},
+     * {@code gen:heap:N[:SEED]}); the file is
      * checked to exist first, so a missing file is named as such.
      */
     static dev.memplan.model.BufferSet buffers(String argument) {
-        if (dev.memplan.datasets.TrainingTrace.isTraceName(argument) && !Files.exists(Path.of(argument))) {
+        if (dev.memplan.datasets.GeneratedTraces.isTraceName(argument) && !Files.exists(Path.of(argument))) {
             try {
-                return dev.memplan.datasets.TrainingTrace.of(argument);
+                return dev.memplan.datasets.GeneratedTraces.of(argument);
             } catch (IllegalArgumentException e) {
                 throw new UserException(e.getMessage());
             }
         }
         Path file = Path.of(argument);
         if (!Files.exists(file)) {
-            throw new UserException("no such file: " + file + " (give a MiniMalloc CSV or gen:trace:N[:SEED])");
+            throw new UserException("no such file: " + file + " (give a MiniMalloc CSV, "
+                    + dev.memplan.datasets.GeneratedTraces.FORMS + ")");
         }
         return dev.memplan.model.io.MiniMallocCsv.read(file);
     }

@@ -28,6 +28,8 @@ public final class Main implements Runnable {
     static final int INVALID = 1;
     static final int USER_ERROR = 2;
     static final int INTERNAL_ERROR = 3;
+    /** Nothing found within the limits, which is not a proof that nothing exists. */
+    static final int NOTHING_WITHIN_LIMITS = 4;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -67,6 +69,12 @@ public final class Main implements Runnable {
             }
         });
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (e instanceof dev.memplan.model.ClockGuard.TimeUpException up) {
+                // Before any result exists (the graph or the buffers not yet read or built): nothing was written.
+                commandLine.getErr().println("memplan: " + up.getMessage() + ": nothing within the limits, no file"
+                        + " written");
+                return NOTHING_WITHIN_LIMITS;
+            }
             if (isUserMistake(e)) {
                 commandLine.getErr().println("memplan: error: " + Messages.clean(e.getMessage()));
                 return USER_ERROR;

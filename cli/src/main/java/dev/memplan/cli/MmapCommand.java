@@ -1,11 +1,7 @@
 package dev.memplan.cli;
 
-import dev.memplan.baselines.mmap.BestMapping;
-import dev.memplan.baselines.mmap.GreedyMapping;
-import dev.memplan.baselines.mmap.MctsPlay;
-import dev.memplan.baselines.mmap.RandomPlay;
+import dev.memplan.baselines.mmap.MmapPlanners;
 import dev.memplan.datasets.mmap.MmapInstances;
-import dev.memplan.formulations.mmap.MmapCpSat;
 import dev.memplan.model.ByteRange;
 import dev.memplan.model.Limits;
 import dev.memplan.model.io.MmapJson;
@@ -17,15 +13,10 @@ import dev.memplan.model.mmap.MappingReport;
 import dev.memplan.model.mmap.MappingResult;
 import dev.memplan.model.mmap.MappingViolation;
 import dev.memplan.model.mmap.MmapInstance;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Command;
@@ -41,14 +32,13 @@ import picocli.CommandLine.Parameters;
 final class MmapCommand extends CommandBase.Group {
     static final String INPUT_HELP = "memplan-mmap/1 instance file, zoo name, graph file or name (derived with the "
             + "cost model), or gen:mmap:N[:SEED] (N buffers)";
-    static final List<String> PLANNERS = List.of("exact", "greedy", "mcts", "random");
 
     /** The instance named by an argument, with the capacity replaced when one is given. */
     static MmapInstance instance(String argument, Long capacity) {
         checkCapacity(capacity);
         MmapInstance in;
         Path file = Path.of(argument);
-        if (Files.isRegularFile(file) && isMmapFile(file)) {
+        if (Files.isRegularFile(file) && MmapJson.isInstanceFile(file)) {
             in = MmapJson.read(file);
         } else if (MmapInstances.isGeneratedName(argument)) {
             try {
@@ -79,32 +69,16 @@ final class MmapCommand extends CommandBase.Group {
         }
     }
 
-    private static boolean isMmapFile(Path file) {
-        try (InputStream s = Files.newInputStream(file)) {
-            String head = new String(s.readNBytes(4096), StandardCharsets.UTF_8);
-            return head.contains("\"" + MmapJson.FORMAT + "\"");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file + ": " + dev.memplan.model.io.AtomicFiles.reason(e), e);
+    static MappingPlanner planner(String name, int simulations) {
+        try {
+            return MmapPlanners.byName(name, simulations);
+        } catch (IllegalArgumentException e) {
+            throw new UserException(e.getMessage());
         }
     }
 
-    static MappingPlanner planner(String name, int simulations) {
-        return switch (name) {
-            case "exact" -> new MmapCpSat(new BestMapping(List.of(new GreedyMapping(), new MctsPlay(simulations, 16, 1.0))));
-            case "greedy" -> new GreedyMapping();
-            case "mcts" -> new MctsPlay(simulations, 16, 1.0);
-            case "random" -> new RandomPlay();
-            default -> throw new UserException("unknown planner '" + name + "': use " + String.join(", ", PLANNERS));
-        };
-    }
-
     static String describe(MmapInstance in) {
-        return in.name() + " (" + in.size() + " buffers, " + in.instructions() + " instructions, capacity "
-                + in.capacity() + " bytes, benefit of all buffers that fit " + in.benefitBound() + ")";
-    }
-
-    static String percent(double x) {
-        return Double.isNaN(x) ? "-" : String.format(Locale.ROOT, "%.2f%%", 100 * x);
+        return MmapPlanners.describe(in);
     }
 
     /** INSTANCE and --capacity, declared once for every mmap command. */
@@ -158,6 +132,9 @@ final class MmapCommand extends CommandBase.Group {
                     "mapping on any machine and load (default: none)"})
         Double workLimit;
 
+        /** The most MCTS simulations per move (the default is 128): a count, not a time, so it is bounded. */
+        static final int MAX_SIMULATIONS = 1_000_000;
+
         /** The wall-time limit in seconds, or infinity for none (a work limit alone). */
         double timeLimit = 60;
 
@@ -198,8 +175,9 @@ final class MmapCommand extends CommandBase.Group {
                 work = dev.memplan.model.Budget.ofWork(SolverOptions.workUnits(workLimit, "--work-limit"), null);
             }
             Inputs.threads(threads, "--threads");
-            if (simulations < 1) {
-                throw new UserException("--simulations must be >= 1 (MCTS simulations per move), got " + simulations);
+            if (simulations < 1 || simulations > MAX_SIMULATIONS) {
+                throw new UserException("--simulations must be >= 1 and <= " + MAX_SIMULATIONS
+                        + " (MCTS simulations per move), got " + simulations);
             }
             checkCapacity(input.capacity);
         }
@@ -254,7 +232,7 @@ final class MmapCommand extends CommandBase.Group {
             }
             o.println("reward    " + r.reward());
             o.println("bound     " + (r.bound() < 0 ? "- (a heuristic has none)" : r.bound() + " (gap "
-                    + percent(r.gap()) + ")"));
+                    + MmapPlanners.percent(r.gap()) + ")"));
             int[] counts = r.mapping().actionCounts();
             o.println("actions   copy " + counts[Action.COPY.ordinal()] + ", nocopy " + counts[Action.NOCOPY.ordinal()]
                     + ", drop " + counts[Action.DROP.ordinal()]);
@@ -292,7 +270,7 @@ final class MmapCommand extends CommandBase.Group {
         @Override
         Integer plan(MmapInstance in, long start) {
             out().println(describe(in));
-            Table table = table();
+            Table table = new Table(MmapPlanners.HEADER);
             compare(in, planners, run, start, err(), table);
             table.print(out());
             if (run.workLimit != null) {
@@ -305,61 +283,13 @@ final class MmapCommand extends CommandBase.Group {
         }
     }
 
-    static Table table() {
-        return new Table("instance", "buffers", "planner", "status", "reward", "bound", "% of bound", "seconds", "note");
-    }
-
     /**
-     * Runs the planners on one instance within the run's time limit from {@code startNanos}: the fast players
-     * (greedy, random) first, then MCTS with a third of the time left and the exact program with the rest,
-     * starting from the best mapping found so far. Adds one row per planner, each reward against the best bound of
-     * the run (the exact program's, or the benefit of every buffer that fits).
+     * Runs the planners on one instance within the run's limit from {@code startNanos} ({@link MmapPlanners#compare})
+     * and adds their rows to {@code table}.
      */
-    static List<MappingResult> compare(MmapInstance in, List<String> names, Run run, long startNanos, PrintWriter err,
-            Table table) {
-        List<String> order = new ArrayList<>();
-        names.stream().filter(n -> !n.equals("mcts") && !n.equals("exact")).forEach(order::add);
-        names.stream().filter(n -> n.equals("mcts") || n.equals("exact")).forEach(order::add);
-        List<MappingResult> results = new ArrayList<>();
-        long bound = in.benefitBound();
-        for (String name : order) {
-            // The exact program starts from the best mapping the players of this run found.
-            MappingPlanner p = name.equals("exact") && !results.isEmpty()
-                    ? new MmapCpSat(bestOf(results)) : planner(name, run.simulations);
-            double left = run.left(startNanos);
-            double share = name.equals("mcts") && order.contains("exact") ? left / dev.memplan.model.Shares.MMAP_MCTS_BEFORE_EXACT_DIVISOR : left;
-            err.println("mmap: " + p.name() + " on " + in.name() + " (" + String.format(Locale.ROOT, "%.1f", share)
-                    + (run.workLimit != null ? " units" : " s") + ") ...");
-            MappingResult r = p.plan(in, run.limits(Math.max(0.001, share), startNanos));
-            results.add(r);
-            if (r.bound() >= 0) {
-                bound = Math.min(bound, r.bound());
-            }
-        }
-        for (MappingResult r : results) {
-            table.row(in.name(), Integer.toString(in.size()), r.planner(), r.status().name(),
-                    r.mapping() == null ? "-" : Long.toString(r.reward()), Long.toString(bound),
-                    r.mapping() == null ? "-" : percent(bound == 0 ? 1.0 : r.reward() / (double) bound),
-                    String.format(Locale.ROOT, "%.2f", r.seconds()), r.note());
-        }
-        return results;
-    }
-
-    /** A planner that returns the best of these (checked) results' mappings. */
-    private static MappingPlanner bestOf(List<MappingResult> results) {
-        MappingResult best = results.stream().filter(r -> r.mapping() != null)
-                .max(java.util.Comparator.comparingLong(MappingResult::reward)).orElseThrow();
-        return new MappingPlanner() {
-            @Override
-            public String name() {
-                return best.planner();
-            }
-
-            @Override
-            public MappingResult plan(MmapInstance instance, Limits limits) {
-                return best;
-            }
-        };
+    static void compare(MmapInstance in, List<String> names, Run run, long startNanos, PrintWriter err, Table table) {
+        MmapPlanners.compare(in, names, run.simulations, () -> run.left(startNanos), s -> run.limits(s, startNanos),
+                run.workLimit != null, err::println).forEach(table::row);
     }
 
     @Command(name = "export", mixinStandardHelpOptions = true,

@@ -9,6 +9,7 @@ import dev.memplan.model.io.AtomicFiles;
 import dev.memplan.model.io.MiniMallocCsv;
 import dev.memplan.model.io.PlanJson;
 import dev.memplan.sweeps.figures.FigureFile;
+import dev.memplan.sweeps.figures.FrontFigure;
 import dev.memplan.sweeps.figures.LayoutFigure;
 import dev.memplan.sweeps.figures.ResultCells;
 import dev.memplan.sweeps.figures.ResultsFile;
@@ -24,11 +25,12 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code memplan plot traffic|table|layout}: figures and tables from sweep results and from plans. */
+/** {@code memplan plot traffic|front|table|layout}: figures and tables from sweep results and from plans. */
 @Command(name = "plot", mixinStandardHelpOptions = true,
         description = {"Figures (SVG or PNG, by the --out name) and tables from sweep results",
             "(the DuckDB database of 'memplan sweep' or its CSV export) and from plans."},
-        subcommands = {PlotCommand.Traffic.class, PlotCommand.TableOfTimes.class, PlotCommand.Layout.class})
+        subcommands = {PlotCommand.Traffic.class, PlotCommand.Front.class, PlotCommand.TableOfTimes.class,
+            PlotCommand.Layout.class})
 final class PlotCommand extends CommandBase.Group {
 
     /** Options that choose which results a figure or table shows. */
@@ -89,6 +91,52 @@ final class PlotCommand extends CommandBase.Group {
             FigureFile.write(figure, file);
             out().println("wrote " + file + " (" + cells.panels().size() + " panels x "
                     + cells.budgets().size() + " budgets x " + cells.series().size() + " planners)");
+            return 0;
+        }
+    }
+
+    @Command(name = "front", mixinStandardHelpOptions = true,
+            description = {"The trade-off of recomputation: non-compulsory traffic against recompute",
+                "cost, a point per plan (one per recompute weight lambda of the sweep), a",
+                "panel per network, setting and budget, and each panel's Pareto front (the",
+                "plans nothing beats in both) as a dashed staircase labelled with its weights."})
+    static final class Front extends CommandBase {
+        @Parameters(index = "0", paramLabel = "DB|CSV", description = "sweep results: a DuckDB file, or a .csv export")
+        Path results;
+
+        @Option(names = "--budgets", paramLabel = "BUDGET", split = ",",
+                description = "only these budgets (as named in the results: M_R, 0.25, ...)")
+        List<String> budgets;
+
+        @Option(names = "--out", paramLabel = "FILE.svg|FILE.png",
+                description = "the figure (default: beside the results, NAME-front.svg)")
+        Path out;
+
+        @Option(names = "--title", paramLabel = "TEXT", description = "the figure's title")
+        String title;
+
+        @Mixin
+        Selection selection;
+
+        @Override
+        public Integer call() {
+            Path file = out != null ? out : sibling(results, "-front.svg");
+            Outputs.check(file, "--out", false, results.toString());
+            imageFormat(file);
+            requireFile(results);
+            FrontFigure figure;
+            try {
+                figure = new FrontFigure(ResultsFile.read(results), selection.settings, selection.graphs, budgets,
+                        selection.planners, title != null ? title
+                        : "Non-compulsory traffic against recompute cost, across recompute weights");
+            } catch (IllegalArgumentException e) {
+                throw new UserException(results + ": " + e.getMessage());
+            }
+            FigureFile.write(figure, file);
+            int points = figure.panels().stream().mapToInt(p -> p.points().stream().mapToInt(List::size).sum()).sum();
+            out().println("wrote " + file + " (" + figure.panels().size() + " panel"
+                    + (figure.panels().size() == 1 ? "" : "s") + ", " + figure.series().size() + " planners, "
+                    + points + " plans)");
             return 0;
         }
     }

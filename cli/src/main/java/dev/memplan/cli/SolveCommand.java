@@ -8,6 +8,7 @@ import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.milp.Solvers;
 import dev.memplan.model.Budget;
+import dev.memplan.model.ClockGuard;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.PlanResult;
@@ -91,13 +92,20 @@ final class SolveCommand implements Callable<Integer> {
         Solvers.preload();
         Outputs.check(this.out, "--out", true, input.name, schedule);
         PrintWriter out = Outputs.report(this.out, spec.commandLine());
-        Graph full = input.read();
-        TensorSetting s = problem.setting();
-        Graph g = full.withSetting(s);
         Limits limits = solverOptions.commandLimits();
-        MinimumPeakScheduler mpmf = solverOptions.minimumPeak(g);
-        ticker.stage("computing the budget " + problem.budget);
-        BudgetChoice chosen = BudgetChoice.resolve(problem.budget, g, s, mpmf, limits);
+        Graph full;
+        Graph g;
+        TensorSetting s = problem.setting();
+        MinimumPeakScheduler mpmf;
+        BudgetChoice chosen;
+        // The time limit covers reading the graph and its budget too: they poll the command's clock.
+        try (ClockGuard guard = ClockGuard.until(limits.budget())) {
+            full = input.read();
+            g = full.withSetting(s);
+            mpmf = solverOptions.minimumPeak(g);
+            ticker.stage("computing the budget " + problem.budget);
+            chosen = BudgetChoice.resolve(problem.budget, g, s, mpmf, limits);
+        }
         CosmaObjective obj = objective;
         if (noPrune) {
             solverOptions.without = solverOptions.without == null ? new ArrayList<>() : new ArrayList<>(solverOptions.without);

@@ -53,6 +53,21 @@ final class Table {
         dev.memplan.model.io.AtomicFiles.write(file, sb.toString());
     }
 
+    /**
+     * Where a bench hands its rows: each is added, printed at once to {@code live} (none when null) and the CSV at
+     * {@code csv} rewritten, so an interrupted run keeps what it finished.
+     */
+    java.util.function.Consumer<String[]> sink(java.nio.file.Path csv, PrintWriter live) {
+        return cells -> {
+            row(cells);
+            if (live != null) {
+                live.println(String.join("  ", lastRow()));
+                live.flush();
+            }
+            writeCsv(csv);
+        };
+    }
+
     /** The last row added. */
     String[] lastRow() {
         return rows.get(rows.size() - 1).clone();

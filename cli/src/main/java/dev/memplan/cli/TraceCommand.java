@@ -1,6 +1,5 @@
 package dev.memplan.cli;
 
-import dev.memplan.datasets.TrainingTrace;
 import dev.memplan.model.Buffer;
 import dev.memplan.model.BufferSet;
 import dev.memplan.model.Graph;
@@ -24,9 +23,10 @@ import picocli.CommandLine.Parameters;
         description = {"Writes the buffers of a graph run in an order as MiniMalloc's CSV (id,lower,upper,size,alignment):",
             "one buffer per tensor of the setting, live over [first step, last use + 1), so that any allocator, here",
             "or MiniMalloc's own program, can pack it. SOURCE is a graph (file, zoo or gen:layered/gen:cells) or a",
-            "generated training-step trace gen:trace:N[:SEED] of exactly N buffers."})
+            "generated trace of exactly N buffers: gen:trace:N[:SEED] (a training step) or gen:heap:N[:SEED] (thousands",
+            "of buffers live at once)."})
 final class TraceCommand extends CommandBase {
-    @Parameters(index = "0", paramLabel = "SOURCE", description = "a graph, or gen:trace:N[:SEED]")
+    @Parameters(index = "0", paramLabel = "SOURCE", description = "a graph, or gen:trace:N[:SEED] or gen:heap:N[:SEED]")
     String source;
 
     @Option(names = "--schedule", paramLabel = "default|FILE",
@@ -44,7 +44,7 @@ final class TraceCommand extends CommandBase {
         Outputs.check(out, "--out", true, source, schedule);
         BufferSet buffers;
         String what;
-        if (TrainingTrace.isTraceName(source) && !java.nio.file.Files.exists(Path.of(source))) {
+        if (dev.memplan.datasets.GeneratedTraces.isTraceName(source) && !java.nio.file.Files.exists(Path.of(source))) {
             if (schedule != null || setting.given()) {
                 throw new UserException("--schedule and --setting apply to a graph, not to the generated trace " + source);
             }

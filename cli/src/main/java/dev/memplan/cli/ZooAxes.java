@@ -2,6 +2,7 @@ package dev.memplan.cli;
 
 import dev.memplan.datasets.zoo.Zoo;
 import java.util.List;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** The axes of the benches over the zoo, declared once: networks, budgets and tensor settings (bench compare, cosma). */
@@ -11,9 +12,8 @@ final class ZooAxes {
                     + " fixed schedules)")
     List<String> networks;
 
-    @Option(names = "--budgets", split = ",", defaultValue = "M_R,M_H,M_P", paramLabel = "B1,...",
-            description = "budgets (default: ${DEFAULT-VALUE})")
-    List<String> budgets;
+    @Mixin
+    BudgetsOption budgets;
 
     @Option(names = "--settings", split = ",", defaultValue = "activations,all", paramLabel = "S1,...",
             description = "tensor settings; NAS networks use activations only, as the paper (default: ${DEFAULT-VALUE})")

@@ -68,7 +68,9 @@ class AllocationAtScaleTest {
             if (code == 0) {
                 assertTrue(out.contains("height "), out);
             } else {
-                assertTrue(out.contains("gave up"), out);
+                // Under heavy load the 2 s can run out while the CSV is still being read: said in one line.
+                assertTrue(out.contains("gave up") || out.contains("the time limit ran out while reading the buffers"),
+                        out);
             }
         }
     }

@@ -71,6 +71,47 @@ class PlotCommandTest {
         assertTrue(ImageIO.read(png.toFile()).getWidth() > 0);
     }
 
+    /** plot front: from a CSV export with the recompute columns, and from one of before them; its errors. */
+    @Test
+    void frontFromResultsWithRecomputeWeights() throws Exception {
+        Path csv = dir.resolve("front.csv");
+        String rc = ",memplan_commit,solver_versions,seed,recomputes,recompute_cost,recompute_weight,objective";
+        String tail = ",\"h, 2 cores\",0.1.0,2026-11-27 00:00:00,";
+        Files.writeString(csv, HEADER + ",work_limit,work_used,reproducible" + rc + "\n" + String.join("\n",
+                "r1,s,fig1:train,activations,M_R,32,default/belady/tflite,,60.0,1,0,HEURISTIC,16,40,24,16,,,0.01,,,32,32,32,64,"
+                        + tail + ",,,true,abc,,0,0,0,,40.0",
+                "r2,s,fig1:train,activations,M_R,32,default/dtr/belady/tflite,,60.0,1,0,HEURISTIC,16,8,8,0,,,0.01,,,32,32,32,64,"
+                        + tail + ",,,true,abc,,0,2,30,0.5,23.0",
+                "r3,s,fig1:train,activations,M_R,32,default/dtr/belady/tflite,,60.0,1,0,HEURISTIC,16,40,24,16,,,0.01,,,32,32,32,"
+                        + "64," + tail + ",,,true,abc,,0,0,0,8.0,40.0",
+                "r4,s,fig1:train,activations,M_R,32,cosma,cpsat,,1,0,OPTIMAL,16,24,16,8,24,0.0,0.2,90,80,32,32,32,64,"
+                        + tail + ",60.0,1.5,true,abc,OR-Tools,0,0,0,0.5,24.0") + "\n");
+        MainTest.Result r = MainTest.run("plot", "front", csv.toString());
+        assertEquals(0, r.code(), r.err());
+        Path svg = dir.resolve("front-front.svg");
+        assertTrue(r.out().contains("wrote " + svg + " (1 panel, 3 planners, 4 plans)"), r.out());
+        String text = Files.readString(svg);
+        assertEquals(4, count(text, "id='point-0-"));
+        assertEquals(1, count(text, "id='front-0'"));
+        assertTrue(text.contains(">λ 0.5<"), "the front's points are labelled with their weights");
+
+        Path png = dir.resolve("f.png");
+        MainTest.Result p = MainTest.run("plot", "front", csv.toString(), "--budgets", "M_R", "--planners",
+                "cosma,default/dtr/belady/tflite", "--out", png.toString());
+        assertEquals(0, p.code(), p.err());
+        assertTrue(p.out().contains("(1 panel, 2 planners, 3 plans)"), p.out());
+        assertTrue(ImageIO.read(png.toFile()).getWidth() >= 720);
+
+        // Results from before recomputation: every plan at cost 0.
+        MainTest.Result old = MainTest.run("plot", "front", csv().toString(), "--out", dir.resolve("old.svg").toString());
+        assertEquals(0, old.code(), old.err());
+        assertTrue(old.out().contains("(2 panels, 2 planners, 4 plans)"), old.out());
+
+        MainTest.Result budget = MainTest.run("plot", "front", csv.toString(), "--budgets", "M_H");
+        assertEquals(Main.USER_ERROR, budget.code());
+        assertEquals("memplan: error: " + csv + ": no results for budget 'M_H'; the results hold: M_R\n", budget.err());
+    }
+
     @Test
     void tableAsMarkdownAndLatex() throws IOException {
         MainTest.Result md = MainTest.run("plot", "table", csv().toString());

@@ -1,5 +1,6 @@
 package dev.memplan.datasets;
 
+import dev.memplan.model.ClockGuard;
 import dev.memplan.model.Graph;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +14,9 @@ public final class RandomGraphs {
     private RandomGraphs() {
     }
 
+    /** What a {@link ClockGuard} names when the clock runs out in a generator. */
+    private static final String GENERATING = "generating the graph";
+
     /**
      * A layered DAG: {@code operators} operators in default order, each reading 1..{@code fanIn} tensors chosen
      * among the outputs of the previous {@code window} operators (and the graph input), with one output each
@@ -25,6 +29,7 @@ public final class RandomGraphs {
         List<String> produced = new ArrayList<>();
         produced.add("input");
         for (int o = 0; o < operators; o++) {
+            ClockGuard.poll(o, GENERATING);
             List<String> reads = new ArrayList<>();
             int k = 1 + random.nextInt(fanIn);
             int from = Math.max(0, produced.size() - window);
@@ -119,6 +124,7 @@ public final class RandomGraphs {
         String prev2 = stemOp(b, "stem0", "input", scale * unit, parameters, unit);
         String prev = stemOp(b, "stem1", prev2, scale * unit, parameters, unit);
         for (int c = 0; c < cellCount; c++) {
+            ClockGuard.poll(c, GENERATING);
             boolean reduction = reductionEvery > 0 && (c + 1) % reductionEvery == 0;
             long nodeSize = Math.max(1, (reduction ? scale / 2 : scale)) * unit;
             List<String> states = new ArrayList<>(List.of(prev2, prev));

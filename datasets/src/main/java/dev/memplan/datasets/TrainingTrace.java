@@ -2,6 +2,7 @@ package dev.memplan.datasets;
 
 import dev.memplan.model.Buffer;
 import dev.memplan.model.BufferSet;
+import dev.memplan.model.ClockGuard;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -102,7 +103,12 @@ public final class TrainingTrace {
                 out.add(new Buffer("L" + l + ".w" + w + ".v", 0, end, size, 64, null));
             }
         }
+        long nextPoll = ClockGuard.EVERY;
         for (int b = 0; b < microBatches; b++) {
+            if (out.size() >= nextPoll) {
+                ClockGuard.poll("generating the trace");
+                nextPoll = out.size() + ClockGuard.EVERY;
+            }
             long[][] saved = new long[layers][3];
             String mb = "mb" + b + ".";
             for (int l = 0; l < layers; l++) {
@@ -153,6 +159,7 @@ public final class TrainingTrace {
         // Workspace buffers make up the count: short, small, at random operators.
         int k = 0;
         while (out.size() < count) {
+            ClockGuard.poll(out.size(), "generating the trace");
             long at = (long) (r.nextDouble() * last);
             out.add(new Buffer("ws" + k++, at, at + 1 + r.nextInt(2), odd(r, 4096 + r.nextInt(1 << 16)), 2, null));
         }

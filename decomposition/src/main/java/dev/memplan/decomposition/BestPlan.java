@@ -11,6 +11,7 @@ final class BestPlan {
     private Plan plan;
     private long traffic = Long.MAX_VALUE;
     private String source;
+    private dev.memplan.model.CheckReport report;
 
     BestPlan(Graph g) {
         this.g = g;
@@ -18,12 +19,14 @@ final class BestPlan {
 
     /** Checks the plan, keeps it when it is strictly better; returns its traffic. */
     long offer(Plan candidate, String from) {
-        long t = PlanChecker.requireValid(g, candidate, "divide and conquer (" + from + ")").traffic()
-                .nonCompulsory();
+        dev.memplan.model.CheckReport checked = PlanChecker.requireValid(g, candidate, "divide and conquer (" + from
+                + ")");
+        long t = checked.traffic().nonCompulsory();
         if (t < traffic) {
             traffic = t;
             plan = candidate;
             source = from;
+            report = checked;
         }
         return t;
     }
@@ -40,6 +43,11 @@ final class BestPlan {
 
     Plan plan() {
         return plan;
+    }
+
+    /** The check of the best plan (null without one): a large plan's check takes seconds, so it is not redone. */
+    dev.memplan.model.CheckReport report() {
+        return report;
     }
 
     String source() {

@@ -17,6 +17,7 @@ import dev.memplan.model.Limits;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanResult;
 import dev.memplan.model.Budget;
+import dev.memplan.model.ClockGuard;
 import dev.memplan.model.Planner;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.Shares;
@@ -238,7 +239,17 @@ public final class CosmaPipeline implements Planner {
      */
     private CosmaResult wholeFirst(Graph full, TensorSetting s, long budget, CosmaSolver.Options options,
                                    Limits limits) {
-        String whyNot = DivideAndConquer.wholeFirstDoesNotPayOff(full.withSetting(s), limits);
+        String whyNot;
+        // The estimate needs every operator's ancestor set (seconds to tens of seconds on tens of thousands of
+        // operators): it stops with the run's clock, and the graph is then divided at once.
+        try (ClockGuard guard = ClockGuard.until(limits.budget())) {
+            whyNot = DivideAndConquer.wholeFirstDoesNotPayOff(full.withSetting(s), limits);
+        } catch (ClockGuard.TimeUpException e) {
+            if (limits.workMode()) {
+                limits.budget().markWallStop();
+            }
+            whyNot = e.getMessage();
+        }
         if (whyNot != null) {
             progress.accept("decompose auto: divide and conquer at once: " + whyNot);
             return null;

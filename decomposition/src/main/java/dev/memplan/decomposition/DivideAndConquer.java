@@ -355,7 +355,8 @@ public final class DivideAndConquer {
 
     private static DncResult finish(DncRun run, List<StepReport> reports) {
         Plan plan = run.best.plan();
-        CheckReport report = PlanChecker.requireValid(run.g, plan, "divide and conquer");
+        CheckReport report = plan == null ? PlanChecker.requireValid(run.g, plan, "divide and conquer")
+                : run.best.report();
         long traffic = report.traffic().nonCompulsory();
         Long lower = run.lower;
         SolveStatus status = traffic == 0 || (lower != null && traffic <= lower) ? SolveStatus.OPTIMAL

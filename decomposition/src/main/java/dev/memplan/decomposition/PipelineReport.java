@@ -10,7 +10,8 @@ import java.util.Locale;
 
 /**
  * The report of one {@link CosmaPipeline} run as labelled rows, whichever way it went (the whole graph's program,
- * or divide and conquer): what {@code solve} prints and {@code bench dnc} tabulates, formatted in one place. The
+ * or divide and conquer): what {@code solve} prints and {@code bench dnc} tabulates ({@link #dncColumns}),
+ * formatted in one place. The
  * command adds its own rows (graph, budget, objective, limits) around these.
  */
 public final class PipelineReport {
@@ -99,6 +100,42 @@ public final class PipelineReport {
         rows.add(new Row("plan from", r.source()));
         checked(rows, r.check());
         return rows;
+    }
+
+    /** The columns of {@link #dncColumns}, in order: bench dnc's header between the case and its cost. */
+    public static final List<String> DNC_COLUMNS = List.of("parts", "best start", "FS(default)", "FS(MPMF)",
+            "spill at cut", "handover", "stitched order", "dnc", "vs best FS", "bound", "gap");
+
+    /**
+     * Divide and conquer's figures as {@code bench dnc} tabulates them, one row a column ({@link #DNC_COLUMNS}): the
+     * parts, the best start, the fixed-schedule starts, each stage, the result with its status, its reduction against
+     * the better fixed-schedule start, the bound and the gap.
+     */
+    public static List<Row> dncColumns(CosmaPipeline.Outcome o) {
+        DncResult r = o.dnc();
+        Long bestFs = null;
+        for (CosmaResult fs : new CosmaResult[] {o.fsDefault(), o.fsMpmf()}) {
+            if (fs != null && fs.objective() != null && (bestFs == null || fs.objective() < bestFs)) {
+                bestFs = fs.objective();
+            }
+        }
+        List<String> values = List.of(Integer.toString(r.partition().size()), orDash(r.start()),
+                fixedStart(o.fsDefault()), fixedStart(o.fsMpmf()), orDash(r.spillAtCut()), orDash(r.handover()),
+                orDash(r.polished()), r.traffic() + " " + r.status(),
+                bestFs == null ? "-" : reduction(r.traffic(), bestFs), orDash(r.bound()), gap(r.gap()));
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            rows.add(new Row(DNC_COLUMNS.get(i), values.get(i)));
+        }
+        return rows;
+    }
+
+    /** How much less traffic a plan has than another's, in percent of the other's ("-" when that is 0 and this not). */
+    public static String reduction(long traffic, long other) {
+        if (other == 0) {
+            return traffic == 0 ? "0.0%" : "-";
+        }
+        return String.format(Locale.ROOT, "%.1f%%", 100.0 * (other - traffic) / other);
     }
 
     private static String stages(DncResult r) {

@@ -96,9 +96,13 @@ public final class Graph {
         checkAcyclic();
     }
 
+    /** What a {@link ClockGuard} names when the clock runs out in the constructor. */
+    private static final String BUILDING = "building the graph";
+
     private void indexTensors() {
         long total = 0;
         for (int i = 0; i < tensors.size(); i++) {
+            ClockGuard.poll(i, BUILDING);
             Tensor t = tensors.get(i);
             String where = "tensors[" + i + "]";
             if (t.name().isEmpty()) {
@@ -126,6 +130,7 @@ public final class Graph {
 
     private void indexOperators() {
         for (int o = 0; o < operators.size(); o++) {
+            ClockGuard.poll(o, BUILDING);
             Operator op = operators.get(o);
             String where = "operators[" + o + "]";
             if (op.name().isEmpty()) {

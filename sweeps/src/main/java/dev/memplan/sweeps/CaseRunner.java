@@ -17,6 +17,7 @@ import dev.memplan.model.Budgets;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
+import dev.memplan.model.Objective;
 import dev.memplan.model.Budget;
 import dev.memplan.model.PlanResult;
 import dev.memplan.model.Plan;
@@ -101,9 +102,19 @@ public final class CaseRunner {
         } catch (SweepException | FormatException | UncheckedIOException | IllegalArgumentException e) {
             // User mistakes: a malformed file (FormatException), a graph breaking the model, a budget below M_R.
             return new CaseOutcome(row.error(e.getMessage(), seconds(began)), null, null);
-        } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+        } catch (RuntimeException | Error e) {
+            // Errors too (a native library that does not load, a failed class initializer): one case's failure,
+            // not the sweep's.
             return new CaseOutcome(row.error("internal error (a bug in memplan): " + e, seconds(began)), null, null);
         }
+    }
+
+    /**
+     * The ERROR row of a case that failed outside {@link #run} (an engine's task that failed around it), with the
+     * reason.
+     */
+    public static CaseOutcome failed(SweepCase c, String specHash, String reason, double seconds) {
+        return new CaseOutcome(new Row(c, specHash).error(reason, seconds), null, null);
     }
 
     private CaseOutcome plan(SweepCase c, Row row) {
@@ -114,7 +125,7 @@ public final class CaseRunner {
         BudgetChoice budget = BudgetChoice.resolve(c.budget(), ctx.graph, ctx.setting, ctx.mpmf, limits);
         row.budgetBytes = budget.bytes();
         if (c.planner().kind() == PlannerChoice.Kind.SCHEME) {
-            Scheme scheme = Schemes.byNames(List.of(c.planner().name()), ctx.mpmf).get(0);
+            Scheme scheme = scheme(c.planner(), c.recomputeWeight(), ctx.mpmf);
             long began = System.nanoTime();
             Plan p;
             try {
@@ -140,7 +151,8 @@ public final class CaseRunner {
         CosmaPipeline.Settings settings = CosmaPipeline.Settings.of(options, ctx.mpmf)
                 .withDecompose(c.planner().option("decompose").equals("none") ? CosmaPipeline.Decompose.NONE
                         : CosmaPipeline.Decompose.AUTO)
-                .withSchemeStart(!c.planner().option("start").equals("jit"));
+                .withSchemeStart(!c.planner().option("start").equals("jit"))
+                .withRecomputeWeight(c.recomputeWeight());
         CosmaPipeline.Outcome o = new CosmaPipeline(settings, null).run(ctx.full, ctx.setting, budget.bytes(), limits,
                 null);
         PlanResult r = o.result();
@@ -157,6 +169,23 @@ public final class CaseRunner {
         }
         row.report(PlanChecker.requireValid(ctx.graph, r.plan(), "cosma"));
         return new CaseOutcome(row.finish(r.seconds()), PlanJson.toJson(r.plan()), "json");
+    }
+
+    /**
+     * The case's scheme, its {@code mpmf} order from the shared scheduler: a spill-only scheme by name, or a
+     * recompute scheme ({@link Schemes#recomputing}) under the case's weight.
+     */
+    private static Scheme scheme(PlannerChoice p, Double weight, MinimumPeakScheduler mpmf) {
+        if (!p.recomputes()) {
+            return Schemes.byNames(List.of(p.name()), mpmf).get(0);
+        }
+        if (weight == null) {
+            throw new SweepException(p.name() + " recomputes, which needs a recompute weight; the case has none");
+        }
+        String[] parts = p.name().split("/");
+        Scheme named = Schemes.recomputing(p.name(), weight);
+        return Schemes.byNames(List.of(parts[0] + "/" + parts[2] + "/" + parts[3]), mpmf).get(0)
+                .recomputing(named.recomputation());
     }
 
     private CaseOutcome allocate(SweepCase c, Row row) {
@@ -261,6 +290,9 @@ public final class CaseRunner {
         Long mp;
         Double workUsed;
         boolean wallStopped;
+        Long recomputes;
+        Long recomputeCost;
+        Double objective;
 
         Row(SweepCase c, String specHash) {
             this.c = c;
@@ -280,6 +312,9 @@ public final class CaseRunner {
             nonCompulsory = r.traffic().nonCompulsory();
             loads = r.traffic().loads();
             spills = r.traffic().spills();
+            recomputes = r.traffic().recomputes();
+            recomputeCost = r.traffic().recomputeCost();
+            objective = Objective.of(r.traffic(), c.recomputeWeight() == null ? 0 : c.recomputeWeight()).value();
             peakFootprint = r.peakFootprint();
             peakAddress = r.peakAddress();
         }
@@ -298,7 +333,7 @@ public final class CaseRunner {
                     nonCompulsory, loads, spills, bound, gap, seconds, vars, cons, peakFootprint, peakAddress, mr, mp,
                     null, MACHINE, VERSION, Instant.now(), error, c.workLimit(), workUsed, reproducible(st),
                     COMMIT, c.solver().isEmpty() && c.planner().kind() != PlannerChoice.Kind.ALLOCATOR ? null : SOLVERS,
-                    SEED);
+                    SEED, recomputes, recomputeCost, c.recomputeWeight(), objective);
         }
 
         /**

@@ -15,7 +15,8 @@ import java.util.StringJoiner;
 import java.util.TreeMap;
 
 /**
- * One planner of a sweep: a comparison scheme ({@code SCHEDULER/POLICY/ALLOCATOR}), COSMA with its options
+ * One planner of a sweep: a comparison scheme ({@code SCHEDULER/POLICY/ALLOCATOR}, or a recompute scheme
+ * {@code SCHEDULER/RECOMPUTE/POLICY/ALLOCATOR}), COSMA with its options
  * ({@code schedule} free|default|mpmf, {@code encoding} decoupled|joint, {@code without} techniques, {@code start}
  * schemes|jit), or a fixed-schedule allocator run on MiniMalloc CSV buffers.
  *
@@ -49,8 +50,23 @@ public record PlannerChoice(Kind kind, String name, Map<String, String> options)
         return java.util.Collections.unmodifiableMap(m);
     }
 
+    /**
+     * The spec's planner group {@code recompute}: the recompute baselines of
+     * {@link dev.memplan.baselines.replacement.Schemes#recompute} on a training graph, in its order.
+     */
+    static final List<String> RECOMPUTE = List.of("default/checkpoint-sqrt/belady/tflite",
+            "default/checkpoint-sqrt/greedy/tflite", "default/dtr/belady/tflite", "default/dtr/greedy/tflite");
+
     public PlannerChoice {
         options = Map.copyOf(new TreeMap<>(options));
+    }
+
+    /**
+     * Whether this is a recompute scheme ({@code SCHEDULER/RECOMPUTE/POLICY/ALLOCATOR},
+     * {@link dev.memplan.baselines.replacement.Schemes#recomputing}), which runs under a recompute weight.
+     */
+    public boolean recomputes() {
+        return kind == Kind.SCHEME && name.split("/", -1).length == 4;
     }
 
     /**

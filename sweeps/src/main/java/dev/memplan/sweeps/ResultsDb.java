@@ -32,11 +32,16 @@ public final class ResultsDb implements AutoCloseable {
             "budget_bytes", "planner", "solver", "time_limit", "threads", "repeat", "status", "traffic_compulsory",
             "traffic_non_compulsory", "loads", "spills", "bound", "gap", "seconds", "vars", "cons", "peak_footprint",
             "peak_address", "m_r", "m_p", "plan_path", "machine", "memplan_version", "finished_at", "error", "work_limit",
-            "work_used", "reproducible", "memplan_commit", "solver_versions", "seed");
+            "work_used", "reproducible", "memplan_commit", "solver_versions", "seed", "recomputes", "recompute_cost",
+            "recompute_weight", "objective");
 
-    /** The columns added after the first release, with their types: a database made before them gets them. */
+    /**
+     * The columns added after the first release, with their types, in the order they came: a database made before
+     * them gets them (NULL in its rows) when it is opened to write.
+     */
     private static final List<String> ADDED = List.of("work_limit DOUBLE", "work_used DOUBLE", "reproducible BOOLEAN",
-            "memplan_commit VARCHAR", "solver_versions VARCHAR", "seed BIGINT");
+            "memplan_commit VARCHAR", "solver_versions VARCHAR", "seed BIGINT", "recomputes BIGINT",
+            "recompute_cost BIGINT", "recompute_weight DOUBLE", "objective DOUBLE");
 
     private static final String CREATE = """
             CREATE TABLE IF NOT EXISTS results (
@@ -46,7 +51,12 @@ public final class ResultsDb implements AutoCloseable {
               loads BIGINT, spills BIGINT, bound BIGINT, gap DOUBLE, seconds DOUBLE, vars BIGINT, cons BIGINT,
               peak_footprint BIGINT, peak_address BIGINT, m_r BIGINT, m_p BIGINT, plan_path VARCHAR,
               machine VARCHAR, memplan_version VARCHAR, finished_at TIMESTAMP, error VARCHAR, work_limit DOUBLE,
-              work_used DOUBLE, reproducible BOOLEAN, memplan_commit VARCHAR, solver_versions VARCHAR, seed BIGINT)""";
+              work_used DOUBLE, reproducible BOOLEAN, memplan_commit VARCHAR, solver_versions VARCHAR, seed BIGINT,
+              recomputes BIGINT, recompute_cost BIGINT, recompute_weight DOUBLE, objective DOUBLE)""";
+
+    /** The rows' order: by the case's parameters, so that an export is the same whatever order cases finished in. */
+    private static final String ORDER = " ORDER BY graph, setting, budget_bytes, budget, planner, recompute_weight, "
+            + "solver, time_limit, threads, \"repeat\"";
 
     private final Path file;
     private final Connection connection;
@@ -221,7 +231,11 @@ public final class ResultsDb implements AutoCloseable {
             }
             insert.setString(i++, row.memplanCommit());
             insert.setString(i++, row.solverVersions());
-            setLong(i, row.seed());
+            setLong(i++, row.seed());
+            setLong(i++, row.recomputes());
+            setLong(i++, row.recomputeCost());
+            setDouble(i++, row.recomputeWeight());
+            setDouble(i, row.objective());
             insert.executeUpdate();
         } catch (SQLException e) {
             throw failure("write to", e);
@@ -247,8 +261,7 @@ public final class ResultsDb implements AutoCloseable {
     /** Every row, ordered by graph, setting, budget bytes, planner, solver, time limit, threads, repeat. */
     public List<ResultRow> rows() {
         try (Statement s = connection.createStatement(); ResultSet r = s.executeQuery("SELECT " + selectList()
-                + " FROM results ORDER BY graph, setting, budget_bytes, budget, planner, solver, time_limit, threads, "
-                + "\"repeat\"")) {
+                + " FROM results" + ORDER)) {
             java.util.ArrayList<ResultRow> out = new java.util.ArrayList<>();
             while (r.next()) {
                 out.add(new ResultRow(r.getString(1), r.getString(2), r.getString(3), r.getString(4), r.getString(5),
@@ -261,7 +274,8 @@ public final class ResultsDb implements AutoCloseable {
                         r.getObject(25, Long.class), r.getString(26), r.getString(27), r.getString(28),
                         r.getTimestamp(29).toInstant(), r.getString(30), r.getObject(31, Double.class),
                         r.getObject(32, Double.class), r.getObject(33, Boolean.class), r.getString(34),
-                        r.getString(35), r.getObject(36, Long.class)));
+                        r.getString(35), r.getObject(36, Long.class), r.getObject(37, Long.class),
+                        r.getObject(38, Long.class), r.getObject(39, Double.class), r.getObject(40, Double.class)));
             }
             return out;
         } catch (SQLException e) {
@@ -310,8 +324,7 @@ public final class ResultsDb implements AutoCloseable {
     }
 
     private void copyTo(Path tmp, boolean parquet) throws SQLException {
-        String order = " ORDER BY graph, setting, budget_bytes, budget, planner, solver, time_limit, threads, \"repeat\"";
-        String select = "SELECT " + selectList() + " FROM results" + order;
+        String select = "SELECT " + selectList() + " FROM results" + ORDER;
         String format = parquet ? "(FORMAT PARQUET)" : "(FORMAT CSV, HEADER)";
         try (Statement s = connection.createStatement()) {
             s.execute("COPY (" + select + ") TO '" + tmp.toString().replace("'", "''") + "' " + format);

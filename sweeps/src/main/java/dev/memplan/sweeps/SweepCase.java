@@ -19,11 +19,27 @@ import java.util.Locale;
  * @param solver the back-end, empty for planners that solve no program
  * @param timeLimit seconds, null for none; with a work limit the outer guard of wall time
  * @param workLimit deterministic work units, null for none (then the time limit decides: machine-dependent)
+ * @param recomputeWeight lambda, bytes per unit of recompute cost (memory-model.md, "Recomputation"): COSMA
+ *     minimises traffic + lambda x recompute cost and a recompute scheme runs under it; null for spill-only planning
  */
 public record SweepCase(String graph, String source, String setting, String budget, PlannerChoice planner,
-                        String solver, Double timeLimit, Double workLimit, int threads, int repeat)
+                        String solver, Double timeLimit, Double workLimit, int threads, int repeat,
+                        Double recomputeWeight)
         implements Serializable {
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
+
+    public SweepCase {
+        if (recomputeWeight != null && !(recomputeWeight >= 0 && Double.isFinite(recomputeWeight))) {
+            throw new IllegalArgumentException("the recompute weight must be a finite number >= 0, got "
+                    + recomputeWeight);
+        }
+    }
+
+    /** A spill-only case (no recompute weight). */
+    public SweepCase(String graph, String source, String setting, String budget, PlannerChoice planner, String solver,
+                     Double timeLimit, Double workLimit, int threads, int repeat) {
+        this(graph, source, setting, budget, planner, solver, timeLimit, workLimit, threads, repeat, null);
+    }
 
     /**
      * The case's key: a hash of every parameter that changes the result (not the spec it came from, so that two
@@ -34,7 +50,10 @@ public record SweepCase(String graph, String source, String setting, String budg
                 timeLimit == null ? "none" : String.format(Locale.ROOT, "%.3f", timeLimit), Integer.toString(threads),
                 Integer.toString(repeat))
                 // Cases without a work limit keep the keys they had before work limits existed.
-                + (workLimit == null ? "" : "\u0001work=" + String.format(Locale.ROOT, "%.3f", workLimit));
+                + (workLimit == null ? "" : "\u0001work=" + String.format(Locale.ROOT, "%.3f", workLimit))
+                // Spill-only cases keep the keys they had before recompute weights existed; a weight is written
+                // exactly (every binary digit), so no two weights share a key.
+                + (recomputeWeight == null ? "" : "\u0001recompute=" + exact(recomputeWeight));
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest, 0, 10);
@@ -48,7 +67,18 @@ public record SweepCase(String graph, String source, String setting, String budg
         return graph + " " + setting + " " + budget + " " + planner.label() + (solver.isEmpty() ? "" : " " + solver)
                 + (workLimit == null ? "" : " work=" + trim(workLimit))
                 + " limit=" + (timeLimit == null ? "none" : trim(timeLimit)) + " threads=" + threads
-                + (repeat > 0 ? " repeat=" + repeat : "");
+                + (repeat > 0 ? " repeat=" + repeat : "")
+                + (recomputeWeight == null ? "" : " lambda=" + weight(recomputeWeight));
+    }
+
+    /** A recompute weight as listings, filters and figures show it: a plain decimal ({@code 0.125}, {@code 8}). */
+    public static String weight(double lambda) {
+        return lambda == Math.rint(lambda) && Math.abs(lambda) < 1e15 ? Long.toString((long) lambda)
+                : new java.math.BigDecimal(Double.toString(lambda)).stripTrailingZeros().toPlainString();
+    }
+
+    private static String exact(double value) {
+        return new java.math.BigDecimal(value).stripTrailingZeros().toPlainString();
     }
 
     private static String trim(double seconds) {

@@ -21,6 +21,13 @@ public interface SweepEngine {
     void run(List<SweepCase> cases, String specHash, Options options, Consumer<CaseOutcome> sink);
 
     /**
+     * Throws {@link SweepException} when {@code options} cannot work (a malformed or unreachable Spark master), so a
+     * sweep stops in one line before it starts; the local pool takes any.
+     */
+    default void check(Options options) {
+    }
+
+    /**
      * @param jobs cases run side by side (the local pool's threads; Spark's parallelism when positive)
      * @param master the Spark master ({@code local[2]}, {@code spark://host:7077}); null: the engine's default
      */

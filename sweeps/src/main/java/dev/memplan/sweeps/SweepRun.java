@@ -31,6 +31,7 @@ public final class SweepRun {
      */
     public static Summary run(SweepSpec spec, ResultsDb db, Path plans, SweepEngine engine, SweepEngine.Options options,
                               PrintWriter progress, Consumer<ResultRow> listener) {
+        engine.check(options);
         Set<String> finished = db.finishedKeys();
         List<SweepCase> todo = spec.cases().stream().filter(c -> !finished.contains(c.key())).toList();
         int skipped = spec.cases().size() - todo.size();
@@ -69,7 +70,8 @@ public final class SweepRun {
                     options.jobs());
             progress.println(String.format(Locale.ROOT, "[%d/%d] %s elapsed, ~%s left: %s %s %s %s %s%s",
                     skipped + counts[0], spec.cases().size(), clock(elapsed), clock(left), row.graph(), row.setting(),
-                    row.budget(), row.planner(), row.status(),
+                    row.budget(), row.planner() + (row.recomputeWeight() == null ? ""
+                            : " lambda=" + SweepCase.weight(row.recomputeWeight())), row.status(),
                     row.error() != null ? " (" + row.error() + ")"
                             : row.trafficNonCompulsory() != null ? " " + row.trafficNonCompulsory() : ""));
             progress.flush();

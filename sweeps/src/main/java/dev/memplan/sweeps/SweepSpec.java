@@ -27,20 +27,24 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * A sweep spec (YAML or JSON) and its cases: the product of graphs x settings x budgets x planners x solvers x time
- * limits x threads x repeats (and buffers x capacities x allocators), kept by {@code include} and dropped by
- * {@code exclude} filters. The schema is in the README ("Sweeps"); every mistake is reported with the file, line
- * and column. Axes a planner does not use are not multiplied: schemes solve no program (solver empty) and take the
- * first time limit and thread count (for the minimum-peak order); allocators run on buffers, not graphs.
+ * A sweep spec (YAML or JSON) and its cases: the product of graphs x settings x budgets x planners x recompute
+ * weights x solvers x time limits x threads x repeats (and buffers x capacities x allocators), kept by
+ * {@code include} and dropped by {@code exclude} filters. The schema is in docs/sweeps.md; every mistake is reported
+ * with the file, line and column. Axes a planner does not use are not multiplied: schemes solve no program (solver
+ * empty) and take the first time limit and thread count (for the minimum-peak order); spill-only schemes take no
+ * recompute weight, recompute schemes only weights; allocators run on buffers, not graphs.
  *
  * @param name the spec's {@code name}, or its file name
  * @param hash a hash of the spec's text
- * @param cases in spec order: graph, setting, budget, planner, solver, time limit, threads, repeat
+ * @param cases in spec order: graph, setting, budget, planner, recompute weight, solver, time limit, threads, repeat
  */
 public record SweepSpec(String name, String hash, List<SweepCase> cases) {
     private static final Set<String> KEYS = Set.of("name", "graphs", "settings", "budgets", "planners", "solvers",
-            "time_limits", "work_limits", "threads", "repeats", "buffers", "capacities", "allocators", "include", "exclude");
-    private static final Set<String> FILTER_KEYS = Set.of("graph", "setting", "budget", "planner", "solver");
+            "time_limits", "work_limits", "threads", "repeats", "buffers", "capacities", "allocators", "include", "exclude",
+            "recompute_weights");
+    private static final Set<String> FILTER_KEYS = Set.of("graph", "setting", "budget", "planner", "solver",
+            "recompute_weight");
+    private static final Pattern NUMBER = Pattern.compile("(\\d+(\\.\\d*)?|\\.\\d+)([eE][-+]?\\d+)?");
     /**
      * The work limit of a case that counts work (COSMA on CP-SAT, the allocators but the ILP) when the spec names
      * neither time nor work limits: about a minute on a quiet 2-core machine, the same rows on any machine.
@@ -157,9 +161,11 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
             throw top.get("threads").error("'threads' must be within 1.." + Limits.MAX_THREADS);
         }
         int repeats = integers(top, "repeats", List.of("1")).get(0);
+        List<Double> weights = weights(top);
+        boolean weighted = weights.stream().anyMatch(w -> w != null);
         List<PlannerChoice> planners = graphs.isEmpty() ? List.of()
-                : top.containsKey("planners") ? planners(top.get("planners"))
-                : planners(SpecNode.parse("[paper, cosma]", file));
+                : top.containsKey("planners") ? planners(top.get("planners"), weighted)
+                : planners(SpecNode.parse("[paper, cosma]", file), weighted);
         List<PlannerChoice> allocators = new ArrayList<>();
         for (String a : values(top, "allocators", buffers.isEmpty() ? List.of() : List.of("minimalloc"), (n, s) -> {
             if (!Allocators.NAMES.contains(s)) {
@@ -186,14 +192,17 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
                 for (String b : budgets) {
                     for (PlannerChoice p : planners) {
                         boolean solves = p.kind() == PlannerChoice.Kind.COSMA;
-                        for (String solver : solves ? solvers : List.of("")) {
-                            boolean counts = solves && countsWork(solver);
-                            for (Double work : counts ? workAxis : Collections.<Double>singletonList(null)) {
-                                for (Double limit : counts ? guardAxis : solves ? wallAxis : wallAxis.subList(0, 1)) {
-                                    for (int t : solves ? threads : threads.subList(0, 1)) {
-                                        for (int r = 0; r < repeats; r++) {
-                                            add(cases, keys, include, exclude, new SweepCase(g.name, g.source, s, b,
-                                                    p, solver, limit, work, t, r));
+                        for (Double w : weightsOf(p, weights)) {
+                            for (String solver : solves ? solvers : List.of("")) {
+                                boolean counts = solves && countsWork(solver);
+                                for (Double work : counts ? workAxis : Collections.<Double>singletonList(null)) {
+                                    for (Double limit : counts ? guardAxis : solves ? wallAxis
+                                            : wallAxis.subList(0, 1)) {
+                                        for (int t : solves ? threads : threads.subList(0, 1)) {
+                                            for (int r = 0; r < repeats; r++) {
+                                                add(cases, keys, include, exclude, new SweepCase(g.name, g.source, s,
+                                                        b, p, solver, limit, work, t, r, w));
+                                            }
                                         }
                                     }
                                 }
@@ -341,6 +350,37 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
         return out;
     }
 
+    /**
+     * The {@code recompute_weights} axis: each a number >= 0 (bytes per unit of recompute cost) or {@code none}
+     * (spill-only, null); without the key, {@code [none]}: the cases and keys of a spec written before weights.
+     */
+    private static List<Double> weights(Map<String, SpecNode> top) {
+        List<Double> out = new ArrayList<>();
+        for (String s : values(top, "recompute_weights", List.of("none"), (n, s) -> {
+            if (!s.equals("none") && !(NUMBER.matcher(s).matches() && Double.isFinite(Double.parseDouble(s)))) {
+                throw n.error("a recompute weight is a number >= 0 (bytes per unit of recompute cost) or 'none' "
+                        + "(spill only), got '" + s + "'");
+            }
+        })) {
+            Double w = s.equals("none") ? null : Double.parseDouble(s);
+            if (!out.contains(w)) {
+                out.add(w);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The weights a planner runs at: COSMA every one; a spill-only scheme none (its plan does not depend on the
+     * weight); a recompute scheme every number (it needs one).
+     */
+    private static List<Double> weightsOf(PlannerChoice p, List<Double> weights) {
+        if (p.kind() != PlannerChoice.Kind.SCHEME) {
+            return p.kind() == PlannerChoice.Kind.COSMA ? weights : Collections.singletonList(null);
+        }
+        return p.recomputes() ? weights.stream().filter(w -> w != null).toList() : Collections.singletonList(null);
+    }
+
     /** Whether COSMA on this back-end counts deterministic work (CP-SAT alone does). */
     static boolean countsWork(String solver) {
         return Backend.parse(solver) == Backend.CPSAT;
@@ -358,7 +398,7 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
         }).stream().map(Integer::parseInt).toList();
     }
 
-    private static List<PlannerChoice> planners(SpecNode node) {
+    private static List<PlannerChoice> planners(SpecNode node, boolean weighted) {
         if (node.items().isEmpty()) {
             throw node.error("'planners' is empty: name at least one planner (e.g. [paper, cosma])");
         }
@@ -373,18 +413,35 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
                 case "paper" -> Schemes.PAPER.forEach(s -> out.add(new PlannerChoice(PlannerChoice.Kind.SCHEME, s, Map.of())));
                 case "schemes" -> Schemes.all().forEach(s -> out.add(new PlannerChoice(PlannerChoice.Kind.SCHEME, s, Map.of())));
                 case "cosma" -> out.add(new PlannerChoice(PlannerChoice.Kind.COSMA, "cosma", Map.of()));
+                case "recompute" -> {
+                    requireWeights(n, text, weighted);
+                    PlannerChoice.RECOMPUTE.forEach(s -> out.add(PlannerChoice.scheme(s)));
+                }
                 default -> {
                     try {
-                        Schemes.byName(text);
+                        if (text.split("/", -1).length == 4) {
+                            Schemes.recomputing(text, 0);
+                            requireWeights(n, text, weighted);
+                        } else {
+                            Schemes.byName(text);
+                        }
                     } catch (IllegalArgumentException e) {
-                        throw n.error(e.getMessage() + "; or 'paper' (the paper's four), 'schemes' (all), 'cosma', "
-                                + "or a map {name: cosma, schedule: ..., encoding: ..., without: [...], start: ...}");
+                        throw n.error(e.getMessage() + "; or 'paper' (the paper's four), 'schemes' (all), 'recompute' "
+                                + "(the recompute schemes), 'cosma', or a map {name: cosma, schedule: ..., encoding: "
+                                + "..., without: [...], start: ...}");
                     }
                     out.add(new PlannerChoice(PlannerChoice.Kind.SCHEME, text, Map.of()));
                 }
             }
         }
         return out.stream().distinct().toList();
+    }
+
+    private static void requireWeights(SpecNode n, String planner, boolean weighted) {
+        if (!weighted) {
+            throw n.error("'" + planner + "' recomputes, which needs a weight: add recompute_weights: [...] "
+                    + "(bytes per unit of recompute cost, >= 0)");
+        }
     }
 
     private static PlannerChoice cosma(SpecNode n) {
@@ -445,6 +502,8 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
                     case "setting" -> c.setting();
                     case "budget" -> c.budget();
                     case "planner" -> c.planner().label();
+                    case "recompute_weight" -> c.recomputeWeight() == null ? "none"
+                            : SweepCase.weight(c.recomputeWeight());
                     default -> c.solver();
                 };
                 if (e.getValue().stream().noneMatch(m -> m.matcher(value).matches())) {
@@ -464,8 +523,8 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
             Map<String, List<Pattern>> fields = new LinkedHashMap<>();
             for (Map.Entry<String, SpecNode> e : n.fields("a filter").entrySet()) {
                 if (!FILTER_KEYS.contains(e.getKey())) {
-                    throw n.key(e.getKey()).error("a filter matches graph, setting, budget, planner or solver, not '"
-                            + e.getKey() + "'");
+                    throw n.key(e.getKey()).error("a filter matches graph, setting, budget, planner, solver or "
+                            + "recompute_weight, not '" + e.getKey() + "'");
                 }
                 List<Pattern> patterns = new ArrayList<>();
                 for (String s : e.getValue().texts("a filter value")) {

@@ -174,4 +174,65 @@ class SweepRunTest {
             assertEquals(List.of("x.csv", "x.parquet"), left.map(p -> p.getFileName().toString()).sorted().toList());
         }
     }
+
+    /**
+     * Recompute weights (issue 34): every row carries the checked plan's recomputes and recompute cost, the case's
+     * weight and the objective traffic + weight x cost; the recompute schemes run under their case's weight (DTR
+     * recomputes when recomputing is cheap and spills when it is dear); spill-only rows have no weight and their
+     * objective is their traffic.
+     */
+    @Test
+    void rowsCarryRecomputesTheirCostTheWeightAndTheObjective() throws IOException {
+        SweepSpec spec = SweepSpec.parse("""
+                graphs: ["gen:layered:12:3:train"]
+                budgets: [M_R]
+                planners: [default/belady/tflite, recompute, cosma]
+                recompute_weights: [none, 0.0001, 100000]
+                work_limits: [1]
+                """, "s.yaml", dir);
+        Path db = dir.resolve("rc.duckdb");
+        StringWriter progress = new StringWriter();
+        run(spec, db, 2, progress);
+        List<ResultRow> rows = rows(db);
+        assertEquals(1 + 4 * 2 + 3, rows.size());
+        Graph g = GraphSources.graph("gen:layered:12:3:train").withSetting(TensorSetting.ACTIVATIONS);
+        for (ResultRow r : rows) {
+            assertNull(r.error(), r.toString());
+            CheckReport report = PlanChecker.check(g, PlanJson.read(Path.of(r.planPath())));
+            assertTrue(report.valid(), r.planPath() + ": " + report.violations());
+            assertEquals(report.traffic().recomputes(), r.recomputes(), r.toString());
+            assertEquals(report.traffic().recomputeCost(), r.recomputeCost(), r.toString());
+            double w = r.recomputeWeight() == null ? 0 : r.recomputeWeight();
+            assertEquals(report.traffic().nonCompulsory() + w * report.traffic().recomputeCost(), r.objective(), 1e-6,
+                    r.toString());
+            if (r.planner().split("/").length == 4) {
+                assertTrue(r.recomputeWeight() != null, r.toString());
+            }
+            if (r.recomputeWeight() == null) {
+                assertEquals(0L, r.recomputes(), r.toString());
+                assertEquals((double) r.trafficNonCompulsory(), r.objective());
+            }
+        }
+        Map<Double, ResultRow> dtr = rows.stream().filter(r -> r.planner().equals("default/dtr/belady/tflite"))
+                .collect(Collectors.toMap(ResultRow::recomputeWeight, r -> r));
+        assertTrue(dtr.get(0.0001).recomputes() > 0, dtr.toString());
+        assertTrue(dtr.get(0.0001).trafficNonCompulsory() < dtr.get(100000.0).trafficNonCompulsory(), dtr.toString());
+        assertTrue(progress.toString().contains("default/dtr/belady/tflite lambda=0.0001 HEURISTIC"),
+                progress.toString());
+        assertEquals(List.of(0.0001, 100000.0), rows.stream().filter(r -> r.planner().equals("cosma")
+                && r.recomputeWeight() != null).map(ResultRow::recomputeWeight).sorted().toList());
+        // A recompute scheme built without a weight (not from a spec, which refuses it) is an ERROR row saying so.
+        ResultRow unweighted = CaseRunner.shared().run(new SweepCase("fig1:train", "fig1:train", "activations", "M_R",
+                PlannerChoice.scheme("default/dtr/belady/tflite"), "", 60.0, null, 1, 0), "h").row();
+        assertEquals("ERROR", unweighted.status());
+        assertTrue(unweighted.error().contains("needs a recompute weight"), unweighted.error());
+        // The export carries the new columns.
+        Path csv = dir.resolve("rc.csv");
+        try (ResultsDb results = ResultsDb.open(db)) {
+            results.export(csv, false);
+        }
+        List<String> lines = Files.readAllLines(csv);
+        assertTrue(lines.get(0).endsWith(",recomputes,recompute_cost,recompute_weight,objective"), lines.get(0));
+        assertEquals(rows.size() + 1, lines.size());
+    }
 }

@@ -193,4 +193,110 @@ class SweepSpecTest {
                 "graphs: [fig1]\nplanners: [cosma]\nwork_limits: [-1]\n"));
         assertTrue(bad.getMessage().contains("a work limit is a positive number of work units"), bad.getMessage());
     }
+
+    /**
+     * Recompute weights (issue 34): an axis of COSMA and of the recompute schemes; a spill-only scheme runs once,
+     * without a weight, since its plan does not depend on one.
+     */
+    @Test
+    void recomputeWeightsAreAnAxisOfCosmaAndTheRecomputeSchemes() {
+        SweepSpec s = parse("""
+                graphs: [fig1, chain]
+                budgets: [M_R]
+                planners: [default/belady/tflite, recompute, mpmf/checkpoint-2/greedy/firstfit, cosma]
+                recompute_weights: [0.5, none, 2, .5, 5e-1]
+                """);
+        // per graph: 1 spill-only scheme + 5 recompute schemes x 2 weights + COSMA x 3 (0.5, none, 2)
+        assertEquals(2 * (1 + 5 * 2 + 3), s.cases().size());
+        assertEquals(s.cases().size(), s.cases().stream().map(SweepCase::key).distinct().count());
+        for (SweepCase c : s.cases()) {
+            if (c.planner().recomputes()) {
+                assertTrue(c.recomputeWeight() != null, c.describe());
+            } else if (c.planner().kind() == PlannerChoice.Kind.SCHEME) {
+                assertEquals(null, c.recomputeWeight(), c.describe());
+            }
+        }
+        assertEquals(List.of("default/checkpoint-sqrt/belady/tflite", "default/checkpoint-sqrt/greedy/tflite",
+                "default/dtr/belady/tflite", "default/dtr/greedy/tflite", "mpmf/checkpoint-2/greedy/firstfit"),
+                s.cases().stream().filter(c -> c.planner().recomputes()).map(c -> c.planner().label()).distinct()
+                        .toList());
+        List<Double> cosma = s.cases().stream().filter(c -> c.graph().equals("fig1")
+                && c.planner().kind() == PlannerChoice.Kind.COSMA).map(SweepCase::recomputeWeight).toList();
+        assertEquals(java.util.Arrays.asList(0.5, null, 2.0), cosma);
+        assertTrue(s.cases().stream().filter(c -> c.recomputeWeight() != null)
+                .allMatch(c -> c.describe().endsWith(" lambda=" + SweepCase.weight(c.recomputeWeight()))));
+        assertEquals("0.5", SweepCase.weight(0.5));
+        assertEquals("2", SweepCase.weight(2));
+        assertEquals("0.001", SweepCase.weight(1e-3));
+
+        SweepSpec only = parse("graphs: [fig1]\nbudgets: [M_R]\nplanners: [recompute, cosma]\n"
+                + "recompute_weights: [1, 8]\ninclude: [{recompute_weight: '8'}]\n");
+        assertEquals(5, only.cases().size());
+        assertTrue(only.cases().stream().allMatch(c -> c.recomputeWeight() == 8.0));
+    }
+
+    /**
+     * A case without a weight keeps the key it had before weights existed, byte for byte: the keys below are those
+     * of the build before recompute weights (commit 38c42fe), so a database made then resumes without re-running.
+     */
+    @Test
+    void casesWithoutAWeightKeepTheirKeys() {
+        SweepSpec old = parse("graphs: [fig1]\nbudgets: [M_R]\nplanners: [default/belady/tflite, cosma]\n"
+                + "work_limits: [2]\n");
+        assertEquals(List.of("eb8d504a02931edc1d50", "dba3208354bec28bbc4d"),
+                old.cases().stream().map(SweepCase::key).toList());
+        SweepSpec wall = parse("graphs: [fig1]\nbudgets: [M_R]\nplanners: [cosma]\ntime_limits: [5]\n");
+        assertEquals("1ad4377271696b0ba035", wall.cases().get(0).key());
+        SweepSpec none = parse("graphs: [fig1]\nbudgets: [M_R]\nplanners: [default/belady/tflite, cosma]\n"
+                + "work_limits: [2]\nrecompute_weights: [none]\n");
+        assertEquals(old.cases(), none.cases());
+        SweepSpec weighted = parse("graphs: [fig1]\nbudgets: [M_R]\nplanners: [default/belady/tflite, cosma]\n"
+                + "work_limits: [2]\nrecompute_weights: [none, 0, 1]\n");
+        // The spill-only scheme and the weightless COSMA share the old keys; weights 0 and 1 are cases of their own.
+        List<String> keys = weighted.cases().stream().map(SweepCase::key).toList();
+        assertEquals(4, keys.size());
+        assertTrue(keys.containsAll(List.of("eb8d504a02931edc1d50", "dba3208354bec28bbc4d")), keys.toString());
+        assertEquals(4, new java.util.HashSet<>(keys).size());
+        // Weights that differ in the last binary digit are different cases.
+        SweepCase a = weighted.cases().get(2);
+        SweepCase b = new SweepCase(a.graph(), a.source(), a.setting(), a.budget(), a.planner(), a.solver(),
+                a.timeLimit(), a.workLimit(), a.threads(), a.repeat(), Math.nextUp(a.recomputeWeight()));
+        assertNotEquals(a.key(), b.key());
+    }
+
+    @Test
+    void badRecomputeWeightsNameTheirPlace() {
+        String negative = error("graphs: [fig1]\nplanners: [cosma]\nrecompute_weights: [1, -1]\n");
+        assertTrue(negative.startsWith("s.yaml:3:24: a recompute weight is a number >= 0"), negative);
+        assertTrue(negative.contains("'-1'"), negative);
+        String word = error("graphs: [fig1]\nplanners: [cosma]\nrecompute_weights: [cheap]\n");
+        assertTrue(word.startsWith("s.yaml:3:21: a recompute weight is a number >= 0"), word);
+        assertTrue(error("graphs: [fig1]\nplanners: [cosma]\nrecompute_weights: [1e999]\n")
+                .contains("'1e999'"));
+        assertTrue(error("graphs: [fig1]\nplanners: [cosma]\nrecompute_weights: [.inf]\n").contains("'.inf'"));
+        assertTrue(error("graphs: [fig1]\nplanners: [cosma]\nrecompute_weights: [[1]]\n")
+                .startsWith("s.yaml:3:21: recompute_weights item must be a single value"));
+        assertTrue(error("graphs: [fig1]\nplanners: [cosma]\nrecompute_weights: []\n")
+                .contains("'recompute_weights' is empty"));
+        String json = assertThrows(SweepException.class, () -> SweepSpec.parse(
+                "{\"graphs\": [\"fig1\"], \"recompute_weights\": [0.25, -0.5]}", "s.json", dir)).getMessage();
+        assertTrue(json.startsWith("s.json:1:50: a recompute weight"), json);
+        String unweighted = error("graphs: [fig1]\nplanners: [cosma, default/dtr/belady/tflite]\n");
+        assertTrue(unweighted.startsWith("s.yaml:2:19: 'default/dtr/belady/tflite' recomputes, which needs a weight"),
+                unweighted);
+        assertTrue(error("graphs: [fig1]\nplanners: [recompute]\nrecompute_weights: [none]\n")
+                .startsWith("s.yaml:2:12: 'recompute' recomputes"));
+        String unknown = error("graphs: [fig1]\nplanners: [default/checkpoint-x/belady/tflite]\n"
+                + "recompute_weights: [1]\n");
+        assertTrue(unknown.startsWith("s.yaml:2:12: unknown recompute scheme"), unknown);
+        assertTrue(error("graphs: [fig1]\nexclude: [{lambda: 1}]\n").contains("recompute_weight"));
+    }
+
+    /** The spec group 'recompute' is the list of Schemes.recompute on a training graph, in its order. */
+    @Test
+    void theRecomputeGroupIsTheBaselinesOfSchemes() {
+        dev.memplan.model.Graph train = GraphSources.graph("fig1:train");
+        assertEquals(PlannerChoice.RECOMPUTE, dev.memplan.baselines.replacement.Schemes.recompute(train, 1).stream()
+                .map(dev.memplan.baselines.replacement.Scheme::name).toList());
+    }
 }

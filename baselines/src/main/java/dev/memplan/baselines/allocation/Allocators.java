@@ -85,9 +85,9 @@ public final class Allocators {
         long deadline = wall == null || wall.toDays() > 36_500 ? Long.MAX_VALUE : began + wall.toNanos();
         Function<BufferSet, Placement> unbounded = switch (name) {
             case "skyline" -> b -> new SkylineAllocator().pack(b, deadline);
-            case "tflite" -> new TfliteArenaAllocator()::pack;
-            case "greedy" -> new GreedyBySizeAllocator()::pack;
-            case "bestfit" -> new BestFitAllocator()::pack;
+            case "tflite" -> b -> new TfliteArenaAllocator().pack(b, deadline);
+            case "greedy" -> b -> new GreedyBySizeAllocator().pack(b, deadline);
+            case "bestfit" -> b -> new BestFitAllocator().pack(b, deadline);
             default -> null;
         };
         long bound = LoadBound.of(buffers);
@@ -107,7 +107,11 @@ public final class Allocators {
         if (!NAMES.contains(name)) {
             throw new IllegalArgumentException("unknown allocator '" + name + "'; allocators: " + String.join(", ", NAMES));
         }
-        Placement start = bestFastHeuristic(buffers);
+        Placement start = bestFastHeuristic(buffers, deadline);
+        if (start == null) {
+            return new Allocation(SolveStatus.UNKNOWN, null, (System.nanoTime() - began) / 1e9,
+                    "the time limit was reached before a starting packing");
+        }
         // The budget's clock has run since the call began: the search gets what is left of it.
         Limits rest = limits;
         Allocation a = switch (name) {
@@ -130,12 +134,25 @@ public final class Allocators {
      * plus a tree descent per buffer set aside at a fixed-offset buffer), checked.
      */
     public static Placement bestFastHeuristic(BufferSet buffers) {
+        return bestFastHeuristic(buffers, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #bestFastHeuristic(BufferSet)}, of the heuristics done by {@code deadlineNanos}
+     * ({@link System#nanoTime()} terms, Long.MAX_VALUE: none); null when none is. Sets of fewer than
+     * {@link dev.memplan.model.ClockGuard#EVERY} buffers, which every heuristic packs in milliseconds, are packed
+     * whatever the clock says, so that a search always starts from the best of them there.
+     */
+    public static Placement bestFastHeuristic(BufferSet buffers, long deadlineNanos) {
+        long deadline = buffers.size() < dev.memplan.model.ClockGuard.EVERY ? Long.MAX_VALUE : deadlineNanos;
         Placement best = null;
         for (Function<BufferSet, Placement> h : List.<Function<BufferSet, Placement>>of(
-                new GreedyBySizeAllocator()::pack, new BestFitAllocator()::pack, new TfliteArenaAllocator()::pack,
-                new SkylineAllocator()::pack)) {
+                b -> new GreedyBySizeAllocator().pack(b, deadline),
+                b -> new BestFitAllocator().pack(b, deadline),
+                b -> new TfliteArenaAllocator().pack(b, deadline),
+                b -> new SkylineAllocator().pack(b, deadline))) {
             Placement p = h.apply(buffers);
-            if (best == null || p.height() < best.height()) {
+            if (p != null && (best == null || p.height() < best.height())) {
                 best = p;
             }
         }

@@ -26,8 +26,8 @@ import java.util.List;
  * {@value #CP_SAT_MAX} buffers) to CP-SAT as its hint, within the limits. The answer is never above the best
  * heuristic's height, and every placement is checked.
  *
- * <p>Which members run depends only on the input (its size, the bound), never on the clock; the time limit
- * stops the exact searches. Without a time limit the exact searches get {@link #DEFAULT_EXACT_SECONDS}
+ * <p>Which members run depends only on the input (its size, the bound); the time limit stops the exact searches
+ * and the heuristics too (every heuristic after the first at half of the time left, so that MiniMalloc keeps some). Without a time limit the exact searches get {@link #DEFAULT_EXACT_SECONDS}
  * seconds, said in the log. Under a work limit ({@link Limits#workMode()}) MiniMalloc counts search nodes and
  * CP-SAT deterministic time, each on one thread, so the answer is the same on every run; the clock (the
  * command's deadline) only guards.
@@ -58,7 +58,7 @@ public final class Portfolio {
             if (best != null && best.height() == bound) {
                 break;
             }
-            Placement p = m.run(buffers, deadline, log);
+            Placement p = m.run(buffers, best == null ? deadline : halfway(deadline, limits), limits, log);
             if (p == null) {
                 continue;
             }
@@ -122,7 +122,7 @@ public final class Portfolio {
                     "at some moment " + bound + " bytes are live, more than the capacity " + capacity), bound, null, log);
         }
         for (Member m : HEURISTICS) {
-            Placement p = m.run(buffers, deadline, log);
+            Placement p = m.run(buffers, deadline, limits, log);
             if (p != null && p.height() <= capacity) {
                 BufferChecker.requireValid(p, capacity, NAME + "/" + m.name);
                 return new Outcome(new Allocation(SolveStatus.FEASIBLE, p, (System.nanoTime() - start) / 1e9), bound,
@@ -147,20 +147,41 @@ public final class Portfolio {
 
     /** A heuristic of the portfolio. */
     private record Member(String name, Pack pack) {
-        /** Its packing (null when stopped by the deadline), with a line in the log either way. */
-        Placement run(BufferSet buffers, long deadline, List<String> log) {
+        /**
+         * Its packing (null when stopped by the deadline, which under a work limit makes the result the machine's),
+         * with a line in the log either way.
+         */
+        Placement run(BufferSet buffers, long deadline, Limits limits, List<String> log) {
             long t0 = System.nanoTime();
-            Placement p = pack.pack(buffers, deadline);
+            Placement p = deadline != Long.MAX_VALUE && t0 - deadline > 0 ? null : pack.pack(buffers, deadline);
+            if (p == null && limits.workMode()) {
+                limits.budget().markWallStop();
+            }
             log.add(name + (p == null ? ": stopped at the time limit" : ": height " + p.height() + seconds(t0)));
             return p;
         }
     }
 
     private static final List<Member> HEURISTICS = List.of(
-            new Member(GreedyBySizeAllocator.NAME, (b, d) -> new GreedyBySizeAllocator().pack(b)),
-            new Member(BestFitAllocator.NAME, (b, d) -> new BestFitAllocator().pack(b)),
-            new Member(TfliteArenaAllocator.NAME, (b, d) -> new TfliteArenaAllocator().pack(b)),
+            new Member(GreedyBySizeAllocator.NAME, (b, d) -> new GreedyBySizeAllocator().pack(b, d)),
+            new Member(BestFitAllocator.NAME, (b, d) -> new BestFitAllocator().pack(b, d)),
+            new Member(TfliteArenaAllocator.NAME, (b, d) -> new TfliteArenaAllocator().pack(b, d)),
             new Member("skyline", (b, d) -> new SkylineAllocator().pack(b, d)));
+
+    /**
+     * The deadline of a heuristic that runs once a packing exists: half of the time left, so that the later
+     * heuristics, each of which can take tens of seconds where thousands of buffers are live at once (gen:heap,
+     * BENCHMARKS.md "Wall-clock limits over the whole command"), leave MiniMalloc time. The first heuristic may take
+     * all of it (a packing is needed). Under a work limit the deadline is the clock's guard, unchanged, so which
+     * heuristics finish does not depend on the machine.
+     */
+    private static long halfway(long deadline, Limits limits) {
+        if (limits.workMode() || deadline == Long.MAX_VALUE) {
+            return deadline;
+        }
+        long now = System.nanoTime();
+        return now + Math.max(0, deadline - now) / 2;
+    }
 
     /** Whether the exact searches may still run: work left under a work limit, else time before the deadline. */
     private static boolean timeLeft(long deadline, Limits limits) {

@@ -24,6 +24,8 @@ public final class MmapInstances {
 
     /** Name prefix of generated programs: {@code gen:mmap:N[:SEED]} with N buffers. */
     public static final String GENERATED_PREFIX = "gen:mmap:";
+    /** The most buffers of a generated program. */
+    public static final int MAX_BUFFERS = 1_000_000;
 
     private MmapInstances() {
     }
@@ -86,8 +88,8 @@ public final class MmapInstances {
             }
             int n = Integer.parseInt(parts[0]);
             long seed = parts.length == 2 ? Long.parseLong(parts[1]) : 1;
-            if (n < 1 || n > 1_000_000) {
-                throw new IllegalArgumentException("'" + name + "': the number of buffers must be in 1..1000000");
+            if (n < 1 || n > MAX_BUFFERS) {
+                throw new IllegalArgumentException("'" + name + "': the number of buffers must be in 1.." + MAX_BUFFERS);
             }
             return random(seed, n);
         } catch (NumberFormatException e) {

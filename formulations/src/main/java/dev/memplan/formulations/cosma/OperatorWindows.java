@@ -65,6 +65,7 @@ public final class OperatorWindows {
         BitSet[] anc = ancestors(graph);
         int[] descendants = new int[n];
         for (int o = 0; o < n; o++) {
+            dev.memplan.model.ClockGuard.poll(o, "counting the operators' descendants");
             for (int x = anc[o].nextSetBit(0); x >= 0; x = anc[o].nextSetBit(x + 1)) {
                 descendants[x]++;
             }
@@ -101,6 +102,8 @@ public final class OperatorWindows {
         int n = graph.operatorCount();
         BitSet[] anc = new BitSet[n];
         for (int o = 0; o < n; o++) {
+            // n^2 bits in all: tens of seconds on 60,000 operators under load, so a command's clock is polled.
+            dev.memplan.model.ClockGuard.poll(o, "computing the operators' ancestor sets");
             anc[o] = new BitSet(n);
             for (int t : graph.inputs(o)) {
                 int p = graph.producer(t);

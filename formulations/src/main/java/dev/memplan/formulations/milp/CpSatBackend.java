@@ -95,9 +95,11 @@ public final class CpSatBackend implements MilpSolver {
         // memplan's own handler stops the search (RunningSolvers); CP-SAT's would swallow the user's Ctrl-C.
         params.setCatchSigintSignal(false);
         CpSolverStatus status;
+        Budget budget = out.limits().budget();
         try (RunningSolvers.Registration r = RunningSolvers.register(solver::stopSearch);
-             Budget.Registration stop = out.limits().budget().onStop(solver::stopSearch)) {
-            status = solver.solve(cp);
+             Budget.Registration stop = budget.onStop(solver::stopSearch)) {
+            // CP-SAT's own time limit ends the search; the watchdog repeats a stop requested on the budget.
+            status = Watchdog.around(Long.MAX_VALUE, budget, solver::stopSearch, () -> solver.solve(cp));
         }
         chargeWork(solver, params, out.limits());
         boolean hasObjective = !model.objective().isConstant();
@@ -134,16 +136,17 @@ public final class CpSatBackend implements MilpSolver {
      * Solves with a stop request at {@code deadline} ({@link System#nanoTime()} terms; Long.MAX_VALUE: none) from a
      * watchdog as well as CP-SAT's own limit, which does not cover everything on large models under load. (It does
      * not reach CP-SAT's presolve of a huge NoOverlap2D: the placement model turns presolve off by size instead.)
-     * The search also stops when {@code budget} is cancelled or the run interrupted, as every solve of this class does.
+     * The search also stops when {@code budget} is cancelled or the run interrupted, as every solve of this class does
+     * (a {@link Watchdog} polls its stop flag while the solve runs).
      */
     public static CpSolverStatus solveBy(CpSolver solver, CpModel model, long deadline, Budget budget) {
-        long delay = deadline == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - System.nanoTime();
         solver.getParameters().setCatchSigintSignal(false);
         try (RunningSolvers.Registration r = RunningSolvers.register(solver::stopSearch);
              Budget.Registration stop = budget.onStop(solver::stopSearch)) {
-            return Watchdog.around(delay, solver::stopSearch, () -> solver.solve(model));
+            return Watchdog.around(deadline, budget, solver::stopSearch, () -> solver.solve(model));
         }
     }
+
 
     /**
      * Sets a work-mode limit on CP-SAT: its deterministic time for the work left in {@code limits}, one worker

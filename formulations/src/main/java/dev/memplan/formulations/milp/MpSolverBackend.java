@@ -89,7 +89,7 @@ public final class MpSolverBackend implements MilpSolver {
             long t = System.nanoTime();
             int status;
             try (RunningSolvers.Registration r = RunningSolvers.register(solver::interruptSolve)) {
-                status = watched(solver, params, out.limitMillis());
+                status = watched(solver, params, out.limitMillis(), lim.budget());
             }
             double solveSeconds = (System.nanoTime() - t) / 1e9;
 
@@ -148,9 +148,9 @@ public final class MpSolverBackend implements MilpSolver {
      * Runs the solver with a watchdog that interrupts it {@code millis} from now (0: none): the solver's own limit
      * does not count the native model's extraction, and on a large model it ran past it.
      */
-    private static int watched(MPSolver solver, MPSolverParameters params, long millis) {
+    private static int watched(MPSolver solver, MPSolverParameters params, long millis, dev.memplan.model.Budget budget) {
         long delay = millis <= 0 ? Long.MAX_VALUE : java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(millis);
-        return Watchdog.around(delay, solver::interruptSolve, () -> run(solver, params));
+        return Watchdog.around(Watchdog.deadlineIn(delay), budget, solver::interruptSolve, () -> run(solver, params));
     }
 
     private MPVariable[] build(MPSolver solver, Model model) {

@@ -56,7 +56,7 @@ public final class MmapLpBound {
             // Ctrl-C stops it too (the command then writes what it has, without waiting for the bound).
             try (dev.memplan.formulations.milp.RunningSolvers.Registration r =
                          dev.memplan.formulations.milp.RunningSolvers.register(s::interruptSolve)) {
-                status = Watchdog.around(delay, s::interruptSolve, s::solve);
+                status = Watchdog.around(deadlineNanos, dev.memplan.model.Budget.unlimited(), s::interruptSolve, s::solve);
             }
             if (status != MPSolver.ResultStatus.OPTIMAL) {
                 return OptionalLong.empty();

@@ -153,7 +153,8 @@ public final class PlacementCpSat implements Allocator {
         CpSolverStatus status;
         try (RunningSolvers.Registration r = RunningSolvers.register(solver::stopSearch);
              dev.memplan.model.Budget.Registration stop = lim.budget().onStop(solver::stopSearch)) {
-            status = solver.solve(f.cp);
+            status = dev.memplan.formulations.milp.Watchdog.around(Long.MAX_VALUE, lim.budget(), solver::stopSearch,
+                    () -> solver.solve(f.cp));
         }
         dev.memplan.formulations.milp.CpSatBackend.chargeWork(solver, params, lim, perUnit);
         switch (status) {

@@ -97,12 +97,14 @@ public final class GraphJson {
         List<JsonNode> tensorNodes = root.array("tensors", "the list of tensors");
         List<Tensor> tensors = new ArrayList<>(tensorNodes.size());
         for (int i = 0; i < tensorNodes.size(); i++) {
+            dev.memplan.model.ClockGuard.poll(i, "reading the graph");
             tensors.add(tensor(JsonFields.of(file, tensorNodes.get(i), JsonTree.element(root.path("tensors"), i),
                     "a tensor")));
         }
         List<JsonNode> operatorNodes = root.array("operators", "the list of operators in default order");
         List<Operator> operators = new ArrayList<>(operatorNodes.size());
         for (int i = 0; i < operatorNodes.size(); i++) {
+            dev.memplan.model.ClockGuard.poll(i, "reading the graph");
             JsonFields op = JsonFields.of(file, operatorNodes.get(i), JsonTree.element(root.path("operators"), i),
                     "an operator");
             op.rejectUnknown(OPERATOR_FIELDS);

@@ -392,6 +392,7 @@ public final class MiniMallocCsv {
         int line = 1;
         for (String text = lines.next(); text != null; text = lines.next()) {
             line++;
+            dev.memplan.model.ClockGuard.poll(line, "reading the buffers");
             if (text.isBlank()) {
                 if (blank < 0) {
                     blank = line;

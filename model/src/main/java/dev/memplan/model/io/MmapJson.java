@@ -44,6 +44,18 @@ public final class MmapJson {
     private MmapJson() {
     }
 
+    /**
+     * Whether the file says it is an instance (its first 4 KiB name {@link #FORMAT}): a graph file is not read as
+     * one.
+     */
+    public static boolean isInstanceFile(Path file) {
+        try (java.io.InputStream s = java.nio.file.Files.newInputStream(file)) {
+            return new String(s.readNBytes(4096), java.nio.charset.StandardCharsets.UTF_8).contains("\"" + FORMAT + "\"");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot read " + file + ": " + AtomicFiles.reason(e), e);
+        }
+    }
+
     public static MmapInstance read(Path file) {
         return instance(JsonTree.parse(AtomicFiles.readBytes(file), file.toString()), file.toString());
     }

@@ -52,7 +52,7 @@ final class ShippedFiles implements Serializable {
         }
         Path copy = materialize(c.source(), bytes);
         return new SweepCase(c.graph(), copy.toString(), c.setting(), c.budget(), c.planner(), c.solver(),
-                c.timeLimit(), c.workLimit(), c.threads(), c.repeat());
+                c.timeLimit(), c.workLimit(), c.threads(), c.repeat(), c.recomputeWeight());
     }
 
     /** Writes the bytes once per content under the temporary folder, keeping the file name; returns the copy. */

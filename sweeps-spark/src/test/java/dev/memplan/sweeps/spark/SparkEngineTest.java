@@ -85,6 +85,24 @@ class SparkEngineTest {
     }
 
     @Test
+    void aTaskSparkGivesUpOnIsAnErrorRowWithItsReasonAndTheSweepGoesOn() {
+        // Every task's result is over the driver's limit: Spark fails each case's job, as when an executor dies.
+        SweepSpec spec = SweepSpec.parse("graphs: [fig1]\nbudgets: [M_R, M_P]\nplanners: [paper]\n", "t.yaml", dir);
+        System.setProperty("spark.driver.maxResultSize", "1b");
+        try {
+            assertEquals(new SweepRun.Summary(8, 0, 8, 8),
+                    run(spec, "failed", new SparkEngine(), new SweepEngine.Options(2, "local[2]")));
+        } finally {
+            System.clearProperty("spark.driver.maxResultSize");
+        }
+        for (ResultRow r : rows("failed")) {
+            assertEquals("ERROR", r.status(), r.toString());
+            assertTrue(r.error().startsWith("the Spark task failed: Job aborted due to stage failure: Total size of "
+                    + "serialized results"), r.error());
+        }
+    }
+
+    @Test
     void sparkLocalModeGivesTheLocalPoolsRows() throws IOException {
         Files.writeString(dir.resolve("chain.json"), CHAIN);
         SweepSpec spec = SweepSpec.parse("""

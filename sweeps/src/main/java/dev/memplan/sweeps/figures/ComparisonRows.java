@@ -1,5 +1,6 @@
 package dev.memplan.sweeps.figures;
 
+import dev.memplan.decomposition.PipelineReport;
 import dev.memplan.sweeps.ResultRow;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -52,10 +53,7 @@ public final class ComparisonRows {
 
     /** How much less traffic COSMA has than a scheme, in percent of the scheme's. */
     public static String reduction(long cosma, long scheme) {
-        if (scheme == 0) {
-            return cosma == 0 ? "0.0%" : "-";
-        }
-        return String.format(Locale.ROOT, "%.1f%%", 100.0 * (scheme - cosma) / scheme);
+        return PipelineReport.reduction(cosma, scheme);
     }
 
     /** A nullable number as text, "-" for none. */

@@ -9,11 +9,15 @@ import java.util.Objects;
  *
  * @param status {@code OPTIMAL}, {@code FEASIBLE}, {@code INFEASIBLE}, {@code UNKNOWN}, {@code HEURISTIC} or
  *     {@code ERROR}
- * @param trafficNonCompulsory the objective; null when the case found no plan
+ * @param trafficNonCompulsory the objective of a spill-only case; null when the case found no plan
+ * @param recomputeCost the plan's recompute cost; null without a plan, and in results from before recomputation
+ *     (whose plans recompute nothing)
+ * @param recomputeWeight the case's recompute weight lambda, null for a spill-only case
  */
 public record FinishedCase(String graph, String setting, String budget, Long budgetBytes, String planner,
                         String solver, Double timeLimit, Integer repeat, Status status, Long trafficNonCompulsory,
-                        Long bound, Double gap, Double seconds, String error) {
+                        Long bound, Double gap, Double seconds, String error, Long recomputeCost,
+                        Double recomputeWeight) {
 
     /** What a case claims; the model's statuses plus {@code ERROR} for a case that failed. */
     public enum Status {
@@ -39,5 +43,13 @@ public record FinishedCase(String graph, String setting, String budget, Long bud
         Objects.requireNonNull(planner, "planner");
         Objects.requireNonNull(status, "status");
         solver = solver == null ? "" : solver;
+    }
+
+    /** A spill-only case (no recompute weight, its recompute cost not recorded). */
+    public FinishedCase(String graph, String setting, String budget, Long budgetBytes, String planner, String solver,
+                        Double timeLimit, Integer repeat, Status status, Long trafficNonCompulsory, Long bound,
+                        Double gap, Double seconds, String error) {
+        this(graph, setting, budget, budgetBytes, planner, solver, timeLimit, repeat, status, trafficNonCompulsory,
+                bound, gap, seconds, error, null, null);
     }
 }

@@ -26,6 +26,18 @@ final class Numbers {
         return String.format(Locale.ROOT, "%.1f%%", 100 * gap);
     }
 
+    /** A count with decimal prefixes (k, M, G, T, P) and up to three significant digits: {@code 1.5 G}. */
+    static String count(double n) {
+        String[] prefixes = {"", " k", " M", " G", " T", " P"};
+        int u = 0;
+        while (Math.abs(n) >= 1000 && u < prefixes.length - 1) {
+            n /= 1000;
+            u++;
+        }
+        return new java.math.BigDecimal(n).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString()
+                + prefixes[u];
+    }
+
     /** Bytes in decimal units (B, kB, MB, GB, TB) with up to three significant digits, as axis ticks read best. */
     static String bytes(double b) {
         String[] units = {"B", "kB", "MB", "GB", "TB"};

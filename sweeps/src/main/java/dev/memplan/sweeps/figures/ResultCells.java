@@ -19,8 +19,8 @@ import java.util.stream.Collectors;
  * {@code all}; budgets M_R, then fractions between M_R and M_P by value, M_H (= 0.5), M_P, then budgets in bytes by
  * value; series in the order of {@code planners} when given, else by name with the {@code cosma} planners last
  * (where the paper puts COSMA's bar). A series is a planner; when the
- * selected rows hold one planner with several solvers or time limits, its label adds them
- * ({@code cosma cpsat 120s}), so that distinct experiments never fall into one cell.
+ * selected rows hold one planner with several solvers, time limits or recompute weights, its label adds them
+ * ({@code cosma cpsat 120s}, {@code cosma lambda=0.5}), so that distinct experiments never fall into one cell.
  *
  * <p>Rows that still share a cell are repeats. They collapse conservatively: the cell's traffic is the largest
  * over the repeats that found a plan, its gap the largest, its status the weakest (in the order OPTIMAL,
@@ -81,10 +81,15 @@ public final class ResultCells {
         budgets = kept.stream().map(FinishedCase::budget).distinct()
                 .sorted(Comparator.comparingDouble(ResultCells::budgetRank).thenComparing(b -> b)).toList();
         Map<String, String> plannerOfLabel = new HashMap<>();
+        Map<String, Double> weightOfLabel = new HashMap<>();
         kept.forEach(r -> plannerOfLabel.put(labels.get(seriesKey(r)), r.planner()));
+        kept.forEach(r -> weightOfLabel.put(labels.get(seriesKey(r)), r.recomputeWeight()));
         series = new ArrayList<>(new TreeSet<>(labels.values()));
+        // A planner's weights by value (spill only first), not by their text: lambda=2 before lambda=16.
         series.sort(Comparator.comparing((String s) -> orderIn(planners, plannerOfLabel.get(s)))
-                .thenComparing(s -> planners == null && plannerOfLabel.get(s).startsWith("cosma")));
+                .thenComparing(s -> planners == null && plannerOfLabel.get(s).startsWith("cosma"))
+                .thenComparing(plannerOfLabel::get)
+                .thenComparing(weightOfLabel::get, Comparator.nullsFirst(Comparator.naturalOrder())));
 
         Map<Key, List<FinishedCase>> grouped = new LinkedHashMap<>();
         for (FinishedCase r : kept) {
@@ -112,7 +117,7 @@ public final class ResultCells {
         return cells.get(new Key(panel, budget, seriesLabel));
     }
 
-    private static List<FinishedCase> filter(List<FinishedCase> rows, List<String> wanted, java.util.function.Function<FinishedCase, String> field,
+    static List<FinishedCase> filter(List<FinishedCase> rows, List<String> wanted, java.util.function.Function<FinishedCase, String> field,
             String what) {
         if (wanted == null || wanted.isEmpty()) {
             return rows;
@@ -137,16 +142,18 @@ public final class ResultCells {
     }
 
     private static String seriesKey(FinishedCase r) {
-        return r.planner() + "\u0000" + r.solver() + "\u0000" + r.timeLimit();
+        return r.planner() + "\u0000" + r.solver() + "\u0000" + r.timeLimit() + "\u0000" + r.recomputeWeight();
     }
 
     /** The label of each (planner, solver, time limit): the planner, plus what tells its experiments apart. */
     private static Map<String, String> seriesLabels(List<FinishedCase> rows) {
         Map<String, Set<String>> solvers = new HashMap<>();
         Map<String, Set<Double>> limits = new HashMap<>();
+        Map<String, Set<Double>> weights = new HashMap<>();
         for (FinishedCase r : rows) {
             solvers.computeIfAbsent(r.planner(), k -> new LinkedHashSet<>()).add(r.solver());
             limits.computeIfAbsent(r.planner(), k -> new LinkedHashSet<>()).add(r.timeLimit());
+            weights.computeIfAbsent(r.planner(), k -> new LinkedHashSet<>()).add(r.recomputeWeight());
         }
         Map<String, String> labels = new HashMap<>();
         for (FinishedCase r : rows) {
@@ -156,6 +163,10 @@ public final class ResultCells {
             }
             if (limits.get(r.planner()).size() > 1) {
                 label.append(' ').append(r.timeLimit() == null ? "(no limit)" : Numbers.limit(r.timeLimit()) + "s");
+            }
+            if (weights.get(r.planner()).size() > 1) {
+                label.append(' ').append(r.recomputeWeight() == null ? "(spill only)"
+                        : "lambda=" + dev.memplan.sweeps.SweepCase.weight(r.recomputeWeight()));
             }
             labels.put(seriesKey(r), label.toString());
         }

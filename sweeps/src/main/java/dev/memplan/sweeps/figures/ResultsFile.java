@@ -26,13 +26,16 @@ import java.util.Set;
  * {@code .csv} is read as CSV (RFC 4180: a header row, fields quoted with {@code "} where they hold a comma, a
  * quote or a line break; an empty field is NULL); anything else is opened read-only as a DuckDB database.
  * Columns are found by name, so extra columns and another column order are accepted; the columns of
- * {@link #COLUMNS} must be there. Errors are {@link FormatException}s naming the file, the place (line and
+ * {@link #COLUMNS} must be there, those of {@link #OPTIONAL} are read when present (results from before them read as
+ * NULL). Errors are {@link FormatException}s naming the file, the place (line and
  * column, or table and column) and the problem. Time and memory O(file size).
  */
 public final class ResultsFile {
     /** The columns the figures and tables read. */
     public static final List<String> COLUMNS = List.of("graph", "setting", "budget", "budget_bytes", "planner",
             "solver", "time_limit", "repeat", "status", "traffic_non_compulsory", "bound", "gap", "seconds", "error");
+    /** The columns read when present: what recomputation added (docs/sweeps.md, "Results"). */
+    public static final List<String> OPTIONAL = List.of("recompute_cost", "recompute_weight");
 
     private ResultsFile() {
     }
@@ -82,8 +85,9 @@ public final class ResultsFile {
                         + header.size());
             }
             rows.add(row(column -> {
-                String v = r.fields().get(index.get(column));
-                return v.isEmpty() ? null : v;
+                Integer at = index.get(column);
+                String v = at == null ? null : r.fields().get(at);
+                return v == null || v.isEmpty() ? null : v;
             }, file.toString(), "line " + r.line()));
         }
         return rows;
@@ -118,15 +122,18 @@ public final class ResultsFile {
                         + String.join(", ", missing));
             }
             List<FinishedCase> rows = new ArrayList<>();
-            String select = "SELECT " + String.join(", ", COLUMNS.stream().map(col -> "CAST(\"" + col + "\" AS VARCHAR)").toList())
-                    + " FROM results ORDER BY graph, setting, budget_bytes, planner, solver, time_limit, repeat";
+            List<String> read = new ArrayList<>(COLUMNS);
+            OPTIONAL.stream().filter(present::contains).forEach(read::add);
+            String select = "SELECT " + String.join(", ", read.stream().map(col -> "CAST(\"" + col + "\" AS VARCHAR)").toList())
+                    + " FROM results ORDER BY graph, setting, budget_bytes, planner, "
+                    + (present.contains("recompute_weight") ? "recompute_weight, " : "") + "solver, time_limit, repeat";
             try (ResultSet rs = s.executeQuery(select)) {
                 int n = 0;
                 while (rs.next()) {
                     n++;
                     Map<String, String> values = new HashMap<>();
-                    for (int i = 0; i < COLUMNS.size(); i++) {
-                        values.put(COLUMNS.get(i), rs.getString(i + 1));
+                    for (int i = 0; i < read.size(); i++) {
+                        values.put(read.get(i), rs.getString(i + 1));
                     }
                     rows.add(row(values::get, name, "table results, row " + n));
                 }
@@ -162,7 +169,8 @@ public final class ResultsFile {
                 required(f, "planner", file, where), f.get("solver"), doubleOrNull(f, "time_limit", file, where),
                 intOrNull(f, "repeat", file, where), status, longOrNull(f, "traffic_non_compulsory", file, where),
                 longOrNull(f, "bound", file, where), doubleOrNull(f, "gap", file, where),
-                doubleOrNull(f, "seconds", file, where), f.get("error"));
+                doubleOrNull(f, "seconds", file, where), f.get("error"), longOrNull(f, "recompute_cost", file, where),
+                doubleOrNull(f, "recompute_weight", file, where));
     }
 
     private static String required(Fields f, String column, String file, String where) {

@@ -15,7 +15,8 @@ class BenchRowsTest {
     private static ResultRow row(String planner, Long traffic) {
         return new ResultRow(planner, "spec", "resnet50", "activations", "M_H", 2048L, planner, "cpsat", null, 1, 0,
                 "FEASIBLE", 64L, traffic, traffic, 0L, 100L, 0.5, 1.25, 10L, 20L, 900L, 1000L, 1000L, 3000L, null,
-                "vm", "0.1.0", Instant.EPOCH, null, 60.0, 12.5, true, "0123abcd", "OR-Tools", 0L);
+                "vm", "0.1.0", Instant.EPOCH, null, 60.0, 12.5, true, "0123abcd", "OR-Tools", 0L, 0L, 0L, null,
+                traffic == null ? null : (double) traffic);
     }
 
     @Test

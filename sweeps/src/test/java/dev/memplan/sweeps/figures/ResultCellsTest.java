@@ -85,4 +85,29 @@ class ResultCellsTest {
         assertEquals(new ResultCells.Cell(FinishedCase.Status.FEASIBLE, 8L, 0.2, 4.0, 3, null), c);
         assertTrue(c.mark().startsWith("F"));
     }
+
+    /** A planner run at several recompute weights is a series per weight, never repeats collapsed into one cell. */
+    @Test
+    void recomputeWeightsAreSeriesOfTheirOwn() {
+        FinishedCase.Status h = FinishedCase.Status.HEURISTIC;
+        List<FinishedCase> rows = List.of(
+                new FinishedCase("g", "activations", "M_R", 100L, "cosma", "cpsat", 10.0, 0, h, 50L, null, null, 1.0,
+                        null, 0L, null),
+                new FinishedCase("g", "activations", "M_R", 100L, "cosma", "cpsat", 10.0, 0, h, 40L, null, null, 1.0,
+                        null, 7L, 0.5),
+                new FinishedCase("g", "activations", "M_R", 100L, "cosma", "cpsat", 10.0, 0, h, 45L, null, null, 1.0,
+                        null, 2L, 2.0),
+                new FinishedCase("g", "activations", "M_R", 100L, "cosma", "cpsat", 10.0, 0, h, 48L, null, null, 1.0,
+                        null, 1L, 16.0),
+                new FinishedCase("g", "activations", "M_R", 100L, "default/belady/tflite", "", 10.0, 0, h, 90L, null,
+                        null, 1.0, null, 0L, null));
+        ResultCells cells = new ResultCells(rows, null, null, null);
+        assertEquals(List.of("default/belady/tflite", "cosma (spill only)", "cosma lambda=0.5", "cosma lambda=2",
+                "cosma lambda=16"),
+                cells.series());
+        ResultCells.Panel g = cells.panels().get(0);
+        assertEquals(40L, cells.cell(g, "M_R", "cosma lambda=0.5").traffic());
+        assertEquals(1, cells.cell(g, "M_R", "cosma lambda=0.5").repeats());
+        assertEquals(50L, cells.cell(g, "M_R", "cosma (spill only)").traffic());
+    }
 }

@@ -38,7 +38,8 @@ public final class BestFitAllocator implements Allocator {
      */
     @Override
     public Allocation allocate(BufferSet buffers, long capacity, Limits limits) {
-        return GapPacking.allocate(buffers, capacity, this::pack, NAME, System.nanoTime());
+        long deadline = GapPacking.deadline(limits);
+        return GapPacking.allocate(buffers, capacity, b -> pack(b, deadline), NAME, System.nanoTime());
     }
 
     /**
@@ -47,10 +48,18 @@ public final class BestFitAllocator implements Allocator {
      * @throws IllegalArgumentException when the fixed offsets alone are illegal
      */
     public Placement pack(BufferSet buffers) {
+        return pack(buffers, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #pack(BufferSet)}, or null once {@link System#nanoTime()} passes {@code deadlineNanos}
+     * (Long.MAX_VALUE: none).
+     */
+    public Placement pack(BufferSet buffers, long deadlineNanos) {
         Comparator<Integer> order = Comparator.comparingLong((Integer i) -> buffers.get(i).size()).reversed()
                 .thenComparing(Comparator.comparingLong((Integer i) -> duration(buffers.get(i))).reversed())
                 .thenComparing(Comparator.naturalOrder());
-        return GapPacking.pack(buffers, order, GapPacking.Fit.BEST, NAME);
+        return GapPacking.pack(buffers, order, GapPacking.Fit.BEST, NAME, deadlineNanos);
     }
 
     private static long duration(Buffer b) {

@@ -37,6 +37,9 @@ final class GapPacking {
         BEST
     }
 
+    /** Buffers placed between two looks at the clock. */
+    static final int POLL_EVERY = 64;
+
     private GapPacking() {
     }
 
@@ -48,6 +51,37 @@ final class GapPacking {
      *                                  colliding): then no packing exists at any capacity
      */
     static Placement pack(BufferSet set, Comparator<Integer> order, Fit fit, String maker) {
+        return pack(set, order, fit, maker, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #pack(BufferSet, Comparator, Fit, String)}, or null once {@link System#nanoTime()} passes
+     * {@code deadlineNanos} (Long.MAX_VALUE: none), polled every {@link #POLL_EVERY} buffers placed.
+     */
+    static Placement pack(BufferSet set, Comparator<Integer> order, Fit fit, String maker, long deadlineNanos) {
+        try {
+            return packBy(set, order, fit, maker, deadlineNanos);
+        } catch (PastDeadline e) {
+            return null;
+        }
+    }
+
+    /** Thrown out of the order's sort (seconds on a million buffers) once the deadline has passed. */
+    private static final class PastDeadline extends RuntimeException {
+        PastDeadline() {
+            super(null, null, false, false);
+        }
+    }
+
+    private static void checkDeadline(long deadlineNanos) {
+        if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
+            throw new PastDeadline();
+        }
+    }
+
+    private static Placement packBy(BufferSet set, Comparator<Integer> order, Fit fit, String maker,
+                                    long deadlineNanos) {
+        checkDeadline(deadlineNanos);
         String conflict = fixedOffsetConflict(set);
         if (conflict != null) {
             throw new IllegalArgumentException(conflict);
@@ -77,9 +111,25 @@ final class GapPacking {
                 free.add(i);
             }
         }
-        free.sort(order);
+        checkDeadline(deadlineNanos);
+        if (deadlineNanos == Long.MAX_VALUE) {
+            free.sort(order);
+        } else {
+            // The sort compares boxed indices n log n times: a look at the clock every 2^16 comparisons.
+            int[] compared = {0};
+            free.sort((a, b) -> {
+                if ((++compared[0] & 0xFFFF) == 0) {
+                    checkDeadline(deadlineNanos);
+                }
+                return order.compare(a, b);
+            });
+        }
         long[][] ranges = {new long[64], new long[64]};
+        int done = 0;
         for (int i : free) {
+            if (++done % POLL_EVERY == 0) {
+                checkDeadline(deadlineNanos);
+            }
             int k = placed.neighbours(i, ranges);
             offsets[i] = choose(ranges[0], ranges[1], k, size[i], alignment[i], fit);
             placed.add(i);
@@ -373,11 +423,24 @@ final class GapPacking {
             return new Allocation(SolveStatus.UNKNOWN, null, seconds(startNanos), conflict);
         }
         Placement placement = packer.apply(set);
+        if (placement == null) {
+            return new Allocation(SolveStatus.UNKNOWN, null, seconds(startNanos), "stopped at the time limit");
+        }
         if (placement.height() > capacity) {
             return Allocation.exceedsCapacity(placement.height(), capacity, seconds(startNanos));
         }
         BufferChecker.requireValid(placement, capacity, maker);
         return new Allocation(SolveStatus.HEURISTIC, placement, seconds(startNanos));
+    }
+
+    /** The wall end of {@code limits} in {@link System#nanoTime()} terms (Long.MAX_VALUE: none). */
+    static long deadline(dev.memplan.model.Limits limits) {
+        java.time.Duration left = limits.budget().wallLeft();
+        if (left == null) {
+            return Long.MAX_VALUE;
+        }
+        long now = System.nanoTime();
+        return left.toNanos() >= Long.MAX_VALUE - now ? Long.MAX_VALUE : now + left.toNanos();
     }
 
     private static double seconds(long startNanos) {

@@ -35,7 +35,8 @@ public final class GreedyBySizeAllocator implements Allocator {
      */
     @Override
     public Allocation allocate(BufferSet buffers, long capacity, Limits limits) {
-        return GapPacking.allocate(buffers, capacity, this::pack, NAME, System.nanoTime());
+        long deadline = GapPacking.deadline(limits);
+        return GapPacking.allocate(buffers, capacity, b -> pack(b, deadline), NAME, System.nanoTime());
     }
 
     /**
@@ -44,8 +45,16 @@ public final class GreedyBySizeAllocator implements Allocator {
      * @throws IllegalArgumentException when the fixed offsets alone are illegal
      */
     public Placement pack(BufferSet buffers) {
+        return pack(buffers, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #pack(BufferSet)}, or null once {@link System#nanoTime()} passes {@code deadlineNanos}
+     * (Long.MAX_VALUE: none).
+     */
+    public Placement pack(BufferSet buffers, long deadlineNanos) {
         Comparator<Integer> order = Comparator.comparingLong((Integer i) -> buffers.get(i).size()).reversed()
                 .thenComparing(Comparator.naturalOrder());
-        return GapPacking.pack(buffers, order, GapPacking.Fit.FIRST, NAME);
+        return GapPacking.pack(buffers, order, GapPacking.Fit.FIRST, NAME, deadlineNanos);
     }
 }

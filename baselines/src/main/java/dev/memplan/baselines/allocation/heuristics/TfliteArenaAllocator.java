@@ -39,7 +39,8 @@ public final class TfliteArenaAllocator implements Allocator {
      */
     @Override
     public Allocation allocate(BufferSet buffers, long capacity, Limits limits) {
-        return GapPacking.allocate(buffers, capacity, this::pack, NAME, System.nanoTime());
+        long deadline = GapPacking.deadline(limits);
+        return GapPacking.allocate(buffers, capacity, b -> pack(b, deadline), NAME, System.nanoTime());
     }
 
     /**
@@ -48,6 +49,14 @@ public final class TfliteArenaAllocator implements Allocator {
      * @throws IllegalArgumentException when the fixed offsets alone are illegal
      */
     public Placement pack(BufferSet buffers) {
+        return pack(buffers, Long.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #pack(BufferSet)}, or null once {@link System#nanoTime()} passes {@code deadlineNanos}
+     * (Long.MAX_VALUE: none).
+     */
+    public Placement pack(BufferSet buffers, long deadlineNanos) {
         long first = Long.MAX_VALUE;
         long last = Long.MIN_VALUE;
         for (Buffer b : buffers.buffers()) {
@@ -75,7 +84,7 @@ public final class TfliteArenaAllocator implements Allocator {
             }
             return Integer.compare(a, b);
         };
-        return GapPacking.pack(buffers, order, GapPacking.Fit.BEST, NAME);
+        return GapPacking.pack(buffers, order, GapPacking.Fit.BEST, NAME, deadlineNanos);
     }
 
     private static boolean isWholeRun(Buffer b, long start, long end) {

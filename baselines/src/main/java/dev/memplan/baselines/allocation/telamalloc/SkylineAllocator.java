@@ -93,6 +93,10 @@ public final class SkylineAllocator implements Allocator {
         if (conflict != null) {
             throw new IllegalArgumentException("no packing exists: " + conflict);
         }
+        // Building the time axis of a million buffers takes seconds: no packing starts past the deadline.
+        if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
+            return null;
+        }
         Placement placement = run(buffers, axis, deadlineNanos);
         if (placement != null) {
             BufferChecker.requireValid(placement, Long.MAX_VALUE, name());

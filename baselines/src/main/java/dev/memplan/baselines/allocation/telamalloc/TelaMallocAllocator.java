@@ -107,7 +107,7 @@ public final class TelaMallocAllocator implements Allocator {
         }
         List<TelaSearch> searches = new ArrayList<>();
         for (int[] part : parts) {
-            TelaSearch search = search(buffers, axis, part, capacity, start, budget);
+            TelaSearch search = search(buffers, axis, part, capacity, start, budget, limits.budget());
             if (search.failsAtRoot()) {
                 return new Run(new Allocation(SolveStatus.INFEASIBLE, null, seconds(start)), 0, 0, 0, 0, 0, 0);
             }
@@ -128,7 +128,7 @@ public final class TelaMallocAllocator implements Allocator {
                 long spent = (part.steps + part.majorBacktracks) * stepCost;
                 effortLeft -= spent;
                 limits.budget().charge((double) spent / EFFORT_PER_UNIT);
-                if (outcome == TelaSearch.Outcome.TIME_LIMIT) {
+                if (outcome == TelaSearch.Outcome.TIME_LIMIT || outcome == TelaSearch.Outcome.STOPPED) {
                     limits.budget().markWallStop();
                 }
             }
@@ -151,6 +151,10 @@ public final class TelaMallocAllocator implements Allocator {
                 case WORK_LIMIT -> {
                     status = SolveStatus.UNKNOWN;
                     note = "the work limit was reached";
+                }
+                case STOPPED -> {
+                    status = SolveStatus.UNKNOWN;
+                    note = "the search was stopped: " + limits.budget().whyStopped();
                 }
             }
         }
@@ -210,7 +214,7 @@ public final class TelaMallocAllocator implements Allocator {
 
     /** The search over one part, with buffers renumbered 0..m-1 in the order of {@code part}. */
     private TelaSearch search(BufferSet buffers, TimeAxis axis, int[] part, long capacity, long start,
-            long budget) {
+            long budget, dev.memplan.model.Budget stop) {
         int m = part.length;
         long[] size = new long[m];
         long[] alignment = new long[m];
@@ -239,7 +243,8 @@ public final class TelaMallocAllocator implements Allocator {
             }
             phases.add(mapped);
         }
-        return new TelaSearch(capacity, size, alignment, lifetime, fixed, neighbours, phases, options, start, budget);
+        return new TelaSearch(capacity, size, alignment, lifetime, fixed, neighbours, phases, options, start, budget,
+                stop);
     }
 
     /**

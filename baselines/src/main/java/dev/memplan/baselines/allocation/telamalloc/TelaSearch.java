@@ -30,7 +30,7 @@ import java.util.List;
 final class TelaSearch {
 
     /** How a search ended. */
-    enum Outcome { SOLVED, INFEASIBLE, GAVE_UP, TIME_LIMIT, WORK_LIMIT }
+    enum Outcome { SOLVED, INFEASIBLE, GAVE_UP, TIME_LIMIT, WORK_LIMIT, STOPPED }
 
     private static final int LONGEST_LIFETIME = 0;
     private static final int LARGEST_SIZE = 1;
@@ -46,6 +46,8 @@ final class TelaSearch {
     private final TelaMallocOptions options;
     private final long startNanos;
     private final long budgetNanos;
+    /** The run's budget, whose stop flag (a cancel, Ctrl-C) the search polls as well as its own deadline. */
+    private final dev.memplan.model.Budget stop;
     private final Domains domains;
 
     private final long[] offset;
@@ -71,9 +73,11 @@ final class TelaSearch {
      *                  themselves and inside the capacity
      * @param startNanos  the {@link System#nanoTime()} at which the time budget started
      * @param budgetNanos the time after which the search stops, {@link Long#MAX_VALUE} for none
+     * @param stop        the run's budget: the search stops once it is stopped by request
      */
     TelaSearch(long capacity, long[] size, long[] alignment, long[] lifetime, long[] fixed, int[][] neighbours,
-            List<int[]> phases, TelaMallocOptions options, long startNanos, long budgetNanos) {
+            List<int[]> phases, TelaMallocOptions options, long startNanos, long budgetNanos,
+            dev.memplan.model.Budget stop) {
         this.capacity = capacity;
         this.size = size;
         this.lifetime = lifetime;
@@ -82,6 +86,7 @@ final class TelaSearch {
         this.options = options;
         this.startNanos = startNanos;
         this.budgetNanos = budgetNanos;
+        this.stop = stop;
         this.domains = new Domains(capacity, size, alignment, neighbours);
         int n = size.length;
         this.phaseOf = new int[n];
@@ -162,6 +167,9 @@ final class TelaSearch {
         while (true) {
             if (System.nanoTime() - startNanos > budgetNanos) {
                 return Outcome.TIME_LIMIT;
+            }
+            if (stop.requested()) {
+                return Outcome.STOPPED;
             }
             if (steps + majorBacktracks >= stepLimit) {
                 return Outcome.WORK_LIMIT;

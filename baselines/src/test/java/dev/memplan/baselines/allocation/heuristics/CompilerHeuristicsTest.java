@@ -210,4 +210,19 @@ class CompilerHeuristicsTest {
         }
         return peak;
     }
+
+    /** Each heuristic stops at its deadline (null), and a command's limit reaches it through allocate too. */
+    @Test
+    void theHeuristicsStopAtTheirDeadline() {
+        BufferSet set = dev.memplan.datasets.HeapTrace.generate(5_000, 1);
+        long past = System.nanoTime() - 1;
+        assertNull(new GreedyBySizeAllocator().pack(set, past));
+        assertNull(new BestFitAllocator().pack(set, past));
+        assertNull(new TfliteArenaAllocator().pack(set, past));
+        assertEquals(new GreedyBySizeAllocator().pack(set).height(),
+                new GreedyBySizeAllocator().pack(set, Long.MAX_VALUE).height());
+        Allocation a = new BestFitAllocator().allocate(set, Long.MAX_VALUE, Limits.ofWall(java.time.Duration.ZERO));
+        assertEquals(SolveStatus.UNKNOWN, a.status());
+        assertEquals("stopped at the time limit", a.note());
+    }
 }

@@ -120,6 +120,29 @@ class TelaMallocAllocatorTest {
         assertTrue(System.nanoTime() - start < 5_000_000_000L, "the limit is honoured");
     }
 
+    /** The search polls the run budget's stop flag, not only its deadline and effort: a cancel ends it. */
+    @Test
+    void aCancelledBudgetStopsTheSearch() throws InterruptedException {
+        BufferSet hard = MiniMallocSuite.challenging("A");
+        dev.memplan.model.Budget run = dev.memplan.model.Budget.ofWall(Duration.ofHours(1));
+        Thread canceller = new Thread(() -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                return;
+            }
+            run.cancel();
+        });
+        canceller.start();
+        long start = System.nanoTime();
+        Allocation a = new TelaMallocAllocator(DEFAULT).allocate(hard, MiniMallocSuite.CHALLENGING_CAPACITY,
+                Limits.DEFAULT.withBudget(run));
+        canceller.join();
+        assertEquals(SolveStatus.UNKNOWN, a.status());
+        assertEquals("the search was stopped: interrupted", a.note());
+        assertTrue(System.nanoTime() - start < 5_000_000_000L, "stopped within seconds of the cancel");
+    }
+
     @Test
     void randomSetsAgreeWithTheBruteForceOracle() {
         Map<String, TelaMallocOptions> variants = Map.of(

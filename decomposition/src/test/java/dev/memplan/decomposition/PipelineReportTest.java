@@ -1,0 +1,48 @@
+package dev.memplan.decomposition;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.memplan.formulations.BruteForceAccess;
+import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Budget;
+import dev.memplan.model.Budgets;
+import dev.memplan.model.Graph;
+import dev.memplan.model.JustInTimePlanner;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Plan;
+import dev.memplan.model.TensorSetting;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** bench dnc's columns, read from the pipeline's outcome with the solve report's formatting. */
+class PipelineReportTest {
+    @Test
+    void theDncColumnsAreDivideAndConquersFiguresInTheirOrder() {
+        TensorSetting act = TensorSetting.ACTIVATIONS;
+        Graph g = BruteForceAccess.randomTinyGraph(new Random(5), 6, false).withSetting(act);
+        long budget = Budgets.minimumRequired(g);
+        Plan start = new JustInTimePlanner(null).plan(g, act, budget, Limits.DEFAULT);
+        DncResult r = DivideAndConquer.solve(g, act, budget,
+                DivideAndConquer.Options.of(CosmaSolver.Options.traffic(Backend.CPSAT)).withMaxPart(2),
+                Limits.DEFAULT.withBudget(Budget.ofWork(2, null)), List.of(start), line -> { });
+        // No fixed-schedule starts ran: their columns and the reduction against them are "-".
+        CosmaPipeline.Outcome o = new CosmaPipeline.Outcome(null, null, r, null, null, null, null);
+        List<PipelineReport.Row> rows = PipelineReport.dncColumns(o);
+        assertEquals(PipelineReport.DNC_COLUMNS, rows.stream().map(PipelineReport.Row::label).toList());
+        assertEquals(List.of(Integer.toString(r.partition().size()), PipelineReport.orDash(r.start()), "-", "-",
+                PipelineReport.orDash(r.spillAtCut()), PipelineReport.orDash(r.handover()),
+                PipelineReport.orDash(r.polished()), r.traffic() + " " + r.status(), "-",
+                PipelineReport.orDash(r.bound()), PipelineReport.gap(r.gap())),
+                rows.stream().map(PipelineReport.Row::value).toList());
+    }
+
+    @Test
+    void theReductionIsInPercentOfTheOtherPlansTraffic() {
+        assertEquals("25.0%", PipelineReport.reduction(75, 100));
+        assertEquals("-12.5%", PipelineReport.reduction(90, 80));
+        assertEquals("0.0%", PipelineReport.reduction(0, 0));
+        assertEquals("-", PipelineReport.reduction(5, 0));
+    }
+}
