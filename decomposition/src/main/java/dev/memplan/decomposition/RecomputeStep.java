@@ -142,6 +142,14 @@ final class RecomputeStep {
                 r = null;
                 steps.add(new StepReport(RecomputeOutcome.JOINT, StepReport.Status.SKIPPED, null, null,
                         step.budget().wallSeconds(), work(step), e.getMessage()));
+            } catch (OutOfMemoryError e) {
+                // The joint program's models did not fit the heap (two sweep jobs share one): the best checked
+                // plan so far stands, as when a program is too large to build (HeapRoom's rule for CosmaSolver).
+                r = null;
+                steps.add(new StepReport(RecomputeOutcome.JOINT, StepReport.Status.SKIPPED, null, null,
+                        step.budget().wallSeconds(), work(step), "the joint program ran out of heap (give more with"
+                        + " MEMPLAN_JAVA_OPTS=-Xmx...); the best plan so far is kept"));
+                progress.accept("recompute: the joint program ran out of heap; the best plan so far is kept");
             }
             if (r != null) {
                 joint = new RecomputeOutcome.Joint(r.status(), r.objective(), r.bound(), r.startOnly(), r.notes(),
