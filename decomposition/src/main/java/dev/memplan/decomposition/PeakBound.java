@@ -209,16 +209,16 @@ public final class PeakBound {
     }
 
     /** The operator's inputs and outputs, each once. */
-    private static int[] own(Graph g, int o) {
+    static int[] own(Graph g, int o) {
         return java.util.stream.IntStream.concat(Arrays.stream(g.inputs(o)), Arrays.stream(g.outputs(o))).distinct()
                 .toArray();
     }
 
-    private static boolean has(long[] bits, int o) {
+    static boolean has(long[] bits, int o) {
         return (bits[o >> 6] & (1L << (o & 63))) != 0;
     }
 
-    private static boolean ready(Graph g, long[] done, int o, boolean reverse) {
+    static boolean ready(Graph g, long[] done, int o, boolean reverse) {
         if (!reverse) {
             for (int x : g.inputs(o)) {
                 int p = g.producer(x);
@@ -243,7 +243,7 @@ public final class PeakBound {
      * read if a host tensor) and read by one not done; backward, read by a done operator and touched by one not
      * done (its writer, or another reader of a host tensor).
      */
-    private static boolean isLive(Graph g, int x, long[] done, boolean reverse) {
+    static boolean isLive(Graph g, int x, long[] done, boolean reverse) {
         int p = g.producer(x);
         boolean touchedDone = p >= 0 && has(done, p);
         boolean touchedRest = p >= 0 && !has(done, p);
@@ -263,9 +263,9 @@ public final class PeakBound {
         return reverse ? readDone && touchedRest : touchedDone && readRest;
     }
 
-    /** A down-set as a hash key. */
-    private static final class Key {
-        private final long[] bits;
+    /** A down-set as a hash key (also {@link ReloadChainBound}'s). */
+    static final class Key {
+        final long[] bits;
         private final int hash;
 
         Key(long[] bits) {

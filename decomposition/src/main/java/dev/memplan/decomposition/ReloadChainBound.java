@@ -1,8 +1,8 @@
 package dev.memplan.decomposition;
 
+import dev.memplan.decomposition.PeakBound.Key;
 import dev.memplan.model.Graph;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -93,7 +93,7 @@ final class ReloadChainBound {
             for (Map.Entry<Key, State> e : layer.entrySet()) {
                 long[] done = e.getKey().bits;
                 for (int o = 0; o < n && !full; o++) {
-                    if (!has(done, o) && ready(g, done, o)) {
+                    if (!PeakBound.has(done, o) && PeakBound.ready(g, done, o, false)) {
                         full = !add(g, budget, next, done, e.getValue(), o, stateCap, words);
                     }
                 }
@@ -125,10 +125,10 @@ final class ReloadChainBound {
         long cheap = s.cheap;
         long liveAfter = s.live;
         long cheapAfter = s.cheap;
-        int[] own = own(g, o);
+        int[] own = PeakBound.own(g, o);
         for (int x : own) {
-            boolean wasLive = isLive(g, x, done);
-            boolean stillLive = isLive(g, x, after);
+            boolean wasLive = PeakBound.isLive(g, x, done, false);
+            boolean stillLive = PeakBound.isLive(g, x, after, false);
             long size = g.size(x);
             boolean loadOnly = g.isHost(x) || g.isGraphOutput(x);
             if (!wasLive) {
@@ -242,7 +242,7 @@ final class ReloadChainBound {
     private static long[] liveNotOwn(Graph g, long[] done, int[] own, int words) {
         long[] live = new long[words];
         for (int x = 0; x < g.tensorCount(); x++) {
-            if (isLive(g, x, done)) {
+            if (PeakBound.isLive(g, x, done, false)) {
                 live[x >> 6] |= 1L << (x & 63);
             }
         }
@@ -251,60 +251,5 @@ final class ReloadChainBound {
         }
         return live;
     }
-
-    private static int[] own(Graph g, int o) {
-        return java.util.stream.IntStream.concat(Arrays.stream(g.inputs(o)), Arrays.stream(g.outputs(o))).distinct()
-                .toArray();
-    }
-
-    private static boolean has(long[] bits, int o) {
-        return (bits[o >> 6] & (1L << (o & 63))) != 0;
-    }
-
-    private static boolean ready(Graph g, long[] done, int o) {
-        for (int x : g.inputs(o)) {
-            int p = g.producer(x);
-            if (p >= 0 && !has(done, p)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** Written (or, a host tensor, read) by a done operator and read by one not done. */
-    private static boolean isLive(Graph g, int x, long[] done) {
-        int p = g.producer(x);
-        boolean readDone = false;
-        boolean readRest = false;
-        for (int c : g.consumers(x)) {
-            if (has(done, c)) {
-                readDone = true;
-            } else {
-                readRest = true;
-            }
-        }
-        boolean touchedDone = p >= 0 ? has(done, p) : readDone;
-        return touchedDone && readRest;
-    }
-
-    /** A down-set as a hash key. */
-    private static final class Key {
-        private final long[] bits;
-        private final int hash;
-
-        Key(long[] bits) {
-            this.bits = bits;
-            this.hash = Arrays.hashCode(bits);
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && Arrays.equals(bits, k.bits);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-    }
 }
+
