@@ -46,6 +46,25 @@ final class LimitOptions {
         return units != null ? Budget.ofWork(units, wall) : Budget.ofWall(wall);
     }
 
+    /**
+     * The budget of a command whose --time-limit bounds its whole wall time: {@link #budget} of what is left of the
+     * limit since the command started (the JVM's start-up counts), less a margin to check and write the result (a
+     * tenth of the limit, at most {@link #WRITE_MARGIN}); without a time limit, {@code budget(null)}.
+     */
+    Budget commandBudget() {
+        Duration wall = wallLimit();
+        if (wall == null) {
+            return budget(null);
+        }
+        Duration tenth = wall.dividedBy(dev.memplan.model.Shares.WRITE_MARGIN_DIVISOR);
+        Duration left = wall.minus(tenth.compareTo(WRITE_MARGIN) < 0 ? tenth : WRITE_MARGIN)
+                .minusNanos(System.nanoTime() - Main.started());
+        return budget(left.isNegative() ? Duration.ZERO : left);
+    }
+
+    /** The most a command keeps back from its time limit to check and write the result. */
+    private static final Duration WRITE_MARGIN = Duration.ofSeconds(1);
+
     /** The thread count, checked. */
     int threads() {
         Inputs.threads(threads, "--threads");

@@ -1,5 +1,7 @@
 package dev.memplan.cli;
 
+import dev.memplan.decomposition.Heartbeat;
+
 import dev.memplan.sweeps.BudgetChoice;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.decomposition.CosmaPipeline;
@@ -49,16 +51,10 @@ final class SolveCommand implements Callable<Integer> {
     CosmaObjective objective;
 
     /** --objective's values, any case. */
-    static final class ObjectiveConverter implements picocli.CommandLine.ITypeConverter<CosmaObjective> {
-        @Override
-        public CosmaObjective convert(String value) {
-            for (CosmaObjective o : CosmaObjective.values()) {
-                if (o.name().equalsIgnoreCase(value.trim())) {
-                    return o;
-                }
-            }
-            throw new picocli.CommandLine.TypeConversionException("unknown objective '" + value
-                    + "': use 'traffic' or 'peak'");
+    static final class ObjectiveConverter extends SolverOptions.Parsing<CosmaObjective> {
+        ObjectiveConverter() {
+            super(value -> named(CosmaObjective.values(), value, "unknown objective '" + value
+                    + "': use 'traffic' or 'peak'"));
         }
     }
 

@@ -7,7 +7,6 @@ import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.model.Budget;
 import dev.memplan.model.Limits;
-import dev.memplan.model.Shares;
 import dev.memplan.model.Plan;
 import dev.memplan.model.Schedule;
 import java.time.Duration;
@@ -36,15 +35,41 @@ final class SolverOptions {
         }
     }
 
-    /** --solver's values: the back-ends' ids, any case. */
-    static final class BackendConverter implements CommandLine.ITypeConverter<Backend> {
+    /**
+     * A picocli converter made of a parse function: the function's {@link IllegalArgumentException} is picocli's
+     * conversion error (one line, exit 2), its message the reason.
+     */
+    abstract static class Parsing<T> implements CommandLine.ITypeConverter<T> {
+        private final java.util.function.Function<String, T> parse;
+
+        Parsing(java.util.function.Function<String, T> parse) {
+            this.parse = parse;
+        }
+
         @Override
-        public Backend convert(String value) {
+        public final T convert(String value) {
             try {
-                return Backend.parse(value);
+                return parse.apply(value);
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.TypeConversionException(e.getMessage());
             }
+        }
+
+        /** The value of {@code values} whose name is {@code text} (trimmed, any case); else {@code unknown}'s error. */
+        static <E extends Enum<E>> E named(E[] values, String text, String unknown) {
+            for (E e : values) {
+                if (e.toString().equalsIgnoreCase(text.trim())) {
+                    return e;
+                }
+            }
+            throw new IllegalArgumentException(unknown);
+        }
+    }
+
+    /** --solver's values: the back-ends' ids, any case. */
+    static final class BackendConverter extends Parsing<Backend> {
+        BackendConverter() {
+            super(Backend::parse);
         }
     }
 
@@ -57,19 +82,11 @@ final class SolverOptions {
     }
 
     /** --without's values: the techniques' ids, any case. */
-    static final class TechniqueConverter implements CommandLine.ITypeConverter<Technique> {
-        @Override
-        public Technique convert(String value) {
-            try {
-                return Technique.parse(value.trim());
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
-            }
+    static final class TechniqueConverter extends Parsing<Technique> {
+        TechniqueConverter() {
+            super(value -> Technique.parse(value.trim()));
         }
     }
-
-    /** The most kept back from the limit to check and write the result. */
-    private static final Duration WRITE_MARGIN = Duration.ofSeconds(1);
 
     /** --time-limit, --work-limit and --threads, declared once for every command that takes them. */
     @picocli.CommandLine.Mixin
@@ -84,15 +101,10 @@ final class SolverOptions {
     Encoding encoding;
 
     /** --encoding's values, any case. */
-    static final class EncodingConverter implements CommandLine.ITypeConverter<Encoding> {
-        @Override
-        public Encoding convert(String value) {
-            for (Encoding e : Encoding.values()) {
-                if (e.toString().equalsIgnoreCase(value.trim())) {
-                    return e;
-                }
-            }
-            throw new CommandLine.TypeConversionException("unknown encoding '" + value + "': use 'decoupled' or 'joint'");
+    static final class EncodingConverter extends Parsing<Encoding> {
+        EncodingConverter() {
+            super(value -> named(Encoding.values(), value, "unknown encoding '" + value
+                    + "': use 'decoupled' or 'joint'"));
         }
     }
 
@@ -188,32 +200,12 @@ final class SolverOptions {
     }
 
     /**
-     * The limits of a command whose --time-limit bounds its whole wall time (solve, compare): one {@link Budget}
-     * from the command's start (the JVM's, so its start-up counts) to the limit, less a margin to check and write the result (a
-     * tenth of the limit, at most {@link #WRITE_MARGIN}); every step reads what is left of it.
+     * The limits of a command whose --time-limit bounds its whole wall time (solve, compare, budgets): one
+     * {@link Budget} from the command's start ({@link LimitOptions#commandBudget}); every step reads what is left of it.
      */
     Limits commandLimits() {
         Limits limits = limits();
-        if (limit.timeLimit == null) {
-            return limits;
-        }
-        if (limit.workLimit != null) {
-            // The work decides; the wall limit only guards, as the command's deadline.
-            Duration wall = limit.wallLimit();
-            Duration since = Duration.ofNanos(System.nanoTime() - Main.started());
-            Duration left = wall.minus(writeMargin(wall)).minus(since);
-            return limits.withBudget(limit.budget(left.isNegative() ? Duration.ZERO : left));
-        }
-        Duration wall = limit.wallLimit();
-        Duration sinceStart = Duration.ofNanos(System.nanoTime() - Main.started());
-        Duration left = wall.minus(writeMargin(wall)).minus(sinceStart);
-        return limits.withBudget(Budget.ofWall(left.isNegative() ? Duration.ZERO : left));
-    }
-
-    /** What the command keeps of its wall limit to check and write the result: a tenth, at most WRITE_MARGIN. */
-    private static Duration writeMargin(Duration wall) {
-        Duration tenth = wall.dividedBy(Shares.WRITE_MARGIN_DIVISOR);
-        return tenth.compareTo(WRITE_MARGIN) < 0 ? tenth : WRITE_MARGIN;
+        return limit.timeLimit == null ? limits : limits.withBudget(limit.commandBudget());
     }
 
     String describe() {
