@@ -1,19 +1,15 @@
 package dev.memplan.cli;
 
 import dev.memplan.decomposition.Heartbeat;
-
 import dev.memplan.sweeps.BudgetChoice;
 import dev.memplan.sweeps.Comparison;
-
 import dev.memplan.baselines.replacement.Scheme;
-import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.decomposition.CosmaPipeline;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.model.Budgets;
 import dev.memplan.formulations.milp.Solvers;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
-import dev.memplan.model.TensorSetting;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,27 +25,15 @@ import picocli.CommandLine.Option;
             "scheme's plan, so it is never worse than a scheme; OPTIMAL only when the solver proves it.",
             "With --recompute-weight the recompute baselines (checkpointing, DTR) are rows too, and the table adds",
             "recomputes, recompute cost and the objective (traffic + LAMBDA x recompute cost)."})
-final class CompareCommand extends CommandBase {
-    @Mixin
-    GraphInput input;
-
-    @Mixin
-    CaseOptions problem;
-
+final class CompareCommand extends CommandBase.CaseCommand {
     @Mixin
     PlannerOptions planners;
 
     @Option(names = "--csv", paramLabel = "OUT", description = "also write the table as CSV ('-': to standard output, the report to standard error)")
     Path csv;
 
-    @Mixin
-    RecomputeOption recompute;
-
-    @Mixin
-    SolverOptions solverOptions;
-
-    @Mixin
-    DecomposeOptions decomposeOptions;
+    /** The schemes, made with the case's minimum-peak scheduler before its budget is computed. */
+    private List<Scheme> schemes;
 
     @Override
     public Integer call() {
@@ -63,33 +47,21 @@ final class CompareCommand extends CommandBase {
         if (!planners.noCosma) {
             solverOptions.requireSolver();
         }
-        TensorSetting s = problem.setting();
-        Graph full;
-        Graph g;
-        MinimumPeakScheduler mpmf;
-        List<Scheme> schemes;
-        BudgetChoice chosen;
-        // The time limit covers reading the graph and its budget too: they poll the command's clock.
-        try (dev.memplan.model.ClockGuard guard = dev.memplan.model.ClockGuard.until(limits.budget())) {
-            full = input.read();
-            g = full.withSetting(s);
-            mpmf = solverOptions.minimumPeak(g);
-            schemes = Inputs.schemes(planners.schemeNames(), mpmf);
-            chosen = BudgetChoice.resolve(problem.budget, g, s, mpmf, limits);
-        }
+        Case c = read(limits, null, mpmf -> schemes = Inputs.schemes(planners.schemeNames(), mpmf));
+        Graph g = c.g();
+        BudgetChoice chosen = c.chosen();
         // Read and check --decompose before any scheme runs, so that a bad file fails at once.
         CosmaPipeline.Settings settings = planners.noCosma ? null
-                : decomposeOptions.settings(g, solverOptions.cosma(CosmaObjective.TRAFFIC, null, null), mpmf)
+                : decomposeOptions.settings(g, solverOptions.cosma(CosmaObjective.TRAFFIC, null, null), c.mpmf())
                         .withRecomputeWeight(lambda);
-        out.println("graph " + g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
-                + s.fileName() + "), budget " + chosen.describe());
+        out.println("graph " + c.describe() + ", budget " + chosen.describe());
         long feasible = Budgets.minimumFeasible(g);
         if (chosen.bytes() < feasible) {
             out.println("no plan: proven infeasible (alignment " + g.alignment() + ": the busiest operator's tensors,"
                     + " each at a multiple of it, need " + feasible + " bytes)");
             return ExitCode.NO.code();
         }
-        Comparison.Result result = Comparison.run(full, s, chosen.bytes(), limits, schemes, settings, lambda,
+        Comparison.Result result = Comparison.run(c.full(), c.s(), chosen.bytes(), limits, schemes, settings, lambda,
                 new Comparison.Listeners(err::println, new Heartbeat(err), out::println));
         Table t = Table.of(Comparison.table(result, lambda));
         t.print(out);

@@ -3,11 +3,9 @@ package dev.memplan.cli;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Plan;
 import dev.memplan.model.Placement;
-import dev.memplan.model.TensorSetting;
 import dev.memplan.model.Violation;
 import dev.memplan.model.io.AtomicFiles;
 import dev.memplan.model.io.MiniMallocCsv;
-import dev.memplan.model.io.PlanJson;
 import dev.memplan.sweeps.figures.FigureFile;
 import dev.memplan.sweeps.figures.FinishedCase;
 import dev.memplan.sweeps.figures.FrontFigure;
@@ -239,18 +237,7 @@ final class PlotCommand extends CommandBase.Group {
 
         private LayoutFigure planFigure(PrintWriter o) {
             Graph g = Inputs.graph(first);
-            Plan p = PlanJson.read(plan);
-            if (setting.given()) {
-                TensorSetting s = setting.or(null);
-                if (s != p.setting()) {
-                    o.println("note: the plan says setting '" + p.setting().fileName() + "'; drawing it as '"
-                            + s.fileName() + "'");
-                }
-                p = new Plan(p.graph(), s, p.budget(), p.schedule(), p.segments(), p.traffic(), p.solver());
-            }
-            if (!p.graph().equals(g.name())) {
-                o.println("note: the plan is for graph '" + p.graph() + "', drawing it against '" + g.name() + "'");
-            }
+            Plan p = Inputs.plan(plan, g, setting, o, "drawing");
             return LayoutFigure.ofPlan(g, p);
         }
 
