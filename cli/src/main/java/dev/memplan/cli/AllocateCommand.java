@@ -60,23 +60,9 @@ final class AllocateCommand extends CommandBase {
             return allocate(ticker);
         } finally {
             if (reportPeakRss) {
-                out().println("peak RSS " + peakRssKb() + " KB");
+                out().println("peak RSS " + dev.memplan.sweeps.bench.ChildRun.peakRssKb() + " KB");
             }
         }
-    }
-
-    /** VmHWM of this process from /proc (Linux), or -1. */
-    static long peakRssKb() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (line.startsWith("VmHWM:")) {
-                    return Long.parseLong(line.replaceAll("[^0-9]", ""));
-                }
-            }
-        } catch (java.io.IOException | RuntimeException e) {
-            return -1;
-        }
-        return -1;
     }
 
     private Integer allocate(Ticker ticker) {

@@ -6,6 +6,7 @@ import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.model.Budget;
+import dev.memplan.sweeps.PlannerChoice;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Plan;
 import dev.memplan.model.Schedule;
@@ -24,16 +25,6 @@ final class SolverOptions {
     @Option(names = "--solver", paramLabel = "scip|cpsat|cbc|highs|ojalgo", defaultValue = "cpsat",
             converter = BackendConverter.class, description = "back-end (default: ${DEFAULT-VALUE})")
     Backend solver;
-
-    /** COSMA's encodings: the decoupled sequence of programs, or the joint big-M program alone. */
-    enum Encoding {
-        DECOUPLED, JOINT;
-
-        @Override
-        public String toString() {
-            return name().toLowerCase(java.util.Locale.ROOT);
-        }
-    }
 
     /**
      * A picocli converter made of a parse function: the function's {@link IllegalArgumentException} is picocli's
@@ -98,12 +89,12 @@ final class SolverOptions {
                 "traffic bound, the starting plan's order, the activations lifted (with parameters), the program",
                 "without addresses packed by MiniMalloc, then the joint program; 'joint' runs the big-M program of",
                 "eq. 1-12 only (default: ${DEFAULT-VALUE})"})
-    Encoding encoding;
+    PlannerChoice.Encoding encoding;
 
     /** --encoding's values, any case. */
-    static final class EncodingConverter extends Parsing<Encoding> {
+    static final class EncodingConverter extends Parsing<PlannerChoice.Encoding> {
         EncodingConverter() {
-            super(value -> named(Encoding.values(), value, "unknown encoding '" + value
+            super(value -> named(PlannerChoice.Encoding.values(), value, "unknown encoding '" + value
                     + "': use 'decoupled' or 'joint'"));
         }
     }
@@ -127,10 +118,10 @@ final class SolverOptions {
      * COSMA as a sweep case names it: this command line's encoding and --without, with more options (e.g.
      * schedule=mpmf), so that a bench's cases are the ones solve and compare run.
      */
-    dev.memplan.sweeps.PlannerChoice cosmaPlanner(java.util.Map<String, String> more) {
+    PlannerChoice cosmaPlanner(java.util.Map<String, String> more) {
         java.util.Map<String, String> options = new java.util.HashMap<>(more);
         options.put("encoding", encoding.toString());
-        return dev.memplan.sweeps.PlannerChoice.cosma(options, techniquesOff());
+        return PlannerChoice.cosma(options, techniquesOff());
     }
 
     /** The axes this command line fixes on a spec: solver, time limit (and work limit), threads; checked first. */
