@@ -161,11 +161,12 @@ final class PlotCommand extends CommandBase.Group {
 
         @Override
         public Integer call() {
-            TimeToSolutionTable.Format f = switch (format.toLowerCase(Locale.ROOT)) {
-                case "markdown", "md" -> TimeToSolutionTable.Format.MARKDOWN;
-                case "latex", "tex" -> TimeToSolutionTable.Format.LATEX;
-                default -> throw new UserException("unknown --format '" + format + "': use markdown or latex");
-            };
+            TimeToSolutionTable.Format f;
+            try {
+                f = TimeToSolutionTable.Format.parse(format);
+            } catch (IllegalArgumentException e) {
+                throw new UserException(e.getMessage());
+            }
             Outputs.check(out, "--out", false, results.toString());
             String text = TimeToSolutionTable.render(selection.cells(results), f);
             PrintWriter o = out();
