@@ -78,7 +78,8 @@ final class Inputs {
     static TensorSetting setting(String text) {
         TensorSetting s = TensorSetting.fromFileName(text);
         if (s == null) {
-            throw new UserException("unknown tensor setting '" + text + "': use 'activations' or 'all'");
+            throw new UserException("unknown tensor setting '" + text + "': use " + String.join(" or ",
+                    java.util.Arrays.stream(TensorSetting.values()).map(v -> "'" + v.fileName() + "'").toList()));
         }
         return s;
     }

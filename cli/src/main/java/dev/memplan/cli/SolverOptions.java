@@ -46,14 +46,19 @@ final class SolverOptions {
             }
         }
 
-        /** The value of {@code values} whose name is {@code text} (trimmed, any case); else {@code unknown}'s error. */
-        static <E extends Enum<E>> E named(E[] values, String text, String unknown) {
+        /**
+         * The value of {@code values} whose name (as {@code name} writes it) is {@code text}, trimmed, any case; else
+         * an error naming {@code what} and listing every value's name.
+         */
+        static <E extends Enum<E>> E named(E[] values, java.util.function.Function<E, String> name, String text,
+                                           String what) {
             for (E e : values) {
-                if (e.toString().equalsIgnoreCase(text.trim())) {
+                if (name.apply(e).equalsIgnoreCase(text.trim())) {
                     return e;
                 }
             }
-            throw new IllegalArgumentException(unknown);
+            throw new IllegalArgumentException("unknown " + what + " '" + text + "': use " + String.join(" or ",
+                    java.util.Arrays.stream(values).map(e -> "'" + name.apply(e) + "'").toList()));
         }
     }
 
@@ -94,8 +99,7 @@ final class SolverOptions {
     /** --encoding's values, any case. */
     static final class EncodingConverter extends Parsing<PlannerChoice.Encoding> {
         EncodingConverter() {
-            super(value -> named(PlannerChoice.Encoding.values(), value, "unknown encoding '" + value
-                    + "': use 'decoupled' or 'joint'"));
+            super(value -> named(PlannerChoice.Encoding.values(), Object::toString, value, "encoding"));
         }
     }
 
