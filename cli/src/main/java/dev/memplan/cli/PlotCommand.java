@@ -61,23 +61,26 @@ final class PlotCommand extends CommandBase.Group {
         }
     }
 
+    /** A command on sweep results: DB|CSV and the selection, declared once. */
+    abstract static class OnResults extends CommandBase {
+        @Parameters(index = "0", paramLabel = "DB|CSV", description = "sweep results: a DuckDB file, or a .csv export")
+        Path results;
+
+        @Mixin
+        Selection selection;
+    }
+
     /**
      * A figure of sweep results (traffic, front): DB|CSV, --out (by default NAME-COMMAND.svg beside the results),
      * --title and the selection, declared once; the figure is written and summed up in one line.
      */
-    abstract static class ResultsFigure extends CommandBase {
-        @Parameters(index = "0", paramLabel = "DB|CSV", description = "sweep results: a DuckDB file, or a .csv export")
-        Path results;
-
+    abstract static class ResultsFigure extends OnResults {
         @Option(names = "--out", paramLabel = "FILE.svg|FILE.png",
                 description = "the figure (default: beside the results, NAME-${COMMAND-NAME}.svg)")
         Path out;
 
         @Option(names = "--title", paramLabel = "TEXT", description = "the figure's title")
         String title;
-
-        @Mixin
-        Selection selection;
 
         @Override
         public final Integer call() {
@@ -145,19 +148,13 @@ final class PlotCommand extends CommandBase.Group {
                 "(rows), planner and budget (columns), marked when not proven optimal:",
                 "F feasible (with its gap), H heuristic, U unknown, I infeasible, E error;",
                 "- not run. Printed, or written with --out."})
-    static final class TableOfTimes extends CommandBase {
-        @Parameters(index = "0", paramLabel = "DB|CSV", description = "sweep results: a DuckDB file, or a .csv export")
-        Path results;
-
+    static final class TableOfTimes extends OnResults {
         @Option(names = "--format", paramLabel = "markdown|latex", defaultValue = "markdown",
                 description = "output format (default: ${DEFAULT-VALUE})")
         String format;
 
         @Option(names = "--out", paramLabel = "FILE", description = "write the table to FILE instead of printing it")
         Path out;
-
-        @Mixin
-        Selection selection;
 
         @Override
         public Integer call() {
