@@ -318,7 +318,7 @@ public final class DivideAndConquer {
     /**
      * The fixed-schedule optimum of the stitched order with {@link Shares#STITCHED_ORDER} of what is left, unless
      * that order is a start's order, which has had its fixed-schedule program (FS(default), FS(MPMF)): a second
-     * program on it took a sixth of the work for nothing on PNASNet at M_R (BENCHMARKS.md, "Divide and conquer").
+     * program on it gains nothing (BENCHMARKS.md, "Figures moved out of the Javadoc, continued").
      */
     private static StepReport.Status stitchedOrder(DncRun run) {
         Schedule stitchedOrder = run.current.schedule();

@@ -40,7 +40,7 @@ final class WindowSearch {
     /**
      * The search from the run's current best plan. When a restart plan already beats the best plan so far, the
      * search gets 1/{@link Shares#WINDOWS_BEFORE_RERUNS_DIVISOR} of what is left and the reruns the rest, instead of
-     * only what the search leaves (AmoebaNet at M_H, BENCHMARKS.md "Divide and conquer").
+     * only what the search leaves (BENCHMARKS.md, "Figures moved out of the Javadoc, continued").
      */
     static StepReport.Status windows(DncRun run) {
         if (!run.options.windows() || run.partition.size() <= 1) {
@@ -104,11 +104,11 @@ final class WindowSearch {
     private static List<Pass> passes(int n, int maxPart) {
         int width = Math.min(n, Math.max(2, maxPart));
         List<Pass> passes = new ArrayList<>();
-        // The windows solved alone first: on NASNet they find most of the gain within seconds (BENCHMARKS.md).
+        // The windows solved alone first: they find most of the gain soonest (BENCHMARKS.md, "Figures moved out of the Javadoc, continued").
         passes.add(new Pass(width, 0, false));
         if (n <= DivideAndConquer.WHOLE_GRAPH_LIMIT) {
-            // Half-width windows in context first: their programs are decided within a second, and on PNASNet at
-            // M_R they found the gain that later, slower passes reached too late (BENCHMARKS.md).
+            // Half-width windows in context first: their programs are the smallest, and they find gain that the
+            // later, slower passes reach too late (the same section).
             passes.add(new Pass(Math.max(2, width / 2), 0, true));
             passes.add(new Pass(width, 0, true));
             passes.add(new Pass(width, Math.max(1, width / 4), true));

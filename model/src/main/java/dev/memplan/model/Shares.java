@@ -67,8 +67,8 @@ public final class Shares {
 
     /**
      * Divide and conquer up to 600 operators: the fraction of its limit the window search leaves for the final
-     * live-bytes bound (PeakBound) at the end (PNASNet at M_R: a bound run beside the search took the second core
-     * and the heap from it).
+     * live-bytes bound (PeakBound) at the end: a bound run beside the search took the second core and the heap from
+     * it (BENCHMARKS.md, "Figures moved out of the Javadoc, continued").
      */
     public static final double FINAL_BOUND = 0.15;
 

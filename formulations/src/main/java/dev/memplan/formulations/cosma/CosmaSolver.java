@@ -376,9 +376,8 @@ public final class CosmaSolver {
 
     /**
      * The checked traffic of a solution's plan against the objective the solver claims for it. A solution that is
-     * not proven optimal may carry actions the plan drops (measured: a CP-SAT solution under a work limit spilled a
-     * 100,352-byte tensor that it never loaded again, so its objective was 464,128 and its plan's traffic 363,776):
-     * the plan then pays less than claimed, which is fine. A plan that pays more than claimed, or anything but the
+     * not proven optimal may carry actions the plan drops (a spill of a tensor never loaded again; an example:
+     * BENCHMARKS.md, "Figures moved out of the Javadoc, continued"): the plan then pays less than claimed, which is fine. A plan that pays more than claimed, or anything but the
      * claim of a proven optimum, is a bug.
      */
     static void requireConsistent(String what, SolveStatus status, long claimed, long value, String plan) {
@@ -464,7 +463,7 @@ public final class CosmaSolver {
 
     /**
      * The checker's reports of one solve's plans, kept by plan: a plan is checked once however often it is compared
-     * (about a second each on 20,000 operators).
+     * (a check is costly on large graphs: BENCHMARKS.md, "Figures moved out of the Javadoc, continued").
      */
     private static final class Checked {
         private final Graph g;
