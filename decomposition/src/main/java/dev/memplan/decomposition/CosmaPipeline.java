@@ -51,7 +51,8 @@ import java.util.function.Consumer;
  * and the answer is the best plan by traffic + lambda x recompute cost.
  * 
  * Every plan it returns is checked. Progress goes to the listener given (one line per stage; divide and conquer's
- * part and window lines are many); the pipeline prints nothing itself.
+ * part and window lines are many); the pipeline prints nothing itself. Measured reasons: BENCHMARKS.md, "Divide and
+ * conquer".
  */
 public final class CosmaPipeline implements Planner {
 
@@ -256,7 +257,7 @@ public final class CosmaPipeline implements Planner {
      * With {@link Decompose#AUTO} on a graph it would split, the whole graph's program runs first, with
      * {@link Shares#WHOLE_FIRST} of what is left ({@link DivideAndConquer#STEP_CAP} without a limit); divide and
      * conquer follows only when that did not prove its plan optimal and starts from its plan, so auto is never
-     * worse than the whole graph's program within its share (measured: BENCHMARKS.md, "Divide and conquer").
+     * worse than the whole graph's program within its share.
      * A graph whose whole program is
      * estimated too large ({@link DivideAndConquer#wholeFirstDoesNotPayOff}: the NAS networks) is divided at once.
      * Null when divided at once.
@@ -298,8 +299,7 @@ public final class CosmaPipeline implements Planner {
      * The schemes' plans: the paper's four on a free schedule; Belady and greedy replacement (TFLite's arena) on a
      * fixed one. Each runs only while twice {@link Shares#SCHEME_NANOS_PER_OPERATOR} per operator is left: a scheme
      * spills far less than the just-in-time plan, so a tight limit that leaves no time for a program still returns a
-     * good plan (figures: BENCHMARKS.md, "Figures moved out of the Javadoc, continued"). A scheme whose packing fails
-     * offers nothing.
+     * good plan. A scheme whose packing fails offers nothing.
      */
     private List<Plan> schemePlans(Graph full, TensorSetting s, long budget, Limits limits) {
         Schedule fixed = settings.cosma().schedule();

@@ -8,13 +8,13 @@ import java.time.Duration;
  * {@code --work-limit} (then every share below is a share of work, and a step's answer does not depend on the
  * machine). The steps run in the order below; each takes its share of what is left when it starts, so the shares
  * never add up past the limit. Measured reasons: BENCHMARKS.md ("Divide and conquer", "Deterministic work
- * limits"); {@code SharesTest} checks that they fit together.
+ * limits", "Limits on a million operators"); {@code SharesTest} checks that they fit together.
  */
 public final class Shares {
 
     /**
-     * What a Belady scheme takes per operator in nanoseconds (measured under load: BENCHMARKS.md, "Limits on a
-     * million operators"): a starting scheme runs only when twice this per operator is left.
+     * What a Belady scheme takes per operator in nanoseconds (measured under load): a starting scheme runs only
+     * when twice this per operator is left.
      */
     public static final long SCHEME_NANOS_PER_OPERATOR = 100_000;
 
@@ -55,7 +55,7 @@ public final class Shares {
     public static final double RESTART_FIXED_MOST = 2.0;
 
     /**
-     * ... on this many orders, those whose schemes paid least (BENCHMARKS.md, "Deterministic work limits").
+     * ... on this many orders, those whose schemes paid least.
      */
     public static final int RESTART_FIXED_ORDERS = 2;
 
@@ -68,7 +68,7 @@ public final class Shares {
     /**
      * Divide and conquer up to 600 operators: the fraction of its limit the window search leaves for the final
      * live-bytes bound (PeakBound) at the end: a bound run beside the search took the second core and the heap from
-     * it (BENCHMARKS.md, "Figures moved out of the Javadoc, continued").
+     * it.
      */
     public static final double FINAL_BOUND = 0.15;
 
