@@ -25,14 +25,15 @@ public record MmapRun(double timeLimit, Budget work, int threads, long seed, int
 
     /**
      * What a planner may take now: under a work limit the work left in units; else the limit less the time spent so
-     * far and a margin for checking and writing ({@link Shares#MMAP_WRITE_MARGIN}, at most 1 s), so the whole
+     * far and a margin for checking and writing ({@link Shares#MMAP_WRITE_MARGIN}, at most {@link Shares#WRITE_MARGIN_CAP}), so the whole
      * command keeps it.
      */
     public double left() {
         if (work.workMode()) {
             return work.workLeftMicro() / (double) Budget.MICRO;
         }
-        return timeLimit - (System.nanoTime() - startNanos) / 1e9 - Math.min(1.0, Shares.MMAP_WRITE_MARGIN * timeLimit);
+        return timeLimit - (System.nanoTime() - startNanos) / 1e9
+                - Math.min(Shares.WRITE_MARGIN_CAP.toNanos() / 1e9, Shares.MMAP_WRITE_MARGIN * timeLimit);
     }
 
     /**
