@@ -98,13 +98,37 @@ public final class StemBound {
      * @throws IllegalArgumentException when the budget is below the stem's M_R (then below the graph's)
      */
     public static Result of(Graph g, long budget, int size, int stateCap, Limits limits) {
+        return of(g, budget, size, Long.MAX_VALUE, stateCap, limits);
+    }
+
+    /**
+     * The stem bound as above, stopped once every state left costs at least {@code target} (the traffic of the best
+     * plan known): the bound is then the target, and that plan is optimal.
+     */
+    static Result of(Graph g, long budget, int size, long target, int stateCap, Limits limits) {
         Graph s = stem(g, size).graph();
         if (budget < Budgets.minimumRequired(s)) {
             throw new IllegalArgumentException("budget " + budget + " is below the stem's M_R = "
                     + Budgets.minimumRequired(s) + ": no plan exists");
         }
         Budget.Meter meter = limits.workMode() ? limits.budget().meter(SUCCESSORS_PER_UNIT) : null;
-        return new Search(s, budget, stateCap, limits, meter).run();
+        return new Search(s, budget, target, stateCap, limits, meter).run();
+    }
+
+    /**
+     * The bound of growing stems: {@link #DEFAULT_SIZE} operators, then half as many again each time, while the search
+     * proves its stem's optimum below {@code target} within {@code limits} and the graph has operators left; the
+     * highest bound found (a larger stem's graph holds a smaller one's, so its optimum is no lower).
+     */
+    static long growing(Graph g, long budget, long target, Limits limits) {
+        long bound = 0;
+        for (int size = DEFAULT_SIZE; ; size += size / 2) {
+            Result r = of(g, budget, size, target, DEFAULT_STATE_CAP, limits);
+            bound = Math.max(bound, r.traffic());
+            if (!r.proven() || bound >= target || size >= g.operatorCount() || limits.stopped()) {
+                return bound;
+            }
+        }
     }
 
     /** A state of the search: done operators, held tensors, spilled tensors (bit sets), in one array. */
@@ -115,6 +139,7 @@ public final class StemBound {
     private static final class Search {
         private final Graph g;
         private final long budget;
+        private final long target;
         private final int stateCap;
         private final Limits limits;
         private final Budget.Meter meter;
@@ -123,9 +148,10 @@ public final class StemBound {
         private final int[][] own;
         private final long[] ownBytes;
 
-        Search(Graph g, long budget, int stateCap, Limits limits, Budget.Meter meter) {
+        Search(Graph g, long budget, long target, int stateCap, Limits limits, Budget.Meter meter) {
             this.g = g;
             this.budget = budget;
+            this.target = target;
             this.stateCap = stateCap;
             this.limits = limits;
             this.meter = meter;
@@ -159,6 +185,9 @@ public final class StemBound {
                 }
                 if (Long.bitCount(node.key[0]) + countDone(node.key) == n) {
                     return new Result(node.cost, true, n, best.size());
+                }
+                if (node.cost >= target) {
+                    return new Result(node.cost, false, n, best.size());
                 }
                 if ((++expanded & 255) == 0 && over()) {
                     return new Result(node.cost, false, n, best.size());
