@@ -27,6 +27,7 @@ final class SkylineRestarts {
 
     private final BufferSet buffers;
     private final long bound;
+    private final List<Variant> orders;
     private int next;
     /** The longest run so far (a skyline run's time before the first restart). */
     private long longest;
@@ -41,9 +42,15 @@ final class SkylineRestarts {
      * @param skylineNanos how long the skyline in section 3.1's order took on {@code buffers}
      */
     SkylineRestarts(BufferSet buffers, long bound, long skylineNanos) {
+        this(buffers, bound, skylineNanos, ORDERS);
+    }
+
+    /** As the main constructor, with other orders (tests: fewer). */
+    SkylineRestarts(BufferSet buffers, long bound, long skylineNanos, List<Variant> orders) {
         this.buffers = buffers;
         this.bound = bound;
         this.longest = skylineNanos;
+        this.orders = List.copyOf(orders);
     }
 
     private static List<Variant> orders() {
@@ -75,13 +82,13 @@ final class SkylineRestarts {
     }
 
     private Placement run(Placement found, long height, long deadlineNanos) {
-        while (next < ORDERS.size() && height > bound) {
+        while (next < orders.size() && height > bound) {
             long now = System.nanoTime();
             if (deadlineNanos - now < longest) {
                 cut = true;
                 return found;
             }
-            Variant order = ORDERS.get(next);
+            Variant order = orders.get(next);
             Placement p = new SkylineAllocator().pack(buffers, deadlineNanos, order);
             longest = Math.max(longest, System.nanoTime() - now);
             if (p == null) {
@@ -101,8 +108,8 @@ final class SkylineRestarts {
 
     /** One line for the log: how many orders ran, whether the clock stopped the rest, the best order's height. */
     String summary() {
-        String ran = next == ORDERS.size() ? "all " + next + " orders ran"
-                : next + " of " + ORDERS.size() + " orders ran" + (cutByClock() ? ", the time limit stopped the rest"
+        String ran = next == orders.size() ? "all " + next + " orders ran"
+                : next + " of " + orders.size() + " orders ran" + (cutByClock() ? ", the time limit stopped the rest"
                         : ", the rest not needed (a packing meets L)");
         String result = bestOrder == null ? "none below " + startHeight
                 : String.format(Locale.ROOT, "height %d (contention band %s of the peak, then %s)", bestHeight,
@@ -112,6 +119,6 @@ final class SkylineRestarts {
 
     /** Whether the clock stopped the restarts before every order ran (at the last call of {@link #improve}). */
     boolean cutByClock() {
-        return cut && next < ORDERS.size();
+        return cut && next < orders.size();
     }
 }
