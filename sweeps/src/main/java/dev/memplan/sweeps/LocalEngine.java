@@ -1,5 +1,6 @@
 package dev.memplan.sweeps;
 
+import dev.memplan.model.HeapRoom;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
@@ -9,7 +10,8 @@ import java.util.function.Consumer;
 
 /**
  * The embedded engine: a pool of {@code jobs} threads in this JVM, no start-up cost. Outcomes reach the sink on the
- * calling thread in the order cases finish.
+ * calling thread in the order cases finish. The jobs share the JVM's heap: while they run, each structure gets
+ * 1/jobs of the room ({@link HeapRoom#sharedBy}), so a case's decisions depend on the jobs, not on the other case.
  */
 public final class LocalEngine implements SweepEngine {
 
@@ -29,7 +31,7 @@ public final class LocalEngine implements SweepEngine {
             t.setDaemon(true);
             return t;
         });
-        try {
+        try (HeapRoom.Sharing sharing = HeapRoom.sharedBy(jobs)) {
             ExecutorCompletionService<CaseOutcome> done = new ExecutorCompletionService<>(pool);
             CaseRunner runner = CaseRunner.shared();
             for (SweepCase c : cases) {
