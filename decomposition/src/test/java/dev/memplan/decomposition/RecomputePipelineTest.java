@@ -89,6 +89,31 @@ class RecomputePipelineTest {
         neverWorseThanACandidate(rc);
     }
 
+    /**
+     * With the heap's room divided among a million jobs every recompute program is too large: the joint program is a
+     * skipped step whose one-line reason names each program's estimate and the room, and the answer is still the best
+     * checked candidate (no OutOfMemoryError is needed to get there). Under a work limit, so the decision is -Xmx's and
+     * the jobs', the same on every run.
+     */
+    @Test
+    void programsAboveTheHeapRoomAreSkippedWithTheirEstimates() {
+        Graph g = readEarlyAndLate();
+        CosmaPipeline.Outcome o;
+        try (dev.memplan.model.HeapRoom.Sharing sharing = dev.memplan.model.HeapRoom.sharedBy(1_000_000)) {
+            o = new CosmaPipeline(settings(1.0), null).run(g, ALL, 9, work(10), null);
+        }
+        RecomputeOutcome rc = o.recompute();
+        assertNull(rc.joint());
+        StepReport joint = rc.steps().stream().filter(s -> s.name().equals(RecomputeOutcome.JOINT)).findFirst()
+                .orElseThrow();
+        assertEquals(StepReport.Status.SKIPPED, joint.status());
+        assertTrue(joint.note().contains("the joint program skipped (about ")
+                && joint.note().contains("the program without addresses skipped (about ")
+                && joint.note().contains("1000000 jobs that share it") && !joint.note().contains("\n"), joint.note());
+        assertTrue(PlanChecker.check(g.withSetting(ALL), o.result().plan()).valid());
+        neverWorseThanACandidate(rc);
+    }
+
     @Test
     void withoutAWeightNothingChanges() {
         Graph g = readEarlyAndLate();

@@ -263,12 +263,14 @@ public record ModelEstimate(long variables, long constraints, long nonzeros, lon
 
     /**
      * Why this model is not built given the heap still free and the time left (null for none), or null when it
-     * may be: it must fit in the free heap, and building it may take at most half of the time left (the solver
-     * needs the rest).
+     * may be: it must fit in the free heap (this case's share of it, {@link HeapRoom#freeShare}, when several
+     * share the JVM), and building it may take at most half of the time left (the solver needs the rest).
      */
     public String whyNot(long freeHeap, Duration left) {
         if (bytes > freeHeap) {
-            return String.format("needs about %d MB, the heap has %d MB free", bytes >> 20, freeHeap >> 20);
+            int jobs = HeapRoom.sharers();
+            return String.format("needs about %d MB, the heap has %d MB free", bytes >> 20, freeHeap >> 20)
+                    + (jobs == 1 ? "" : " for each of the " + jobs + " jobs that share it");
         }
         if (left != null && buildTime().multipliedBy(dev.memplan.model.Shares.BUILD_DIVISOR).compareTo(left) > 0) {
             return String.format("building it takes about %.1f s, %.1f s left", buildTime().toMillis() / 1e3,
