@@ -1,6 +1,5 @@
 package dev.memplan.sweeps;
 
-import dev.memplan.model.HeapRoom;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorCompletionService;
@@ -10,8 +9,7 @@ import java.util.function.Consumer;
 
 /**
  * The embedded engine: a pool of {@code jobs} threads in this JVM, no start-up cost. Outcomes reach the sink on the
- * calling thread in the order cases finish. The jobs share the JVM's heap: while they run, each structure gets
- * 1/jobs of the room ({@link HeapRoom#sharedBy}), so a case's decisions depend on the jobs, not on the other case.
+ * calling thread in the order cases finish.
  */
 public final class LocalEngine implements SweepEngine {
 
@@ -31,7 +29,7 @@ public final class LocalEngine implements SweepEngine {
             t.setDaemon(true);
             return t;
         });
-        try (HeapRoom.Sharing sharing = HeapRoom.sharedBy(jobs)) {
+        try {
             ExecutorCompletionService<CaseOutcome> done = new ExecutorCompletionService<>(pool);
             CaseRunner runner = CaseRunner.shared();
             for (SweepCase c : cases) {

@@ -518,7 +518,7 @@ public final class CosmaSolver {
         // decision of a work-limited run must be the same on every run.
         String whyNot = limits.workMode()
                 ? estimate.whyNotUnderWork(Runtime.getRuntime().maxMemory(), limits.budget().workLeft())
-                : estimate.whyNot(HeapRoom.freeShare(estimate.bytes()), limits.budget().wallLeft());
+                : estimate.whyNot(HeapRoom.freeFor(estimate.bytes()), limits.budget().wallLeft());
         if (whyNot != null) {
             notes.add(what + " skipped (" + estimate + "): " + whyNot);
             return null;

@@ -263,14 +263,12 @@ public record ModelEstimate(long variables, long constraints, long nonzeros, lon
 
     /**
      * Why this model is not built given the heap still free and the time left (null for none), or null when it
-     * may be: it must fit in the free heap (this case's share of it, {@link HeapRoom#freeShare}, when several
-     * share the JVM), and building it may take at most half of the time left (the solver needs the rest).
+     * may be: it must fit in the free heap, and building it may take at most half of the time left (the solver
+     * needs the rest).
      */
     public String whyNot(long freeHeap, Duration left) {
         if (bytes > freeHeap) {
-            int jobs = HeapRoom.sharers();
-            return String.format("needs about %d MB, the heap has %d MB free", bytes >> 20, freeHeap >> 20)
-                    + (jobs == 1 ? "" : " for each of the " + jobs + " jobs that share it");
+            return String.format("needs about %d MB, the heap has %d MB free", bytes >> 20, freeHeap >> 20);
         }
         if (left != null && buildTime().multipliedBy(dev.memplan.model.Shares.BUILD_DIVISOR).compareTo(left) > 0) {
             return String.format("building it takes about %.1f s, %.1f s left", buildTime().toMillis() / 1e3,
@@ -282,20 +280,17 @@ public record ModelEstimate(long variables, long constraints, long nonzeros, lon
     /**
      * Under a work limit ({@code workLeft} units left): whether the model is skipped, judged against half the heap the JVM may grow to (-Xmx)
      * rather than what is free now, so that the decision, and every plan after it, does not depend on when the
-     * garbage collector last ran; that half is divided among the cases that share the JVM
-     * ({@link HeapRoom#sharers()}: a sweep's jobs). A model that passes and still does not fit is abandoned while
-     * building (the build catches the OutOfMemoryError) with a note.
+     * garbage collector last ran (nor on other cases in the JVM: a model that fits waits for their room,
+     * {@link HeapRoom#reserve}). A model that passes and still does not fit is abandoned while building (the build
+     * catches the OutOfMemoryError) with a note.
      */
     public String whyNotUnderWork(long maxHeap, double workLeft) {
-        int jobs = HeapRoom.sharers();
-        if (bytes > maxHeap / 2 / jobs) {
-            return jobs == 1
-                    ? String.format("needs about %d MB, more than half of the %d MB heap (the room a model gets under a"
-                            + " work limit; give more with MEMPLAN_JAVA_OPTS=-Xmx...)", bytes >> 20, maxHeap >> 20)
-                    : String.format("needs about %d MB, more than %d MB (half of the %d MB heap, divided among the %d"
-                            + " jobs that share it: the room a model gets under a work limit; give more with"
-                            + " MEMPLAN_JAVA_OPTS=-Xmx... or run fewer jobs)", bytes >> 20, (maxHeap / 2 / jobs) >> 20,
-                            maxHeap >> 20, jobs);
+        if (HeapRoom.capped() && bytes > HeapRoom.workRoom()) {
+            return String.format("needs about %d MB, more than %s", bytes >> 20, HeapRoom.workRoomWords());
+        }
+        if (bytes > maxHeap / 2) {
+            return String.format("needs about %d MB, more than half of the %d MB heap (the room a model gets under a"
+                    + " work limit; give more with MEMPLAN_JAVA_OPTS=-Xmx...)", bytes >> 20, maxHeap >> 20);
         }
         // The build's estimated seconds against the work left, a unit read as a second (one unit takes about a
         // second on the reference machine): a decision from the budget's numbers, never from the clock, and said

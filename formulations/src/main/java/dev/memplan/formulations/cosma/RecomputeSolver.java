@@ -204,62 +204,67 @@ public final class RecomputeSolver {
         }
         RecomputeWindows windows = RecomputeFormulation.windows(g, budget, request.extraRuns(), request.lambda(),
                 request.schedule(), request.reruns(), request.uses(Technique.PRUNE));
-        RecomputeFormulation relaxed = build(g, setting, budget, request, windows, false, limits, notes);
         Double bound = null;
         boolean exact = true;
-        if (relaxed != null) {
-            built = true;
-            exact = relaxed.exact();
-            hint(relaxed, best.plan, notes);
-            SolverResult r = Solvers.create(request.backend()).solve(relaxed.model(), limits.part(2));
-            bound = bound(r, relaxed);
-            if (r.status() == SolveStatus.INFEASIBLE) {
-                // No plan of the request's kind exists at all (the addresses only remove plans).
-                return best.plan == null ? new Result(SolveStatus.INFEASIBLE, null, null, null, null, false, true,
-                        notes) : best.result(g, SolveStatus.FEASIBLE, null, best.plan == request.start(), true, notes);
-            }
-            if (r.hasSolution()) {
-                Plan residency = relaxed.plan(r);
-                Allocation packing = new PlacementCpSat(false).allocate(PlanBuffers.toBufferSet(g, residency), budget,
-                        limits.part(2));
-                if (packing.solved()) {
-                    Plan packed = PlanBuffers.withPlacement(residency, packing.placement());
-                    best.offer(packed, Objective.of(requireValid(g, packed, budget).traffic(), request.lambda()));
-                } else {
-                    notes.add("the program without addresses: its plan did not pack within the budget");
+        try (Program program = build(g, setting, budget, request, windows, false, limits, notes)) {
+            if (program != null) {
+                RecomputeFormulation relaxed = program.formulation();
+                built = true;
+                exact = relaxed.exact();
+                hint(relaxed, best.plan, notes);
+                SolverResult r = Solvers.create(request.backend()).solve(relaxed.model(), limits.part(2));
+                bound = bound(r, relaxed);
+                if (r.status() == SolveStatus.INFEASIBLE) {
+                    // No plan of the request's kind exists at all (the addresses only remove plans).
+                    return best.plan == null ? new Result(SolveStatus.INFEASIBLE, null, null, null, null, false, true,
+                            notes) : best.result(g, SolveStatus.FEASIBLE, null, best.plan == request.start(), true,
+                            notes);
+                }
+                if (r.hasSolution()) {
+                    Plan residency = relaxed.plan(r);
+                    Allocation packing = new PlacementCpSat(false).allocate(PlanBuffers.toBufferSet(g, residency),
+                            budget, limits.part(2));
+                    if (packing.solved()) {
+                        Plan packed = PlanBuffers.withPlacement(residency, packing.placement());
+                        best.offer(packed, Objective.of(requireValid(g, packed, budget).traffic(), request.lambda()));
+                    } else {
+                        notes.add("the program without addresses: its plan did not pack within the budget");
+                    }
+                }
+                if (best.provenBy(bound, exact)) {
+                    return best.result(g, SolveStatus.OPTIMAL, bound, best.plan == request.start(), true, notes);
                 }
             }
-            if (best.provenBy(bound, exact)) {
-                return best.result(g, SolveStatus.OPTIMAL, bound, best.plan == request.start(), true, notes);
-            }
-            // Its model is garbage before the joint program is built: the estimate of that one counts it alone.
-            relaxed = null;
         }
-        RecomputeFormulation joint = null;
+        Program jointProgram = null;
         long pairs = windows.addressPairs();
         if (pairs > MAX_PAIRS) {
             notes.add("the joint program skipped: " + pairs + " pairs of tensors for eq. 10, above " + MAX_PAIRS);
         } else if (limits.stopped()) {
             notes.add("the joint program skipped: " + limits.budget().whyStopped());
         } else {
-            joint = build(g, setting, budget, request, windows, true, limits, notes);
+            jointProgram = build(g, setting, budget, request, windows, true, limits, notes);
         }
-        if (joint != null) {
-            built = true;
-            exact = joint.exact();
-            hint(joint, best.plan, notes);
-            SolverResult r = Solvers.create(request.backend()).solve(joint.model(), limits);
-            Double jointBound = bound(r, joint);
-            if (jointBound != null) {
-                bound = bound == null ? jointBound : Math.max(bound, jointBound);
-            }
-            if (r.status() == SolveStatus.INFEASIBLE) {
-                return best.plan == null ? new Result(SolveStatus.INFEASIBLE, null, null, null, null, false, true,
-                        notes) : best.result(g, SolveStatus.FEASIBLE, null, best.plan == request.start(), true, notes);
-            }
-            if (r.hasSolution()) {
-                Plan plan = joint.plan(r);
-                best.offer(plan, Objective.of(requireValid(g, plan, budget).traffic(), request.lambda()));
+        try (Program program = jointProgram) {
+            if (program != null) {
+                RecomputeFormulation joint = program.formulation();
+                built = true;
+                exact = joint.exact();
+                hint(joint, best.plan, notes);
+                SolverResult r = Solvers.create(request.backend()).solve(joint.model(), limits);
+                Double jointBound = bound(r, joint);
+                if (jointBound != null) {
+                    bound = bound == null ? jointBound : Math.max(bound, jointBound);
+                }
+                if (r.status() == SolveStatus.INFEASIBLE) {
+                    return best.plan == null ? new Result(SolveStatus.INFEASIBLE, null, null, null, null, false, true,
+                            notes) : best.result(g, SolveStatus.FEASIBLE, null, best.plan == request.start(), true,
+                            notes);
+                }
+                if (r.hasSolution()) {
+                    Plan plan = joint.plan(r);
+                    best.offer(plan, Objective.of(requireValid(g, plan, budget).traffic(), request.lambda()));
+                }
             }
         }
         if (best.plan == null) {
@@ -324,31 +329,50 @@ public final class RecomputeSolver {
     }
 
     /**
-     * The program over these windows, or null with a note when it is not built: its {@link ModelEstimate} says it
-     * would not fit the heap (under a work limit half of -Xmx, divided among the cases that share the JVM,
-     * {@link HeapRoom#sharers()}; else the free heap's share) or could not be built in half of what is left, as
-     * {@link CosmaSolver} decides; or its build is abandoned (the limits; the heap, when the estimate was short).
+     * A built program and its hold on the heap ({@link HeapRoom#reserve}), released when it is closed: the model is
+     * garbage after its solve.
      */
-    private static RecomputeFormulation build(Graph g, TensorSetting setting, long budget, Request request,
-                                              RecomputeWindows windows, boolean addresses, Limits limits,
-                                              List<String> notes) {
+    private record Program(RecomputeFormulation formulation, HeapRoom.Hold hold) implements AutoCloseable {
+        @Override
+        public void close() {
+            hold.close();
+        }
+    }
+
+    /**
+     * The program over these windows, or null with a note when it is not built: its {@link ModelEstimate} says it
+     * would not fit the heap (under a work limit half of -Xmx, else the heap free now) or could not be built in half
+     * of what is left, as {@link CosmaSolver} decides; or its build is abandoned (the limits; the heap, when the
+     * estimate was short). Under a work limit the program holds its estimate of the room from its build to the end of
+     * its solve, waiting for the holds of the other cases in the JVM (a sweep's jobs) to leave room.
+     */
+    private static Program build(Graph g, TensorSetting setting, long budget, Request request,
+                                 RecomputeWindows windows, boolean addresses, Limits limits, List<String> notes) {
         String what = addresses ? "the joint program" : "the program without addresses";
         ModelEstimate estimate = ModelEstimate.ofRecompute(windows, addresses);
-        // Under a work limit the decision depends on -Xmx and the jobs alone, never on the heap free at the moment.
+        // Under a work limit the decision depends on -Xmx alone, never on the heap free at the moment.
         String whyNot = limits.workMode()
                 ? estimate.whyNotUnderWork(Runtime.getRuntime().maxMemory(), limits.budget().workLeft())
-                : estimate.whyNot(HeapRoom.freeShare(estimate.bytes()), limits.budget().wallLeft());
+                : estimate.whyNot(HeapRoom.freeFor(estimate.bytes()), limits.budget().wallLeft());
         if (whyNot != null) {
             notes.add(what + " skipped (" + estimate + "): " + whyNot);
             return null;
         }
+        HeapRoom.Hold hold = HeapRoom.reserve(estimate.bytes(), limits);
+        if (hold == null) {
+            notes.add(what + " skipped (" + estimate + "): stopped while waiting for the heap other jobs hold");
+            return null;
+        }
         try (BuildGuard guard = BuildGuard.until(limits.budget(), estimate.variables() + estimate.constraints())) {
-            return new RecomputeFormulation(g, setting, budget, windows, request.lambda(), addresses);
+            return new Program(new RecomputeFormulation(g, setting, budget, windows, request.lambda(), addresses),
+                    hold);
         } catch (BuildAbandonedException e) {
+            hold.close();
             notes.add(what + " (" + estimate + "): " + e.getMessage().replaceFirst("^building model '[^']*' was ", ""));
             return null;
         } catch (OutOfMemoryError e) {
             // The estimate was short; the partial model is unreachable now, so the run can go on without it.
+            hold.close();
             notes.add(what + " abandoned while building (" + estimate + "): out of memory");
             return null;
         }
