@@ -8,6 +8,7 @@ import dev.memplan.model.BufferSet;
 import dev.memplan.model.ByteRange;
 import dev.memplan.model.Limits;
 import dev.memplan.model.SolveStatus;
+import dev.memplan.model.Shares;
 import dev.memplan.model.io.MiniMallocCsv;
 import dev.memplan.model.LoadBound;
 import dev.memplan.baselines.allocation.Portfolio;
@@ -190,8 +191,8 @@ final class AllocateCommand extends CommandBase {
             return null;
         }
         // A tenth of the limit, at most a second, is kept to check and write the packing.
-        java.time.Duration margin = wall.dividedBy(10).compareTo(java.time.Duration.ofSeconds(1)) < 0
-                ? wall.dividedBy(10) : java.time.Duration.ofSeconds(1);
+        java.time.Duration margin = wall.dividedBy(Shares.WRITE_MARGIN_DIVISOR).compareTo(Shares.WRITE_MARGIN_CAP) < 0
+                ? wall.dividedBy(Shares.WRITE_MARGIN_DIVISOR) : Shares.WRITE_MARGIN_CAP;
         java.time.Duration left = wall.minus(margin).minusNanos(System.nanoTime() - Main.started());
         return left.isNegative() ? java.time.Duration.ZERO : left;
     }

@@ -159,7 +159,8 @@ final class MmapCommand extends CommandBase.Group {
             if (workLimit != null) {
                 return work.workLeftMicro() / (double) dev.memplan.model.Budget.MICRO;
             }
-            return timeLimit - (System.nanoTime() - startNanos) / 1e9 - Math.min(1.0, dev.memplan.model.Shares.MMAP_WRITE_MARGIN * timeLimit);
+            return timeLimit - (System.nanoTime() - startNanos) / 1e9 - Math.min(
+                    dev.memplan.model.Shares.WRITE_MARGIN_CAP.toNanos() / 1e9, dev.memplan.model.Shares.MMAP_WRITE_MARGIN * timeLimit);
         }
 
         /**

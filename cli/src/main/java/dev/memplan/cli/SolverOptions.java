@@ -69,7 +69,6 @@ final class SolverOptions {
     }
 
     /** The most kept back from the limit to check and write the result. */
-    private static final Duration WRITE_MARGIN = Duration.ofSeconds(1);
 
     /** --time-limit, --work-limit and --threads, declared once for every command that takes them. */
     @picocli.CommandLine.Mixin
@@ -190,7 +189,7 @@ final class SolverOptions {
     /**
      * The limits of a command whose --time-limit bounds its whole wall time (solve, compare): one {@link Budget}
      * from the command's start (the JVM's, so its start-up counts) to the limit, less a margin to check and write the result (a
-     * tenth of the limit, at most {@link #WRITE_MARGIN}); every step reads what is left of it.
+     * tenth of the limit, at most {@link Shares#WRITE_MARGIN_CAP}); every step reads what is left of it.
      */
     Limits commandLimits() {
         Limits limits = limits();
@@ -210,10 +209,10 @@ final class SolverOptions {
         return limits.withBudget(Budget.ofWall(left.isNegative() ? Duration.ZERO : left));
     }
 
-    /** What the command keeps of its wall limit to check and write the result: a tenth, at most WRITE_MARGIN. */
+    /** What the command keeps of its wall limit to check and write the result: a tenth, at most Shares.WRITE_MARGIN_CAP. */
     private static Duration writeMargin(Duration wall) {
         Duration tenth = wall.dividedBy(Shares.WRITE_MARGIN_DIVISOR);
-        return tenth.compareTo(WRITE_MARGIN) < 0 ? tenth : WRITE_MARGIN;
+        return tenth.compareTo(Shares.WRITE_MARGIN_CAP) < 0 ? tenth : Shares.WRITE_MARGIN_CAP;
     }
 
     String describe() {

@@ -212,7 +212,8 @@ public final class RecomputeSolver {
                 built = true;
                 exact = relaxed.exact();
                 hint(relaxed, best.plan, notes);
-                SolverResult r = Solvers.create(request.backend()).solve(relaxed.model(), limits.part(2));
+                SolverResult r = Solvers.create(request.backend()).solve(relaxed.model(),
+                        limits.part(Shares.RECOMPUTE_RELAXATION_DIVISOR));
                 bound = bound(r, relaxed);
                 if (r.status() == SolveStatus.INFEASIBLE) {
                     // No plan of the request's kind exists at all (the addresses only remove plans).
@@ -223,7 +224,7 @@ public final class RecomputeSolver {
                 if (r.hasSolution()) {
                     Plan residency = relaxed.plan(r);
                     Allocation packing = new PlacementCpSat(false).allocate(PlanBuffers.toBufferSet(g, residency),
-                            budget, limits.part(2));
+                            budget, limits.part(Shares.RECOMPUTE_PACKING_DIVISOR));
                     if (packing.solved()) {
                         Plan packed = PlanBuffers.withPlacement(residency, packing.placement());
                         best.offer(packed, Objective.of(requireValid(g, packed, budget).traffic(), request.lambda()));
