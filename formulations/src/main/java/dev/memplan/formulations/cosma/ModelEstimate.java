@@ -46,8 +46,8 @@ public record ModelEstimate(long variables, long constraints, long nonzeros, lon
     /**
      * The heap a recompute program's solve needs at its peak, in multiples of its model's bytes at the rates above:
      * CP-SAT's Java copy (its proto builders and the serialized model handed to the native solver) sits beside the
-     * Java model. Measured at 2.2 to 2.6 (the least -Xmx that solved it, BENCHMARKS.md, "The recompute programs held
-     * to the heap"); 3 keeps a margin.
+     * Java model. The least -Xmx that solved a program lay between 1.7 and 2.8 times its model's bytes at these rates
+     * (BENCHMARKS.md, "The recompute programs held to the heap"); 3 keeps a margin.
      */
     static final long RECOMPUTE_PEAK = 3;
 
@@ -108,7 +108,8 @@ public record ModelEstimate(long variables, long constraints, long nonzeros, lon
 
     /**
      * The estimate of a {@link RecomputeFormulation} over these windows, family by family as the formulation adds
-     * them (its variables and rows exactly, the nonzeros up to the terms its expressions merge), with its tables
+     * them (its variables exactly, its rows and nonzeros from above: it does not see the terms an expression merges nor
+     * the rows that fold to a constant), with its tables
      * (the variable tables, and the state and offset tables of a hint: 32 bytes per tensor-slot and operator-slot)
      * and the eq. 10 pairs ({@link RecomputeWindows#addressPairs()}: two variables, four rows, about 16 nonzeros and
      * a 40-byte record each). The model's heap bytes at COSMA's rates per variable, constraint and nonzero, times
