@@ -1,0 +1,378 @@
+package dev.memplan.formulations.cosma;
+
+import dev.memplan.model.Graph;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * A lower bound on the objective with recomputation, non-compulsory traffic + lambda x recompute cost
+ * (memory-model.md, "Recomputation"), over <em>every</em> plan at a budget B: any schedule (or the given order of
+ * first runs), any number of recomputes of any operator, any spills. Unlike the joint program's bound
+ * ({@link RecomputeSolver}), which holds only over the plans it allows (at most k recomputes of the operators
+ * {@link Reruns} allows), it can certify an optimum of the whole problem.
+ *
+ * <p><b>The argument.</b> Take any plan and the first run of an operator o, at timestep t. The first runs of a plan
+ * are a topological order (rule {@code schedule}). Call a tensor x <em>live at o</em> when x is not o's own (an
+ * input or output of o), some operator touched x before t (its producer ran, or, a host tensor, a reader read it)
+ * and a reader of x has its first run after t. Without an order (free schedule): the producer (a reader, for a
+ * host tensor) is an ancestor of o and a reader a descendant; with a given order of first runs, the positions
+ * decide. o's own tensors are resident at t and everything resident fits in B, so if o's own bytes plus the live
+ * bytes at o exceed B by E, live tensors of at least E bytes in total are off chip at t. Each such x is read after
+ * t, so a segment of x starts in (t, its reader]: either a load, which costs size(x) (for a host tensor it is not
+ * the free first load: that one was at or before its first read, before t), plus one spill of size(x) when x is
+ * produced and not a graph output (charged once per tensor, and at t only x's own); or a recompute of x's producer p
+ * (host tensors have none), which costs lambda c(p) and makes all of p's outputs at once. So give each live tensor
+ * the price
+ * <pre>
+ *   price(x) = min(load(x), lambda c(p) size(x) / out(p)),   load(x) = size(x) (host tensor, graph output), else 2 size(x)
+ * </pre>
+ * (out(p): the bytes of all of p's outputs; one recompute of p pays at least the shares of the outputs it brings
+ * back, since their sizes sum to at most out(p)). Whatever the plan does after t, what it pays for the set C of
+ * live tensors off chip at t is at least the sum of their prices, and C covers E bytes: sum of min(size, E) over C
+ * is at least E (the knapsack-cover inequality: one tensor of at least E bytes covers E alone). Dropping what a
+ * recompute needs (its inputs resident at its run) only lowers the price, so the least
+ * <pre>
+ *   sum price(x) y_x   subject to   sum min(size(x), E) y_x >= E,  0 <= y_x <= 1
+ * </pre>
+ * (a fractional knapsack: the live tensors by price per covered byte, cheapest first) is at most what every plan
+ * pays after the first run of o. The bound is the largest of these over the operators: each bounds the whole
+ * objective. With a free schedule the live sets are those of every order (an ancestor runs before, a descendant
+ * after), so the bound holds for every order. Alignment only adds padding, so it holds with alignment too.
+ *
+ * <p><b>Exact arithmetic.</b> The prices and the sums are computed in doubles rounded towards zero where an operation
+ * is inexact (an {@link Math#fma} residual says which), and the tensors are sorted by comparing cross products,
+ * exactly when they are close ({@link BigDecimal}): every step keeps the value at most the real one, so the bound is
+ * never above the least objective, and it is exact when every operation is (integer sizes and costs, lambda a power
+ * of two).
+ *
+ * <p>memplan's own bound (the recompute literature cited in docs/recomputation.md proves none over all plans). Time:
+ * O(n^2 / 64) words for the ancestor and descendant sets (free schedule), then O(L log L) for the operators whose
+ * own and live bytes exceed B, L their live tensors; memory O(n^2 / 32) bytes. Numbers: BENCHMARKS.md,
+ * "A bound over every plan with recomputation".
+ */
+public final class RecomputeBound {
+
+    /**
+     * Most operators for the free schedule's ancestor and descendant sets (two bits per pair of operators: 8 MiB at
+     * this size); above it the free bound is 0.
+     */
+    public static final int MAX_OPERATORS = 1 << 13;
+
+    /**
+     * The bound and where it comes from.
+     *
+     * @param value the lower bound on traffic + lambda x recompute cost over every plan
+     * @param operator the operator at whose first run it is attained, -1 when the bound is 0
+     * @param excess the bytes over the budget there (own and live bytes less B), 0 when the bound is 0
+     */
+    public record Result(double value, int operator, long excess) {
+    }
+
+    private RecomputeBound() {
+    }
+
+    /**
+     * @param g the graph in its tensor setting
+     * @param budget the budget B
+     * @param lambda the recompute weight, >= 0, bytes per cost unit
+     * @param order the order of the first runs (every operator once, topological), or null for a free schedule
+     */
+    public static Result of(Graph g, long budget, double lambda, int[] order) {
+        if (!(lambda >= 0) || Double.isInfinite(lambda)) {
+            throw new IllegalArgumentException("the recompute weight must be finite and >= 0, not " + lambda);
+        }
+        int n = g.operatorCount();
+        if (order != null && order.length != n) {
+            throw new IllegalArgumentException("the order has " + order.length + " operators, the graph " + n);
+        }
+        if (order == null && n > MAX_OPERATORS) {
+            return new Result(0, -1, 0);
+        }
+        long[] ownBytes = new long[n];
+        for (int o = 0; o < n; o++) {
+            for (int x : own(g, o)) {
+                ownBytes[o] += g.size(x);
+            }
+            if (ownBytes[o] > budget) {
+                return new Result(0, -1, 0); // below M_R no plan exists; there is nothing to bound
+            }
+        }
+        // Two passes over the live pairs: the bytes first, then the tensors of the operators over the budget only.
+        Live pairs = order == null ? new Free(g) : new InOrder(g, order);
+        long[] bytes = ownBytes.clone();
+        pairs.forEach((o, x) -> bytes[o] += g.size(x));
+        int[][] live = new int[n][];
+        int[] count = new int[n];
+        pairs.forEach((o, x) -> count[o] += bytes[o] > budget ? 1 : 0);
+        for (int o = 0; o < n; o++) {
+            live[o] = new int[count[o]];
+            count[o] = 0;
+        }
+        pairs.forEach((o, x) -> {
+            if (bytes[o] > budget) {
+                live[o][count[o]++] = x;
+            }
+        });
+        double[] price = prices(g, lambda);
+        Result best = new Result(0, -1, 0);
+        for (int o = 0; o < n; o++) {
+            long excess = bytes[o] - budget;
+            if (excess <= 0) {
+                continue;
+            }
+            double v = cover(g, live[o], price, excess);
+            if (v > best.value()) {
+                best = new Result(v, o, excess);
+            }
+        }
+        return best;
+    }
+
+    /** Each tensor's price per the class comment, rounded down; host tensors cannot be recomputed. */
+    private static double[] prices(Graph g, double lambda) {
+        int m = g.tensorCount();
+        double[] price = new double[m];
+        for (int x = 0; x < m; x++) {
+            long size = g.size(x);
+            int p = g.producer(x);
+            if (p < 0) {
+                price[x] = size;
+                continue;
+            }
+            double load = g.isGraphOutput(x) ? size : 2.0 * size;
+            long out = 0;
+            for (int y : g.outputs(p)) {
+                out += g.size(y);
+            }
+            double recompute = Down.div(Down.mul(Down.mul(lambda, g.cost(p)), size), out);
+            price[x] = Math.min(load, recompute);
+        }
+        return price;
+    }
+
+    /**
+     * The least fractional cover of {@code excess} bytes by the live tensors, each covering min(size, excess) at its
+     * price: the cheapest per covered byte first (Dantzig's greedy, optimal for one row).
+     */
+    private static double cover(Graph g, int[] live, double[] price, long excess) {
+        List<Integer> items = new ArrayList<>(live.length);
+        for (int x : live) {
+            items.add(x);
+        }
+        items.sort(Comparator.comparing((Integer x) -> x, (x, y) -> ratio(price[x], Math.min(g.size(x), excess),
+                price[y], Math.min(g.size(y), excess))).thenComparingInt(x -> x));
+        long left = excess;
+        double value = 0;
+        for (int x : items) {
+            long a = Math.min(g.size(x), excess);
+            if (a <= left) {
+                value = Down.add(value, price[x]);
+                left -= a;
+            } else {
+                value = Down.add(value, Down.div(Down.mul(price[x], left), a));
+                left = 0;
+            }
+            if (left == 0) {
+                break;
+            }
+        }
+        return value;
+    }
+
+    /** Compares c1 / a1 with c2 / a2 (a1, a2 > 0) exactly: c1 a2 against c2 a1, in BigDecimal when close. */
+    private static int ratio(double c1, long a1, double c2, long a2) {
+        double l = c1 * a2;
+        double r = c2 * a1;
+        if (Math.abs(l - r) > 1e-9 * Math.max(Math.abs(l), Math.abs(r))) {
+            return Double.compare(l, r);
+        }
+        return new BigDecimal(c1).multiply(BigDecimal.valueOf(a2))
+                .compareTo(new BigDecimal(c2).multiply(BigDecimal.valueOf(a1)));
+    }
+
+    /** The live pairs (operator o, tensor x live at o's first run), each once, in a fixed order. */
+    private interface Live {
+        void forEach(Pair action);
+    }
+
+    private interface Pair {
+        void accept(int operator, int tensor);
+    }
+
+    /**
+     * A free schedule: x is live at o when it is not o's own, its producer (a reader, for a host tensor) is a strict
+     * ancestor of o and one of its readers a strict descendant.
+     */
+    private static final class Free implements Live {
+        private final Graph g;
+        private final BitSet[] desc;
+        private final BitSet[] anc;
+
+        Free(Graph g) {
+            this.g = g;
+            int n = g.operatorCount();
+            int[] topo = topological(g);
+            desc = new BitSet[n];
+            for (int i = n - 1; i >= 0; i--) {
+                int o = topo[i];
+                BitSet d = new BitSet(n);
+                for (int y : g.outputs(o)) {
+                    for (int c : g.consumers(y)) {
+                        d.set(c);
+                        d.or(desc[c]);
+                    }
+                }
+                desc[o] = d;
+            }
+            anc = new BitSet[n];
+            for (int o : topo) {
+                BitSet a = new BitSet(n);
+                for (int x : g.inputs(o)) {
+                    int p = g.producer(x);
+                    if (p >= 0) {
+                        a.set(p);
+                        a.or(anc[p]);
+                    }
+                }
+                anc[o] = a;
+            }
+        }
+
+        @Override
+        public void forEach(Pair action) {
+            int n = g.operatorCount();
+            for (int x = 0; x < g.tensorCount(); x++) {
+                int[] readers = g.consumers(x);
+                if (readers.length == 0) {
+                    continue;
+                }
+                BitSet after = new BitSet(n);
+                int p = g.producer(x);
+                if (p >= 0) {
+                    after.or(desc[p]);
+                } else {
+                    for (int r : readers) {
+                        after.or(desc[r]);
+                    }
+                }
+                BitSet before = new BitSet(n);
+                for (int r : readers) {
+                    before.or(anc[r]);
+                }
+                after.and(before);
+                for (int r : readers) {
+                    after.clear(r);
+                }
+                for (int o = after.nextSetBit(0); o >= 0; o = after.nextSetBit(o + 1)) {
+                    action.accept(o, x);
+                }
+            }
+        }
+    }
+
+    /** A given order of first runs: x is live at the operators strictly between its first touch and last read. */
+    private record InOrder(Graph g, int[] order) implements Live {
+        @Override
+        public void forEach(Pair action) {
+            int n = g.operatorCount();
+            int[] pos = new int[n];
+            for (int i = 0; i < n; i++) {
+                pos[order[i]] = i;
+            }
+            for (int x = 0; x < g.tensorCount(); x++) {
+                int[] readers = g.consumers(x);
+                if (readers.length == 0) {
+                    continue;
+                }
+                int first = Integer.MAX_VALUE;
+                int last = -1;
+                for (int r : readers) {
+                    first = Math.min(first, pos[r]);
+                    last = Math.max(last, pos[r]);
+                }
+                if (!g.isHost(x)) {
+                    first = pos[g.producer(x)];
+                }
+                for (int i = first + 1; i < last; i++) {
+                    if (!reads(g, order[i], x)) {
+                        action.accept(order[i], x);
+                    }
+                }
+            }
+        }
+    }
+
+    private static boolean reads(Graph g, int o, int x) {
+        for (int y : g.inputs(o)) {
+            if (y == x) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The operator's inputs and outputs, each once. */
+    private static int[] own(Graph g, int o) {
+        return java.util.stream.IntStream.concat(java.util.Arrays.stream(g.inputs(o)),
+                java.util.Arrays.stream(g.outputs(o))).distinct().toArray();
+    }
+
+    /** A topological order (Kahn's, smallest index first: deterministic). */
+    private static int[] topological(Graph g) {
+        int n = g.operatorCount();
+        int[] indegree = new int[n];
+        for (int o = 0; o < n; o++) {
+            for (int x : g.inputs(o)) {
+                if (g.producer(x) >= 0) {
+                    indegree[o]++;
+                }
+            }
+        }
+        java.util.PriorityQueue<Integer> ready = new java.util.PriorityQueue<>();
+        for (int o = 0; o < n; o++) {
+            if (indegree[o] == 0) {
+                ready.add(o);
+            }
+        }
+        int[] out = new int[n];
+        int k = 0;
+        while (!ready.isEmpty()) {
+            int o = ready.poll();
+            out[k++] = o;
+            for (int y : g.outputs(o)) {
+                for (int c : g.consumers(y)) {
+                    if (--indegree[c] == 0) {
+                        ready.add(c);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Non-negative arithmetic rounded towards zero: each result at most the real one. */
+    private static final class Down {
+        private Down() {
+        }
+
+        static double mul(double a, double b) {
+            double p = a * b;
+            return Math.fma(a, b, -p) < 0 ? Math.nextDown(p) : p;
+        }
+
+        static double div(double a, double b) {
+            double q = a / b;
+            return Math.fma(q, b, -a) > 0 ? Math.nextDown(q) : q;
+        }
+
+        static double add(double a, double b) {
+            double s = a + b;
+            double bp = s - a;
+            double err = (a - (s - bp)) + (b - bp);
+            return err < 0 ? Math.nextDown(s) : s;
+        }
+    }
+}
