@@ -10,6 +10,7 @@ import dev.memplan.formulations.milp.Backend;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
+import dev.memplan.model.Operator;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorSetting;
@@ -127,6 +128,33 @@ class RecomputeBoundTest {
         }
         // With room for everything nothing is forced.
         assertEquals(0.0, RecomputeBound.of(g, 13, 1, null).value());
+    }
+
+    /**
+     * x:1 -> a -> w:4 -> b -> y:4 -> c -> z:5 -> d -> u:1; y, u -> e -> v:1, a and b cost 1. At budget 9 y cannot stay
+     * on chip while d runs (z, u and y: 10 bytes). Running b again needs w, read by nobody after b: keeping w through
+     * d takes as much room as dropping y frees, so w must come back too, at least its producer's rerun. The bound is
+     * then lambda (b) + lambda (a) = 2, where pricing y's recompute alone would give 1; the optimum (rerun a and b,
+     * and load x again) is 3.
+     */
+    @Test
+    void aRecomputeWhoseInputIsGonePaysForThatInputToo() {
+        Graph g = Graph.builder("gone-input")
+                .activation("x", 1).activation("w", 4).activation("y", 4).activation("z", 5).activation("u", 1)
+                .activation("v", 1)
+                .operator(new Operator("a", null, List.of("x"), List.of("w"), 1L))
+                .operator(new Operator("b", null, List.of("w"), List.of("y"), 1L))
+                .operator(new Operator("c", null, List.of("y"), List.of("z"), 5L))
+                .operator(new Operator("d", null, List.of("z"), List.of("u"), 5L))
+                .operator(new Operator("e", null, List.of("y", "u"), List.of("v"), 5L))
+                .output("v").build().withSetting(ALL);
+        RecomputeBound.Result free = RecomputeBound.of(g, 9, 1, null);
+        assertEquals(2.0, free.value());
+        assertEquals("d", g.operator(free.operator()).name());
+        assertEquals(2.0, RecomputeBound.of(g, 9, 1, Schedule.defaultOrder(g).resolve(g)).value());
+        RecomputeBruteForce.Optimum oracle = RecomputeBruteForce.minimum(g, ALL, 9, 2, 1);
+        assertEquals(3.0, oracle.objective());
+        assertEquals(2, oracle.recomputeCost());
     }
 
     @Test

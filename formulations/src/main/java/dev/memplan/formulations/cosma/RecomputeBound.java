@@ -123,7 +123,8 @@ public final class RecomputeBound {
             if (excess <= 0) {
                 continue;
             }
-            double v = cover(g, live[o], price, excess);
+            double v = Math.max(cover(g, live[o], price, excess),
+                    withInputs(g, o, live[o], price, excess, lambda, pairs));
             if (v > best.value()) {
                 best = new Result(v, o, excess);
             }
@@ -182,6 +183,133 @@ public final class RecomputeBound {
         return value;
     }
 
+    /** Most dead inputs of one producer whose keep-or-recover choices are enumerated; the others count as free. */
+    private static final int MAX_DEAD_INPUTS = 4;
+    /** Evaluations of the Lagrangian per operator (golden-section search over its multiplier). */
+    private static final int SEARCH_STEPS = 60;
+
+    /**
+     * The cover with what a recompute needs: the recompute of x's producer p after o's first run needs every input y
+     * of p on chip. An input that is surely dead at o (no first run reads it after o) is then either on chip at o,
+     * taking room beyond the live bytes, or brought back after o at price(y) (a load, or a recompute of its own
+     * producer, whose inputs are not followed further). One such y may serve the recomputes of every live tensor
+     * whose producer reads it, U_y: x bears the share size(x) / size(U_y) of y's room or price, and the shares of one
+     * y sum to at most one. So each live x has the options: a load; a recompute keeping a subset S of p's dead inputs,
+     * covering min(size(x) - sum over S of share x size(y), E) at lambda c(p) size(x) / out(p) + the shares of the
+     * others' prices. Every plan's choices cover E (knapsack cover, as in the class comment) at no more than it pays,
+     * so for every multiplier pi >= 0 the Lagrangian pi E + sum over x of min(0, least option cost - pi cover) is a
+     * lower bound. The multiplier is searched (the function is concave); any one gives a valid bound.
+     */
+    private static double withInputs(Graph g, int o, int[] live, double[] price, long excess, double lambda,
+                                     Live pairs) {
+        // size(U_y) for each dead input y of a live tensor's producer.
+        java.util.Map<Integer, Long> users = new java.util.HashMap<>();
+        int[][] deadOf = new int[live.length][];
+        for (int i = 0; i < live.length; i++) {
+            int x = live[i];
+            int p = g.producer(x);
+            if (p < 0) {
+                deadOf[i] = new int[0];
+                continue;
+            }
+            deadOf[i] = java.util.Arrays.stream(g.inputs(p)).filter(y -> pairs.dead(o, y)).limit(MAX_DEAD_INPUTS)
+                    .toArray();
+            for (int y : deadOf[i]) {
+                users.merge(y, g.size(x), Long::sum);
+            }
+        }
+        boolean any = false;
+        for (int[] d : deadOf) {
+            any |= d.length > 0;
+        }
+        if (!any) {
+            return 0; // nothing beyond the plain cover
+        }
+        // Each live tensor's options as {cover, cost}.
+        List<double[][]> options = new ArrayList<>(live.length);
+        for (int i = 0; i < live.length; i++) {
+            int x = live[i];
+            long size = g.size(x);
+            int p = g.producer(x);
+            List<double[]> mine = new ArrayList<>();
+            double load = p < 0 || g.isGraphOutput(x) ? size : 2.0 * size;
+            mine.add(new double[] {Math.min(size, excess), load});
+            if (p >= 0) {
+                long out = 0;
+                for (int y : g.outputs(p)) {
+                    out += g.size(y);
+                }
+                double base = Down.div(Down.mul(Down.mul(lambda, g.cost(p)), size), out);
+                int[] dead = deadOf[i];
+                for (int kept = 0; kept < 1 << dead.length; kept++) {
+                    double room = 0;
+                    double cost = base;
+                    for (int j = 0; j < dead.length; j++) {
+                        int y = dead[j];
+                        long u = users.get(y);
+                        if ((kept & (1 << j)) != 0) {
+                            room = Down.add(room, Down.div(Down.mul(g.size(y), size), u));
+                        } else {
+                            cost = Down.add(cost, Down.div(Down.mul(price[y], size), u));
+                        }
+                    }
+                    // The cover is at most this (the room kept is at least its rounded-down share).
+                    double cover = Math.min(Up.sub(size, room), excess);
+                    if (cover > 0) {
+                        mine.add(new double[] {cover, cost});
+                    }
+                }
+            }
+            options.add(mine.toArray(new double[0][]));
+        }
+        double hi = 0;
+        for (double[][] mine : options) {
+            for (double[] v : mine) {
+                hi = Math.max(hi, v[1] / v[0]);
+            }
+        }
+        // Golden-section search for the largest value of the concave Lagrangian on [0, hi].
+        double r = (Math.sqrt(5) - 1) / 2;
+        double a = 0;
+        double b = hi * (1 + 1e-9);
+        double c = b - r * (b - a);
+        double d = a + r * (b - a);
+        double fc = lagrangian(options, excess, c);
+        double fd = lagrangian(options, excess, d);
+        double best = Math.max(0, Math.max(fc, fd));
+        for (int step = 0; step < SEARCH_STEPS; step++) {
+            if (fc >= fd) {
+                b = d;
+                d = c;
+                fd = fc;
+                c = b - r * (b - a);
+                fc = lagrangian(options, excess, c);
+                best = Math.max(best, fc);
+            } else {
+                a = c;
+                c = d;
+                fc = fd;
+                d = a + r * (b - a);
+                fd = lagrangian(options, excess, d);
+                best = Math.max(best, fd);
+            }
+        }
+        return best;
+    }
+
+    /** pi E + sum over the tensors of min(0, least cost - pi cover over its options), rounded down. */
+    private static double lagrangian(List<double[][]> options, long excess, double pi) {
+        double value = Down.mul(pi, excess);
+        for (double[][] mine : options) {
+            double least = 0;
+            for (double[] v : mine) {
+                least = Math.min(least, Down.add(v[1], -Up.mul(pi, v[0])));
+            }
+            value = Down.add(value, least);
+        }
+        return value;
+    }
+
     /** Compares c1 / a1 with c2 / a2 (a1, a2 > 0) exactly: c1 a2 against c2 a1, in BigDecimal when close. */
     private static int ratio(double c1, long a1, double c2, long a2) {
         double l = c1 * a2;
@@ -196,6 +324,12 @@ public final class RecomputeBound {
     /** The live pairs (operator o, tensor x live at o's first run), each once, in a fixed order. */
     private interface Live {
         void forEach(Pair action);
+
+        /**
+         * Whether tensor y, an input of the producer of a tensor live at o, is surely read by no first run after o's:
+         * every reader of y runs first before o.
+         */
+        boolean dead(int o, int y);
     }
 
     private interface Pair {
@@ -271,17 +405,44 @@ public final class RecomputeBound {
                 }
             }
         }
+
+        @Override
+        public boolean dead(int o, int y) {
+            for (int r : g.consumers(y)) {
+                if (!anc[o].get(r)) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     /** A given order of first runs: x is live at the operators strictly between its first touch and last read. */
-    private record InOrder(Graph g, int[] order) implements Live {
-        @Override
-        public void forEach(Pair action) {
-            int n = g.operatorCount();
-            int[] pos = new int[n];
-            for (int i = 0; i < n; i++) {
+    private record InOrder(Graph g, int[] order, int[] pos) implements Live {
+        InOrder(Graph g, int[] order) {
+            this(g, order, positions(order));
+        }
+
+        private static int[] positions(int[] order) {
+            int[] pos = new int[order.length];
+            for (int i = 0; i < order.length; i++) {
                 pos[order[i]] = i;
             }
+            return pos;
+        }
+
+        @Override
+        public boolean dead(int o, int y) {
+            for (int r : g.consumers(y)) {
+                if (pos[r] >= pos[o]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public void forEach(Pair action) {
             for (int x = 0; x < g.tensorCount(); x++) {
                 int[] readers = g.consumers(x);
                 if (readers.length == 0) {
@@ -353,7 +514,21 @@ public final class RecomputeBound {
         return out;
     }
 
-    /** Non-negative arithmetic rounded towards zero: each result at most the real one. */
+    /** Arithmetic rounded up: each result at least the real one. */
+    private static final class Up {
+        private Up() {
+        }
+
+        static double mul(double a, double b) {
+            return -Down.mul(-a, b);
+        }
+
+        static double sub(double a, double b) {
+            return -Down.add(-a, b);
+        }
+    }
+
+    /** Arithmetic rounded down (towards minus infinity, divisors positive): each result at most the real one. */
     private static final class Down {
         private Down() {
         }
