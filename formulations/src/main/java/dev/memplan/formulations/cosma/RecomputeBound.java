@@ -38,8 +38,10 @@ import java.util.List;
  *   sum price(x) y_x   subject to   sum min(size(x), E) y_x >= E,  0 <= y_x <= 1
  * </pre>
  * (a fractional knapsack: the live tensors by price per covered byte, cheapest first) is at most what every plan
- * pays after the first run of o. The bound is the largest of these over the operators: each bounds the whole
- * objective. With a free schedule the live sets are those of every order (an ancestor runs before, a descendant
+ * pays after the first run of o. A recompute also needs its producer's inputs on chip; one that no first run reads
+ * after o must be kept through o (room) or brought back (a price), which {@link #withInputs} adds as further options
+ * of a Lagrangian of the same cover. The bound is the largest of these over the {@link #CANDIDATES} operators with
+ * the most bytes over the budget: each bounds the whole objective. With a free schedule the live sets are those of every order (an ancestor runs before, a descendant
  * after), so the bound holds for every order. Alignment only adds padding, so it holds with alignment too.
  *
  * <p><b>Exact arithmetic.</b> The prices and the sums are computed in doubles rounded towards zero where an operation
@@ -49,17 +51,20 @@ import java.util.List;
  * of two).
  *
  * <p>memplan's own bound (the recompute literature cited in docs/recomputation.md proves none over all plans). Time:
- * O(n^2 / 64) words for the ancestor and descendant sets (free schedule), then O(L log L) for the operators whose
- * own and live bytes exceed B, L their live tensors; memory O(n^2 / 32) bytes. Numbers: BENCHMARKS.md,
- * "A bound over every plan with recomputation".
+ * O(n^2 / 64) words for the ancestor and descendant sets (free schedule; a given order needs none), three passes over
+ * the live pairs, then O(L log L + 60 x 17 L) per priced operator, L its live tensors; memory O(n^2 / 32) bytes.
+ * Numbers: BENCHMARKS.md, "A bound over every plan with recomputation".
  */
 public final class RecomputeBound {
 
     /**
-     * Most operators for the free schedule's ancestor and descendant sets (two bits per pair of operators: 8 MiB at
-     * this size); above it the free bound is 0.
+     * Most operators: beyond, the bound is 0 (the free schedule's ancestor and descendant sets take two bits per
+     * pair of operators, 16 MiB at this size, and the live pairs grow with the graph's width).
      */
     public static final int MAX_OPERATORS = 1 << 13;
+
+    /** Most operators whose covers are priced: those with the most bytes over the budget. */
+    static final int CANDIDATES = 64;
 
     /**
      * The bound and where it comes from.
@@ -88,7 +93,7 @@ public final class RecomputeBound {
         if (order != null && order.length != n) {
             throw new IllegalArgumentException("the order has " + order.length + " operators, the graph " + n);
         }
-        if (order == null && n > MAX_OPERATORS) {
+        if (n > MAX_OPERATORS) {
             return new Result(0, -1, 0);
         }
         long[] ownBytes = new long[n];
@@ -100,29 +105,30 @@ public final class RecomputeBound {
                 return new Result(0, -1, 0); // below M_R no plan exists; there is nothing to bound
             }
         }
-        // Two passes over the live pairs: the bytes first, then the tensors of the operators over the budget only.
+        // Two passes over the live pairs: the bytes first, then the tensors of the operators priced only.
         Live pairs = order == null ? new Free(g) : new InOrder(g, order);
         long[] bytes = ownBytes.clone();
         pairs.forEach((o, x) -> bytes[o] += g.size(x));
+        boolean[] priced = candidates(bytes, budget);
         int[][] live = new int[n][];
         int[] count = new int[n];
-        pairs.forEach((o, x) -> count[o] += bytes[o] > budget ? 1 : 0);
+        pairs.forEach((o, x) -> count[o] += priced[o] ? 1 : 0);
         for (int o = 0; o < n; o++) {
             live[o] = new int[count[o]];
             count[o] = 0;
         }
         pairs.forEach((o, x) -> {
-            if (bytes[o] > budget) {
+            if (priced[o]) {
                 live[o][count[o]++] = x;
             }
         });
         double[] price = prices(g, lambda);
         Result best = new Result(0, -1, 0);
         for (int o = 0; o < n; o++) {
-            long excess = bytes[o] - budget;
-            if (excess <= 0) {
+            if (!priced[o]) {
                 continue;
             }
+            long excess = bytes[o] - budget;
             double v = Math.max(cover(g, live[o], price, excess),
                     withInputs(g, o, live[o], price, excess, lambda, pairs));
             if (v > best.value()) {
@@ -130,6 +136,23 @@ public final class RecomputeBound {
             }
         }
         return best;
+    }
+
+    /**
+     * The operators whose covers are priced: the {@link #CANDIDATES} with the most bytes over the budget (the fewer
+     * index first among equals). Each one's cover is a bound, so any subset gives one; this keeps time and memory
+     * linear in the graph beyond the live pairs, and the result the same on every machine.
+     */
+    private static boolean[] candidates(long[] bytes, long budget) {
+        int n = bytes.length;
+        Integer[] over = java.util.stream.IntStream.range(0, n).filter(o -> bytes[o] > budget).boxed()
+                .toArray(Integer[]::new);
+        java.util.Arrays.sort(over, Comparator.comparingLong((Integer o) -> -bytes[o]).thenComparingInt(o -> o));
+        boolean[] priced = new boolean[n];
+        for (int i = 0; i < Math.min(CANDIDATES, over.length); i++) {
+            priced[over[i]] = true;
+        }
+        return priced;
     }
 
     /** Each tensor's price per the class comment, rounded down; host tensors cannot be recomputed. */
