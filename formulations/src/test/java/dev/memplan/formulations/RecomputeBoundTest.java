@@ -157,6 +157,23 @@ class RecomputeBoundTest {
         assertEquals(2, oracle.recomputeCost());
     }
 
+    /**
+     * fig1's training step at M_R (56 bytes), lambda 1: at n4's backward every live tensor is off chip, among them two
+     * outputs of n1 (16 and 8 of its 24 bytes), whose shares of its cost 32 are thirds; rounded down they sum to
+     * just below 32. Every objective there is an integer (sizes, costs and lambda are), so the bound is 88 exactly.
+     */
+    @Test
+    void theBoundIsRoundedUpToTheObjectivesGrid() {
+        Graph g = dev.memplan.datasets.TrainingGraphs.of(dev.memplan.datasets.Examples.graph("fig1"),
+                dev.memplan.datasets.TrainingGraphs.Step.BACKWARD).withSetting(TensorSetting.ACTIVATIONS);
+        RecomputeBound.Result r = RecomputeBound.of(g, Budgets.minimumRequired(g), 1, null);
+        assertEquals(88.0, r.value());
+        assertEquals("n4/backward", g.operator(r.operator()).name());
+        // With lambda 2^-8 the grid is 1/256 of a byte x the costs' gcd 8: 1/32.
+        double fine = RecomputeBound.of(g, Budgets.minimumRequired(g), 1.0 / 256, null).value();
+        assertEquals(Math.rint(fine * 32), fine * 32);
+    }
+
     @Test
     void refusesABadWeightOrOrder() {
         Graph g = RecomputeOptimalityTest.readEarlyAndLate().withSetting(ALL);

@@ -135,7 +135,38 @@ public final class RecomputeBound {
                 best = new Result(v, o, excess);
             }
         }
-        return best;
+        return best.value() == 0 ? best : new Result(onGrid(g, lambda, best.value()), best.operator(), best.excess());
+    }
+
+    /**
+     * The least value at or above {@code v} that an objective can take: every plan's traffic is a sum of tensor sizes
+     * (a multiple of their gcd) and its recompute cost a sum of operator costs (a multiple of theirs), so its objective
+     * is a multiple of the gcd d of those two figures' units, size gcd and lambda x cost gcd (exact: lambda is a binary
+     * fraction). Rounding the bound up to a multiple of d keeps it a bound, and it gives back what rounding down
+     * took from a bound that is exactly an objective (87.99999999999999 is 88). As a double rounded down.
+     */
+    private static double onGrid(Graph g, double lambda, double v) {
+        java.math.BigInteger sizes = java.math.BigInteger.ZERO;
+        for (int x = 0; x < g.tensorCount(); x++) {
+            sizes = sizes.gcd(java.math.BigInteger.valueOf(g.size(x)));
+        }
+        java.math.BigInteger costs = java.math.BigInteger.ZERO;
+        for (int o = 0; o < g.operatorCount(); o++) {
+            costs = costs.gcd(java.math.BigInteger.valueOf(g.cost(o)));
+        }
+        BigDecimal weighted = new BigDecimal(lambda).multiply(new BigDecimal(costs));
+        // Both are finite decimals: scale them to integers by the same power of ten, take the gcd, scale back.
+        int scale = Math.max(0, weighted.stripTrailingZeros().scale());
+        BigDecimal factor = BigDecimal.TEN.pow(scale);
+        java.math.BigInteger d = new BigDecimal(sizes).multiply(factor).toBigIntegerExact()
+                .gcd(weighted.multiply(factor).toBigIntegerExact());
+        if (d.signum() == 0) {
+            return v;
+        }
+        BigDecimal grid = new BigDecimal(d).divide(factor);
+        BigDecimal up = new BigDecimal(v).divide(grid, 0, java.math.RoundingMode.CEILING).multiply(grid);
+        double out = up.doubleValue();
+        return new BigDecimal(out).compareTo(up) > 0 ? Math.nextDown(out) : out;
     }
 
     /**
@@ -317,7 +348,33 @@ public final class RecomputeBound {
                 best = Math.max(best, fd);
             }
         }
+        // The largest value lies at a breakpoint: where an option's cost - pi cover crosses 0 or another option's. Those
+        // inside the final bracket are tried too (a breakpoint such as 2 bytes per byte then gives the exact value).
+        double width = 1e-9 * hi;
+        java.util.TreeSet<Double> near = new java.util.TreeSet<>();
+        for (double[][] mine : options) {
+            for (int i = 0; i < mine.length && near.size() < MAX_BREAKPOINTS; i++) {
+                addNear(near, mine[i][1] / mine[i][0], a - width, b + width);
+                for (int j = i + 1; j < mine.length; j++) {
+                    if (mine[i][0] != mine[j][0]) {
+                        addNear(near, (mine[i][1] - mine[j][1]) / (mine[i][0] - mine[j][0]), a - width, b + width);
+                    }
+                }
+            }
+        }
+        for (double pi : near) {
+            best = Math.max(best, lagrangian(options, excess, pi));
+        }
         return best;
+    }
+
+    /** Most breakpoints tried after the search. */
+    private static final int MAX_BREAKPOINTS = 256;
+
+    private static void addNear(java.util.TreeSet<Double> near, double pi, double from, double to) {
+        if (pi >= from && pi <= to && pi >= 0) {
+            near.add(pi);
+        }
     }
 
     /** pi E + sum over the tensors of min(0, least cost - pi cover over its options), rounded down. */
