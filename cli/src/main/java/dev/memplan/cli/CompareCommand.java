@@ -158,7 +158,7 @@ final class CompareCommand extends CommandBase {
             if (c.planned() && o.recompute() != null) {
                 RecomputeOutcome rc = o.recompute();
                 cosma = new Row(c.planner(), c.status().name(), c.check(), c.seconds(), "plan from " + rc.source()
-                        + ", bound " + RecomputeOption.describe(rc.bound())
+                        + ", bound " + dev.memplan.decomposition.PipelineReport.lowerBound(rc.bound())
                         + String.format(Locale.ROOT, ", gap %.2f%%", 100 * rc.gap()));
             } else if (c.planned()) {
                 String note = (o.dnc() == null && o.whole() != null && o.whole().startingPlanOnly()
