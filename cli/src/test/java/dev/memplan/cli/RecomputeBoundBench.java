@@ -1,6 +1,7 @@
 package dev.memplan.cli;
 
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
+import dev.memplan.decomposition.PipelineReport;
 import dev.memplan.formulations.cosma.RecomputeBound;
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.model.Budget;
@@ -60,10 +61,10 @@ public final class RecomputeBoundBench {
                             Schedule.defaultOrder(g).resolve(g));
                     System.out.println(String.join(" | ", net + ":train", String.valueOf(g.operatorCount()),
                             budgetName + " " + bytes, String.valueOf(lambda),
-                            String.format(Locale.ROOT, "%.1f", free.value()),
+                            PipelineReport.lowerBound(free.value()),
                             (free.operator() < 0 ? "-" : g.operator(free.operator()).name()) + " (" + free.excess()
                                     + ")",
-                            String.format(Locale.ROOT, "%.1f", fixed.value()),
+                            PipelineReport.lowerBound(fixed.value()),
                             String.format(Locale.ROOT, "%.2f", seconds)));
                 }
             }
