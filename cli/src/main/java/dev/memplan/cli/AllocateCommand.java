@@ -60,23 +60,9 @@ final class AllocateCommand extends CommandBase {
             return allocate(ticker);
         } finally {
             if (reportPeakRss) {
-                out().println("peak RSS " + peakRssKb() + " KB");
+                out().println("peak RSS " + dev.memplan.sweeps.bench.ChildRun.peakRssKb() + " KB");
             }
         }
-    }
-
-    /** VmHWM of this process from /proc (Linux), or -1. */
-    static long peakRssKb() {
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
-                if (line.startsWith("VmHWM:")) {
-                    return Long.parseLong(line.replaceAll("[^0-9]", ""));
-                }
-            }
-        } catch (java.io.IOException | RuntimeException e) {
-            return -1;
-        }
-        return -1;
     }
 
     private Integer allocate(Ticker ticker) {
@@ -101,7 +87,7 @@ final class AllocateCommand extends CommandBase {
                     + " for --minimize use auto, minimalloc, ilp, cpsat or a heuristic");
         }
         // The time limit counts from the command's start (the JVM's): reading or generating the buffers is in it.
-        Limits limits = new Limits(threads, 0.0, 0L, limit.budget(sinceStart(wallLimit)), null);
+        Limits limits = new Limits(threads, 0.0, 0L, limit.commandBudget(), null);
         BufferSet buffers;
         try (ClockGuard guard = ClockGuard.until(limits.budget())) {
             buffers = Inputs.buffers(input);
@@ -179,21 +165,6 @@ final class AllocateCommand extends CommandBase {
         o.println("gave up after " + time + ": " + why + " (not proven infeasible)" + LimitOptions.cut(limits.budget()));
         workLine(o, limits);
         return ExitCode.NOT_FOUND.code();
-    }
-
-    /**
-     * What is left of the wall limit since the command started, less the margin to check and write the packing
-     * (under a work limit: the wall deadline that guards the counted work); null without one.
-     */
-    private static java.time.Duration sinceStart(java.time.Duration wall) {
-        if (wall == null) {
-            return null;
-        }
-        // A tenth of the limit, at most a second, is kept to check and write the packing.
-        java.time.Duration margin = wall.dividedBy(10).compareTo(java.time.Duration.ofSeconds(1)) < 0
-                ? wall.dividedBy(10) : java.time.Duration.ofSeconds(1);
-        java.time.Duration left = wall.minus(margin).minusNanos(System.nanoTime() - Main.started());
-        return left.isNegative() ? java.time.Duration.ZERO : left;
     }
 
     /** Under a work limit: the work used, and whether the clock cut it short (then the result is the machine's). */

@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.decomposition.Heartbeat;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.model.TensorSetting;
 import dev.memplan.sweeps.bench.GapsBench;

@@ -1,12 +1,9 @@
 package dev.memplan.cli;
 
 import dev.memplan.baselines.mmap.MmapPlanners;
-import dev.memplan.datasets.mmap.MmapInstances;
-import dev.memplan.datasets.zoo.Zoo;
-import dev.memplan.model.mmap.MmapInstance;
+import dev.memplan.sweeps.bench.MmapBench;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -42,37 +39,12 @@ final class BenchMmap extends CommandBase.Bench {
 
     @Override
     Integer run(Path csv, PrintWriter out) {
-        PrintWriter err = err();
-        List<String> inputs = new ArrayList<>();
-        List<String> nets = networks == null ? Zoo.names() : networks;
-        if (!(nets.size() == 1 && nets.get(0).equals("none"))) {
-            inputs.addAll(Inputs.zooNetworks(nets));
-        }
-        if (!(random.size() == 1 && random.get(0).equals("none"))) {
-            for (String n : random) {
-                // Each count checked now, not after the instances before it ran.
-                if (!n.trim().matches("\\d{1,7}") || Integer.parseInt(n.trim()) < 1
-                        || Integer.parseInt(n.trim()) > MmapInstances.MAX_BUFFERS) {
-                    throw new UserException("--random must be buffer counts from 1 to " + MmapInstances.MAX_BUFFERS
-                            + " (or 'none'), got '" + n + "'");
-                }
-                inputs.add(MmapInstances.GENERATED_PREFIX + n.trim() + ":" + seed);
-            }
-        }
-        MmapCommand.Run run = new MmapCommand.Run();
-        run.timeLimitOption = timeLimit;
-        run.threads = 1;
-        run.seed = seed;
-        run.simulations = simulations;
-        run.validate(new MmapCommand.Input());
+        MmapBench.Spec spec = MmapBench.Spec.of(networks, random, timeLimit, seed, simulations);
         Table table = new Table(MmapPlanners.HEADER);
-        for (String input : inputs) {
-            long start = System.nanoTime();
-            MmapInstance in = MmapCommand.instance(input, null);
-            err.println("mmap bench: " + MmapPlanners.describe(in));
-            MmapCommand.compare(in, List.of("greedy", "random", "mcts", "exact"), run, start, err, table);
+        MmapBench.run(spec, rows -> {
+            rows.forEach(table::row);
             table.writeCsv(csv);
-        }
+        }, err()::println);
         table.print(out);
         out.println("wrote " + csv);
         if (markdown != null) {

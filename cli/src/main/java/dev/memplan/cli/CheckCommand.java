@@ -4,9 +4,7 @@ import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanChecker;
-import dev.memplan.model.TensorSetting;
 import dev.memplan.model.Violation;
-import dev.memplan.model.io.PlanJson;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
@@ -31,19 +29,7 @@ final class CheckCommand extends CommandBase {
     public Integer call() {
         PrintWriter out = out();
         Graph g = input.read();
-        Plan p = PlanJson.read(plan);
-        if (setting.given()) {
-            TensorSetting s = setting.or(null);
-            if (s != p.setting()) {
-                out.println("note: the plan says setting '" + p.setting().fileName() + "'; checking it as '"
-                        + s.fileName() + "'");
-                p = new Plan(p.graph(), s, p.budget(), p.schedule(), p.segments(), p.traffic(), p.solver());
-            }
-        }
-        if (!p.graph().equals(g.name())) {
-            out.println(Messages.clean("note: the plan is for graph '" + p.graph() + "', checking it against '"
-                    + g.name() + "'"));
-        }
+        Plan p = Inputs.plan(plan, g, setting, out, "checking");
         CheckReport report = PlanChecker.check(g, p);
         Graph inSetting = g.withSetting(p.setting());
         if (report.valid()) {

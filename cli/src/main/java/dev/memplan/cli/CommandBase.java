@@ -78,6 +78,58 @@ abstract class CommandBase implements Callable<Integer> {
         }
     }
 
+    /**
+     * A command on one planning case run through the pipeline (solve, compare): GRAPH, --budget and --setting, the
+     * recompute weight, the solver and the divide-and-conquer options, declared here once.
+     */
+    abstract static class CaseCommand extends CommandBase {
+        @Mixin
+        GraphInput input;
+
+        @Mixin
+        CaseOptions problem;
+
+        @Mixin
+        RecomputeOption recompute;
+
+        @Mixin
+        SolverOptions solverOptions;
+
+        @Mixin
+        DecomposeOptions decomposeOptions;
+
+        /** The case: the graph (every tensor), it in the setting, the setting, the minimum-peak scheduler, the budget. */
+        record Case(dev.memplan.model.Graph full, dev.memplan.model.Graph g, dev.memplan.model.TensorSetting s,
+                    dev.memplan.baselines.scheduling.MinimumPeakScheduler mpmf, dev.memplan.sweeps.BudgetChoice chosen) {
+            /** "NAME (N operators, M tensors, setting S)". */
+            String describe() {
+                return g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
+                        + s.fileName() + ")";
+            }
+        }
+
+        /**
+         * Reads the case under the command's clock ({@code limits}: reading the graph and computing its budget poll
+         * it); {@code first} gets the minimum-peak scheduler before the budget is computed, {@code ticker} (when not
+         * null) says when that starts.
+         */
+        Case read(dev.memplan.model.Limits limits, Ticker ticker,
+                  java.util.function.Consumer<dev.memplan.baselines.scheduling.MinimumPeakScheduler> first) {
+            dev.memplan.model.TensorSetting s = problem.setting();
+            try (dev.memplan.model.ClockGuard guard = dev.memplan.model.ClockGuard.until(limits.budget())) {
+                dev.memplan.model.Graph full = input.read();
+                dev.memplan.model.Graph g = full.withSetting(s);
+                dev.memplan.baselines.scheduling.MinimumPeakScheduler mpmf = solverOptions.minimumPeak(g);
+                first.accept(mpmf);
+                if (ticker != null) {
+                    ticker.stage("computing the budget " + problem.budget);
+                }
+                return new Case(full, g, s, mpmf, dev.memplan.sweeps.BudgetChoice.resolve(problem.budget, g, s, mpmf,
+                        limits));
+            }
+        }
+    }
+
     /** A command that only groups subcommands: run alone, it prints its usage. */
     abstract static class Group implements Runnable {
         @Spec

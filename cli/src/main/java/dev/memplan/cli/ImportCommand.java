@@ -1,11 +1,9 @@
 package dev.memplan.cli;
 
+import dev.memplan.datasets.GraphSizes;
 import dev.memplan.datasets.onnx.OnnxImport;
-import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
-import dev.memplan.model.Tensor;
 import dev.memplan.model.TensorKind;
-import dev.memplan.model.TensorSetting;
 import dev.memplan.model.io.GraphJson;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -46,15 +44,7 @@ final class ImportCommand extends CommandBase {
         long start = System.nanoTime();
         Graph g = OnnxImport.read(model, onnx.options());
         double seconds = (System.nanoTime() - start) / 1e9;
-        long activationBytes = 0;
-        long parameterBytes = 0;
-        for (Tensor t : g.tensors()) {
-            if (t.kind() == TensorKind.PARAMETER) {
-                parameterBytes += t.size();
-            } else {
-                activationBytes += t.size();
-            }
-        }
+        GraphSizes sizes = GraphSizes.of(g);
         Map<String, Long> types = new TreeMap<>(g.operators().stream()
                 .collect(Collectors.groupingBy(o -> String.valueOf(o.type()), Collectors.counting())));
         Table t = new Table("", "");
@@ -63,10 +53,10 @@ final class ImportCommand extends CommandBase {
         t.row("inputs", g.tensors().stream().filter(x -> x.kind() == TensorKind.ACTIVATION)
                 .filter(x -> g.producer(g.tensorIndex(x.name())) < 0)
                 .map(x -> x.name() + x.shape()).collect(Collectors.joining(", ")));
-        t.row("activation bytes", Long.toString(activationBytes));
-        t.row("parameter bytes", Long.toString(parameterBytes));
-        t.row("M_R activations", Long.toString(Budgets.minimumRequired(g.withSetting(TensorSetting.ACTIVATIONS))));
-        t.row("M_R all", Long.toString(Budgets.minimumRequired(g.withSetting(TensorSetting.ALL))));
+        t.row("activation bytes", Long.toString(sizes.activationBytes()));
+        t.row("parameter bytes", Long.toString(sizes.parameterBytes()));
+        t.row("M_R activations", Long.toString(sizes.minimumActivations()));
+        t.row("M_R all", Long.toString(sizes.minimumAll()));
         t.row("operators", types.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
                 .collect(Collectors.joining(", ")));
         t.row("import time", String.format("%.2f s", seconds));

@@ -40,6 +40,28 @@ final class Inputs {
     }
 
     /**
+     * The plan in {@code file}, to be read against {@code g} ({@code doing}: "checking" or "drawing"): in --setting's
+     * setting when that is given, with a note on {@code out} when it differs from the plan's own, and a note when the
+     * plan names another graph.
+     */
+    static dev.memplan.model.Plan plan(Path file, Graph g, SettingOption setting, java.io.PrintWriter out,
+                                       String doing) {
+        dev.memplan.model.Plan p = dev.memplan.model.io.PlanJson.read(file);
+        TensorSetting s = setting.or(p.setting());
+        if (s != p.setting()) {
+            out.println("note: the plan says setting '" + p.setting().fileName() + "'; " + doing + " it as '"
+                    + s.fileName() + "'");
+            p = new dev.memplan.model.Plan(p.graph(), s, p.budget(), p.schedule(), p.segments(), p.traffic(),
+                    p.solver());
+        }
+        if (!p.graph().equals(g.name())) {
+            out.println(Messages.clean("note: the plan is for graph '" + p.graph() + "', " + doing + " it against '"
+                    + g.name() + "'"));
+        }
+        return p;
+    }
+
+    /**
      * A time limit given as {@code option} in seconds: null stays null (no limit); NaN, infinities, zero and
      * negative values are refused, since "NaN seconds" would silently mean "no time at all".
      */
@@ -56,7 +78,8 @@ final class Inputs {
     static TensorSetting setting(String text) {
         TensorSetting s = TensorSetting.fromFileName(text);
         if (s == null) {
-            throw new UserException("unknown tensor setting '" + text + "': use 'activations' or 'all'");
+            throw new UserException("unknown tensor setting '" + text + "': use " + String.join(" or ",
+                    java.util.Arrays.stream(TensorSetting.values()).map(v -> "'" + v.fileName() + "'").toList()));
         }
         return s;
     }

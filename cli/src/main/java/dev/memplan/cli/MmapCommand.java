@@ -1,9 +1,10 @@
 package dev.memplan.cli;
 
 import dev.memplan.baselines.mmap.MmapPlanners;
+import dev.memplan.baselines.mmap.MmapRun;
 import dev.memplan.datasets.mmap.MmapInstances;
+import dev.memplan.model.Budget;
 import dev.memplan.model.ByteRange;
-import dev.memplan.model.Limits;
 import dev.memplan.model.io.MmapJson;
 import dev.memplan.model.mmap.Action;
 import dev.memplan.model.mmap.Mapping;
@@ -14,9 +15,7 @@ import dev.memplan.model.mmap.MappingResult;
 import dev.memplan.model.mmap.MappingViolation;
 import dev.memplan.model.mmap.MmapInstance;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Command;
@@ -33,26 +32,16 @@ final class MmapCommand extends CommandBase.Group {
     static final String INPUT_HELP = "memplan-mmap/1 instance file, zoo name, graph file or name (derived with the "
             + "cost model), or gen:mmap:N[:SEED] (N buffers)";
 
-    /** The instance named by an argument, with the capacity replaced when one is given. */
+    /** The instance named by an argument ({@link MmapInstances#read}), with the capacity replaced when one is given. */
     static MmapInstance instance(String argument, Long capacity) {
         checkCapacity(capacity);
         MmapInstance in;
-        Path file = Path.of(argument);
-        if (Files.isRegularFile(file) && MmapJson.isInstanceFile(file)) {
-            in = MmapJson.read(file);
-        } else if (MmapInstances.isGeneratedName(argument)) {
-            try {
-                in = MmapInstances.generated(argument);
-            } catch (IllegalArgumentException e) {
-                throw new UserException(e.getMessage());
-            }
-        } else {
-            in = MmapInstances.fromGraph(Inputs.graph(argument));
+        try {
+            in = MmapInstances.read(argument, Inputs::graph);
+        } catch (IllegalArgumentException e) {
+            throw new UserException(e.getMessage());
         }
-        if (capacity != null) {
-            in = in.withCapacity(capacity);
-        }
-        return in;
+        return capacity == null ? in : in.withCapacity(capacity);
     }
 
     /** A --capacity is a byte count: 0..2^53, checked where it is parsed, before any work. */
@@ -108,15 +97,14 @@ final class MmapCommand extends CommandBase.Group {
         /** Checks every option and the outputs, then plans on the instance, timed from the command's start. */
         @Override
         public final Integer call() {
-            long start = System.nanoTime();
-            run.validate(input);
+            MmapRun limits = run.validate(input);
             checkOutputs();
-            return plan(input.read(), start);
+            return plan(input.read(), limits);
         }
 
         abstract void checkOutputs();
 
-        abstract Integer plan(MmapInstance in, long start);
+        abstract Integer plan(MmapInstance in, MmapRun run);
     }
 
     /** Options shared by solve and compare. */
@@ -132,15 +120,6 @@ final class MmapCommand extends CommandBase.Group {
                     "mapping on any machine and load (default: none)"})
         Double workLimit;
 
-        /** The most MCTS simulations per move (the default is 128): a count, not a time, so it is bounded. */
-        static final int MAX_SIMULATIONS = 1_000_000;
-
-        /** The wall-time limit in seconds, or infinity for none (a work limit alone). */
-        double timeLimit = 60;
-
-        /** The command's work budget, made by {@link #validate}; unlimited without --work-limit. */
-        dev.memplan.model.Budget work = dev.memplan.model.Budget.unlimited();
-
         @Option(names = "--threads", paramLabel = "N", defaultValue = "1", description = "CP-SAT workers (default: ${DEFAULT-VALUE})")
         int threads;
 
@@ -152,53 +131,32 @@ final class MmapCommand extends CommandBase.Group {
         int simulations;
 
         /**
-         * The time a planner may take when the command started at {@code startNanos}: the limit less the time
-         * spent so far and a margin for checking and writing (5%, at most 1 s), so the whole command keeps it.
-         */
-        double left(long startNanos) {
-            if (workLimit != null) {
-                return work.workLeftMicro() / (double) dev.memplan.model.Budget.MICRO;
-            }
-            return timeLimit - (System.nanoTime() - startNanos) / 1e9 - Math.min(1.0, dev.memplan.model.Shares.MMAP_WRITE_MARGIN * timeLimit);
-        }
-
-        /**
          * Checks every value, and the instance's --capacity, before any work (a zero --simulations crashed MCTS
          * after the instance was built).
          */
-        void validate(Input input) {
+        MmapRun validate(Input input) {
+            long start = System.nanoTime();
             if (timeLimitOption != null && (!(timeLimitOption > 0) || Double.isInfinite(timeLimitOption))) {
                 throw new UserException("--time-limit must be a positive number of seconds, got " + timeLimitOption);
             }
-            timeLimit = timeLimitOption != null ? timeLimitOption : workLimit != null ? Double.POSITIVE_INFINITY : 60;
-            if (workLimit != null) {
-                work = dev.memplan.model.Budget.ofWork(SolverOptions.workUnits(workLimit, "--work-limit"), null);
-            }
+            double timeLimit = timeLimitOption != null ? timeLimitOption
+                    : workLimit != null ? Double.POSITIVE_INFINITY : 60;
+            Budget work = workLimit == null ? Budget.unlimited()
+                    : Budget.ofWork(SolverOptions.workUnits(workLimit, "--work-limit"), null);
             Inputs.threads(threads, "--threads");
-            if (simulations < 1 || simulations > MAX_SIMULATIONS) {
-                throw new UserException("--simulations must be >= 1 and <= " + MAX_SIMULATIONS
+            if (simulations < 1 || simulations > MmapRun.MAX_SIMULATIONS) {
+                throw new UserException("--simulations must be >= 1 and <= " + MmapRun.MAX_SIMULATIONS
                         + " (MCTS simulations per move), got " + simulations);
             }
             checkCapacity(input.capacity);
+            return new MmapRun(timeLimit, work, threads, seed, simulations, start);
         }
 
-        /**
-         * The limits of one planner given {@code seconds} (work units under --work-limit) from now; under a work
-         * limit the wall-time limit, when given, is the deadline that guards the work.
-         */
-        Limits limits(double seconds, long startNanos) {
+        /** The "work" line ({@link LimitOptions#workUsed}), or none without a work limit. */
+        void workLine(PrintWriter out, String label, MmapRun run) {
             if (workLimit != null) {
-                Duration guard = Double.isInfinite(timeLimit) ? null
-                        : Duration.ofNanos(Math.max(0, Math.round(timeLimit * 1e9) - (System.nanoTime() - startNanos)));
-                return new Limits(threads, 0.0, seed,
-                        work.wallAtMost(guard).upTo(Math.max(1, Math.round(seconds * 1e9))), null);
+                out.println(label + LimitOptions.workUsed(run.work(), workLimit));
             }
-            return new Limits(Duration.ofMillis(Math.max(1, Math.round(seconds * 1000))), threads, 0.0, seed);
-        }
-
-        /** The "work" line ({@link LimitOptions#workUsed}). */
-        String workLine() {
-            return LimitOptions.workUsed(work, workLimit);
         }
     }
 
@@ -218,14 +176,14 @@ final class MmapCommand extends CommandBase.Group {
         }
 
         @Override
-        Integer plan(MmapInstance in, long start) {
+        Integer plan(MmapInstance in, MmapRun limits) {
             PrintWriter o = out();
             MappingPlanner p = planner(planner, run.simulations);
             err().println("mmap: " + p.name() + " on " + in.name() + " ...");
-            MappingResult r = p.plan(in, run.limits(Math.max(0.001, run.left(start)), start));
+            MappingResult r = p.plan(in, limits.limitsOfWhatIsLeft());
             o.println("instance  " + describe(in));
             o.println("planner   " + r.planner());
-            o.println("status    " + r.status() + LimitOptions.cut(run.work));
+            o.println("status    " + r.status() + LimitOptions.cut(limits.work()));
             if (r.mapping() == null) {
                 o.println("no mapping found within the limits (" + r.note() + ")");
                 return ExitCode.NOT_FOUND.code();
@@ -238,9 +196,7 @@ final class MmapCommand extends CommandBase.Group {
                     + ", drop " + counts[Action.DROP.ordinal()]);
             o.println("checked   valid");
             o.println(String.format(Locale.ROOT, "time      %.2f s", r.seconds()));
-            if (run.workLimit != null) {
-                o.println("work      " + run.workLine());
-            }
+            run.workLine(o, "work      ", limits);
             if (!r.note().isEmpty()) {
                 o.println("note      " + r.note());
             }
@@ -268,32 +224,17 @@ final class MmapCommand extends CommandBase.Group {
         }
 
         @Override
-        Integer plan(MmapInstance in, long start) {
+        Integer plan(MmapInstance in, MmapRun limits) {
             out().println(describe(in));
             Table table = new Table(MmapPlanners.HEADER);
-            compare(in, planners, run, start, err(), table);
+            limits.compare(in, planners, err()::println).forEach(table::row);
             table.print(out());
-            if (run.workLimit != null) {
-                out().println("work: " + run.workLine());
-            }
+            run.workLine(out(), "work: ", limits);
             if (csv != null) {
                 table.writeCsv(csv);
             }
             return ExitCode.OK.code();
         }
-    }
-
-    /**
-     * Runs the planners on one instance within the run's limit from {@code startNanos} ({@link MmapPlanners#compare})
-     * and adds their rows to {@code table}.
-     */
-    static void compare(MmapInstance in, List<String> names, Run run, long startNanos, PrintWriter err, Table table) {
-        if (names.contains("exact")) {
-            // Before the players spend their share, not after (issue 37.4).
-            dev.memplan.formulations.milp.Solvers.requireNative("the exact mapping planner (CP-SAT)");
-        }
-        MmapPlanners.compare(in, names, run.simulations, () -> run.left(startNanos), s -> run.limits(s, startNanos),
-                run.workLimit != null, err::println).forEach(table::row);
     }
 
     @Command(name = "export", mixinStandardHelpOptions = true,

@@ -1,9 +1,7 @@
 package dev.memplan.cli;
 
 import dev.memplan.model.io.AtomicFiles;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -43,7 +41,7 @@ final class Outputs {
             return;
         }
         for (String input : inputs) {
-            if (input != null && sameFile(out, input)) {
+            if (input != null && AtomicFiles.sameFile(out, input)) {
                 throw new UserException(option + " " + out + " is the input file " + input
                         + "; writing would replace it: name another file");
             }
@@ -63,34 +61,13 @@ final class Outputs {
             // Path.of("") is the working folder: an empty argument must not write there unasked.
             throw new UserException(option + " is empty: name a folder ('.' for this one)");
         }
-        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+        if (java.nio.file.Files.exists(dir) && !java.nio.file.Files.isDirectory(dir)) {
             throw new UserException(option + " " + dir + " is a file, not a folder");
         }
-        try {
-            Files.createDirectories(dir);
-        } catch (IOException e) {
-            throw new UserException(option + " " + dir + ": cannot create the folder: " + whyNotCreated(dir, e));
+        String why = AtomicFiles.whyNoFolder(dir);
+        if (why != null) {
+            throw new UserException(option + " " + dir + ": " + why);
         }
-        if (!Files.isWritable(dir)) {
-            throw new UserException(option + " " + dir + ": the folder is not writable (permission denied)");
-        }
-    }
-
-    /**
-     * Why a folder could not be created: "no such file or folder" when its parent exists (a file system such as
-     * /proc that refuses new entries) says the opposite of what is true, so name the folder that does exist.
-     */
-    private static String whyNotCreated(Path dir, IOException e) {
-        if (e instanceof java.nio.file.NoSuchFileException) {
-            Path existing = dir.toAbsolutePath().normalize().getParent();
-            while (existing != null && !Files.exists(existing)) {
-                existing = existing.getParent();
-            }
-            if (existing != null && Files.isDirectory(existing)) {
-                return existing + " exists, but its file system refuses new folders in it";
-            }
-        }
-        return AtomicFiles.reason(e);
     }
 
     /** Writes {@code text} to standard output ({@code -}) or to the file. */
@@ -106,23 +83,5 @@ final class Outputs {
     /** Where a command's report goes: standard error when standard output carries the written file. */
     static PrintWriter report(Path out, picocli.CommandLine commandLine) {
         return isStdout(out) ? commandLine.getErr() : commandLine.getOut();
-    }
-
-    /** The same file (after links), compared by identity so that hard links and symbolic links count too. */
-    private static boolean sameFile(Path out, String input) {
-        Path in;
-        try {
-            in = Path.of(input);
-        } catch (java.nio.file.InvalidPathException e) {
-            return false;
-        }
-        if (!Files.exists(in) || !Files.exists(out)) {
-            return false;
-        }
-        try {
-            return Files.isSameFile(out, in);
-        } catch (IOException e) {
-            return false;
-        }
     }
 }

@@ -3,12 +3,11 @@ package dev.memplan.cli;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Plan;
 import dev.memplan.model.Placement;
-import dev.memplan.model.TensorSetting;
 import dev.memplan.model.Violation;
 import dev.memplan.model.io.AtomicFiles;
 import dev.memplan.model.io.MiniMallocCsv;
-import dev.memplan.model.io.PlanJson;
 import dev.memplan.sweeps.figures.FigureFile;
+import dev.memplan.sweeps.figures.FinishedCase;
 import dev.memplan.sweeps.figures.FrontFigure;
 import dev.memplan.sweeps.figures.LayoutFigure;
 import dev.memplan.sweeps.figures.ResultCells;
@@ -48,13 +47,61 @@ final class PlotCommand extends CommandBase.Group {
         List<String> planners;
 
         ResultCells cells(Path results) {
-            requireFile(results);
-            try {
-                return new ResultCells(ResultsFile.read(results), settings, graphs, planners);
-            } catch (IllegalArgumentException e) {
-                throw new UserException(results + ": " + e.getMessage());
-            }
+            return read(results, rows -> new ResultCells(rows, settings, graphs, planners));
         }
+    }
+
+    /** The results' rows made into {@code what}; a file that is missing or breaks its format is a user mistake. */
+    static <T> T read(Path results, java.util.function.Function<List<FinishedCase>, T> what) {
+        requireFile(results);
+        try {
+            return what.apply(ResultsFile.read(results));
+        } catch (IllegalArgumentException e) {
+            throw new UserException(results + ": " + e.getMessage());
+        }
+    }
+
+    /** A command on sweep results: DB|CSV and the selection, declared once. */
+    abstract static class OnResults extends CommandBase {
+        @Parameters(index = "0", paramLabel = "DB|CSV", description = "sweep results: a DuckDB file, or a .csv export")
+        Path results;
+
+        @Mixin
+        Selection selection;
+    }
+
+    /**
+     * A figure of sweep results (traffic, front): DB|CSV, --out (by default NAME-COMMAND.svg beside the results),
+     * --title and the selection, declared once; the figure is written and summed up in one line.
+     */
+    abstract static class ResultsFigure extends OnResults {
+        @Option(names = "--out", paramLabel = "FILE.svg|FILE.png",
+                description = "the figure (default: beside the results, NAME-${COMMAND-NAME}.svg)")
+        Path out;
+
+        @Option(names = "--title", paramLabel = "TEXT", description = "the figure's title")
+        String title;
+
+        @Override
+        public final Integer call() {
+            Path file = out != null ? out : sibling(results, "-" + spec.name() + ".svg");
+            Outputs.check(file, "--out", false, results.toString());
+            imageFormat(file);
+            Drawn drawn = read(results, this::figure);
+            FigureFile.write(drawn.figure(), file);
+            out().println("wrote " + file + " (" + drawn.summary() + ")");
+            return ExitCode.OK.code();
+        }
+
+        /**
+         * The figure of these rows and what it shows, in a few words; an {@link IllegalArgumentException} for a
+         * selection they do not hold.
+         */
+        abstract Drawn figure(List<FinishedCase> rows);
+    }
+
+    /** A figure and what it shows. */
+    record Drawn(FigureFile.Drawing figure, String summary) {
     }
 
     @Command(name = "traffic", mixinStandardHelpOptions = true,
@@ -63,35 +110,16 @@ final class PlotCommand extends CommandBase.Group {
                 "optimal are marked: F feasible (with its gap), H heuristic, U unknown,",
                 "I infeasible, E error. Zero traffic has no bar and is labelled 0 at the",
                 "axis' foot (with --log, a decade below the least positive value)."})
-    static final class Traffic extends CommandBase {
-        @Parameters(index = "0", paramLabel = "DB|CSV", description = "sweep results: a DuckDB file, or a .csv export")
-        Path results;
-
-        @Option(names = "--out", paramLabel = "FILE.svg|FILE.png",
-                description = "the figure (default: beside the results, NAME-traffic.svg)")
-        Path out;
-
+    static final class Traffic extends ResultsFigure {
         @Option(names = "--log", description = "logarithmic traffic axes")
         boolean log;
 
-        @Option(names = "--title", paramLabel = "TEXT", description = "the figure's title")
-        String title;
-
-        @Mixin
-        Selection selection;
-
         @Override
-        public Integer call() {
-            Path file = out != null ? out : sibling(results, "-traffic.svg");
-            Outputs.check(file, "--out", false, results.toString());
-            imageFormat(file);
-            ResultCells cells = selection.cells(results);
-            TrafficFigure figure = new TrafficFigure(cells, log, title != null ? title
-                    : "Non-compulsory off-chip traffic (bytes" + (log ? ", log scale" : "") + ")");
-            FigureFile.write(figure, file);
-            out().println("wrote " + file + " (" + cells.panels().size() + " panels x "
-                    + cells.budgets().size() + " budgets x " + cells.series().size() + " planners)");
-            return ExitCode.OK.code();
+        Drawn figure(List<FinishedCase> rows) {
+            ResultCells cells = new ResultCells(rows, selection.settings, selection.graphs, selection.planners);
+            return new Drawn(new TrafficFigure(cells, log, title != null ? title
+                    : "Non-compulsory off-chip traffic (bytes" + (log ? ", log scale" : "") + ")"), cells.panels().size()
+                    + " panels x " + cells.budgets().size() + " budgets x " + cells.series().size() + " planners");
         }
     }
 
@@ -100,44 +128,18 @@ final class PlotCommand extends CommandBase.Group {
                 "cost, a point per plan (one per recompute weight lambda of the sweep), a",
                 "panel per network, setting and budget, and each panel's Pareto front (the",
                 "plans nothing beats in both) as a dashed staircase labelled with its weights."})
-    static final class Front extends CommandBase {
-        @Parameters(index = "0", paramLabel = "DB|CSV", description = "sweep results: a DuckDB file, or a .csv export")
-        Path results;
-
+    static final class Front extends ResultsFigure {
         @Option(names = "--budgets", paramLabel = "BUDGET", split = ",",
                 description = "only these budgets (as named in the results: M_R, 0.25, ...)")
         List<String> budgets;
 
-        @Option(names = "--out", paramLabel = "FILE.svg|FILE.png",
-                description = "the figure (default: beside the results, NAME-front.svg)")
-        Path out;
-
-        @Option(names = "--title", paramLabel = "TEXT", description = "the figure's title")
-        String title;
-
-        @Mixin
-        Selection selection;
-
         @Override
-        public Integer call() {
-            Path file = out != null ? out : sibling(results, "-front.svg");
-            Outputs.check(file, "--out", false, results.toString());
-            imageFormat(file);
-            requireFile(results);
-            FrontFigure figure;
-            try {
-                figure = new FrontFigure(ResultsFile.read(results), selection.settings, selection.graphs, budgets,
-                        selection.planners, title != null ? title
-                        : "Non-compulsory traffic against recompute cost, across recompute weights");
-            } catch (IllegalArgumentException e) {
-                throw new UserException(results + ": " + e.getMessage());
-            }
-            FigureFile.write(figure, file);
+        Drawn figure(List<FinishedCase> rows) {
+            FrontFigure figure = new FrontFigure(rows, selection.settings, selection.graphs, budgets, selection.planners,
+                    title != null ? title : "Non-compulsory traffic against recompute cost, across recompute weights");
             int points = figure.panels().stream().mapToInt(p -> p.points().stream().mapToInt(List::size).sum()).sum();
-            out().println("wrote " + file + " (" + figure.panels().size() + " panel"
-                    + (figure.panels().size() == 1 ? "" : "s") + ", " + figure.series().size() + " planners, "
-                    + points + " plans)");
-            return ExitCode.OK.code();
+            return new Drawn(figure, figure.panels().size() + " panel" + (figure.panels().size() == 1 ? "" : "s")
+                    + ", " + figure.series().size() + " planners, " + points + " plans");
         }
     }
 
@@ -146,10 +148,7 @@ final class PlotCommand extends CommandBase.Group {
                 "(rows), planner and budget (columns), marked when not proven optimal:",
                 "F feasible (with its gap), H heuristic, U unknown, I infeasible, E error;",
                 "- not run. Printed, or written with --out."})
-    static final class TableOfTimes extends CommandBase {
-        @Parameters(index = "0", paramLabel = "DB|CSV", description = "sweep results: a DuckDB file, or a .csv export")
-        Path results;
-
+    static final class TableOfTimes extends OnResults {
         @Option(names = "--format", paramLabel = "markdown|latex", defaultValue = "markdown",
                 description = "output format (default: ${DEFAULT-VALUE})")
         String format;
@@ -157,16 +156,14 @@ final class PlotCommand extends CommandBase.Group {
         @Option(names = "--out", paramLabel = "FILE", description = "write the table to FILE instead of printing it")
         Path out;
 
-        @Mixin
-        Selection selection;
-
         @Override
         public Integer call() {
-            TimeToSolutionTable.Format f = switch (format.toLowerCase(Locale.ROOT)) {
-                case "markdown", "md" -> TimeToSolutionTable.Format.MARKDOWN;
-                case "latex", "tex" -> TimeToSolutionTable.Format.LATEX;
-                default -> throw new UserException("unknown --format '" + format + "': use markdown or latex");
-            };
+            TimeToSolutionTable.Format f;
+            try {
+                f = TimeToSolutionTable.Format.parse(format);
+            } catch (IllegalArgumentException e) {
+                throw new UserException(e.getMessage());
+            }
             Outputs.check(out, "--out", false, results.toString());
             String text = TimeToSolutionTable.render(selection.cells(results), f);
             PrintWriter o = out();
@@ -238,18 +235,7 @@ final class PlotCommand extends CommandBase.Group {
 
         private LayoutFigure planFigure(PrintWriter o) {
             Graph g = Inputs.graph(first);
-            Plan p = PlanJson.read(plan);
-            if (setting.given()) {
-                TensorSetting s = setting.or(null);
-                if (s != p.setting()) {
-                    o.println("note: the plan says setting '" + p.setting().fileName() + "'; drawing it as '"
-                            + s.fileName() + "'");
-                }
-                p = new Plan(p.graph(), s, p.budget(), p.schedule(), p.segments(), p.traffic(), p.solver());
-            }
-            if (!p.graph().equals(g.name())) {
-                o.println("note: the plan is for graph '" + p.graph() + "', drawing it against '" + g.name() + "'");
-            }
+            Plan p = Inputs.plan(plan, g, setting, o, "drawing");
             return LayoutFigure.ofPlan(g, p);
         }
 

@@ -36,7 +36,6 @@ final class RecomputeOption {
 
     /** lambda as the reports print it: an integer when it is one. */
     static String describe(double lambda) {
-        return lambda == Math.rint(lambda) && Math.abs(lambda) < 1e15 ? Long.toString((long) lambda)
-                : Double.toString(lambda);
+        return dev.memplan.sweeps.Comparison.number(lambda);
     }
 }

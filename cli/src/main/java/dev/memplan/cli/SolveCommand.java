@@ -1,20 +1,17 @@
 package dev.memplan.cli;
 
-import dev.memplan.sweeps.BudgetChoice;
-import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
+import dev.memplan.decomposition.Heartbeat;
 import dev.memplan.decomposition.CosmaPipeline;
 import dev.memplan.decomposition.PipelineReport;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.milp.Solvers;
 import dev.memplan.model.Budget;
-import dev.memplan.model.ClockGuard;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.PlanResult;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.SolveStatus;
-import dev.memplan.model.TensorSetting;
 import dev.memplan.model.io.PlanJson;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -22,43 +19,24 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.function.Consumer;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code memplan solve}: the COSMA program on an open-source solver, as a checked plan. */
 @Command(name = "solve", mixinStandardHelpOptions = true,
         description = {"Finds the plan with the least non-compulsory off-chip traffic (COSMA eq. 1-12; eq. 16-17 with",
             "--schedule FILE) or the least peak footprint without spills (eq. 13-15), checks it and prints",
             "status, traffic, bound, gap, time and model size."})
-final class SolveCommand implements Callable<Integer> {
-    @Spec
-    CommandSpec spec;
-
-    @Mixin
-    GraphInput input;
-
-    @Mixin
-    CaseOptions problem;
-
+final class SolveCommand extends CommandBase.CaseCommand {
     @Option(names = "--objective", paramLabel = "traffic|peak", defaultValue = "traffic",
             converter = ObjectiveConverter.class, description = "what to minimise (default: ${DEFAULT-VALUE})")
     CosmaObjective objective;
 
     /** --objective's values, any case. */
-    static final class ObjectiveConverter implements picocli.CommandLine.ITypeConverter<CosmaObjective> {
-        @Override
-        public CosmaObjective convert(String value) {
-            for (CosmaObjective o : CosmaObjective.values()) {
-                if (o.name().equalsIgnoreCase(value.trim())) {
-                    return o;
-                }
-            }
-            throw new picocli.CommandLine.TypeConversionException("unknown objective '" + value
-                    + "': use 'traffic' or 'peak'");
+    static final class ObjectiveConverter extends SolverOptions.Parsing<CosmaObjective> {
+        ObjectiveConverter() {
+            super(value -> named(CosmaObjective.values(), o -> o.name().toLowerCase(java.util.Locale.ROOT), value,
+                    "objective"));
         }
     }
 
@@ -71,22 +49,13 @@ final class SolveCommand implements Callable<Integer> {
                 "output (the report goes to standard error)"})
     Path out;
 
-    @Mixin
-    RecomputeOption recompute;
-
     /** The older spelling of --without prune, kept so scripts keep working. */
     @Option(names = "--no-prune", hidden = true, description = "the same as --without prune")
     boolean noPrune;
 
-    @Mixin
-    SolverOptions solverOptions;
-
-    @Mixin
-    DecomposeOptions decomposeOptions;
-
     @Override
     public Integer call() {
-        try (Ticker ticker = new Ticker(spec.commandLine().getErr(), "reading the graph")) {
+        try (Ticker ticker = new Ticker(err(), "reading the graph")) {
             return solve(ticker);
         }
     }
@@ -100,45 +69,29 @@ final class SolveCommand implements Callable<Integer> {
             throw new UserException("--recompute-weight weighs recomputes against traffic: it needs --objective "
                     + "traffic, not " + objective.name().toLowerCase());
         }
-        PrintWriter out = Outputs.report(this.out, spec.commandLine());
         Limits limits = solverOptions.commandLimits();
         solverOptions.requireSolver();
-        Graph full;
-        Graph g;
-        TensorSetting s = problem.setting();
-        MinimumPeakScheduler mpmf;
-        BudgetChoice chosen;
-        // The time limit covers reading the graph and its budget too: they poll the command's clock.
-        try (ClockGuard guard = ClockGuard.until(limits.budget())) {
-            full = input.read();
-            g = full.withSetting(s);
-            mpmf = solverOptions.minimumPeak(g);
-            ticker.stage("computing the budget " + problem.budget);
-            chosen = BudgetChoice.resolve(problem.budget, g, s, mpmf, limits);
-        }
+        Case c = read(limits, ticker, mpmf -> { });
         CosmaObjective obj = objective;
         if (noPrune) {
             solverOptions.without = solverOptions.without == null ? new ArrayList<>() : new ArrayList<>(solverOptions.without);
             solverOptions.without.add(dev.memplan.formulations.cosma.Technique.PRUNE);
         }
-        Schedule fixed = schedule == null ? null : readSchedule(g, schedule);
+        Schedule fixed = schedule == null ? null : readSchedule(c.g(), schedule);
         CosmaSolver.Options options = solverOptions.cosma(obj, fixed, null);
-        CosmaPipeline.Settings settings = decomposeOptions.settings(g, options, mpmf).withRecomputeWeight(lambda);
-        PrintWriter err = spec.commandLine().getErr();
-        CosmaPipeline.Outcome o = new CosmaPipeline(settings, progress(ticker, err)).run(full, s, chosen.bytes(), limits,
-                null);
-        return report(g, s, chosen, o, limits, fixed);
+        CosmaPipeline.Settings settings = decomposeOptions.settings(c.g(), options, c.mpmf()).withRecomputeWeight(lambda);
+        CosmaPipeline.Outcome o = new CosmaPipeline(settings, progress(ticker, err())).run(c.full(), c.s(),
+                c.chosen().bytes(), limits, null);
+        return report(c, o, limits, fixed);
     }
 
     /** The report of the run ({@link PipelineReport}), then the plan written when --out asks for it. */
-    private int report(Graph g, TensorSetting s, BudgetChoice chosen, CosmaPipeline.Outcome o, Limits limits,
-                       Schedule fixed) {
+    private int report(Case c, CosmaPipeline.Outcome o, Limits limits, Schedule fixed) {
         PrintWriter out = Outputs.report(this.out, spec.commandLine());
         PrintWriter err = spec.commandLine().getErr();
         Table t = new Table("", "");
-        t.row("graph", g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
-                + s.fileName() + ")");
-        t.row("budget", chosen.describe());
+        t.row("graph", c.describe());
+        t.row("budget", c.chosen().describe());
         String what = o.recompute() == null ? objective.name().toLowerCase()
                 : "traffic + " + RecomputeOption.describe(o.recompute().lambda()) + " x recompute cost";
         t.row("objective", o.dnc() != null

@@ -6,8 +6,8 @@ import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.model.Budget;
+import dev.memplan.sweeps.PlannerChoice;
 import dev.memplan.model.Limits;
-import dev.memplan.model.Shares;
 import dev.memplan.model.Plan;
 import dev.memplan.model.Schedule;
 import java.time.Duration;
@@ -26,25 +26,46 @@ final class SolverOptions {
             converter = BackendConverter.class, description = "back-end (default: ${DEFAULT-VALUE})")
     Backend solver;
 
-    /** COSMA's encodings: the decoupled sequence of programs, or the joint big-M program alone. */
-    enum Encoding {
-        DECOUPLED, JOINT;
+    /**
+     * A picocli converter made of a parse function: the function's {@link IllegalArgumentException} is picocli's
+     * conversion error (one line, exit 2), its message the reason.
+     */
+    abstract static class Parsing<T> implements CommandLine.ITypeConverter<T> {
+        private final java.util.function.Function<String, T> parse;
+
+        Parsing(java.util.function.Function<String, T> parse) {
+            this.parse = parse;
+        }
 
         @Override
-        public String toString() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+        public final T convert(String value) {
+            try {
+                return parse.apply(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+
+        /**
+         * The value of {@code values} whose name (as {@code name} writes it) is {@code text}, trimmed, any case; else
+         * an error naming {@code what} and listing every value's name.
+         */
+        static <E extends Enum<E>> E named(E[] values, java.util.function.Function<E, String> name, String text,
+                                           String what) {
+            for (E e : values) {
+                if (name.apply(e).equalsIgnoreCase(text.trim())) {
+                    return e;
+                }
+            }
+            throw new IllegalArgumentException("unknown " + what + " '" + text + "': use " + String.join(" or ",
+                    java.util.Arrays.stream(values).map(e -> "'" + name.apply(e) + "'").toList()));
         }
     }
 
     /** --solver's values: the back-ends' ids, any case. */
-    static final class BackendConverter implements CommandLine.ITypeConverter<Backend> {
-        @Override
-        public Backend convert(String value) {
-            try {
-                return Backend.parse(value);
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
-            }
+    static final class BackendConverter extends Parsing<Backend> {
+        BackendConverter() {
+            super(Backend::parse);
         }
     }
 
@@ -57,19 +78,11 @@ final class SolverOptions {
     }
 
     /** --without's values: the techniques' ids, any case. */
-    static final class TechniqueConverter implements CommandLine.ITypeConverter<Technique> {
-        @Override
-        public Technique convert(String value) {
-            try {
-                return Technique.parse(value.trim());
-            } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException(e.getMessage());
-            }
+    static final class TechniqueConverter extends Parsing<Technique> {
+        TechniqueConverter() {
+            super(value -> Technique.parse(value.trim()));
         }
     }
-
-    /** The most kept back from the limit to check and write the result. */
-    private static final Duration WRITE_MARGIN = Duration.ofSeconds(1);
 
     /** --time-limit, --work-limit and --threads, declared once for every command that takes them. */
     @picocli.CommandLine.Mixin
@@ -81,18 +94,12 @@ final class SolverOptions {
                 "traffic bound, the starting plan's order, the activations lifted (with parameters), the program",
                 "without addresses packed by MiniMalloc, then the joint program; 'joint' runs the big-M program of",
                 "eq. 1-12 only (default: ${DEFAULT-VALUE})"})
-    Encoding encoding;
+    PlannerChoice.Encoding encoding;
 
     /** --encoding's values, any case. */
-    static final class EncodingConverter implements CommandLine.ITypeConverter<Encoding> {
-        @Override
-        public Encoding convert(String value) {
-            for (Encoding e : Encoding.values()) {
-                if (e.toString().equalsIgnoreCase(value.trim())) {
-                    return e;
-                }
-            }
-            throw new CommandLine.TypeConversionException("unknown encoding '" + value + "': use 'decoupled' or 'joint'");
+    static final class EncodingConverter extends Parsing<PlannerChoice.Encoding> {
+        EncodingConverter() {
+            super(value -> named(PlannerChoice.Encoding.values(), Object::toString, value, "encoding"));
         }
     }
 
@@ -115,10 +122,10 @@ final class SolverOptions {
      * COSMA as a sweep case names it: this command line's encoding and --without, with more options (e.g.
      * schedule=mpmf), so that a bench's cases are the ones solve and compare run.
      */
-    dev.memplan.sweeps.PlannerChoice cosmaPlanner(java.util.Map<String, String> more) {
+    PlannerChoice cosmaPlanner(java.util.Map<String, String> more) {
         java.util.Map<String, String> options = new java.util.HashMap<>(more);
         options.put("encoding", encoding.toString());
-        return dev.memplan.sweeps.PlannerChoice.cosma(options, techniquesOff());
+        return PlannerChoice.cosma(options, techniquesOff());
     }
 
     /** The axes this command line fixes on a spec: solver, time limit (and work limit), threads; checked first. */
@@ -188,32 +195,12 @@ final class SolverOptions {
     }
 
     /**
-     * The limits of a command whose --time-limit bounds its whole wall time (solve, compare): one {@link Budget}
-     * from the command's start (the JVM's, so its start-up counts) to the limit, less a margin to check and write the result (a
-     * tenth of the limit, at most {@link #WRITE_MARGIN}); every step reads what is left of it.
+     * The limits of a command whose --time-limit bounds its whole wall time (solve, compare, budgets): one
+     * {@link Budget} from the command's start ({@link LimitOptions#commandBudget}); every step reads what is left of it.
      */
     Limits commandLimits() {
         Limits limits = limits();
-        if (limit.timeLimit == null) {
-            return limits;
-        }
-        if (limit.workLimit != null) {
-            // The work decides; the wall limit only guards, as the command's deadline.
-            Duration wall = limit.wallLimit();
-            Duration since = Duration.ofNanos(System.nanoTime() - Main.started());
-            Duration left = wall.minus(writeMargin(wall)).minus(since);
-            return limits.withBudget(limit.budget(left.isNegative() ? Duration.ZERO : left));
-        }
-        Duration wall = limit.wallLimit();
-        Duration sinceStart = Duration.ofNanos(System.nanoTime() - Main.started());
-        Duration left = wall.minus(writeMargin(wall)).minus(sinceStart);
-        return limits.withBudget(Budget.ofWall(left.isNegative() ? Duration.ZERO : left));
-    }
-
-    /** What the command keeps of its wall limit to check and write the result: a tenth, at most WRITE_MARGIN. */
-    private static Duration writeMargin(Duration wall) {
-        Duration tenth = wall.dividedBy(Shares.WRITE_MARGIN_DIVISOR);
-        return tenth.compareTo(WRITE_MARGIN) < 0 ? tenth : WRITE_MARGIN;
+        return limit.timeLimit == null ? limits : limits.withBudget(limit.commandBudget());
     }
 
     String describe() {

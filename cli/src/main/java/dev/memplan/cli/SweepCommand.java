@@ -1,14 +1,12 @@
 package dev.memplan.cli;
 
 import dev.memplan.sweeps.ResultsDb;
-import dev.memplan.sweeps.SweepCase;
 import dev.memplan.sweeps.SweepEngine;
 import dev.memplan.sweeps.SweepRun;
 import dev.memplan.sweeps.SweepSpec;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Set;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -74,16 +72,11 @@ final class SweepCommand extends CommandBase {
         }
         SweepSpec sweep = builtin != null ? SweepSpec.builtin(builtin) : SweepSpec.read(specFile);
         if (dryRun) {
-            Set<String> finished = Files.isRegularFile(db) ? finishedKeys(db) : Set.of();
-            for (SweepCase c : sweep.cases()) {
-                out.println(c.key() + "  " + (finished.contains(c.key()) ? "done  " : "to run") + "  " + c.describe());
-            }
-            long done = sweep.cases().stream().filter(c -> finished.contains(c.key())).count();
-            out.println(sweep.cases().size() + " cases, " + done + " in " + db);
+            SweepRun.dryRun(sweep, db).forEach(out::println);
             return ExitCode.OK.code();
         }
         SweepEngine chosen = SweepEngine.byName(engine);
-        Path plansDir = plans != null ? plans : defaultPlans(db);
+        Path plansDir = plans != null ? plans : SweepRun.defaultPlans(db);
         // Before any case runs: the database is one (or a new file), and the plans can be written.
         if (Outputs.isStdout(db)) {
             throw new UserException("--db -: the results database is a file; name one (e.g. results.duckdb)");
@@ -98,18 +91,6 @@ final class SweepCommand extends CommandBase {
                 + ", ran " + s.ran() + (s.errors() > 0 ? " (" + s.errors() + " ERROR rows: see the error column)" : "")
                 + "; plans in " + plansDir);
         return ExitCode.OK.code();
-    }
-
-    static Path defaultPlans(Path db) {
-        String name = db.getFileName().toString();
-        int dot = name.lastIndexOf('.');
-        return db.resolveSibling((dot > 0 ? name.substring(0, dot) : name) + "-plans");
-    }
-
-    private static Set<String> finishedKeys(Path db) {
-        try (ResultsDb results = ResultsDb.open(db)) {
-            return results.finishedKeys();
-        }
     }
 
     private static String read(Path file) {

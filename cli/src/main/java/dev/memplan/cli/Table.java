@@ -15,6 +15,13 @@ final class Table {
     }
 
     /** Adds a row; names from files are shown escaped and shortened ({@link Messages#clean}). */
+    /** A table of {@code lines}: the header first, then the rows. */
+    static Table of(List<String[]> lines) {
+        Table t = new Table(lines.get(0));
+        lines.subList(1, lines.size()).forEach(t::row);
+        return t;
+    }
+
     void row(String... cells) {
         String[] row = Arrays.copyOf(cells, header.length);
         for (int i = 0; i < row.length; i++) {

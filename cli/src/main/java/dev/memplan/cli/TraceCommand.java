@@ -1,15 +1,11 @@
 package dev.memplan.cli;
 
-import dev.memplan.model.Buffer;
 import dev.memplan.model.BufferSet;
 import dev.memplan.model.Graph;
-import dev.memplan.model.Lifetimes;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.io.MiniMallocCsv;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -54,33 +50,15 @@ final class TraceCommand extends CommandBase {
             dev.memplan.model.TensorSetting ts = setting.or(dev.memplan.model.TensorSetting.ACTIVATIONS);
             Graph g = Inputs.graph(source).withSetting(ts);
             Schedule order = schedule == null ? Schedule.defaultOrder(g) : SolveCommand.readSchedule(g, schedule);
-            buffers = of(g, order);
+            buffers = dev.memplan.datasets.ScheduleTrace.of(g, order);
             what = "graph " + g.name() + " (" + ts.fileName() + ", " + (schedule == null ? "default order" : schedule) + ")";
         }
         Outputs.write(out, MiniMallocCsv.toCsv(buffers), out());
         PrintWriter report = Outputs.report(out, spec.commandLine());
         if (!Outputs.isStdout(out)) {
-            report.println(what + ": " + buffers.size() + " buffers, largest live total " + maxLive(buffers)
+            report.println(what + ": " + buffers.size() + " buffers, largest live total " + dev.memplan.model.LoadBound.of(buffers)
                     + " bytes; wrote " + out);
         }
         return ExitCode.OK.code();
-    }
-
-    /** One buffer per tensor of the graph's setting that is resident at some step of the order. */
-    static BufferSet of(Graph g, Schedule order) {
-        Lifetimes life = Lifetimes.of(g, order);
-        List<Buffer> list = new ArrayList<>();
-        for (int t = 0; t < g.tensorCount(); t++) {
-            if (life.first(t) < 0) {
-                continue;
-            }
-            list.add(new Buffer(g.tensor(t).name(), life.first(t), life.last(t) + 1L, g.size(t), g.alignment(), null));
-        }
-        return new BufferSet(list);
-    }
-
-    /** The largest total size live at one moment (the max-load lower bound on any packing's height). */
-    static long maxLive(BufferSet buffers) {
-        return dev.memplan.model.LoadBound.of(buffers);
     }
 }

@@ -7,8 +7,6 @@ import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code memplan zoo list|export}: the networks of the COSMA evaluation, built in memplan. */
 @Command(name = "zoo", mixinStandardHelpOptions = true,
@@ -20,13 +18,10 @@ final class ZooCommand extends CommandBase.Group {
     @Command(name = "list", mixinStandardHelpOptions = true,
             description = {"Lists the zoo networks, then their training steps (NAME:train), with their sizes and M_R for",
                 "both tensor settings (bytes). NAME:train+update adds the weight update."})
-    static final class List implements Runnable {
-        @Spec
-        CommandSpec spec;
-
+    static final class List extends CommandBase {
         @Override
-        public void run() {
-            PrintWriter out = spec.commandLine().getOut();
+        public Integer call() {
+            PrintWriter out = out();
             Table t = new Table("name", "kind", "operators", "tensors", "activation bytes", "parameter bytes",
                     "M_R activations", "M_R all", "network");
             java.util.List<String> names = new java.util.ArrayList<>(Zoo.names());
@@ -38,16 +33,14 @@ final class ZooCommand extends CommandBase.Group {
                         Long.toString(s.minimumActivations()), Long.toString(s.minimumAll()), s.title());
             }
             t.print(out);
+            return ExitCode.OK.code();
         }
     }
 
     @Command(name = "export", mixinStandardHelpOptions = true,
             description = {"Writes NAME.json (memplan-graph/1) for one network, or for every network with 'all'",
                 "(then also README.md with the table of sizes), into DIR; each file is written atomically."})
-    static final class Export implements Runnable {
-        @Spec
-        CommandSpec spec;
-
+    static final class Export extends CommandBase {
         @Parameters(index = "0", paramLabel = "NAME|all",
                 description = "a zoo network (NAME:train or NAME:train+update: its training step, written as"
                         + " NAME.train.json or NAME.train+update.json), or all (the networks)")
@@ -57,14 +50,14 @@ final class ZooCommand extends CommandBase.Group {
         Path dir;
 
         @Override
-        public void run() {
+        public Integer call() {
             java.util.List<String> names = name.equals("all") ? Zoo.names()
                     : ZooFiles.exists(name) ? java.util.List.of(name) : Inputs.zooNetworks(java.util.List.of(name));
             Outputs.checkFolder(dir, "DIR");
-            PrintWriter out = spec.commandLine().getOut();
             for (Path p : ZooFiles.export(names, dir)) {
-                out.println("wrote " + p);
+                out().println("wrote " + p);
             }
+            return ExitCode.OK.code();
         }
     }
 }

@@ -1,6 +1,9 @@
 package dev.memplan.datasets;
 
 import dev.memplan.model.BufferSet;
+import java.util.function.BiFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Generated buffer traces by name, as commands read them: {@code gen:trace:N[:SEED]} ({@link TrainingTrace}, a
@@ -25,5 +28,25 @@ public final class GeneratedTraces {
      */
     public static BufferSet of(String name) {
         return HeapTrace.isTraceName(name) ? HeapTrace.of(name) : TrainingTrace.of(name);
+    }
+
+    /**
+     * The trace named {@code gen:KIND:N[:SEED]} (SEED 1 when not given), made by {@code generate(N, SEED)};
+     * {@code what} names the kind in the message ("" or "heap ").
+     *
+     * @throws IllegalArgumentException naming the expected form when the name is malformed or N is out of range
+     */
+    static BufferSet parse(String name, String kind, String what, int min, int max,
+                           BiFunction<Integer, Long, BufferSet> generate) {
+        Matcher m = Pattern.compile("gen:" + kind + ":(\\d{1,9})(?::(-?\\d{1,18}))?").matcher(name);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("'" + name + "' is not a generated " + what + "trace name: use gen:"
+                    + kind + ":N[:SEED] with N buffers (" + min + ".." + max + ")");
+        }
+        long n = Long.parseLong(m.group(1));
+        if (n < min || n > max) {
+            throw new IllegalArgumentException("'" + name + "': the number of buffers must be " + min + ".." + max);
+        }
+        return generate.apply((int) n, m.group(2) == null ? 1 : Long.parseLong(m.group(2)));
     }
 }

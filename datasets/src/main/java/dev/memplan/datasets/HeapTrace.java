@@ -6,8 +6,6 @@ import dev.memplan.model.ClockGuard;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Seeded allocation traces shaped like a real accelerator program's heap: {@code gen:heap:N[:SEED]} has exactly N
@@ -30,8 +28,6 @@ public final class HeapTrace {
     /** Buffers allocated per time step (an operator allocates a few). */
     private static final int PER_STEP = 4;
 
-    private static final Pattern NAME = Pattern.compile("gen:heap:(\\d{1,9})(?::(-?\\d{1,18}))?");
-
     private HeapTrace() {
     }
 
@@ -46,17 +42,7 @@ public final class HeapTrace {
      * @throws IllegalArgumentException naming the expected form when the name is malformed or out of range
      */
     public static BufferSet of(String name) {
-        Matcher m = NAME.matcher(name);
-        if (!m.matches()) {
-            throw new IllegalArgumentException("'" + name + "' is not a generated heap trace name: use"
-                    + " gen:heap:N[:SEED] with N buffers (" + MIN_BUFFERS + ".." + MAX_BUFFERS + ")");
-        }
-        long n = Long.parseLong(m.group(1));
-        if (n < MIN_BUFFERS || n > MAX_BUFFERS) {
-            throw new IllegalArgumentException("'" + name + "': the number of buffers must be " + MIN_BUFFERS + ".."
-                    + MAX_BUFFERS);
-        }
-        return generate((int) n, m.group(2) == null ? 1 : Long.parseLong(m.group(2)));
+        return GeneratedTraces.parse(name, "heap", "heap ", MIN_BUFFERS, MAX_BUFFERS, HeapTrace::generate);
     }
 
     /** Exactly {@code count} buffers, drawn from {@code seed}. */

@@ -6,8 +6,6 @@ import dev.memplan.model.ClockGuard;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Seeded buffer traces of a transformer's training step, at the sizes production memory planners see
@@ -31,8 +29,6 @@ public final class TrainingTrace {
     public static final int MIN_BUFFERS = 100;
     public static final int MAX_BUFFERS = 1_000_000;
 
-    private static final Pattern NAME = Pattern.compile("gen:trace:(\\d{1,9})(?::(-?\\d{1,18}))?");
-
     private TrainingTrace() {
     }
 
@@ -47,17 +43,7 @@ public final class TrainingTrace {
      * @throws IllegalArgumentException naming the expected form when the name is malformed or out of range
      */
     public static BufferSet of(String name) {
-        Matcher m = NAME.matcher(name);
-        if (!m.matches()) {
-            throw new IllegalArgumentException("'" + name + "' is not a generated trace name: use gen:trace:N[:SEED]"
-                    + " with N buffers (" + MIN_BUFFERS + ".." + MAX_BUFFERS + ")");
-        }
-        long n = Long.parseLong(m.group(1));
-        if (n < MIN_BUFFERS || n > MAX_BUFFERS) {
-            throw new IllegalArgumentException("'" + name + "': the number of buffers must be " + MIN_BUFFERS + ".."
-                    + MAX_BUFFERS);
-        }
-        return generate((int) n, m.group(2) == null ? 1 : Long.parseLong(m.group(2)));
+        return GeneratedTraces.parse(name, "trace", "", MIN_BUFFERS, MAX_BUFFERS, TrainingTrace::generate);
     }
 
     /** Exactly {@code count} buffers of a training step, the shape drawn from {@code seed}. */

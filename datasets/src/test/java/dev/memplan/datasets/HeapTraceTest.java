@@ -55,4 +55,30 @@ class HeapTraceTest {
                 .getMessage().contains("100..1000000"));
         assertTrue(GeneratedTraces.of("gen:trace:100").size() == 100, "gen:trace is still the training step");
     }
+
+    /** Both kinds of generated trace share one name parser: the same form, bounds and messages but for the kind. */
+    @Test
+    void bothKindsOfTraceNameAreParsedAlike() {
+        assertEquals("'gen:trace:x' is not a generated trace name: use gen:trace:N[:SEED] with N buffers (100..1000000)",
+                assertThrows(IllegalArgumentException.class, () -> GeneratedTraces.of("gen:trace:x")).getMessage());
+        assertEquals("'gen:heap:1:2:3' is not a generated heap trace name: use gen:heap:N[:SEED] with N buffers"
+                + " (100..1000000)", assertThrows(IllegalArgumentException.class,
+                        () -> GeneratedTraces.of("gen:heap:1:2:3")).getMessage());
+        assertEquals("'gen:trace:1000001': the number of buffers must be 100..1000000",
+                assertThrows(IllegalArgumentException.class, () -> GeneratedTraces.of("gen:trace:1000001")).getMessage());
+        assertEquals(GeneratedTraces.of("gen:trace:100").buffers(), GeneratedTraces.of("gen:trace:100:1").buffers(),
+                "the seed is 1 when not given");
+    }
+
+    /** The sizes the zoo's table and import print ({@link GraphSizes}): fig1 has no parameters. */
+    @Test
+    void graphSizesSplitActivationsFromParameters() {
+        dev.memplan.model.Graph g = Examples.graph("params");
+        GraphSizes sizes = GraphSizes.of(g);
+        assertEquals(g.tensors().stream().mapToLong(dev.memplan.model.Tensor::size).sum(),
+                sizes.activationBytes() + sizes.parameterBytes());
+        assertTrue(sizes.parameterBytes() > 0);
+        assertTrue(sizes.minimumActivations() <= sizes.minimumAll());
+        assertEquals(0, GraphSizes.of(Examples.graph("fig1")).parameterBytes());
+    }
 }

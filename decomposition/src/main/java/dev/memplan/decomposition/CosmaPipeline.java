@@ -25,7 +25,6 @@ import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorSetting;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.function.Consumer;
 
 /**
@@ -39,8 +38,8 @@ import java.util.function.Consumer;
  *       ({@link Shares#SCHEME_NANOS_PER_OPERATOR});</li>
  *   <li>traffic with a free schedule on a graph above {@link DivideAndConquer#AUTO_THRESHOLD} operators (or with
  *       break nodes): the whole graph's program first with {@link Shares#WHOLE_FIRST} of what is left (unless its
- *       program is estimated too large), then divide and conquer from its plan unless that plan is proven:
- *       the schemes, the fixed-schedule optima FS(default) and FS(MPMF) of graphs up to
+ *       program is estimated too large), then divide and conquer from its plan unless that plan is proven
+ *       ({@link DncStep}): the schemes, the fixed-schedule optima FS(default) and FS(MPMF) of graphs up to
  *       {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators ({@link Shares#FIXED_START} each), then
  *       {@link DivideAndConquer} with the rest;</li>
  *   <li>otherwise the whole graph's program ({@link CosmaSolver}) from the best starting plan; with a fixed
@@ -52,7 +51,8 @@ import java.util.function.Consumer;
  * and the answer is the best plan by traffic + lambda x recompute cost.
  * 
  * Every plan it returns is checked. Progress goes to the listener given (one line per stage; divide and conquer's
- * part and window lines are many); the pipeline prints nothing itself.
+ * part and window lines are many); the pipeline prints nothing itself. Measured reasons: BENCHMARKS.md, "Divide and
+ * conquer".
  */
 public final class CosmaPipeline implements Planner {
 
@@ -226,8 +226,8 @@ public final class CosmaPipeline implements Planner {
             if (bestScheme != null) {
                 dncStarts.add(bestScheme);
             }
-            return divideAndConquer(graph, setting, budget, dnc, limits, dncStarts,
-                    new Starts(starts, restarts, whole, givenStarts != null || settings.schemeStart()), clock);
+            return new DncStep(settings, progress).run(graph, setting, budget, dnc, limits, dncStarts,
+                    new DncStep.Starts(starts, restarts, whole, givenStarts != null || settings.schemeStart()), clock);
         }
         CosmaResult r = whole;
         if (r == null) {
@@ -257,7 +257,7 @@ public final class CosmaPipeline implements Planner {
      * With {@link Decompose#AUTO} on a graph it would split, the whole graph's program runs first, with
      * {@link Shares#WHOLE_FIRST} of what is left ({@link DivideAndConquer#STEP_CAP} without a limit); divide and
      * conquer follows only when that did not prove its plan optimal and starts from its plan, so auto is never
-     * worse than the whole graph's program within its share (measured: BENCHMARKS.md, "Divide and conquer").
+     * worse than the whole graph's program within its share.
      * A graph whose whole program is
      * estimated too large ({@link DivideAndConquer#wholeFirstDoesNotPayOff}: the NAS networks) is divided at once.
      * Null when divided at once.
@@ -297,9 +297,9 @@ public final class CosmaPipeline implements Planner {
 
     /**
      * The schemes' plans: the paper's four on a free schedule; Belady and greedy replacement (TFLite's arena) on a
-     * fixed one. Each runs only while the time left allows it (about 0.1 ms per operator, twice over): a scheme
-     * spills far less than the just-in-time plan (20,000 operators: 0.65 MB against 111 MB), so a tight limit that
-     * leaves no time for a program still returns a good plan. A scheme whose packing fails offers nothing.
+     * fixed one. Each runs only while twice {@link Shares#SCHEME_NANOS_PER_OPERATOR} per operator is left: a scheme
+     * spills far less than the just-in-time plan, so a tight limit that leaves no time for a program still returns a
+     * good plan. A scheme whose packing fails offers nothing.
      */
     private List<Plan> schemePlans(Graph full, TensorSetting s, long budget, Limits limits) {
         Schedule fixed = settings.cosma().schedule();
@@ -321,104 +321,6 @@ public final class CosmaPipeline implements Planner {
             }
         }
         return plans;
-    }
-
-    /**
-     * @param made the starting plans already made (the schemes' plans): a scheme divide and conquer starts from
-     *     is taken from them rather than run again
-     */
-    private Outcome divideAndConquer(Graph full, TensorSetting s, long budget, DivideAndConquer.Options options,
-                                     Limits limits, List<Plan> extraStarts, Starts made, RunShares clock) {
-        boolean schemes = made.schemeStart();
-        List<Plan> restarts = made.restarts();
-        CosmaResult whole = made.whole();
-        Graph g = full.withSetting(s);
-        // The run's own budget: its counters, charged to the command's.
-        Limits run = limits.child();
-        List<Plan> starts = new ArrayList<>(extraStarts);
-        CosmaResult fsDefault = null;
-        CosmaResult fsMpmf = null;
-        boolean small = g.operatorCount() <= DivideAndConquer.WHOLE_GRAPH_LIMIT;
-        // The schemes' plans: cheap, and far better starts for the fixed-schedule programs than just in time. On a
-        // large graph a scheme among the starting plans is enough (a scheme there takes seconds); without one (a
-        // tight limit left none) the default scheme still beats the just-in-time plan by far.
-        boolean given = extraStarts.stream().anyMatch(made.schemes()::contains);
-        Plan defaultScheme = schemes && (small || !given)
-                ? scheme("default/belady/tflite", made.schemes(), full, s, budget, run) : null;
-        Plan mpmfScheme = schemes && small && settings.mpmf() != null
-                ? scheme("mpmf/belady/tflite", made.schemes(), full, s, budget, run) : null;
-        if (defaultScheme != null) {
-            starts.add(defaultScheme);
-        }
-        if (mpmfScheme != null) {
-            starts.add(mpmfScheme);
-        }
-        if (small && defaultScheme != null) {
-            fsDefault = fixed(full, s, budget, options, defaultScheme, run, "FS(default)");
-            if (fsDefault != null) {
-                starts.add(fsDefault.plan());
-            }
-        }
-        if (small && mpmfScheme != null) {
-            fsMpmf = fixed(full, s, budget, options, mpmfScheme, run, "FS(MPMF)");
-            if (fsMpmf != null) {
-                starts.add(fsMpmf.plan());
-            }
-        }
-        List<Plan> noProgram = new ArrayList<>(starts);
-        if (fsDefault != null) {
-            noProgram.remove(fsDefault.plan());
-        }
-        if (fsMpmf != null) {
-            noProgram.remove(fsMpmf.plan());
-        }
-        if (whole != null) {
-            noProgram.remove(whole.plan());
-        }
-        Plan bestStart = best(concat(noProgram, restarts));
-        DncResult r = DivideAndConquer.solve(full, s, budget, options, run, starts, restarts, progress);
-        PlanResult result = new PlanResult("cosma-dnc/" + settings.cosma().backend().id(), r.status(), r.plan(),
-                r.check(), r.traffic(), r.bound(), r.gap(), clock.wallSeconds(), clock.workUsed(),
-                limits.budget().wallStopped(), List.of());
-        return new Outcome(result, whole, r, fsDefault, fsMpmf, bestStart, options);
-    }
-
-    /**
-     * The starting plans made before divide and conquer: the schemes' (or the caller's), the restarts, the whole
-     * graph's result (null: not tried), and whether the schemes start the run.
-     */
-    private record Starts(List<Plan> schemes, List<Plan> restarts, CosmaResult whole, boolean schemeStart) {
-    }
-
-    /** The scheme's plan: one of {@code made} when the scheme already ran, else run now. */
-    private Plan scheme(String name, List<Plan> made, Graph full, TensorSetting s, long budget, Limits limits) {
-        Plan p = made.stream().filter(m -> m.solver() != null && m.solver().name().equals(name)).findFirst()
-                .orElse(null);
-        if (p == null) {
-            PlanResult r = Schemes.byNames(List.of(name), settings.mpmf()).get(0).solve(full, s, budget, limits);
-            if (!r.planned()) {
-                progress.accept("dnc: scheme " + name + ": no plan (" + String.join("; ", r.notes()) + ")");
-                return null;
-            }
-            p = r.plan();
-        }
-        progress.accept("dnc: scheme " + name + ", traffic " + p.traffic().nonCompulsory());
-        return p;
-    }
-
-    private CosmaResult fixed(Graph full, TensorSetting s, long budget, DivideAndConquer.Options options,
-                              Plan scheme, Limits limits, String label) {
-        progress.accept("dnc: starting plan " + label + " ...");
-        Limits share = limits.budget().limited() ? limits.part(Shares.FIXED_START_DIVISOR) : limits;
-        CosmaResult r = CosmaSolver.solve(full, s, budget,
-                options.cosma().withSchedule(scheme.schedule()).withStart(scheme), share);
-        if (r.plan() == null) {
-            progress.accept("dnc: " + label + " found no plan within its share; left out");
-            return null;
-        }
-        progress.accept(String.format(Locale.ROOT, "dnc: %s %s, traffic %d, %.1f s", label, r.status(),
-                r.objective(), r.seconds()));
-        return r;
     }
 
     static List<Plan> concat(List<Plan> a, List<Plan> b) {

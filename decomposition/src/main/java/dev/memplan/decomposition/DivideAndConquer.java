@@ -43,28 +43,29 @@ import java.util.function.Function;
  * in proportion to their size, the fixed-schedule step gets {@link Shares#STITCHED_ORDER} of what is left, the
  * search the rest until {@link Shares#MARGIN} before the end. Without a limit each part and each step gets at most
  * {@link #STEP_CAP}, and the search makes one pass. Cost: one free-schedule program per part and per window.
+ * Measured reasons for its constants and steps: BENCHMARKS.md, "Divide and conquer".
  */
 public final class DivideAndConquer {
     /**
      * Default part size (operators): small enough that a part's free-schedule program is decided within a small
-     * share, which leaves the windows their time. Measured: BENCHMARKS.md, "Divide and conquer".
+     * share, which leaves the windows their time.
      */
     public static final int DEFAULT_MAX_PART = 30;
     /**
      * Above this many operators {@code --decompose auto} splits the graph: below it the zoo's networks are proven
-     * optimal whole, above it the NAS networks are not (BENCHMARKS.md, "Divide and conquer").
+     * optimal whole, above it the NAS networks are not.
      */
     public static final int AUTO_THRESHOLD = 300;
     /**
      * Up to this many operators the whole graph's fixed-schedule program is built: the NAS networks' within
-     * seconds, larger graphs' not usefully (BENCHMARKS.md, "Divide and conquer").
+     * seconds, larger graphs' not usefully.
      */
     public static final int WHOLE_GRAPH_LIMIT = 600;
     /**
      * {@code --decompose auto} divides at once, without trying the whole graph first, when the whole graph's
      * free-schedule program without addresses would have at least this many nonzeros (estimated, {@link
      * ModelEstimate}): the NAS networks are above it and gain nothing from the whole program, generated layered
-     * graphs of a few thousand operators are below it and proven whole (BENCHMARKS.md, "Divide and conquer").
+     * graphs of a few thousand operators are below it and proven whole.
      */
     public static final long WHOLE_FIRST_NONZEROS = 1_000_000;
     /** Without a time limit, the most one part, one window or one fixed-schedule step may take. */
@@ -152,7 +153,7 @@ public final class DivideAndConquer {
     /**
      * Divide and conquer as above, with {@code alternatives}: checked plans that neither decide the cuts nor become
      * the plan the windows first improve (the pipeline's restarts: a start with less traffic but a high peak leaves
-     * the search less to gain, BENCHMARKS.md "Deterministic work limits"); the windows rerun from each of them once
+     * the search less to gain); the windows rerun from each of them once
      * the search has come up empty with budget left ({@link WindowSearch#reruns}), and all are offered at the end,
      * before the final bound. The result is never worse than the best of them.
      */
@@ -318,7 +319,7 @@ public final class DivideAndConquer {
     /**
      * The fixed-schedule optimum of the stitched order with {@link Shares#STITCHED_ORDER} of what is left, unless
      * that order is a start's order, which has had its fixed-schedule program (FS(default), FS(MPMF)): a second
-     * program on it took a sixth of the work for nothing on PNASNet at M_R (BENCHMARKS.md, "Divide and conquer").
+     * program on it gains nothing.
      */
     private static StepReport.Status stitchedOrder(DncRun run) {
         Schedule stitchedOrder = run.current.schedule();

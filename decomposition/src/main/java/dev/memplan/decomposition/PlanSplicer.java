@@ -103,7 +103,7 @@ final class PlanSplicer {
 
     /**
      * The same with the plan's timestep of each operator already known ({@link #positions}): resolving the
-     * schedule checks the whole order, which for every one of 853 parts of a 20,000-operator graph took 19 s.
+     * schedule checks the whole order, O(n) for every part (BENCHMARKS.md, "Figures moved out of the Javadoc, continued").
      */
     static Plan restrict(Graph g, Plan plan, int[] position, int a, int b, SubGraph window) {
         Graph w = window.graph();

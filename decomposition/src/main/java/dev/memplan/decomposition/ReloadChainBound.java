@@ -144,6 +144,26 @@ final class ReloadChainBound {
         }
         long excess = Math.max(0, step - budget);
         long spill = Math.max(s.spill, Math.max(0, excess - cheap));
+        List<Pair> pairs = pairsAfter(g, s, done, own, o, excess, words);
+        Key key = new Key(after);
+        State old = next.get(key);
+        if (old == null) {
+            if (next.size() >= stateCap) {
+                return false;
+            }
+            next.put(key, new State(liveAfter, cheapAfter, spill, pairs));
+        } else {
+            old.spill = Math.min(old.spill, spill);
+            old.pairs = merge(old.pairs, pairs, words);
+        }
+        return true;
+    }
+
+    /**
+     * The pairs of state s after operator o runs from done: each pair with o's inputs read, and, when o's step
+     * exceeds the budget by {@code excess}, each charged with what its unread tensors cannot cover (pruned).
+     */
+    private static List<Pair> pairsAfter(Graph g, State s, long[] done, int[] own, int o, long excess, int words) {
         List<Pair> pairs = new ArrayList<>();
         long[] chosen = null;
         for (Pair p : s.pairs) {
@@ -162,29 +182,22 @@ final class ReloadChainBound {
                 }
             }
         }
-        pairs = prune(pairs);
-        Key key = new Key(after);
-        State old = next.get(key);
-        if (old == null) {
-            if (next.size() >= stateCap) {
-                return false;
-            }
-            next.put(key, new State(liveAfter, cheapAfter, spill, pairs));
-        } else {
-            old.spill = Math.min(old.spill, spill);
-            List<Pair> merged = new ArrayList<>();
-            for (Pair a : old.pairs) {
-                for (Pair b : pairs) {
-                    long[] union = a.unread().clone();
-                    for (int w = 0; w < words; w++) {
-                        union[w] |= b.unread()[w];
-                    }
-                    merged.add(new Pair(union, Math.min(a.charged(), b.charged())));
+        return prune(pairs);
+    }
+
+    /** Two states' pairs merged into one down-set's: each union of unread tensors at the lesser charge (pruned). */
+    private static List<Pair> merge(List<Pair> olds, List<Pair> pairs, int words) {
+        List<Pair> merged = new ArrayList<>();
+        for (Pair a : olds) {
+            for (Pair b : pairs) {
+                long[] union = a.unread().clone();
+                for (int w = 0; w < words; w++) {
+                    union[w] |= b.unread()[w];
                 }
+                merged.add(new Pair(union, Math.min(a.charged(), b.charged())));
             }
-            old.pairs = prune(merged);
         }
-        return true;
+        return prune(merged);
     }
 
     /** Drops dominated pairs (a superset of unread tensors and no more charged), then keeps the PAIRS most charged. */

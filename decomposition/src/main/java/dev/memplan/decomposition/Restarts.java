@@ -33,7 +33,8 @@ import java.util.function.Consumer;
  * The restarts ({@link Technique#RESTARTS}): starting plans of the COSMA pipeline from the minimum-peak beam at
  * narrower widths than the case's. Not to be confused with divide and conquer's reruns of its window search from
  * these plans ({@link WindowSearch#reruns}). Cost: one beam search per rung, two schemes per order, and at most
- * {@link Shares#RESTART_FIXED_ORDERS} fixed-schedule programs.
+ * {@link Shares#RESTART_FIXED_ORDERS} fixed-schedule programs. Measured reasons: BENCHMARKS.md, "Deterministic work
+ * limits".
  */
 final class Restarts {
     private final MinimumPeakScheduler mpmf;
@@ -51,10 +52,9 @@ final class Restarts {
      * ({@link MinimumPeakScheduler#rungs}, below the case's width), with Belady and greedy replacement, each order
      * that differs from those already tried. A narrower beam finds a higher peak but often far less traffic. They
      * start the whole graph's program; divide and conquer takes them as alternatives at its end, not as the order it
-     * cuts and improves, from which its search gained less (both measured: BENCHMARKS.md, "Deterministic work
-     * limits"). The widths are fixed by the graph's size, so the starts are the same on every machine; every plan
-     * is checked. Named
-     * {@code mpmf@W/policy/tflite}. Each runs only while the time left allows it, like the schemes.
+     * cuts and improves, from which its search gained less. The widths are fixed by the graph's size, so the starts
+     * are the same on every machine; every plan is checked. Named {@code mpmf@W/policy/tflite}. Each runs only while
+     * the time left allows it, like the schemes.
      */
     List<Plan> plans(Graph full, TensorSetting s, long budget, Limits limits) {
         if (mpmf == null || !cosma.uses(Technique.RESTARTS)) {
@@ -114,7 +114,7 @@ final class Restarts {
      * The fixed-schedule program on a restart's order, started from its schemes' best plan, with 1/{@link
      * Shares#RESTART_FIXED_DIVISOR} of what is left, {@link Shares#RESTART_FIXED_MOST} at most (graphs up to
      * {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators, under a limit only): the schemes replace along the order
-     * but the program chooses what to spill (BENCHMARKS.md, "Deterministic work limits"). Null when it found nothing
+     * but the program chooses what to spill. Null when it found nothing
      * better than its start or had no time; the plan is labelled {@code FS(mpmf@W)}.
      */
     private Plan fixedOnOrder(Graph full, TensorSetting s, long budget, OrderStart o, Limits limits) {

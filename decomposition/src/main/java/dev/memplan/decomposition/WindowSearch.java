@@ -22,7 +22,8 @@ import java.util.List;
  * neighbouring timesteps with a free schedule, everything outside the window fixed, and keeps a window's plan only
  * when the checked traffic of the whole plan falls; then the reruns of that search from the pipeline's restart
  * plans. Each window costs one free-schedule program of at most twice the part size, plus one fixed-schedule
- * program of the whole graph up to {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators.
+ * program of the whole graph up to {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators. Measured reasons for its
+ * passes and shares: BENCHMARKS.md, "Divide and conquer".
  */
 final class WindowSearch {
 
@@ -40,7 +41,7 @@ final class WindowSearch {
     /**
      * The search from the run's current best plan. When a restart plan already beats the best plan so far, the
      * search gets 1/{@link Shares#WINDOWS_BEFORE_RERUNS_DIVISOR} of what is left and the reruns the rest, instead of
-     * only what the search leaves (AmoebaNet at M_H, BENCHMARKS.md "Divide and conquer").
+     * only what the search leaves.
      */
     static StepReport.Status windows(DncRun run) {
         if (!run.options.windows() || run.partition.size() <= 1) {
@@ -104,11 +105,11 @@ final class WindowSearch {
     private static List<Pass> passes(int n, int maxPart) {
         int width = Math.min(n, Math.max(2, maxPart));
         List<Pass> passes = new ArrayList<>();
-        // The windows solved alone first: on NASNet they find most of the gain within seconds (BENCHMARKS.md).
+        // The windows solved alone first: they find most of the gain soonest.
         passes.add(new Pass(width, 0, false));
         if (n <= DivideAndConquer.WHOLE_GRAPH_LIMIT) {
-            // Half-width windows in context first: their programs are decided within a second, and on PNASNet at
-            // M_R they found the gain that later, slower passes reached too late (BENCHMARKS.md).
+            // Half-width windows in context first: their programs are the smallest, and they find gain that the
+            // later, slower passes reach too late.
             passes.add(new Pass(Math.max(2, width / 2), 0, true));
             passes.add(new Pass(width, 0, true));
             passes.add(new Pass(width, Math.max(1, width / 4), true));
@@ -146,7 +147,7 @@ final class WindowSearch {
     /**
      * One pass: the pass's windows, left to right, that can gain anything (alone: some bytes are loaded again in it;
      * in context: some tensor is off chip during it while still needed). Ranking them by those bytes instead was
-     * tried and dropped (BENCHMARKS.md, "Divide and conquer").
+     * tried and dropped.
      */
     private static boolean pass(DncRun run, BestPlan best, Pass pass, long until) {
         boolean improved = false;

@@ -222,6 +222,97 @@ class RecomputePipelineTest {
                 + feasible + ", of which optimal for the joint program only " + jointOptimalOnly);
     }
 
+    /**
+     * The recompute step's reports, in the order the steps ran: each baseline, the spill-only steps, the joint
+     * program; each DONE, with the traffic of the plan it made and, under a work limit, the work it used.
+     */
+    @Test
+    void theStepsReportInTheOrderTheyRan() {
+        Graph g = readEarlyAndLate();
+        CosmaPipeline.Outcome o = new CosmaPipeline(settings(1.0), null).run(g, ALL, 9, work(100), null);
+        RecomputeOutcome rc = o.recompute();
+        List<String> names = new ArrayList<>(rc.baselines().stream().map(RecomputeOutcome.Candidate::name).toList());
+        names.add(RecomputeOutcome.SPILL_ONLY);
+        names.add(RecomputeOutcome.JOINT);
+        List<StepReport> steps = rc.steps();
+        assertEquals(names, steps.stream().map(StepReport::name).toList());
+        for (StepReport step : steps) {
+            assertEquals(StepReport.Status.DONE, step.status(), step.name());
+            assertNotNull(step.work(), step.name() + ": a work-limited step reports its work");
+        }
+        for (int i = 0; i < rc.baselines().size(); i++) {
+            Objective b = rc.baselines().get(i).objective();
+            assertEquals(b == null ? null : b.traffic(), steps.get(i).traffic(), names.get(i));
+        }
+        assertEquals(8L, steps.get(names.size() - 2).traffic(), "spill only pays the round trip of y");
+        assertEquals(0L, steps.get(names.size() - 1).traffic(), "the joint program recomputes a instead");
+        assertEquals(RecomputeOutcome.JOINT, rc.source());
+    }
+
+    /** A plan that pays nothing is optimal: the joint program is skipped, and its step says why. */
+    @Test
+    void aPlanThatPaysNothingSkipsTheJointProgramAndSaysWhy() {
+        Graph g = readEarlyAndLate();
+        long roomy = g.withSetting(ALL).tensors().stream().mapToLong(t -> t.size()).sum();
+        CosmaPipeline.Outcome o = new CosmaPipeline(settings(1.0), null).run(g, ALL, roomy, Limits.DEFAULT, null);
+        RecomputeOutcome rc = o.recompute();
+        assertEquals(0.0, rc.objective().value());
+        assertEquals(SolveStatus.OPTIMAL, rc.status());
+        assertNull(rc.joint());
+        assertEquals(0, rc.extraRuns());
+        StepReport last = rc.steps().get(rc.steps().size() - 1);
+        assertEquals(new StepReport(RecomputeOutcome.JOINT, StepReport.Status.SKIPPED, null, null, 0, null,
+                "a plan with objective 0 is optimal"), last);
+        assertEquals("skipped: a plan with objective 0 is optimal", rows(o).get(RecomputeOutcome.JOINT));
+    }
+
+    /** A run whose budget is spent before the joint program skips it with that reason; the plan is still checked. */
+    @Test
+    void aSpentBudgetSkipsTheJointProgram() {
+        Graph g = readEarlyAndLate();
+        Budget run = Budget.ofWork(100, null);
+        run.cancel();
+        CosmaPipeline.Outcome o = new CosmaPipeline(settings(1.0), null).run(g, ALL, 9,
+                Limits.DEFAULT.withBudget(run), null);
+        RecomputeOutcome rc = o.recompute();
+        StepReport last = rc.steps().get(rc.steps().size() - 1);
+        assertEquals(RecomputeOutcome.JOINT, last.name());
+        assertEquals(StepReport.Status.SKIPPED, last.status());
+        assertEquals("the limit is spent", last.note());
+        assertNull(rc.joint());
+        if (o.result().plan() != null) {
+            assertTrue(PlanChecker.check(g.withSetting(ALL), o.result().plan()).valid());
+        }
+    }
+
+    /** solve's report of a recompute run reads the outcome: the answer's rows, then each candidate's. */
+    @Test
+    void theSolveReportReadsTheRecomputeStep() {
+        Graph g = readEarlyAndLate();
+        CosmaPipeline.Outcome o = new CosmaPipeline(settings(1.0), null).run(g, ALL, 9, Limits.DEFAULT, null);
+        RecomputeOutcome rc = o.recompute();
+        java.util.Map<String, String> rows = rows(o);
+        assertEquals(SolveStatus.OPTIMAL.name(), rows.get("status"));
+        assertEquals(rc.objective() + " (traffic + lambda x recompute cost)", rows.get("objective"));
+        assertEquals("0", rows.get("non-compulsory traffic"));
+        assertEquals("1", rows.get("recomputes"));
+        assertEquals(RecomputeOutcome.JOINT, rows.get("plan from"));
+        assertTrue(rows.get("spill-only").contains("traffic 8"), rows.get("spill-only"));
+        for (RecomputeOutcome.Candidate c : rc.baselines()) {
+            assertEquals(c.objective() == null ? null : c.objective().toString(),
+                    c.objective() == null ? null : rows.get(c.name()), c.name());
+        }
+        assertTrue(rows.get(RecomputeOutcome.JOINT).startsWith("OPTIMAL, " + rc.joint().objective()),
+                rows.get(RecomputeOutcome.JOINT));
+    }
+
+    private static java.util.Map<String, String> rows(CosmaPipeline.Outcome o) {
+        java.util.Map<String, String> rows = new java.util.LinkedHashMap<>();
+        PipelineReport.result(o, dev.memplan.formulations.cosma.CosmaObjective.TRAFFIC, true)
+                .forEach(r -> rows.put(r.label(), r.value()));
+        return rows;
+    }
+
     private static void checked(Graph g, CosmaPipeline.Outcome o) {
         RecomputeOutcome rc = o.recompute();
         assertNotNull(o.result().plan());

@@ -388,7 +388,7 @@ public final class Graph {
         if (setting == TensorSetting.ALL || tensors.stream().noneMatch(t -> t.kind() == TensorKind.PARAMETER)) {
             return this;
         }
-        // Kept: a graph is immutable, and the planners ask for the same view many times (seconds on 20,000 operators).
+        // Kept: a graph is immutable, and the planners ask for the same view many times (BENCHMARKS.md, "Figures moved out of the Javadoc, continued").
         Graph view = activationsView;
         if (view == null) {
             view = activations();

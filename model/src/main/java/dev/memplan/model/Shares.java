@@ -8,13 +8,13 @@ import java.time.Duration;
  * {@code --work-limit} (then every share below is a share of work, and a step's answer does not depend on the
  * machine). The steps run in the order below; each takes its share of what is left when it starts, so the shares
  * never add up past the limit. Measured reasons: BENCHMARKS.md ("Divide and conquer", "Deterministic work
- * limits"); {@code SharesTest} checks that they fit together.
+ * limits", "Limits on a million operators"); {@code SharesTest} checks that they fit together.
  */
 public final class Shares {
 
     /**
-     * What a Belady scheme takes per operator in nanoseconds (measured under load: BENCHMARKS.md, "Limits on a
-     * million operators"): a starting scheme runs only when twice this per operator is left.
+     * What a Belady scheme takes per operator in nanoseconds (measured under load): a starting scheme runs only
+     * when twice this per operator is left.
      */
     public static final long SCHEME_NANOS_PER_OPERATOR = 100_000;
 
@@ -55,7 +55,7 @@ public final class Shares {
     public static final double RESTART_FIXED_MOST = 2.0;
 
     /**
-     * ... on this many orders, those whose schemes paid least (BENCHMARKS.md, "Deterministic work limits").
+     * ... on this many orders, those whose schemes paid least.
      */
     public static final int RESTART_FIXED_ORDERS = 2;
 
@@ -67,10 +67,16 @@ public final class Shares {
 
     /**
      * Divide and conquer up to 600 operators: the fraction of its limit the window search leaves for the final
-     * live-bytes bound (PeakBound) at the end (PNASNet at M_R: a bound run beside the search took the second core
-     * and the heap from it).
+     * live-bytes bound (PeakBound) at the end: a bound run beside the search took the second core and the heap from
+     * it.
      */
     public static final double FINAL_BOUND = 0.15;
+
+    /**
+     * Divide and conquer's final bound: the stem solved exactly (StemBound) takes up to this fraction of what is left
+     * for it, the live-bytes bound the rest (BENCHMARKS.md, "The stem exactly").
+     */
+    public static final double STEM_BOUND = 0.5;
 
     /** The live-bytes bound (PeakBound): each of its two directions, forward then backward, gets 1/this. */
     public static final int BOUND_DIRECTIONS = 2;
@@ -110,6 +116,15 @@ public final class Shares {
     public static final int LIFT_DIVISOR = 2;
 
     /**
+     * The joint recompute program's steps: the program without addresses gets 1/this of what is left (its optimum
+     * is a lower bound, its residency a plan once packed).
+     */
+    public static final int RECOMPUTE_RELAXATION_DIVISOR = 2;
+
+    /** ... and the packing of its residency 1/this of what is left after it; the joint program the rest. */
+    public static final int RECOMPUTE_PACKING_DIVISOR = 2;
+
+    /**
      * COSMA's program without addresses on CP-SAT with a wall-time limit: SCIP's first pass (for its bound) gets
      * 1/this of the time. Not under a work limit (SCIP counts no deterministic work).
      */
@@ -117,6 +132,12 @@ public final class Shares {
 
     /** The allocation portfolio under a work limit: MiniMalloc's share of the work left when CP-SAT follows. */
     public static final double MINIMALLOC_BEFORE_CPSAT = 0.5;
+
+    /**
+     * The allocation portfolio with a wall-time limit: a heuristic that runs once a packing exists may take until
+     * 1/this of the time left, so that the heuristics after it leave the exact searches time.
+     */
+    public static final int LATER_HEURISTIC_DIVISOR = 2;
 
     /**
      * Building a program may take at most 1/this of the time it has (the solver's copy and the solve need the rest):
@@ -136,8 +157,11 @@ public final class Shares {
     /** The mapping search: the relaxation without offsets gets 1/this of what is left after the start. */
     public static final int MMAP_RELAXATION_DIVISOR = 2;
 
-    /** A command keeps 1/this of its wall limit (at most a fixed margin) to check and write its result. */
+    /** A command keeps 1/this of its wall limit (at most {@link #WRITE_MARGIN_CAP}) to check and write its result. */
     public static final int WRITE_MARGIN_DIVISOR = 10;
+
+    /** The most a command keeps of its wall limit to check and write its result ({@code mmap} too). */
+    public static final Duration WRITE_MARGIN_CAP = Duration.ofSeconds(1);
 
     /** Without any limit, the most one step (a part, a window, a fixed-schedule start, a sub-step) may take. */
     public static final Duration STEP_CAP = Duration.ofSeconds(60);

@@ -35,6 +35,17 @@ public record PlannerChoice(Kind kind, String name, Map<String, String> options)
         ALLOCATOR
     }
 
+    /** COSMA's encodings: the decoupled sequence of programs (the default), or the joint big-M program alone. */
+    public enum Encoding {
+        DECOUPLED, JOINT;
+
+        /** The encoding as the command line and a spec write it: lower case. */
+        @Override
+        public String toString() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+
     /**
      * COSMA's options with a fixed set of values, the default first; {@code without} (techniques, any of
      * {@link dev.memplan.formulations.cosma.Technique}) is the other option. Spec errors list them from here.
@@ -44,7 +55,7 @@ public record PlannerChoice(Kind kind, String name, Map<String, String> options)
     private static Map<String, List<String>> choices() {
         Map<String, List<String>> m = new LinkedHashMap<>();
         m.put("schedule", List.of("free", "default", "mpmf"));
-        m.put("encoding", List.of("decoupled", "joint"));
+        m.put("encoding", java.util.Arrays.stream(Encoding.values()).map(Encoding::toString).toList());
         m.put("start", List.of("schemes", "jit"));
         m.put("decompose", List.of("auto", "none"));
         return java.util.Collections.unmodifiableMap(m);
@@ -126,7 +137,7 @@ public record PlannerChoice(Kind kind, String name, Map<String, String> options)
      * @param start a starting plan, null for none
      */
     public CosmaSolver.Options cosmaOptions(CosmaObjective objective, Schedule schedule, Backend backend, Plan start) {
-        return new CosmaSolver.Options(objective, schedule, backend, start, option("encoding").equals("decoupled"),
+        return new CosmaSolver.Options(objective, schedule, backend, start, option("encoding").equals(Encoding.DECOUPLED.toString()),
                 new MiniMallocAllocator(), techniquesOff());
     }
 

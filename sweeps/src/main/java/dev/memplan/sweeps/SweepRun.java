@@ -26,6 +26,34 @@ public final class SweepRun {
     }
 
     /**
+     * The dry run of {@code spec} against the results database {@code db} (missing: nothing finished): a line per
+     * case (key, whether it is finished, parameters), then the counts.
+     */
+    public static List<String> dryRun(SweepSpec spec, Path db) {
+        Set<String> finished = Files.isRegularFile(db) ? finishedKeys(db) : Set.of();
+        List<String> lines = new java.util.ArrayList<>();
+        for (SweepCase c : spec.cases()) {
+            lines.add(c.key() + "  " + (finished.contains(c.key()) ? "done  " : "to run") + "  " + c.describe());
+        }
+        long done = spec.cases().stream().filter(c -> finished.contains(c.key())).count();
+        lines.add(spec.cases().size() + " cases, " + done + " in " + db);
+        return lines;
+    }
+
+    private static Set<String> finishedKeys(Path db) {
+        try (ResultsDb results = ResultsDb.open(db)) {
+            return results.finishedKeys();
+        }
+    }
+
+    /** Where a run's plans go by default: beside the database, its name without extension and -plans. */
+    public static Path defaultPlans(Path db) {
+        String name = db.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        return db.resolveSibling((dot > 0 ? name.substring(0, dot) : name) + "-plans");
+    }
+
+    /**
      * @param plans folder for the plan files (created when needed); null: plans are checked but not written
      * @param listener also told of each new row (after it is stored); may be null
      */

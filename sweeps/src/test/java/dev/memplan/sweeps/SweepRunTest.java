@@ -65,6 +65,24 @@ class SweepRunTest {
         assertEquals(0.0, SweepRun.timeLeft(51, 31, 2.0, 11, 0, 1), 1e-9);
     }
 
+    /** The dry run lists each case as to run, then as done once a run finished it; plans go beside the database. */
+    @Test
+    void theDryRunSaysWhichCasesAreDone() throws IOException {
+        SweepSpec spec = SweepSpec.parse("graphs: [fig1]\nbudgets: [M_R]\nplanners: [default/greedy/tflite]\n", "d.yaml",
+                dir);
+        Path db = dir.resolve("d.duckdb");
+        String key = spec.cases().get(0).key();
+        List<String> before = SweepRun.dryRun(spec, db);
+        assertEquals(2, before.size());
+        assertTrue(before.get(0).startsWith(key + "  to run  "), before.get(0));
+        assertEquals("1 cases, 0 in " + db, before.get(1));
+        run(spec, db, 1, new StringWriter());
+        List<String> after = SweepRun.dryRun(spec, db);
+        assertTrue(after.get(0).startsWith(key + "  done    "), after.get(0));
+        assertEquals("1 cases, 1 in " + db, after.get(1));
+        assertEquals(dir.resolve("d-plans"), SweepRun.defaultPlans(db));
+    }
+
     @Test
     void everyCaseGetsOneCheckedRowAndARerunSkipsThem() throws IOException {
         SweepSpec spec = SweepSpec.parse(SPEC, "s.yaml", dir);

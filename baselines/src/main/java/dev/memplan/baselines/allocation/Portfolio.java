@@ -182,9 +182,9 @@ public final class Portfolio {
             new Member("skyline", (b, d) -> new SkylineAllocator().pack(b, d)));
 
     /**
-     * The deadline of a heuristic that runs once a packing exists: half of the time left, so that the later
-     * heuristics, each of which can take tens of seconds where thousands of buffers are live at once (gen:heap,
-     * BENCHMARKS.md "Wall-clock limits over the whole command"), leave MiniMalloc time. The first heuristic may take
+     * The deadline of a heuristic that runs once a packing exists: 1/{@link Shares#LATER_HEURISTIC_DIVISOR} of the
+     * time left, so that the later heuristics, each of which can take tens of seconds where thousands of buffers are
+     * live at once (gen:heap, BENCHMARKS.md "Wall-clock limits over the whole command"), leave MiniMalloc time. The first heuristic may take
      * all of it (a packing is needed). Under a work limit the deadline is the clock's guard, unchanged, so which
      * heuristics finish does not depend on the machine.
      */
@@ -193,7 +193,7 @@ public final class Portfolio {
             return deadline;
         }
         long now = System.nanoTime();
-        return now + Math.max(0, deadline - now) / 2;
+        return now + Math.max(0, deadline - now) / Shares.LATER_HEURISTIC_DIVISOR;
     }
 
     /** Whether the exact searches may still run: work left under a work limit, else time before the deadline. */

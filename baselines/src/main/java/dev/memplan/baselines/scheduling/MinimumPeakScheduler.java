@@ -47,7 +47,7 @@ public final class MinimumPeakScheduler implements Scheduler {
     static final int PROOF_STATE_CAP = 200_000;
     /**
      * States the pruned DP may expand in all: a count, not a clock, so that where it stops does not depend on the
-     * machine (its times: BENCHMARKS.md, "Session 11 (2026-11-25): M_P proven on the NAS networks").
+     * machine (its times: BENCHMARKS.md, "M_P proven on the NAS networks").
      */
     static final long PROOF_EXPANSIONS = 5_000_000L;
     /** The ladder's rungs below the top width, narrowest first. */
@@ -125,7 +125,7 @@ public final class MinimumPeakScheduler implements Scheduler {
     @Override
     public ScheduleResult schedule(Graph graph, Limits limits) {
         // Keyed by content: the same graph in a tensor setting may be a new object on every call. (Rendering it as
-        // JSON for a key took seconds on 20,000 operators.)
+        // JSON for a key was far slower: BENCHMARKS.md, "Figures moved out of the Javadoc, continued".)
         Key key = new Key(graph.name(), graph.alignment(), graph.tensors(), graph.operators(), graph.outputs());
         return memo.computeIfAbsent(key, k -> compute(graph, limits));
     }

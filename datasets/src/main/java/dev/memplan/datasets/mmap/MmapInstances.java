@@ -70,6 +70,20 @@ public final class MmapInstances {
         return new MmapInstance(g.name(), capacity, supply, buffers);
     }
 
+    /**
+     * The instance an argument names: a memplan-mmap/1 instance file, a generated program ({@code gen:mmap:N[:SEED]}),
+     * or else the instance of the graph {@code graphs} reads from it (a graph file or name).
+     *
+     * @throws IllegalArgumentException for a malformed generated program name
+     */
+    public static MmapInstance read(String argument, java.util.function.Function<String, Graph> graphs) {
+        java.nio.file.Path file = java.nio.file.Path.of(argument);
+        if (java.nio.file.Files.isRegularFile(file) && dev.memplan.model.io.MmapJson.isInstanceFile(file)) {
+            return dev.memplan.model.io.MmapJson.read(file);
+        }
+        return isGeneratedName(argument) ? generated(argument) : fromGraph(graphs.apply(argument));
+    }
+
     /** True for a name of the form {@code gen:mmap:N[:SEED]}. */
     public static boolean isGeneratedName(String text) {
         return text.startsWith(GENERATED_PREFIX);

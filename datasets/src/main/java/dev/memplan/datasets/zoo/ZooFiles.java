@@ -1,11 +1,10 @@
 package dev.memplan.datasets.zoo;
 
+import dev.memplan.datasets.GraphSizes;
 import dev.memplan.datasets.TrainingGraphs;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Tensor;
-import dev.memplan.model.TensorKind;
-import dev.memplan.model.TensorSetting;
 import dev.memplan.model.io.AtomicFiles;
 import dev.memplan.model.io.GraphJson;
 import java.nio.file.Path;
@@ -62,18 +61,9 @@ public final class ZooFiles {
 
     static Stats stats(Zoo.Entry e, ZooNetwork n) {
         Graph g = n.graph();
-        long activations = 0;
-        long parameters = 0;
-        for (Tensor t : g.tensors()) {
-            if (t.kind() == TensorKind.PARAMETER) {
-                parameters += t.size();
-            } else {
-                activations += t.size();
-            }
-        }
-        return new Stats(e.name(), e.title(), e.nas(), g.operatorCount(), g.tensorCount(), activations, parameters,
-                n.referenceParameters(), Budgets.minimumRequired(g.withSetting(TensorSetting.ACTIVATIONS)),
-                Budgets.minimumRequired(g.withSetting(TensorSetting.ALL)));
+        GraphSizes sizes = GraphSizes.of(g);
+        return new Stats(e.name(), e.title(), e.nas(), g.operatorCount(), g.tensorCount(), sizes.activationBytes(),
+                sizes.parameterBytes(), n.referenceParameters(), sizes.minimumActivations(), sizes.minimumAll());
     }
 
     /** The graph file text of a network or of its training step, with every operator's cost. */

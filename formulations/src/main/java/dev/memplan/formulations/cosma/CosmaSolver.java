@@ -34,7 +34,8 @@ import java.util.Set;
 /**
  * Builds a {@link CosmaFormulation}, gives it a starting solution, solves it on a back-end and turns the answer
  * into a checked plan. The starting solution is the just-in-time plan (always valid at B >= M_R), or any plan
- * passed in, so a time limit still returns a real plan with its gap.
+ * passed in, so a time limit still returns a real plan with its gap. Measured reasons for its steps: BENCHMARKS.md,
+ * "COSMA at scale: the zoo".
  */
 public final class CosmaSolver {
     /** Above this estimate of variables the unreduced model is not built just to count it. */
@@ -376,10 +377,9 @@ public final class CosmaSolver {
 
     /**
      * The checked traffic of a solution's plan against the objective the solver claims for it. A solution that is
-     * not proven optimal may carry actions the plan drops (measured: a CP-SAT solution under a work limit spilled a
-     * 100,352-byte tensor that it never loaded again, so its objective was 464,128 and its plan's traffic 363,776):
-     * the plan then pays less than claimed, which is fine. A plan that pays more than claimed, or anything but the
-     * claim of a proven optimum, is a bug.
+     * not proven optimal may carry actions the plan drops (a spill of a tensor never loaded again; DecoupledTest
+     * keeps an example): the plan then pays less than claimed, which is fine. A plan that pays more than claimed,
+     * or anything but the claim of a proven optimum, is a bug.
      */
     static void requireConsistent(String what, SolveStatus status, long claimed, long value, String plan) {
         if (value > claimed || status == SolveStatus.OPTIMAL && value != claimed) {
@@ -397,7 +397,7 @@ public final class CosmaSolver {
      * optimum is an optimal plan; a packing of a non-optimal relaxation solution is a plan with the
      * relaxation's bound. With CP-SAT as the back-end and a wall limit the relaxation runs on SCIP first
      * (1/{@link Shares#SCIP_PASS_DIVISOR} of the budget), then on CP-SAT with the rest: SCIP's LP bound decides most
-     * relaxations quickly, CP-SAT's search finds the plans SCIP misses (BENCHMARKS.md, "COSMA at scale: the zoo").
+     * relaxations quickly, CP-SAT's search finds the plans SCIP misses.
      */
     private static Decoupled decoupled(Graph g, TensorSetting setting, long budget, Options options, Plan start,
                                        Limits limits, long began, ForcedTraffic forced, List<String> notes,
@@ -464,7 +464,7 @@ public final class CosmaSolver {
 
     /**
      * The checker's reports of one solve's plans, kept by plan: a plan is checked once however often it is compared
-     * (about a second each on 20,000 operators).
+     * (a check is costly on large graphs).
      */
     private static final class Checked {
         private final Graph g;

@@ -110,7 +110,7 @@ public record ModelEstimate(long variables, long constraints, long nonzeros, lon
             return bound;
         }
         // A sweep over timesteps with the tensors resident at each, not every tensor at every timestep (BENCHMARKS.md,
-        // "Session 14"): the work is the bound above, plus n.
+        // "a faster minimum-peak scheduler"): the work is the bound above, plus n.
         int nt = g.tensorCount();
         Integer[] byFirst = java.util.stream.IntStream.range(0, nt)
                 .filter(a -> windows.tensorFirst(a) <= windows.tensorLast(a)).boxed().toArray(Integer[]::new);

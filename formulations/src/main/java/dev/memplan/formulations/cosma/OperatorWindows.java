@@ -102,7 +102,7 @@ public final class OperatorWindows {
         int n = graph.operatorCount();
         BitSet[] anc = new BitSet[n];
         for (int o = 0; o < n; o++) {
-            // n^2 bits in all: tens of seconds on 60,000 operators under load, so a command's clock is polled.
+            // n^2 bits in all, O(n^2) time (BENCHMARKS.md, "Figures moved out of the Javadoc, continued"): a command's clock is polled.
             dev.memplan.model.ClockGuard.poll(o, "computing the operators' ancestor sets");
             anc[o] = new BitSet(n);
             for (int t : graph.inputs(o)) {

@@ -202,7 +202,8 @@ public final class RecomputeSolver {
         if (relaxed != null) {
             exact = relaxed.exact();
             hint(relaxed, best.plan, notes);
-            SolverResult r = Solvers.create(request.backend()).solve(relaxed.model(), limits.part(2));
+            SolverResult r = Solvers.create(request.backend()).solve(relaxed.model(),
+                    limits.part(Shares.RECOMPUTE_RELAXATION_DIVISOR));
             bound = bound(r, relaxed);
             if (r.status() == SolveStatus.INFEASIBLE) {
                 // No plan of the request's kind exists at all (the addresses only remove plans).
@@ -212,7 +213,7 @@ public final class RecomputeSolver {
             if (r.hasSolution()) {
                 Plan residency = relaxed.plan(r);
                 Allocation packing = new PlacementCpSat(false).allocate(PlanBuffers.toBufferSet(g, residency), budget,
-                        limits.part(2));
+                        limits.part(Shares.RECOMPUTE_PACKING_DIVISOR));
                 if (packing.solved()) {
                     Plan packed = PlanBuffers.withPlacement(residency, packing.placement());
                     best.offer(packed, Objective.of(requireValid(g, packed, budget).traffic(), request.lambda()));

@@ -198,7 +198,7 @@ public final class MmapCpSat implements MappingPlanner {
         params.setRandomSeed((int) Math.floorMod(limits.seed(), (long) Integer.MAX_VALUE));
         // Interleaved search: CP-SAT's subsolvers (LNS among them) in a fixed round robin, deterministic whatever the
         // number of workers, so it also runs under a work limit (one worker). It finds rewards the plain search
-        // misses, at more wall time per unit (BENCHMARKS.md, "Session 12 (2026-11-25): interleaved search").
+        // misses, at more wall time per unit (BENCHMARKS.md, "interleaved search").
         params.setInterleaveSearch(true);
         return params;
     }

@@ -12,7 +12,7 @@ import java.util.OptionalLong;
 /**
  * An upper bound on the reward of every mapping: the LP relaxation of a time-indexed program (one variable per
  * buffer, action and step), far tighter than CP-SAT's bound on the interval program, whose LP lets an interval's
- * length shrink (BENCHMARKS.md, "Session 12 (2026-11-25): the time-indexed LP bound for the mapping problem").
+ * length shrink (BENCHMARKS.md, "the time-indexed LP bound for the mapping problem").
  *
  * <p>Per buffer that fits the capacity: an input chooses a Copy start s in {@code [liveFirst, latestCopyStart]} or
  * a NoCopy start s in {@code [liveFirst, time]}, and occupies {@code [s, time]}; an output chooses a Copy end e in

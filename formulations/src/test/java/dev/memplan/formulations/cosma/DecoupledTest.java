@@ -124,6 +124,39 @@ class DecoupledTest {
         assertEquals(Technique.START_ORDER, Technique.parse("Start-Order"));
     }
 
+    /**
+     * The PRUNE case really switches pruning off: the joint program built without it has the variables the run with
+     * it counts before pruning, and on some graphs pruning removes variables, so a
+     * switch that did not reach the formulation (the run without it building the pruned program) fails here.
+     */
+    @Test
+    void switchingPruneOffBuildsTheProgramWithoutPruning() {
+        // Only the joint program, so that the model counted is the one PRUNE governs.
+        java.util.Set<Technique> others = java.util.EnumSet.of(Technique.FORCED, Technique.START_ORDER, Technique.LIFT);
+        CosmaSolver.Options pruned = JOINT.without(others);
+        java.util.Set<Technique> noPrune = java.util.EnumSet.copyOf(others);
+        noPrune.add(Technique.PRUNE);
+        CosmaSolver.Options unpruned = JOINT.without(noPrune);
+        Random random = new Random(37);
+        int smaller = 0;
+        for (int round = 0; round < 6; round++) {
+            Graph g = BruteForceAccess.randomTinyGraph(random, 4 + round % 2, round % 2 == 0);
+            long b = Budgets.minimumFeasible(g);
+            CosmaResult on = CosmaSolver.solve(g, TensorSetting.ALL, b, pruned, Limits.DEFAULT);
+            CosmaResult off = CosmaSolver.solve(g, TensorSetting.ALL, b, unpruned, Limits.DEFAULT);
+            assertTrue(on.pruned() != null && on.unpruned() != null && off.pruned() != null, "round " + round);
+            // The count before pruning includes the forced-traffic rows, which are off here: variables alone.
+            assertEquals(on.unpruned().variables(), off.pruned().variables(), "round " + round);
+            assertTrue(off.pruned().constraints() >= on.pruned().constraints(), "round " + round);
+            assertEquals(on.objective(), off.objective(), "round " + round);
+            assertTrue(on.pruned().variables() <= on.unpruned().variables(), "round " + round);
+            if (on.pruned().variables() < on.unpruned().variables()) {
+                smaller++;
+            }
+        }
+        assertTrue(smaller > 0, "pruning removed no variable on any graph: the case proves nothing");
+    }
+
     /** A solve and what it ran: the model it built, the steps named in its label, its bound, the work it counted. */
     private record Ran(CosmaResult result, String trace) {
     }

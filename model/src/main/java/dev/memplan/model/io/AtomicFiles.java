@@ -163,6 +163,36 @@ public final class AtomicFiles {
     }
 
     /**
+     * Why files cannot be written into the folder {@code dir} (not a file), or null when they can: it is created now
+     * if missing, so that a bad path fails before a run. "No such file or folder" from a file system (such as /proc) that
+     * refuses new entries would say the opposite of what is true, so the folder that does exist is named instead.
+     */
+    public static String whyNoFolder(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            Path existing = dir.toAbsolutePath().normalize().getParent();
+            while (e instanceof java.nio.file.NoSuchFileException && existing != null && !Files.exists(existing)) {
+                existing = existing.getParent();
+            }
+            return "cannot create the folder: " + (e instanceof java.nio.file.NoSuchFileException && existing != null
+                    && Files.isDirectory(existing) ? existing + " exists, but its file system refuses new folders in it"
+                    : reason(e));
+        }
+        return Files.isWritable(dir) ? null : "the folder is not writable (permission denied)";
+    }
+
+    /** Whether {@code a} and the file named {@code b} are one file (after links; false when either is missing). */
+    public static boolean sameFile(Path a, String b) {
+        try {
+            Path other = Path.of(b);
+            return Files.exists(other) && Files.exists(a) && Files.isSameFile(a, other);
+        } catch (java.nio.file.InvalidPathException | IOException e) {
+            return false;
+        }
+    }
+
+    /**
      * Why a file operation failed, in words: Java's file exceptions often carry only the file name as their
      * message ("cannot read x: x" says nothing).
      */

@@ -97,6 +97,12 @@ public record ChildRun(int exit, String out, String err, double wall, double cpu
         }
     }
 
+    /** This process's peak resident set in kB (VmHWM, Linux), native memory included; -1 elsewhere. */
+    public static long peakRssKb() {
+        long kb = highWaterMark(Path.of("/proc/self/status"));
+        return kb == 0 ? -1 : kb;
+    }
+
     /** VmHWM in kB, or 0 when the process is gone (or the system has no /proc). */
     static long highWaterMark(Path status) {
         try {

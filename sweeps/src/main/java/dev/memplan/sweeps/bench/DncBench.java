@@ -17,7 +17,6 @@ import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -98,8 +97,8 @@ public final class DncBench {
 
     /** The process's peak resident set in MB (VmHWM, Linux), native memory included; -1 elsewhere. */
     public static long peakRssMb() {
-        long kb = ChildRun.highWaterMark(Path.of("/proc/self/status"));
-        return kb == 0 ? -1 : kb >> 10;
+        long kb = ChildRun.peakRssKb();
+        return kb < 0 ? -1 : kb >> 10;
     }
 
     private static void resetPeaks() {

@@ -8,9 +8,6 @@ import java.awt.Shape;
 import java.awt.geom.Ellipse2D;
 import java.awt.geom.Path2D;
 import java.awt.geom.Rectangle2D;
-import java.text.FieldPosition;
-import java.text.NumberFormat;
-import java.text.ParsePosition;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -258,10 +255,10 @@ public final class FrontFigure implements FigureFile.Drawing {
         }
         NumberAxis cost = new NumberAxis("recompute cost (cost units)");
         cost.setRange(-0.04 * Math.max(1, maxCost), Math.max(1, maxCost) * 1.12);
-        cost.setNumberFormatOverride(new CountFormat());
+        cost.setNumberFormatOverride(new Numbers.TickFormat(false));
         NumberAxis traffic = new NumberAxis("non-compulsory traffic");
         traffic.setRange(-0.04 * Math.max(1, maxTraffic), Math.max(1, maxTraffic) * 1.12);
-        traffic.setNumberFormatOverride(new TrafficFigure.ByteFormat());
+        traffic.setNumberFormatOverride(new Numbers.TickFormat(true));
         XYPlot plot = new XYPlot(null, cost, traffic, new XYLineAndShapeRenderer());
         plot.setBackgroundPaint(Color.WHITE);
         plot.setDomainGridlinePaint(new Color(0xDDDDDD));
@@ -393,25 +390,5 @@ public final class FrontFigure implements FigureFile.Drawing {
         }
         int i = order.indexOf(value);
         return i < 0 ? order.size() : i;
-    }
-
-    /** Axis ticks as counts with decimal prefixes ({@code 1.5 G}), as recompute costs (multiply-accumulates) read. */
-    static final class CountFormat extends NumberFormat {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public StringBuffer format(double number, StringBuffer toAppendTo, FieldPosition pos) {
-            return toAppendTo.append(Numbers.count(number));
-        }
-
-        @Override
-        public StringBuffer format(long number, StringBuffer toAppendTo, FieldPosition pos) {
-            return toAppendTo.append(Numbers.count(number));
-        }
-
-        @Override
-        public Number parse(String source, ParsePosition parsePosition) {
-            throw new UnsupportedOperationException("ticks are only printed");
-        }
     }
 }

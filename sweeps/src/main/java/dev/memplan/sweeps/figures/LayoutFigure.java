@@ -198,7 +198,7 @@ public final class LayoutFigure implements FigureFile.Drawing {
         time.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
         NumberAxis address = new NumberAxis("address");
         address.setRange(0, yTop);
-        address.setNumberFormatOverride(new TrafficFigure.ByteFormat());
+        address.setNumberFormatOverride(new Numbers.TickFormat(true));
         XYPlot plot = new XYPlot(null, time, address, new XYLineAndShapeRenderer());
         plot.setBackgroundPaint(Color.WHITE);
         plot.setDomainGridlinesVisible(false);

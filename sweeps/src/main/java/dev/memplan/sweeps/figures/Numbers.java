@@ -49,4 +49,32 @@ final class Numbers {
         String number = new java.math.BigDecimal(b).round(new java.math.MathContext(3)).stripTrailingZeros().toPlainString();
         return number + " " + units[u];
     }
+
+    /**
+     * Axis ticks in bytes with decimal units ({@code 250 kB}), or as counts with decimal prefixes ({@code 1.5 G}), as
+     * recompute costs (multiply-accumulates) read; the figures' one tick format.
+     */
+    static final class TickFormat extends java.text.NumberFormat {
+        private static final long serialVersionUID = 1L;
+        private final boolean bytes;
+
+        TickFormat(boolean bytes) {
+            this.bytes = bytes;
+        }
+
+        @Override
+        public StringBuffer format(double number, StringBuffer toAppendTo, java.text.FieldPosition pos) {
+            return toAppendTo.append(bytes ? bytes(number) : count(number));
+        }
+
+        @Override
+        public StringBuffer format(long number, StringBuffer toAppendTo, java.text.FieldPosition pos) {
+            return format((double) number, toAppendTo, pos);
+        }
+
+        @Override
+        public Number parse(String source, java.text.ParsePosition parsePosition) {
+            throw new UnsupportedOperationException("ticks are only printed");
+        }
+    }
 }

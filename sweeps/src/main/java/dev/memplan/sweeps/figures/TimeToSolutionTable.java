@@ -14,7 +14,23 @@ import java.util.List;
  */
 public final class TimeToSolutionTable {
     /** The output formats. */
-    public enum Format { MARKDOWN, LATEX }
+    public enum Format {
+        MARKDOWN, LATEX;
+
+        /**
+         * markdown (or md) or latex (or tex), any case.
+         *
+         * @throws IllegalArgumentException naming the formats for any other text
+         */
+        public static Format parse(String text) {
+            return switch (text.toLowerCase(java.util.Locale.ROOT)) {
+                case "markdown", "md" -> MARKDOWN;
+                case "latex", "tex" -> LATEX;
+                default -> throw new IllegalArgumentException("unknown --format '" + text + "': use " + String.join(" or ",
+                        java.util.Arrays.stream(values()).map(f -> f.name().toLowerCase(java.util.Locale.ROOT)).toList()));
+            };
+        }
+    }
 
     static final String LEGEND = "Seconds to solution (median over repeats). Marks: F feasible, not proven optimal "
             + "(with its gap when a bound is known), H heuristic, U unknown (no plan within the limit), I infeasible "

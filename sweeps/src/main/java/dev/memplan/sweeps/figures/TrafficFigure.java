@@ -6,9 +6,6 @@ import java.awt.Font;
 import java.awt.Graphics2D;
 import java.awt.Paint;
 import java.awt.geom.Rectangle2D;
-import java.text.FieldPosition;
-import java.text.NumberFormat;
-import java.text.ParsePosition;
 import java.util.List;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.CategoryAxis;
@@ -152,11 +149,11 @@ public final class TrafficFigure implements FigureFile.Drawing {
             double hi = most == 0 ? 10 : Math.pow(10, Math.ceil(Math.log10(most) + 0.35));
             axis.setRange(lo, hi);
             axis.setTickUnit(new NumberTickUnit(1));
-            axis.setNumberFormatOverride(new ByteFormat());
+            axis.setNumberFormatOverride(new Numbers.TickFormat(true));
             traffic = axis;
         } else {
             NumberAxis axis = new NumberAxis("non-compulsory traffic");
-            axis.setNumberFormatOverride(new ByteFormat());
+            axis.setNumberFormatOverride(new Numbers.TickFormat(true));
             axis.setUpperMargin(0.2);
             if (most == 0) {
                 axis.setRange(0, 1);
@@ -233,25 +230,5 @@ public final class TrafficFigure implements FigureFile.Drawing {
         g2.setRenderingHint(SVGHints.KEY_ELEMENT_ID, id);
         g2.drawString(text, (float) x, (float) (y + (metrics.getAscent() - metrics.getDescent()) / 2.0));
         g2.setTransform(saved);
-    }
-
-    /** Axis ticks in bytes with decimal units ({@code 250 kB}). */
-    static final class ByteFormat extends NumberFormat {
-        private static final long serialVersionUID = 1L;
-
-        @Override
-        public StringBuffer format(double number, StringBuffer toAppendTo, FieldPosition pos) {
-            return toAppendTo.append(Numbers.bytes(number));
-        }
-
-        @Override
-        public StringBuffer format(long number, StringBuffer toAppendTo, FieldPosition pos) {
-            return toAppendTo.append(Numbers.bytes(number));
-        }
-
-        @Override
-        public Number parse(String source, ParsePosition parsePosition) {
-            throw new UnsupportedOperationException("ticks are only printed");
-        }
     }
 }

@@ -46,4 +46,13 @@ class TimeToSolutionTableTest {
         assertTrue(tex.contains("\n% E darts activations M_P cosma: solver died\n"), tex);
         assertEquals(2, tex.lines().filter(l -> l.endsWith("\\\\") && l.contains("activations")).count());
     }
+
+    /** The formats by name, as --format takes them; the error lists them from the enum. */
+    @Test
+    void formatsAreParsedByNameAndAnUnknownOneListsThem() {
+        assertEquals(TimeToSolutionTable.Format.MARKDOWN, TimeToSolutionTable.Format.parse("MD"));
+        assertEquals(TimeToSolutionTable.Format.LATEX, TimeToSolutionTable.Format.parse("tex"));
+        assertEquals("unknown --format 'pdf': use markdown or latex", org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> TimeToSolutionTable.Format.parse("pdf")).getMessage());
+    }
 }

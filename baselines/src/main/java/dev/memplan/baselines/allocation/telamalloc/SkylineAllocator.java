@@ -38,8 +38,8 @@ import java.util.PriorityQueue;
  * {@link SolveStatus#UNKNOWN}.
  *
  * <p>The packing is indexed ({@link FastPacking}): O(n log n) for n buffers; fixed-offset buffers add a tree
- * descent per obstacle near a gap and per buffer set aside at one (times: BENCHMARKS.md, "Update, session 12",
- * obstacles). It gives the offsets of the plain loop (a scan of the skyline and of every
+ * descent per obstacle near a gap and per buffer set aside at one (times: BENCHMARKS.md, "obstacles in the indexed
+ * skyline"). It gives the offsets of the plain loop (a scan of the skyline and of every
  * buffer per step, O(n (n + s)) for s time slots), which the tests keep as the reference.
  */
 public final class SkylineAllocator implements Allocator {

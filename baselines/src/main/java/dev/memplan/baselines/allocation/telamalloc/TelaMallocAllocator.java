@@ -289,7 +289,7 @@ public final class TelaMallocAllocator implements Allocator {
      * Bytes the search over a part of m buffers needs at worst: one set of propagated bounds and their reasons
      * (a bit set over the part per bound), and per point of the search path (as deep as the part has free
      * buffers) the bit sets of its tried candidates and its conflict; plus the neighbour lists. Against the
-     * measured memory: BENCHMARKS.md, "Update, session 12", TelaMalloc's memory.
+     * measured memory: BENCHMARKS.md, "obstacles in the indexed skyline, TelaMalloc's memory".
      */
     static long estimateBytes(int m, long pairs) {
         return m / 2 * (long) m + 8 * pairs + 512L * m;

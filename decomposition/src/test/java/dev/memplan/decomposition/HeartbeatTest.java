@@ -1,4 +1,4 @@
-package dev.memplan.cli;
+package dev.memplan.decomposition;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

@@ -1,14 +1,14 @@
-package dev.memplan.cli;
+package dev.memplan.decomposition;
 
 import java.io.PrintWriter;
 import java.util.function.Consumer;
 
 /**
- * Progress lines for a terminal or a log: stage lines are printed as they come; routine lines (one per part or
- * window of divide and conquer, thousands on a large graph) at most one every {@link #INTERVAL_NANOS}, the
- * latest, with the number of routine lines it stands for.
+ * The pipeline's progress lines ({@link CosmaPipeline}'s listener) for a terminal or a log: stage lines are printed
+ * as they come; routine lines (one per part or window of divide and conquer, thousands on a large graph) at most one
+ * every {@link #INTERVAL_NANOS}, the latest, with the number of routine lines it stands for.
  */
-final class Heartbeat implements Consumer<String> {
+public final class Heartbeat implements Consumer<String> {
     static final long INTERVAL_NANOS = 3_000_000_000L;
 
     private final PrintWriter err;
@@ -17,7 +17,7 @@ final class Heartbeat implements Consumer<String> {
     /** The latest routine line not printed, or null. */
     private String pending;
 
-    Heartbeat(PrintWriter err) {
+    public Heartbeat(PrintWriter err) {
         this.err = err;
     }
 
@@ -26,7 +26,7 @@ final class Heartbeat implements Consumer<String> {
     }
 
     /** Whether a line is one of many alike (a part or window done) rather than a stage. */
-    static boolean routine(String line) {
+    public static boolean routine(String line) {
         return line.startsWith("dnc: part ") || line.startsWith("dnc: window ");
     }
 
