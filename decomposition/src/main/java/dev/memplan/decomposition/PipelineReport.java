@@ -137,10 +137,9 @@ public final class PipelineReport {
             rows.add(new Row("recomputes", Long.toString(result.check().traffic().recomputes())));
             rows.add(new Row("recompute cost", Long.toString(result.check().traffic().recomputeCost())));
         }
-        rows.add(new Row("bound", rc.objective() == null ? "-" : number(rc.bound()) + (rc.joint() != null
-                && rc.bound() > 0 ? " (the joint program's, over plans with at most " + rc.extraRuns()
-                + " recomputes, of forward operators on a training graph)" : " (traffic and recompute cost are >= 0; a spill-only bound does not bound a plan"
-                + " that recomputes)")));
+        rows.add(new Row("bound", rc.objective() == null ? "-" : lowerBound(rc.bound())
+                + " (over every plan, any recomputes: the live bytes over the budget at one operator, each priced at"
+                + " its load or its producer's recompute)"));
         rows.add(new Row("gap", gap(rc.gap())));
         rows.add(new Row("time", String.format(Locale.ROOT, "%.2f s", result.seconds())));
         rows.add(new Row("plan from", rc.source() == null ? "-" : rc.source()));
@@ -209,6 +208,16 @@ public final class PipelineReport {
     }
 
     /** A double as an integer when it is one. */
+    /**
+     * A lower bound in bytes, in plain digits: an integer as it is, else rounded down to three decimals (rounding to
+     * nearest could show a figure above the bound).
+     */
+    public static String lowerBound(double x) {
+        return x == Math.rint(x) && Math.abs(x) < 1e15 ? Long.toString((long) x)
+                : new java.math.BigDecimal(x).setScale(3, java.math.RoundingMode.FLOOR).stripTrailingZeros()
+                .toPlainString();
+    }
+
     private static String number(double x) {
         return x == Math.rint(x) && Math.abs(x) < 1e15 ? Long.toString((long) x) : Double.toString(x);
     }

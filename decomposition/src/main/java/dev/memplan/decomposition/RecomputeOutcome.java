@@ -11,11 +11,13 @@ import java.util.List;
  * and the one it returned.
  *
  * @param lambda the recompute weight, bytes of traffic per cost unit
- * @param status OPTIMAL only when proven: the objective is 0, or the joint program proved the plan optimal among the
- *     plans it allows (at most {@code extraRuns} recomputes, of forward operators on a training graph) and no
- *     candidate beat it; else FEASIBLE (INFEASIBLE, UNKNOWN: no plan)
+ * @param status OPTIMAL only when proven: the objective meets {@code bound}, a bound over every plan; else FEASIBLE
+ *     (INFEASIBLE, UNKNOWN: no plan). The joint program's optimum among the plans it allows (at most
+ *     {@code extraRuns} recomputes, of forward operators on a training graph) proves nothing about the others
  * @param objective the returned plan's objective, from its checked traffic; null without a plan
- * @param bound a lower bound on the objective: the joint program's (over the plans it allows), else 0; the spill-only bound is none, since recomputing can lower the traffic below it
+ * @param bound a lower bound on the objective over every plan (any recomputes; any order, or the fixed schedule's):
+ *     {@link dev.memplan.formulations.cosma.RecomputeBound}'s, at most the objective; 0 without a plan. Neither the
+ *     spill-only bound (recomputing can lower the traffic below it) nor the joint program's (over its plans only)
  * @param gap (objective - bound) / objective, 0 when the objective is 0; null without a plan
  * @param source the candidate the plan comes from: {@code spill-only}, a baseline's name, or {@code joint program}
  * @param spillOnly the best spill-only plan's objective (its traffic, no recomputes); null when it found none

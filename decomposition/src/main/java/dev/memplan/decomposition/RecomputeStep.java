@@ -7,6 +7,7 @@ import dev.memplan.baselines.replacement.Recomputation;
 import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.baselines.scheduling.GivenOrderScheduler;
+import dev.memplan.formulations.cosma.RecomputeBound;
 import dev.memplan.formulations.cosma.RecomputeSolver;
 import dev.memplan.formulations.cosma.Reruns;
 import dev.memplan.model.Budgets;
@@ -39,8 +40,9 @@ import java.util.function.Function;
  *       too large for it and says so in its notes.</li>
  * </ol>
  * So the answer is never worse than spill-only COSMA within its share, nor than any baseline. Spill-only steps'
- * bounds bound the traffic of plans that do not recompute, not the joint objective: the bound is the joint
- * program's (over the plans it allows), or 0.
+ * bounds bound the traffic of plans that do not recompute, and the joint program's bound the plans it allows, not
+ * the joint objective: the bound is {@link RecomputeBound}'s, over every plan (any recomputes; any order, or the fixed
+ * schedule's), and the answer is OPTIMAL only when it meets it.
  */
 final class RecomputeStep {
 
@@ -118,8 +120,14 @@ final class RecomputeStep {
         }
         RecomputeOutcome.Joint joint = null;
         int extraRuns = 0;
+        // The bound over every plan (any recomputes, any order, or the fixed one): cheap, so computed before the
+        // joint program, which it spares when a candidate already meets it.
+        RecomputeBound.Result lower = feasible ? RecomputeBound.of(g, budget, lambda,
+                fixed == null ? null : fixed.resolve(g)) : new RecomputeBound.Result(0, -1, 0);
         if (whyNot == null && bestObjective != null && bestObjective.value() == 0) {
             whyNot = "a plan with objective 0 is optimal";
+        } else if (whyNot == null && bestObjective != null && bestObjective.value() <= lower.value()) {
+            whyNot = "the plan of " + source + " meets the bound over every plan: it is optimal";
         } else if (whyNot == null && limits.stopped()) {
             whyNot = "the limit is spent";
         }
@@ -177,22 +185,13 @@ final class RecomputeStep {
                         : ", objective " + r.objective()) + (r.startOnly() ? " (its starting plan)" : ""));
             }
         }
-        // The joint program's bound holds over plans with at most extraRuns recomputes: a plan below it (a baseline
-        // that recomputes more) shows it is no bound of this case, and then 0 is the bound.
-        double bound = 0;
-        if (joint != null && joint.objective() != null && joint.status() == SolveStatus.OPTIMAL) {
-            bound = joint.objective().value();
-        } else if (joint != null && joint.bound() != null) {
-            bound = Math.max(0, joint.bound());
-        }
-        if (bestObjective != null && bestObjective.value() < bound) {
-            bound = 0;
-        }
+        // Only the bound over every plan proves anything: the joint program's holds over the plans it allows (at most
+        // extraRuns recomputes, of forward operators), so an optimum among those is no optimum of the case.
+        double bound = bestObjective == null ? 0 : Math.min(lower.value(), bestObjective.value());
         SolveStatus status;
         if (bestObjective == null) {
             status = s.status() == SolveStatus.INFEASIBLE ? SolveStatus.INFEASIBLE : SolveStatus.UNKNOWN;
-        } else if (bestObjective.value() == 0 || (joint != null && joint.status() == SolveStatus.OPTIMAL
-                && bestObjective.value() >= bound)) {
+        } else if (bestObjective.value() <= lower.value()) {
             status = SolveStatus.OPTIMAL;
         } else {
             status = SolveStatus.FEASIBLE;

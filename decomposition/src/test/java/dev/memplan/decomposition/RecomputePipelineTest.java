@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.memplan.datasets.Examples;
 import dev.memplan.datasets.TrainingGraphs;
 import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.formulations.cosma.RecomputeBound;
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.model.Budget;
 import dev.memplan.model.Budgets;
@@ -83,7 +84,7 @@ class RecomputePipelineTest {
         RecomputeOutcome rc = o.recompute();
         assertEquals(new Objective(8, 0, 64.0), rc.objective());
         assertEquals(RecomputeOutcome.SPILL_ONLY, rc.source());
-        // The joint program proves 8 over plans with at most one recompute.
+        // The bound over every plan is 8 (y off chip while c runs: its spill and load): proven.
         assertEquals(SolveStatus.OPTIMAL, rc.status());
         assertEquals(0, o.result().check().traffic().recomputes());
         neverWorseThanACandidate(rc);
@@ -170,6 +171,79 @@ class RecomputePipelineTest {
                     fixed.result().plan().schedule().operators()));
             assertEquals(order.operators(), firstRuns);
         }
+    }
+
+    /**
+     * A random chain with skips (RecomputeOptimalityTest's kind): a host input of 1 or 2 bytes, operator i reads the
+     * previous output and, half the time, an older one (1 .. 6 bytes), costs 1 .. 8.
+     */
+    private static Graph skips(long seed, int operators) {
+        java.util.Random r = new java.util.Random(seed);
+        Graph.Builder b = Graph.builder("skips" + seed).activation("x", 1 + r.nextInt(2));
+        List<String> made = new ArrayList<>(List.of("x"));
+        for (int o = 0; o < operators; o++) {
+            List<String> inputs = new ArrayList<>(List.of(made.get(made.size() - 1)));
+            if (made.size() > 2 && r.nextBoolean()) {
+                inputs.add(made.get(r.nextInt(made.size() - 2)));
+            }
+            String out = "t" + o;
+            b.activation(out, 1 + r.nextInt(6));
+            b.operator(new Operator("op" + o, null, inputs, List.of(out), 1L + r.nextInt(8)));
+            made.add(out);
+        }
+        return b.output(made.get(made.size() - 1)).build();
+    }
+
+    /**
+     * The run's bound is {@link RecomputeBound}'s over every plan (free, or in the fixed schedule's order), in the
+     * outcome and in the result, and the status is OPTIMAL exactly when the objective meets it: the joint program's
+     * optimum over its own plans (at most k recomputes) is not called optimal when the bound stays below it.
+     */
+    @Test
+    void theBoundCoversEveryPlanAndOptimalMeansTheObjectiveMeetsIt() {
+        int optimal = 0;
+        int feasible = 0;
+        int jointOptimalOnly = 0;
+        for (int seed = 0; seed < 6; seed++) {
+            Graph g = skips(200 + seed, 5);
+            Graph s = g.withSetting(ALL);
+            long mr = Budgets.minimumRequired(s);
+            for (long b = mr; b <= mr + 2; b++) {
+                for (double lambda : new double[] {0.125, 64}) {
+                    for (boolean fixedOrder : new boolean[] {false, true}) {
+                        Schedule order = fixedOrder ? Schedule.defaultOrder(s) : null;
+                        CosmaPipeline.Settings settings = fixedOrder ? CosmaPipeline.Settings.of(
+                                CosmaSolver.Options.traffic(Backend.CPSAT).withSchedule(order), null)
+                                .withRecomputeWeight(lambda) : settings(lambda);
+                        CosmaPipeline.Outcome o = new CosmaPipeline(settings, null).run(g, ALL, b, Limits.DEFAULT,
+                                null);
+                        RecomputeOutcome rc = o.recompute();
+                        String where = g.name() + " B " + b + " lambda " + lambda + (fixedOrder ? " fixed" : " free");
+                        assertTrue(PlanChecker.check(s, o.result().plan()).valid(), where);
+                        double lower = RecomputeBound.of(s, b, lambda, order == null ? null : order.resolve(s))
+                                .value();
+                        double value = rc.objective().value();
+                        assertEquals(Math.min(lower, value), rc.bound(), where);
+                        assertEquals((long) Math.floor(rc.bound()), o.result().bound(), where);
+                        assertEquals(value <= lower, rc.status() == SolveStatus.OPTIMAL, where);
+                        assertEquals(rc.status(), o.result().status(), where);
+                        assertEquals(value == 0 ? 0.0 : (value - rc.bound()) / value, rc.gap(), 1e-12, where);
+                        if (rc.status() == SolveStatus.OPTIMAL) {
+                            optimal++;
+                        } else {
+                            assertEquals(SolveStatus.FEASIBLE, rc.status(), where);
+                            assertTrue(rc.gap() > 0, where);
+                            feasible++;
+                            if (rc.joint() != null && rc.joint().status() == SolveStatus.OPTIMAL) {
+                                jointOptimalOnly++;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(optimal > 0 && feasible > 0 && jointOptimalOnly > 0, "proven " + optimal + ", not proven "
+                + feasible + ", of which optimal for the joint program only " + jointOptimalOnly);
     }
 
     /**

@@ -41,7 +41,7 @@ class RecomputeOptimalityTest {
     private static final double DEAR = 64;
 
     /** The random tiny graphs of {@link BruteForceTest}, with a cost of 1 .. 8 per operator. */
-    private static Graph tiny(long seed, int operators) {
+    static Graph tiny(long seed, int operators) {
         Random r = new Random(seed);
         Graph g = BruteForce.randomTinyGraph(r, operators, seed % 2 == 1);
         List<Operator> ops = new ArrayList<>();

@@ -103,7 +103,7 @@ public final class Comparison {
                     + ", no plan");
             return null;
         }
-        String note = rc != null ? "plan from " + rc.source() + ", bound " + number(rc.bound())
+        String note = rc != null ? "plan from " + rc.source() + ", bound " + PipelineReport.lowerBound(rc.bound())
                 + String.format(Locale.ROOT, ", gap %.2f%%", 100 * rc.gap())
                 : (o.dnc() == null && o.whole() != null && o.whole().startingPlanOnly() ? "starting plan (best scheme), "
                         : "") + "bound " + PipelineReport.orDash(c.bound())

@@ -1,0 +1,633 @@
+package dev.memplan.formulations.cosma;
+
+import dev.memplan.model.Graph;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * A lower bound on the objective with recomputation, non-compulsory traffic + lambda x recompute cost
+ * (memory-model.md, "Recomputation"), over <em>every</em> plan at a budget B: any schedule (or the given order of
+ * first runs), any number of recomputes of any operator, any spills. Unlike the joint program's bound
+ * ({@link RecomputeSolver}), which holds only over the plans it allows (at most k recomputes of the operators
+ * {@link Reruns} allows), it can certify an optimum of the whole problem.
+ *
+ * <p><b>The argument.</b> Take any plan and the first run of an operator o, at timestep t. The first runs of a plan
+ * are a topological order (rule {@code schedule}). Call a tensor x <em>live at o</em> when x is not o's own (an
+ * input or output of o), some operator touched x before t (its producer ran, or, a host tensor, a reader read it)
+ * and a reader of x has its first run after t. Without an order (free schedule): the producer (a reader, for a
+ * host tensor) is an ancestor of o and a reader a descendant; with a given order of first runs, the positions
+ * decide. o's own tensors are resident at t and everything resident fits in B, so if o's own bytes plus the live
+ * bytes at o exceed B by E, live tensors of at least E bytes in total are off chip at t. Each such x is read after
+ * t, so a segment of x starts in (t, its reader]: either a load, which costs size(x) (for a host tensor it is not
+ * the free first load: that one was at or before its first read, before t), plus one spill of size(x) when x is
+ * produced and not a graph output (charged once per tensor, and at t only x's own); or a recompute of x's producer p
+ * (host tensors have none), which costs lambda c(p) and makes all of p's outputs at once. So give each live tensor
+ * the price
+ * <pre>
+ *   price(x) = min(load(x), lambda c(p) size(x) / out(p)),   load(x) = size(x) (host tensor, graph output), else 2 size(x)
+ * </pre>
+ * (out(p): the bytes of all of p's outputs; one recompute of p pays at least the shares of the outputs it brings
+ * back, since their sizes sum to at most out(p)). Whatever the plan does after t, what it pays for the set C of
+ * live tensors off chip at t is at least the sum of their prices, and C covers E bytes: sum of min(size, E) over C
+ * is at least E (the knapsack-cover inequality: one tensor of at least E bytes covers E alone). Dropping what a
+ * recompute needs (its inputs resident at its run) only lowers the price, so the least
+ * <pre>
+ *   sum price(x) y_x   subject to   sum min(size(x), E) y_x >= E,  0 <= y_x <= 1
+ * </pre>
+ * (a fractional knapsack: the live tensors by price per covered byte, cheapest first) is at most what every plan
+ * pays after the first run of o. A recompute also needs its producer's inputs on chip; one that no first run reads
+ * after o must be kept through o (room) or brought back (a price), which {@link #withInputs} adds as further options
+ * of a Lagrangian of the same cover. The bound is the largest of these over the {@link #CANDIDATES} operators with
+ * the most bytes over the budget: each bounds the whole objective. With a free schedule the live sets are those of every order (an ancestor runs before, a descendant
+ * after), so the bound holds for every order. Alignment only adds padding, so it holds with alignment too.
+ *
+ * <p><b>Exact arithmetic.</b> The prices and the sums are computed in doubles rounded towards zero where an operation
+ * is inexact (an {@link Math#fma} residual says which), and the tensors are sorted by comparing cross products,
+ * exactly when they are close ({@link BigDecimal}): every step keeps the value at most the real one, so the bound is
+ * never above the least objective, and it is exact when every operation is (integer sizes and costs, lambda a power
+ * of two).
+ *
+ * <p>memplan's own bound (the recompute literature cited in docs/recomputation.md proves none over all plans). Time:
+ * O(n^2 / 64) words for the ancestor and descendant sets (free schedule; a given order needs none), three passes over
+ * the live pairs, then O(L log L + 60 x 17 L) per priced operator, L its live tensors; memory O(n^2 / 32) bytes.
+ * Numbers: BENCHMARKS.md, "A bound over every plan with recomputation".
+ */
+public final class RecomputeBound {
+
+    /**
+     * Most operators: beyond, the bound is 0 (the free schedule's ancestor and descendant sets take two bits per
+     * pair of operators, 16 MiB at this size, and the live pairs grow with the graph's width).
+     */
+    public static final int MAX_OPERATORS = 1 << 13;
+
+    /** Most operators whose covers are priced: those with the most bytes over the budget. */
+    static final int CANDIDATES = 64;
+
+    /**
+     * The bound and where it comes from.
+     *
+     * @param value the lower bound on traffic + lambda x recompute cost over every plan
+     * @param operator the operator at whose first run it is attained, -1 when the bound is 0
+     * @param excess the bytes over the budget there (own and live bytes less B), 0 when the bound is 0
+     */
+    public record Result(double value, int operator, long excess) {
+    }
+
+    private RecomputeBound() {
+    }
+
+    /**
+     * @param g the graph in its tensor setting
+     * @param budget the budget B
+     * @param lambda the recompute weight, >= 0, bytes per cost unit
+     * @param order the order of the first runs (every operator once, topological), or null for a free schedule
+     */
+    public static Result of(Graph g, long budget, double lambda, int[] order) {
+        if (!(lambda >= 0) || Double.isInfinite(lambda)) {
+            throw new IllegalArgumentException("the recompute weight must be finite and >= 0, not " + lambda);
+        }
+        int n = g.operatorCount();
+        if (order != null && order.length != n) {
+            throw new IllegalArgumentException("the order has " + order.length + " operators, the graph " + n);
+        }
+        if (n > MAX_OPERATORS) {
+            return new Result(0, -1, 0);
+        }
+        long[] ownBytes = new long[n];
+        for (int o = 0; o < n; o++) {
+            for (int x : own(g, o)) {
+                ownBytes[o] += g.size(x);
+            }
+            if (ownBytes[o] > budget) {
+                return new Result(0, -1, 0); // below M_R no plan exists; there is nothing to bound
+            }
+        }
+        // Two passes over the live pairs: the bytes first, then the tensors of the operators priced only.
+        Live pairs = order == null ? new Free(g) : new InOrder(g, order);
+        long[] bytes = ownBytes.clone();
+        pairs.forEach((o, x) -> bytes[o] += g.size(x));
+        boolean[] priced = candidates(bytes, budget);
+        int[][] live = new int[n][];
+        int[] count = new int[n];
+        pairs.forEach((o, x) -> count[o] += priced[o] ? 1 : 0);
+        for (int o = 0; o < n; o++) {
+            live[o] = new int[count[o]];
+            count[o] = 0;
+        }
+        pairs.forEach((o, x) -> {
+            if (priced[o]) {
+                live[o][count[o]++] = x;
+            }
+        });
+        double[] price = prices(g, lambda);
+        Result best = new Result(0, -1, 0);
+        for (int o = 0; o < n; o++) {
+            if (!priced[o]) {
+                continue;
+            }
+            long excess = bytes[o] - budget;
+            double v = Math.max(cover(g, live[o], price, excess),
+                    withInputs(g, o, live[o], price, excess, lambda, pairs));
+            if (v > best.value()) {
+                best = new Result(v, o, excess);
+            }
+        }
+        return best.value() == 0 ? best : new Result(onGrid(g, lambda, best.value()), best.operator(), best.excess());
+    }
+
+    /**
+     * The least value at or above {@code v} that an objective can take: every plan's traffic is a sum of tensor sizes
+     * (a multiple of their gcd) and its recompute cost a sum of operator costs (a multiple of theirs), so its objective
+     * is a multiple of the gcd d of those two figures' units, size gcd and lambda x cost gcd (exact: lambda is a binary
+     * fraction). Rounding the bound up to a multiple of d keeps it a bound, and it gives back what rounding down
+     * took from a bound that is exactly an objective (87.99999999999999 is 88). As a double rounded down.
+     */
+    private static double onGrid(Graph g, double lambda, double v) {
+        java.math.BigInteger sizes = java.math.BigInteger.ZERO;
+        for (int x = 0; x < g.tensorCount(); x++) {
+            sizes = sizes.gcd(java.math.BigInteger.valueOf(g.size(x)));
+        }
+        java.math.BigInteger costs = java.math.BigInteger.ZERO;
+        for (int o = 0; o < g.operatorCount(); o++) {
+            costs = costs.gcd(java.math.BigInteger.valueOf(g.cost(o)));
+        }
+        BigDecimal weighted = new BigDecimal(lambda).multiply(new BigDecimal(costs));
+        // Both are finite decimals: scale them to integers by the same power of ten, take the gcd, scale back.
+        int scale = Math.max(0, weighted.stripTrailingZeros().scale());
+        BigDecimal factor = BigDecimal.TEN.pow(scale);
+        java.math.BigInteger d = new BigDecimal(sizes).multiply(factor).toBigIntegerExact()
+                .gcd(weighted.multiply(factor).toBigIntegerExact());
+        if (d.signum() == 0) {
+            return v;
+        }
+        BigDecimal grid = new BigDecimal(d).divide(factor);
+        BigDecimal up = new BigDecimal(v).divide(grid, 0, java.math.RoundingMode.CEILING).multiply(grid);
+        double out = up.doubleValue();
+        return new BigDecimal(out).compareTo(up) > 0 ? Math.nextDown(out) : out;
+    }
+
+    /**
+     * The operators whose covers are priced: the {@link #CANDIDATES} with the most bytes over the budget (the fewer
+     * index first among equals). Each one's cover is a bound, so any subset gives one; this keeps time and memory
+     * linear in the graph beyond the live pairs, and the result the same on every machine.
+     */
+    private static boolean[] candidates(long[] bytes, long budget) {
+        int n = bytes.length;
+        Integer[] over = java.util.stream.IntStream.range(0, n).filter(o -> bytes[o] > budget).boxed()
+                .toArray(Integer[]::new);
+        java.util.Arrays.sort(over, Comparator.comparingLong((Integer o) -> -bytes[o]).thenComparingInt(o -> o));
+        boolean[] priced = new boolean[n];
+        for (int i = 0; i < Math.min(CANDIDATES, over.length); i++) {
+            priced[over[i]] = true;
+        }
+        return priced;
+    }
+
+    /** Each tensor's price per the class comment, rounded down; host tensors cannot be recomputed. */
+    private static double[] prices(Graph g, double lambda) {
+        int m = g.tensorCount();
+        double[] price = new double[m];
+        for (int x = 0; x < m; x++) {
+            long size = g.size(x);
+            int p = g.producer(x);
+            if (p < 0) {
+                price[x] = size;
+                continue;
+            }
+            double load = g.isGraphOutput(x) ? size : 2.0 * size;
+            long out = 0;
+            for (int y : g.outputs(p)) {
+                out += g.size(y);
+            }
+            double recompute = Down.div(Down.mul(Down.mul(lambda, g.cost(p)), size), out);
+            price[x] = Math.min(load, recompute);
+        }
+        return price;
+    }
+
+    /**
+     * The least fractional cover of {@code excess} bytes by the live tensors, each covering min(size, excess) at its
+     * price: the cheapest per covered byte first (Dantzig's greedy, optimal for one row).
+     */
+    private static double cover(Graph g, int[] live, double[] price, long excess) {
+        List<Integer> items = new ArrayList<>(live.length);
+        for (int x : live) {
+            items.add(x);
+        }
+        items.sort(Comparator.comparing((Integer x) -> x, (x, y) -> ratio(price[x], Math.min(g.size(x), excess),
+                price[y], Math.min(g.size(y), excess))).thenComparingInt(x -> x));
+        long left = excess;
+        double value = 0;
+        for (int x : items) {
+            long a = Math.min(g.size(x), excess);
+            if (a <= left) {
+                value = Down.add(value, price[x]);
+                left -= a;
+            } else {
+                value = Down.add(value, Down.div(Down.mul(price[x], left), a));
+                left = 0;
+            }
+            if (left == 0) {
+                break;
+            }
+        }
+        return value;
+    }
+
+    /** Most dead inputs of one producer whose keep-or-recover choices are enumerated; the others count as free. */
+    private static final int MAX_DEAD_INPUTS = 4;
+    /** Evaluations of the Lagrangian per operator (golden-section search over its multiplier). */
+    private static final int SEARCH_STEPS = 60;
+
+    /**
+     * The cover with what a recompute needs: the recompute of x's producer p after o's first run needs every input y
+     * of p on chip. An input that is surely dead at o (no first run reads it after o) is then either on chip at o,
+     * taking room beyond the live bytes, or brought back after o at price(y) (a load, or a recompute of its own
+     * producer, whose inputs are not followed further). One such y may serve the recomputes of every live tensor
+     * whose producer reads it, U_y: x bears the share size(x) / size(U_y) of y's room or price, and the shares of one
+     * y sum to at most one. So each live x has the options: a load; a recompute keeping a subset S of p's dead inputs,
+     * covering min(size(x) - sum over S of share x size(y), E) at lambda c(p) size(x) / out(p) + the shares of the
+     * others' prices. Every plan's choices cover E (knapsack cover, as in the class comment) at no more than it pays,
+     * so for every multiplier pi >= 0 the Lagrangian pi E + sum over x of min(0, least option cost - pi cover) is a
+     * lower bound. The multiplier is searched (the function is concave); any one gives a valid bound.
+     */
+    private static double withInputs(Graph g, int o, int[] live, double[] price, long excess, double lambda,
+                                     Live pairs) {
+        // size(U_y) for each dead input y of a live tensor's producer.
+        java.util.Map<Integer, Long> users = new java.util.HashMap<>();
+        int[][] deadOf = new int[live.length][];
+        for (int i = 0; i < live.length; i++) {
+            int x = live[i];
+            int p = g.producer(x);
+            if (p < 0) {
+                deadOf[i] = new int[0];
+                continue;
+            }
+            deadOf[i] = java.util.Arrays.stream(g.inputs(p)).filter(y -> pairs.dead(o, y)).limit(MAX_DEAD_INPUTS)
+                    .toArray();
+            for (int y : deadOf[i]) {
+                users.merge(y, g.size(x), Long::sum);
+            }
+        }
+        boolean any = false;
+        for (int[] d : deadOf) {
+            any |= d.length > 0;
+        }
+        if (!any) {
+            return 0; // nothing beyond the plain cover
+        }
+        // Each live tensor's options as {cover, cost}.
+        List<double[][]> options = new ArrayList<>(live.length);
+        for (int i = 0; i < live.length; i++) {
+            int x = live[i];
+            long size = g.size(x);
+            int p = g.producer(x);
+            List<double[]> mine = new ArrayList<>();
+            double load = p < 0 || g.isGraphOutput(x) ? size : 2.0 * size;
+            mine.add(new double[] {Math.min(size, excess), load});
+            if (p >= 0) {
+                long out = 0;
+                for (int y : g.outputs(p)) {
+                    out += g.size(y);
+                }
+                double base = Down.div(Down.mul(Down.mul(lambda, g.cost(p)), size), out);
+                int[] dead = deadOf[i];
+                for (int kept = 0; kept < 1 << dead.length; kept++) {
+                    double room = 0;
+                    double cost = base;
+                    for (int j = 0; j < dead.length; j++) {
+                        int y = dead[j];
+                        long u = users.get(y);
+                        if ((kept & (1 << j)) != 0) {
+                            room = Down.add(room, Down.div(Down.mul(g.size(y), size), u));
+                        } else {
+                            cost = Down.add(cost, Down.div(Down.mul(price[y], size), u));
+                        }
+                    }
+                    // The cover is at most this (the room kept is at least its rounded-down share).
+                    double cover = Math.min(Up.sub(size, room), excess);
+                    if (cover > 0) {
+                        mine.add(new double[] {cover, cost});
+                    }
+                }
+            }
+            options.add(mine.toArray(new double[0][]));
+        }
+        double hi = 0;
+        for (double[][] mine : options) {
+            for (double[] v : mine) {
+                hi = Math.max(hi, v[1] / v[0]);
+            }
+        }
+        // Golden-section search for the largest value of the concave Lagrangian on [0, hi].
+        double r = (Math.sqrt(5) - 1) / 2;
+        double a = 0;
+        double b = hi * (1 + 1e-9);
+        double c = b - r * (b - a);
+        double d = a + r * (b - a);
+        double fc = lagrangian(options, excess, c);
+        double fd = lagrangian(options, excess, d);
+        double best = Math.max(0, Math.max(fc, fd));
+        for (int step = 0; step < SEARCH_STEPS; step++) {
+            if (fc >= fd) {
+                b = d;
+                d = c;
+                fd = fc;
+                c = b - r * (b - a);
+                fc = lagrangian(options, excess, c);
+                best = Math.max(best, fc);
+            } else {
+                a = c;
+                c = d;
+                fc = fd;
+                d = a + r * (b - a);
+                fd = lagrangian(options, excess, d);
+                best = Math.max(best, fd);
+            }
+        }
+        // The largest value lies at a breakpoint: where an option's cost - pi cover crosses 0 or another option's. Those
+        // inside the final bracket are tried too (a breakpoint such as 2 bytes per byte then gives the exact value).
+        double width = 1e-9 * hi;
+        java.util.TreeSet<Double> near = new java.util.TreeSet<>();
+        for (double[][] mine : options) {
+            for (int i = 0; i < mine.length && near.size() < MAX_BREAKPOINTS; i++) {
+                addNear(near, mine[i][1] / mine[i][0], a - width, b + width);
+                for (int j = i + 1; j < mine.length; j++) {
+                    if (mine[i][0] != mine[j][0]) {
+                        addNear(near, (mine[i][1] - mine[j][1]) / (mine[i][0] - mine[j][0]), a - width, b + width);
+                    }
+                }
+            }
+        }
+        for (double pi : near) {
+            best = Math.max(best, lagrangian(options, excess, pi));
+        }
+        return best;
+    }
+
+    /** Most breakpoints tried after the search. */
+    private static final int MAX_BREAKPOINTS = 256;
+
+    private static void addNear(java.util.TreeSet<Double> near, double pi, double from, double to) {
+        if (pi >= from && pi <= to && pi >= 0) {
+            near.add(pi);
+        }
+    }
+
+    /** pi E + sum over the tensors of min(0, least cost - pi cover over its options), rounded down. */
+    private static double lagrangian(List<double[][]> options, long excess, double pi) {
+        double value = Down.mul(pi, excess);
+        for (double[][] mine : options) {
+            double least = 0;
+            for (double[] v : mine) {
+                least = Math.min(least, Down.add(v[1], -Up.mul(pi, v[0])));
+            }
+            value = Down.add(value, least);
+        }
+        return value;
+    }
+
+    /** Compares c1 / a1 with c2 / a2 (a1, a2 > 0) exactly: c1 a2 against c2 a1, in BigDecimal when close. */
+    private static int ratio(double c1, long a1, double c2, long a2) {
+        double l = c1 * a2;
+        double r = c2 * a1;
+        if (Math.abs(l - r) > 1e-9 * Math.max(Math.abs(l), Math.abs(r))) {
+            return Double.compare(l, r);
+        }
+        return new BigDecimal(c1).multiply(BigDecimal.valueOf(a2))
+                .compareTo(new BigDecimal(c2).multiply(BigDecimal.valueOf(a1)));
+    }
+
+    /** The live pairs (operator o, tensor x live at o's first run), each once, in a fixed order. */
+    private interface Live {
+        void forEach(Pair action);
+
+        /**
+         * Whether tensor y, an input of the producer of a tensor live at o, is surely read by no first run after o's:
+         * every reader of y runs first before o.
+         */
+        boolean dead(int o, int y);
+    }
+
+    private interface Pair {
+        void accept(int operator, int tensor);
+    }
+
+    /**
+     * A free schedule: x is live at o when it is not o's own, its producer (a reader, for a host tensor) is a strict
+     * ancestor of o and one of its readers a strict descendant.
+     */
+    private static final class Free implements Live {
+        private final Graph g;
+        private final BitSet[] desc;
+        private final BitSet[] anc;
+
+        Free(Graph g) {
+            this.g = g;
+            int n = g.operatorCount();
+            int[] topo = topological(g);
+            desc = new BitSet[n];
+            for (int i = n - 1; i >= 0; i--) {
+                int o = topo[i];
+                BitSet d = new BitSet(n);
+                for (int y : g.outputs(o)) {
+                    for (int c : g.consumers(y)) {
+                        d.set(c);
+                        d.or(desc[c]);
+                    }
+                }
+                desc[o] = d;
+            }
+            anc = new BitSet[n];
+            for (int o : topo) {
+                BitSet a = new BitSet(n);
+                for (int x : g.inputs(o)) {
+                    int p = g.producer(x);
+                    if (p >= 0) {
+                        a.set(p);
+                        a.or(anc[p]);
+                    }
+                }
+                anc[o] = a;
+            }
+        }
+
+        @Override
+        public void forEach(Pair action) {
+            int n = g.operatorCount();
+            for (int x = 0; x < g.tensorCount(); x++) {
+                int[] readers = g.consumers(x);
+                if (readers.length == 0) {
+                    continue;
+                }
+                BitSet after = new BitSet(n);
+                int p = g.producer(x);
+                if (p >= 0) {
+                    after.or(desc[p]);
+                } else {
+                    for (int r : readers) {
+                        after.or(desc[r]);
+                    }
+                }
+                BitSet before = new BitSet(n);
+                for (int r : readers) {
+                    before.or(anc[r]);
+                }
+                after.and(before);
+                for (int r : readers) {
+                    after.clear(r);
+                }
+                for (int o = after.nextSetBit(0); o >= 0; o = after.nextSetBit(o + 1)) {
+                    action.accept(o, x);
+                }
+            }
+        }
+
+        @Override
+        public boolean dead(int o, int y) {
+            for (int r : g.consumers(y)) {
+                if (!anc[o].get(r)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
+    /** A given order of first runs: x is live at the operators strictly between its first touch and last read. */
+    private record InOrder(Graph g, int[] order, int[] pos) implements Live {
+        InOrder(Graph g, int[] order) {
+            this(g, order, positions(order));
+        }
+
+        private static int[] positions(int[] order) {
+            int[] pos = new int[order.length];
+            for (int i = 0; i < order.length; i++) {
+                pos[order[i]] = i;
+            }
+            return pos;
+        }
+
+        @Override
+        public boolean dead(int o, int y) {
+            for (int r : g.consumers(y)) {
+                if (pos[r] >= pos[o]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public void forEach(Pair action) {
+            for (int x = 0; x < g.tensorCount(); x++) {
+                int[] readers = g.consumers(x);
+                if (readers.length == 0) {
+                    continue;
+                }
+                int first = Integer.MAX_VALUE;
+                int last = -1;
+                for (int r : readers) {
+                    first = Math.min(first, pos[r]);
+                    last = Math.max(last, pos[r]);
+                }
+                if (!g.isHost(x)) {
+                    first = pos[g.producer(x)];
+                }
+                for (int i = first + 1; i < last; i++) {
+                    if (!reads(g, order[i], x)) {
+                        action.accept(order[i], x);
+                    }
+                }
+            }
+        }
+    }
+
+    private static boolean reads(Graph g, int o, int x) {
+        for (int y : g.inputs(o)) {
+            if (y == x) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The operator's inputs and outputs, each once. */
+    private static int[] own(Graph g, int o) {
+        return java.util.stream.IntStream.concat(java.util.Arrays.stream(g.inputs(o)),
+                java.util.Arrays.stream(g.outputs(o))).distinct().toArray();
+    }
+
+    /** A topological order (Kahn's, smallest index first: deterministic). */
+    private static int[] topological(Graph g) {
+        int n = g.operatorCount();
+        int[] indegree = new int[n];
+        for (int o = 0; o < n; o++) {
+            for (int x : g.inputs(o)) {
+                if (g.producer(x) >= 0) {
+                    indegree[o]++;
+                }
+            }
+        }
+        java.util.PriorityQueue<Integer> ready = new java.util.PriorityQueue<>();
+        for (int o = 0; o < n; o++) {
+            if (indegree[o] == 0) {
+                ready.add(o);
+            }
+        }
+        int[] out = new int[n];
+        int k = 0;
+        while (!ready.isEmpty()) {
+            int o = ready.poll();
+            out[k++] = o;
+            for (int y : g.outputs(o)) {
+                for (int c : g.consumers(y)) {
+                    if (--indegree[c] == 0) {
+                        ready.add(c);
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Arithmetic rounded up: each result at least the real one. */
+    private static final class Up {
+        private Up() {
+        }
+
+        static double mul(double a, double b) {
+            return -Down.mul(-a, b);
+        }
+
+        static double sub(double a, double b) {
+            return -Down.add(-a, b);
+        }
+    }
+
+    /** Arithmetic rounded down (towards minus infinity, divisors positive): each result at most the real one. */
+    private static final class Down {
+        private Down() {
+        }
+
+        static double mul(double a, double b) {
+            double p = a * b;
+            return Math.fma(a, b, -p) < 0 ? Math.nextDown(p) : p;
+        }
+
+        static double div(double a, double b) {
+            double q = a / b;
+            return Math.fma(q, b, -a) > 0 ? Math.nextDown(q) : q;
+        }
+
+        static double add(double a, double b) {
+            double s = a + b;
+            double bp = s - a;
+            double err = (a - (s - bp)) + (b - bp);
+            return err < 0 ? Math.nextDown(s) : s;
+        }
+    }
+}

@@ -1,0 +1,190 @@
+package dev.memplan.formulations;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.formulations.cosma.RecomputeBound;
+import dev.memplan.formulations.cosma.RecomputeSolver;
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Budgets;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Operator;
+import dev.memplan.model.Schedule;
+import dev.memplan.model.SolveStatus;
+import dev.memplan.model.TensorSetting;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link RecomputeBound}, a bound over every plan with recomputation, against the exhaustive
+ * {@link RecomputeBruteForce}: never above its optimum (which is at least the optimum over every plan, since it
+ * allows at most k recomputes), with a free schedule and in the order of the optimal plan's first runs, at several
+ * lambdas; equal to it on some cases, among them optima that recompute.
+ */
+class RecomputeBoundTest {
+    private static final TensorSetting ALL = TensorSetting.ALL;
+    /** A free recompute, a cheap one, a dear one, and 0.1 (not a binary fraction: rounded prices). */
+    private static final double[] LAMBDAS = {0, 0.125, 0.1, 1, 64};
+
+    private static List<Graph> graphs() {
+        List<Graph> out = new ArrayList<>();
+        for (int seed = 0; seed < 12; seed++) {
+            out.add(RecomputeOptimalityTest.tiny(70 + seed, 3 + seed % 3));
+            out.add(RecomputeOptimalityTest.skips(80 + seed, 4 + seed % 2));
+        }
+        return out;
+    }
+
+    /** The budgets of a case: every one from M_R to below M_P (at least M_R). */
+    private static List<Long> budgets(Graph g) {
+        Graph s = g.withSetting(ALL);
+        long mr = Budgets.minimumRequired(s);
+        long mp = BruteForce.minPeak(s);
+        List<Long> out = new ArrayList<>();
+        for (long b = mr; b < Math.max(mp, mr + 1); b++) {
+            out.add(b);
+        }
+        return out;
+    }
+
+    @Test
+    void neverAboveTheBruteForceAndEqualToItOnSomeCases() {
+        int cases = 0;
+        int equal = 0;
+        int equalRecomputing = 0;
+        int positive = 0;
+        for (Graph g : graphs()) {
+            Graph s = g.withSetting(ALL);
+            for (long b : budgets(g)) {
+                for (double lambda : LAMBDAS) {
+                    String where = g.name() + " B " + b + " lambda " + lambda;
+                    RecomputeBruteForce.Optimum oracle = RecomputeBruteForce.minimum(g, ALL, b, 2, lambda);
+                    RecomputeBound.Result free = RecomputeBound.of(s, b, lambda, null);
+                    assertTrue(free.value() <= oracle.objective(), where + ": free bound " + free.value()
+                            + " above the optimum " + oracle.objective());
+                    int[] firsts = firstRuns(s, oracle);
+                    RecomputeBound.Result fixed = RecomputeBound.of(s, b, lambda, firsts);
+                    assertTrue(fixed.value() <= oracle.objective(), where + ": bound in the optimum's order "
+                            + fixed.value() + " above it " + oracle.objective());
+                    cases++;
+                    positive += free.value() > 0 ? 1 : 0;
+                    if (free.value() == oracle.objective() && free.value() > 0) {
+                        equal++;
+                        equalRecomputing += oracle.recomputeCost() > 0 ? 1 : 0;
+                    }
+                }
+            }
+        }
+        assertTrue(cases >= 100, "cases " + cases);
+        assertTrue(positive >= cases / 5, "positive bounds " + positive + " of " + cases);
+        assertTrue(equal > 0 && equalRecomputing > 0, "cases " + cases + ", bound equal to a positive optimum "
+                + equal + ", of which optima that recompute " + equalRecomputing);
+    }
+
+    /**
+     * In the default order of first runs the bound is at most the joint program's optimum with that order fixed (at
+     * most two recomputes), itself at least the least objective of that order.
+     */
+    @Test
+    void inAFixedOrderNeverAboveTheFixedProgram() {
+        int cases = 0;
+        for (int seed = 0; seed < 4; seed++) {
+            Graph g = seed % 2 == 0 ? RecomputeOptimalityTest.skips(90 + seed, 5)
+                    : RecomputeOptimalityTest.tiny(90 + seed, 4);
+            Graph s = g.withSetting(ALL);
+            long mr = Budgets.minimumRequired(s);
+            for (long b = mr; b <= mr + 2; b++) {
+                for (double lambda : new double[] {0.125, 64}) {
+                    RecomputeSolver.Result fixed = RecomputeSolver.solve(g, ALL, b, RecomputeSolver.Request.of(2,
+                            lambda, Backend.CPSAT).withSchedule(Schedule.defaultOrder(g)), Limits.DEFAULT);
+                    assertEquals(SolveStatus.OPTIMAL, fixed.status());
+                    double bound = RecomputeBound.of(s, b, lambda, Schedule.defaultOrder(s).resolve(s)).value();
+                    assertTrue(bound <= fixed.objective().value(), g.name() + " B " + b + " lambda " + lambda
+                            + ": " + bound + " above " + fixed.objective().value());
+                    cases++;
+                }
+            }
+        }
+        assertEquals(24, cases);
+    }
+
+    /**
+     * RecomputeOptimalityTest's graph: at budget 9, y (4 bytes) cannot stay on chip while c runs. Dear lambda: its
+     * spill and load, 8; cheap: running a (cost 1) again, lambda x 1. Both are the optimum.
+     */
+    @Test
+    void theReadEarlyAndLateGraphMeetsItsOptimum() {
+        Graph g = RecomputeOptimalityTest.readEarlyAndLate().withSetting(ALL);
+        for (double lambda : new double[] {1, 64, 0.25}) {
+            RecomputeBound.Result r = RecomputeBound.of(g, 9, lambda, null);
+            assertEquals(Math.min(8, lambda), r.value(), "lambda " + lambda);
+            assertEquals("c", g.operator(r.operator()).name());
+            assertEquals(3, r.excess());
+            assertEquals(RecomputeBruteForce.minimum(g, ALL, 9, 1, lambda).objective(), r.value());
+        }
+        // With room for everything nothing is forced.
+        assertEquals(0.0, RecomputeBound.of(g, 13, 1, null).value());
+    }
+
+    /**
+     * x:1 -> a -> w:4 -> b -> y:4 -> c -> z:5 -> d -> u:1; y, u -> e -> v:1, a and b cost 1. At budget 9 y cannot stay
+     * on chip while d runs (z, u and y: 10 bytes). Running b again needs w, read by nobody after b: keeping w through
+     * d takes as much room as dropping y frees, so w must come back too, at least its producer's rerun. The bound is
+     * then lambda (b) + lambda (a) = 2, where pricing y's recompute alone would give 1; the optimum (rerun a and b,
+     * and load x again) is 3.
+     */
+    @Test
+    void aRecomputeWhoseInputIsGonePaysForThatInputToo() {
+        Graph g = Graph.builder("gone-input")
+                .activation("x", 1).activation("w", 4).activation("y", 4).activation("z", 5).activation("u", 1)
+                .activation("v", 1)
+                .operator(new Operator("a", null, List.of("x"), List.of("w"), 1L))
+                .operator(new Operator("b", null, List.of("w"), List.of("y"), 1L))
+                .operator(new Operator("c", null, List.of("y"), List.of("z"), 5L))
+                .operator(new Operator("d", null, List.of("z"), List.of("u"), 5L))
+                .operator(new Operator("e", null, List.of("y", "u"), List.of("v"), 5L))
+                .output("v").build().withSetting(ALL);
+        RecomputeBound.Result free = RecomputeBound.of(g, 9, 1, null);
+        assertEquals(2.0, free.value());
+        assertEquals("d", g.operator(free.operator()).name());
+        assertEquals(2.0, RecomputeBound.of(g, 9, 1, Schedule.defaultOrder(g).resolve(g)).value());
+        RecomputeBruteForce.Optimum oracle = RecomputeBruteForce.minimum(g, ALL, 9, 2, 1);
+        assertEquals(3.0, oracle.objective());
+        assertEquals(2, oracle.recomputeCost());
+    }
+
+    /**
+     * fig1's training step at M_R (56 bytes), lambda 1: at n4's backward every live tensor is off chip, among them two
+     * outputs of n1 (16 and 8 of its 24 bytes), whose shares of its cost 32 are thirds; rounded down they sum to
+     * just below 32. Every objective there is an integer (sizes, costs and lambda are), so the bound is 88 exactly.
+     */
+    @Test
+    void theBoundIsRoundedUpToTheObjectivesGrid() {
+        Graph g = dev.memplan.datasets.TrainingGraphs.of(dev.memplan.datasets.Examples.graph("fig1"),
+                dev.memplan.datasets.TrainingGraphs.Step.BACKWARD).withSetting(TensorSetting.ACTIVATIONS);
+        RecomputeBound.Result r = RecomputeBound.of(g, Budgets.minimumRequired(g), 1, null);
+        assertEquals(88.0, r.value());
+        assertEquals("n4/backward", g.operator(r.operator()).name());
+        // With lambda 2^-8 the grid is 1/256 of a byte x the costs' gcd 8: 1/32.
+        double fine = RecomputeBound.of(g, Budgets.minimumRequired(g), 1.0 / 256, null).value();
+        assertEquals(Math.rint(fine * 32), fine * 32);
+    }
+
+    @Test
+    void refusesABadWeightOrOrder() {
+        Graph g = RecomputeOptimalityTest.readEarlyAndLate().withSetting(ALL);
+        assertThrows(IllegalArgumentException.class, () -> RecomputeBound.of(g, 9, -1, null));
+        assertThrows(IllegalArgumentException.class, () -> RecomputeBound.of(g, 9, Double.NaN, null));
+        assertThrows(IllegalArgumentException.class, () -> RecomputeBound.of(g, 9, 1, new int[] {0, 1}));
+    }
+
+    /** The operators in the order of their first runs in the oracle's plan. */
+    private static int[] firstRuns(Graph s, RecomputeBruteForce.Optimum oracle) {
+        return new ArrayList<>(new LinkedHashSet<>(oracle.plan().schedule().operators())).stream()
+                .mapToInt(s::operatorIndex).toArray();
+    }
+}
