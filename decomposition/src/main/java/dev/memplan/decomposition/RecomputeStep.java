@@ -95,7 +95,6 @@ final class RecomputeStep {
         boolean feasible = budget >= Budgets.minimumFeasible(g);
         List<RecomputeOutcome.Candidate> baselines = feasible ? runBaselines(graph, setting, budget, limits, fixed,
                 steps) : List.of();
-        String whyNot = feasible ? null : "below the least aligned budget no plan exists";
         Limits spillLimits = feasible && limits.budget().limited()
                 ? limits.child(1 - Shares.RECOMPUTE_JOINT) : limits.child();
         CosmaPipeline.Outcome so = spillOnly.apply(spillLimits);
@@ -106,107 +105,135 @@ final class RecomputeStep {
                         : ", objective " + spill + "; its bound is on the traffic of plans that do not recompute")));
 
         // The best so far, in the order spill-only, baselines; the joint program's plan replaces it only when lower.
-        Plan best = s.plan();
-        CheckReport bestCheck = s.check();
-        Objective bestObjective = spill;
-        String source = spill == null ? null : RecomputeOutcome.SPILL_ONLY;
+        Best best = new Best(s.plan(), s.check(), spill, spill == null ? null : RecomputeOutcome.SPILL_ONLY);
         for (RecomputeOutcome.Candidate c : baselines) {
-            if (c.objective() != null && (bestObjective == null || c.objective().value() < bestObjective.value())) {
-                best = c.result().plan();
-                bestCheck = c.result().check();
-                bestObjective = c.objective();
-                source = c.name();
-            }
+            best.offer(c.result().plan(), c.result().check(), c.objective(), c.name());
         }
-        RecomputeOutcome.Joint joint = null;
-        int extraRuns = 0;
         // The bound over every plan (any recomputes, any order, or the fixed one): cheap, so computed before the
         // joint program, which it spares when a candidate already meets it.
         RecomputeBound.Result lower = feasible ? RecomputeBound.of(g, budget, lambda,
                 fixed == null ? null : fixed.resolve(g)) : new RecomputeBound.Result(0, -1, 0);
-        if (whyNot == null && bestObjective != null && bestObjective.value() == 0) {
-            whyNot = "a plan with objective 0 is optimal";
-        } else if (whyNot == null && bestObjective != null && bestObjective.value() <= lower.value()) {
-            whyNot = "the plan of " + source + " meets the bound over every plan: it is optimal";
-        } else if (whyNot == null && limits.stopped()) {
-            whyNot = "the limit is spent";
-        }
+        String whyNot = feasible ? skipReason(best, lower, limits) : "below the least aligned budget no plan exists";
+        RecomputeOutcome.Joint joint = null;
+        int extraRuns = 0;
         if (whyNot != null) {
             steps.add(new StepReport(RecomputeOutcome.JOINT, StepReport.Status.SKIPPED, null, null, 0, null, whyNot));
             progress.accept("recompute: joint program skipped: " + whyNot);
         } else {
             extraRuns = Math.min(EXTRA_RUNS, g.operatorCount());
-            // What is left; without any limit, Shares.STEP_CAP of wall time.
-            Limits step = limits.budget().limited() ? limits.child() : limits.child(Shares.RECOMPUTE_JOINT);
-            progress.accept("recompute: the joint program (at most " + extraRuns + " recomputes, from the plan of "
-                    + source + ") ...");
-            RecomputeSolver.Request request = RecomputeSolver.Request.of(extraRuns, lambda, settings.cosma().backend())
-                    .withStart(best).withSchedule(fixed).withReruns(Reruns.FORWARD)
-                    .without(settings.cosma().without());
-            RecomputeSolver.Result r;
-            try {
-                r = RecomputeSolver.solve(graph, setting, budget, request, step);
-            } catch (IllegalArgumentException e) {
-                r = null;
-                steps.add(new StepReport(RecomputeOutcome.JOINT, StepReport.Status.SKIPPED, null, null,
-                        step.budget().wallSeconds(), work(step), e.getMessage()));
-            } catch (OutOfMemoryError e) {
-                // The last resort: each program is sized before it is built and skipped when it would not fit
-                // (ModelEstimate, HeapRoom), so this is an estimate that fell short (the solver's copy, a search).
-                // The best checked plan so far stands.
-                r = null;
-                steps.add(new StepReport(RecomputeOutcome.JOINT, StepReport.Status.SKIPPED, null, null,
-                        step.budget().wallSeconds(), work(step), "the joint program ran out of heap (give more with"
-                        + " MEMPLAN_JAVA_OPTS=-Xmx...); the best plan so far is kept"));
-                progress.accept("recompute: the joint program ran out of heap; the best plan so far is kept");
-            }
-            if (r != null && !r.built()) {
-                // Every program was too large for the heap or the limits: a skipped step, with the estimates.
-                String why = String.join("; ", r.notes());
-                steps.add(new StepReport(RecomputeOutcome.JOINT, StepReport.Status.SKIPPED, null, null,
-                        step.budget().wallSeconds(), work(step), why));
-                progress.accept("recompute: the joint program skipped: " + why);
-            } else if (r != null) {
-                joint = new RecomputeOutcome.Joint(r.status(), r.objective(), r.bound(), r.startOnly(), r.notes(),
-                        step.budget().wallSeconds());
-                steps.add(new StepReport(RecomputeOutcome.JOINT, step.stopped() ? StepReport.Status.OUT_OF_BUDGET
-                        : StepReport.Status.DONE, r.objective() == null ? null : r.objective().traffic(), null,
-                        step.budget().wallSeconds(), work(step), r.status() + (r.objective() == null ? ", no plan"
-                        : ", objective " + r.objective()) + ", bound " + (r.bound() == null ? "-" : r.bound())
-                        + (r.notes().isEmpty() ? "" : "; " + String.join("; ", r.notes()))));
-                if (r.objective() != null && !r.startOnly() && (bestObjective == null
-                        || r.objective().value() < bestObjective.value())) {
-                    best = r.plan();
-                    bestCheck = r.check();
-                    bestObjective = r.objective();
-                    source = RecomputeOutcome.JOINT;
-                }
-                progress.accept("recompute: the joint program gave " + r.status() + (r.objective() == null ? ""
-                        : ", objective " + r.objective()) + (r.startOnly() ? " (its starting plan)" : ""));
-            }
+            joint = runJoint(graph, setting, budget, limits, fixed, extraRuns, best, steps);
         }
-        // Only the bound over every plan proves anything: the joint program's holds over the plans it allows (at most
-        // extraRuns recomputes, of forward operators), so an optimum among those is no optimum of the case.
-        double bound = bestObjective == null ? 0 : Math.min(lower.value(), bestObjective.value());
-        SolveStatus status;
-        if (bestObjective == null) {
-            status = s.status() == SolveStatus.INFEASIBLE ? SolveStatus.INFEASIBLE : SolveStatus.UNKNOWN;
-        } else if (bestObjective.value() <= lower.value()) {
-            status = SolveStatus.OPTIMAL;
-        } else {
-            status = SolveStatus.FEASIBLE;
-        }
-        Double gap = bestObjective == null ? null
-                : bestObjective.value() == 0 ? 0.0 : (bestObjective.value() - bound) / bestObjective.value();
-        RecomputeOutcome outcome = new RecomputeOutcome(lambda, status, bestObjective, bound, gap, source, spill,
-                baselines, joint, extraRuns, steps);
+        Verdict verdict = Verdict.of(best.objective, lower, s.status());
+        RecomputeOutcome outcome = new RecomputeOutcome(lambda, verdict.status(), best.objective, verdict.bound(),
+                verdict.gap(), best.source, spill, baselines, joint, extraRuns, steps);
         List<String> notes = new ArrayList<>(s.notes());
-        PlanResult result = new PlanResult(s.planner(), status, best, bestCheck,
-                bestObjective == null ? null : Math.round(bestObjective.value()),
-                bestObjective == null ? null : (long) Math.floor(bound), gap, clock.wallSeconds(), clock.workUsed(),
-                limits.budget().wallStopped(), notes);
+        PlanResult result = new PlanResult(s.planner(), verdict.status(), best.plan, best.check,
+                best.objective == null ? null : Math.round(best.objective.value()),
+                best.objective == null ? null : (long) Math.floor(verdict.bound()), verdict.gap(),
+                clock.wallSeconds(), clock.workUsed(), limits.budget().wallStopped(), notes);
         return new CosmaPipeline.Outcome(result, so.whole(), so.dnc(), so.fsDefault(), so.fsMpmf(), so.bestStart(),
                 so.dncOptions(), outcome);
+    }
+
+    /** Why the joint program need not run, or null when it should. */
+    private static String skipReason(Best best, RecomputeBound.Result lower, Limits limits) {
+        if (best.objective != null && best.objective.value() == 0) {
+            return "a plan with objective 0 is optimal";
+        }
+        if (best.objective != null && best.objective.value() <= lower.value()) {
+            return "the plan of " + best.source + " meets the bound over every plan: it is optimal";
+        }
+        return limits.stopped() ? "the limit is spent" : null;
+    }
+
+    /** The joint program from the best plan so far, in what is left; its plan replaces the best when lower. */
+    private RecomputeOutcome.Joint runJoint(Graph graph, TensorSetting setting, long budget, Limits limits,
+                                            Schedule fixed, int extraRuns, Best best, List<StepReport> steps) {
+        // What is left; without any limit, Shares.STEP_CAP of wall time.
+        Limits step = limits.budget().limited() ? limits.child() : limits.child(Shares.RECOMPUTE_JOINT);
+        progress.accept("recompute: the joint program (at most " + extraRuns + " recomputes, from the plan of "
+                + best.source + ") ...");
+        RecomputeSolver.Request request = RecomputeSolver.Request.of(extraRuns, lambda, settings.cosma().backend())
+                .withStart(best.plan).withSchedule(fixed).withReruns(Reruns.FORWARD)
+                .without(settings.cosma().without());
+        RecomputeSolver.Result r;
+        try {
+            r = RecomputeSolver.solve(graph, setting, budget, request, step);
+        } catch (IllegalArgumentException e) {
+            steps.add(new StepReport(RecomputeOutcome.JOINT, StepReport.Status.SKIPPED, null, null,
+                    step.budget().wallSeconds(), work(step), e.getMessage()));
+            return null;
+        } catch (OutOfMemoryError e) {
+            // The last resort: each program is sized before it is built and skipped when it would not fit
+            // (ModelEstimate, HeapRoom), so this is an estimate that fell short (the solver's copy, a search).
+            // The best checked plan so far stands.
+            steps.add(new StepReport(RecomputeOutcome.JOINT, StepReport.Status.SKIPPED, null, null,
+                    step.budget().wallSeconds(), work(step), "the joint program ran out of heap (give more with"
+                    + " MEMPLAN_JAVA_OPTS=-Xmx...); the best plan so far is kept"));
+            progress.accept("recompute: the joint program ran out of heap; the best plan so far is kept");
+            return null;
+        }
+        if (!r.built()) {
+            // Every program was too large for the heap or the limits: a skipped step, with the estimates.
+            String why = String.join("; ", r.notes());
+            steps.add(new StepReport(RecomputeOutcome.JOINT, StepReport.Status.SKIPPED, null, null,
+                    step.budget().wallSeconds(), work(step), why));
+            progress.accept("recompute: the joint program skipped: " + why);
+            return null;
+        }
+        steps.add(new StepReport(RecomputeOutcome.JOINT, step.stopped() ? StepReport.Status.OUT_OF_BUDGET
+                : StepReport.Status.DONE, r.objective() == null ? null : r.objective().traffic(), null,
+                step.budget().wallSeconds(), work(step), r.status() + (r.objective() == null ? ", no plan"
+                : ", objective " + r.objective()) + ", bound " + (r.bound() == null ? "-" : r.bound())
+                + (r.notes().isEmpty() ? "" : "; " + String.join("; ", r.notes()))));
+        if (!r.startOnly()) {
+            best.offer(r.plan(), r.check(), r.objective(), RecomputeOutcome.JOINT);
+        }
+        progress.accept("recompute: the joint program gave " + r.status() + (r.objective() == null ? ""
+                : ", objective " + r.objective()) + (r.startOnly() ? " (its starting plan)" : ""));
+        return new RecomputeOutcome.Joint(r.status(), r.objective(), r.bound(), r.startOnly(), r.notes(),
+                step.budget().wallSeconds());
+    }
+
+    /** The best checked plan so far, by objective; ties keep the earlier one. */
+    private static final class Best {
+        private Plan plan;
+        private CheckReport check;
+        private Objective objective;
+        private String source;
+
+        Best(Plan plan, CheckReport check, Objective objective, String source) {
+            this.plan = plan;
+            this.check = check;
+            this.objective = objective;
+            this.source = source;
+        }
+
+        void offer(Plan p, CheckReport c, Objective o, String name) {
+            if (o != null && (objective == null || o.value() < objective.value())) {
+                plan = p;
+                check = c;
+                objective = o;
+                source = name;
+            }
+        }
+    }
+
+    /**
+     * Status, bound and gap of a run. Only the bound over every plan proves anything: the joint program's holds over
+     * the plans it allows (at most extraRuns recomputes, of forward operators), so an optimum among those is no
+     * optimum of the case.
+     */
+    private record Verdict(SolveStatus status, double bound, Double gap) {
+        static Verdict of(Objective best, RecomputeBound.Result lower, SolveStatus spillStatus) {
+            if (best == null) {
+                return new Verdict(spillStatus == SolveStatus.INFEASIBLE ? SolveStatus.INFEASIBLE
+                        : SolveStatus.UNKNOWN, 0, null);
+            }
+            double bound = Math.min(lower.value(), best.value());
+            SolveStatus status = best.value() <= lower.value() ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE;
+            return new Verdict(status, bound, best.value() == 0 ? 0.0 : (best.value() - bound) / best.value());
+        }
     }
 
     private List<RecomputeOutcome.Candidate> runBaselines(Graph graph, TensorSetting setting, long budget,
