@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.model.LimitValues;
 import dev.memplan.baselines.allocation.Allocators;
 import dev.memplan.model.Allocation;
 import dev.memplan.model.Buffer;
@@ -141,7 +142,7 @@ final class AllocateCommand extends CommandBase {
             long h = a.placement().height();
             String gap = bound > 0 ? String.format(Locale.ROOT, ", %.6f L (gap %.4f%%)", (double) h / bound,
                     100.0 * (h - bound) / h) : "";
-            o.println(what + ": height " + h + gap + ", time " + time + ", status " + a.status() + LimitOptions.cut(limits.budget()));
+            o.println(what + ": height " + h + gap + ", time " + time + ", status " + a.status() + LimitValues.cut(limits.budget()));
             if (a.note() != null) {
                 o.println("note: " + a.note());
             }
@@ -162,7 +163,7 @@ final class AllocateCommand extends CommandBase {
         String why = a.note() != null ? a.note()
                 : wallLimit != null && a.seconds() >= 0.9 * wallLimit.toNanos() / 1e9
                         ? "no solution found within the time limit of " + limit.timeLimit + " s" : "no solution found";
-        o.println("gave up after " + time + ": " + why + " (not proven infeasible)" + LimitOptions.cut(limits.budget()));
+        o.println("gave up after " + time + ": " + why + " (not proven infeasible)" + LimitValues.cut(limits.budget()));
         workLine(o, limits);
         return ExitCode.NOT_FOUND.code();
     }
@@ -170,7 +171,7 @@ final class AllocateCommand extends CommandBase {
     /** Under a work limit: the work used, and whether the clock cut it short (then the result is the machine's). */
     private void workLine(PrintWriter o, Limits limits) {
         if (limits.workMode()) {
-            o.println("work: " + LimitOptions.workUsed(limits.budget(), limit.workLimit));
+            o.println("work: " + LimitValues.workUsed(limits.budget(), limit.workLimit));
         }
     }
 }

@@ -1,6 +1,7 @@
 package dev.memplan.cli;
 
 import dev.memplan.model.Budget;
+import dev.memplan.model.LimitValues;
 import dev.memplan.model.Shares;
 import java.time.Duration;
 import picocli.CommandLine.Option;
@@ -31,12 +32,12 @@ final class LimitOptions {
 
     /** The wall-time limit, checked; null for none. */
     Duration wallLimit() {
-        return Inputs.timeLimit(timeLimit, "--time-limit");
+        return UserException.of(() -> LimitValues.wall(timeLimit, "--time-limit"));
     }
 
     /** The work limit in units, checked; null without --work-limit. */
     Double workUnits() {
-        return SolverOptions.workUnits(workLimit, "--work-limit");
+        return UserException.of(() -> LimitValues.work(workLimit, "--work-limit"));
     }
 
     /**
@@ -65,25 +66,10 @@ final class LimitOptions {
 
     /** The thread count, checked. */
     int threads() {
-        Inputs.threads(threads, "--threads");
-        return threads;
+        return UserException.of(() -> LimitValues.threads(threads, "--threads"));
     }
 
     boolean workMode() {
         return workLimit != null;
-    }
-
-    /** Beside a status: " (the wall clock cut ...)" when it cut a work-limited run's counted work; else nothing. */
-    static String cut(Budget work) {
-        return work.workMode() && work.wallStopped() ? " (" + Budget.WALL_CUT + ")" : "";
-    }
-
-    /**
-     * What a work-limited run used, for the report: the units used of the limit, and whether the wall-time guard
-     * stopped the work early (then the result depends on the machine).
-     */
-    static String workUsed(Budget work, double limit) {
-        return String.format(java.util.Locale.ROOT, "%.2f of %s units%s", work.workUsed(), SolverOptions.units(limit),
-                work.wallStopped() ? " (" + Budget.WALL_CUT + ")" : " (counted work; the wall clock cut nothing short)");
     }
 }

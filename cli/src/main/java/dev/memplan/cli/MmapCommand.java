@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.model.LimitValues;
 import dev.memplan.baselines.mmap.MmapPlanners;
 import dev.memplan.baselines.mmap.MmapRun;
 import dev.memplan.datasets.mmap.MmapInstances;
@@ -35,12 +36,7 @@ final class MmapCommand extends CommandBase.Group {
     /** The instance named by an argument ({@link MmapInstances#read}), with the capacity replaced when one is given. */
     static MmapInstance instance(String argument, Long capacity) {
         checkCapacity(capacity);
-        MmapInstance in;
-        try {
-            in = MmapInstances.read(argument, Inputs::graph);
-        } catch (IllegalArgumentException e) {
-            throw new UserException(e.getMessage());
-        }
+        MmapInstance in = UserException.of(() -> MmapInstances.read(argument, Inputs::graph));
         return capacity == null ? in : in.withCapacity(capacity);
     }
 
@@ -59,11 +55,7 @@ final class MmapCommand extends CommandBase.Group {
     }
 
     static MappingPlanner planner(String name, int simulations) {
-        try {
-            return MmapPlanners.byName(name, simulations);
-        } catch (IllegalArgumentException e) {
-            throw new UserException(e.getMessage());
-        }
+        return UserException.of(() -> MmapPlanners.byName(name, simulations));
     }
 
     static String describe(MmapInstance in) {
@@ -142,8 +134,8 @@ final class MmapCommand extends CommandBase.Group {
             double timeLimit = timeLimitOption != null ? timeLimitOption
                     : workLimit != null ? Double.POSITIVE_INFINITY : 60;
             Budget work = workLimit == null ? Budget.unlimited()
-                    : Budget.ofWork(SolverOptions.workUnits(workLimit, "--work-limit"), null);
-            Inputs.threads(threads, "--threads");
+                    : Budget.ofWork(UserException.of(() -> LimitValues.work(workLimit, "--work-limit")), null);
+            UserException.of(() -> LimitValues.threads(threads, "--threads"));
             if (simulations < 1 || simulations > MmapRun.MAX_SIMULATIONS) {
                 throw new UserException("--simulations must be >= 1 and <= " + MmapRun.MAX_SIMULATIONS
                         + " (MCTS simulations per move), got " + simulations);
@@ -155,7 +147,7 @@ final class MmapCommand extends CommandBase.Group {
         /** The "work" line ({@link LimitOptions#workUsed}), or none without a work limit. */
         void workLine(PrintWriter out, String label, MmapRun run) {
             if (workLimit != null) {
-                out.println(label + LimitOptions.workUsed(run.work(), workLimit));
+                out.println(label + LimitValues.workUsed(run.work(), workLimit));
             }
         }
     }
@@ -183,7 +175,7 @@ final class MmapCommand extends CommandBase.Group {
             MappingResult r = p.plan(in, limits.limitsOfWhatIsLeft());
             o.println("instance  " + describe(in));
             o.println("planner   " + r.planner());
-            o.println("status    " + r.status() + LimitOptions.cut(limits.work()));
+            o.println("status    " + r.status() + LimitValues.cut(limits.work()));
             if (r.mapping() == null) {
                 o.println("no mapping found within the limits (" + r.note() + ")");
                 return ExitCode.NOT_FOUND.code();

@@ -5,8 +5,8 @@ import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.formulations.milp.Backend;
-import dev.memplan.model.Budget;
 import dev.memplan.sweeps.PlannerChoice;
+import dev.memplan.model.LimitValues;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Plan;
 import dev.memplan.model.Schedule;
@@ -183,18 +183,6 @@ final class SolverOptions {
     }
 
     /**
-     * A work limit given as {@code option}: from a micro-unit (the resolution of the work counters: a smaller limit
-     * would be counted as none at all) to 1e9 units; null when not given.
-     */
-    static Double workUnits(Double units, String option) {
-        if (units != null && (!Double.isFinite(units) || units < Budget.MIN_WORK_LIMIT || units > 1e9)) {
-            throw new UserException(option + " must be a number of work units from 0.000001 (the resolution of the"
-                    + " work counters) to 1e9, got " + units);
-        }
-        return units;
-    }
-
-    /**
      * The limits of a command whose --time-limit bounds its whole wall time (solve, compare, budgets): one
      * {@link Budget} from the command's start ({@link LimitOptions#commandBudget}); every step reads what is left of it.
      */
@@ -240,16 +228,10 @@ final class SolverOptions {
         return off;
     }
 
-    /** A work limit as the user typed it: 60, 0.5. */
-    static String units(double value) {
-        return value == Math.rint(value) && Math.abs(value) < 1e15 ? String.valueOf((long) value)
-                : java.math.BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
-    }
-
-    /** The "work" row under a work limit ({@link LimitOptions#workUsed}). */
+    /** The "work" row under a work limit ({@link LimitValues#workUsed}). */
     void workRow(Table t, Limits limits) {
         if (limits.workMode()) {
-            t.row("work", LimitOptions.workUsed(limits.budget(), limit.workLimit));
+            t.row("work", LimitValues.workUsed(limits.budget(), limit.workLimit));
         }
     }
 }
