@@ -3,10 +3,8 @@ package dev.memplan.cli;
 import dev.memplan.model.LimitValues;
 import dev.memplan.baselines.allocation.Allocators;
 import dev.memplan.model.Allocation;
-import dev.memplan.model.Buffer;
 import dev.memplan.model.BufferChecker;
 import dev.memplan.model.BufferSet;
-import dev.memplan.model.ByteRange;
 import dev.memplan.model.Limits;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.io.MiniMallocCsv;
@@ -93,26 +91,9 @@ final class AllocateCommand extends CommandBase {
         try (ClockGuard guard = ClockGuard.until(limits.budget())) {
             buffers = Inputs.buffers(input);
         }
-        Long cap = capacity != null ? capacity : buffers.capacity();
+        Long cap = UserException.of(() -> buffers.packingCapacity(capacity, "--capacity", file.toString()));
         if (cap == null && !minimize) {
             throw new UserException(file + ": no capacity; give --capacity or name the file X.<capacity>.csv");
-        }
-        if (cap != null && cap <= 0) {
-            throw new UserException(capacity != null ? "--capacity must be positive, got " + cap
-                    : file + ": the capacity in the file name (X.<capacity>.csv) must be positive, got " + cap
-                    + "; give --capacity or rename the file");
-        }
-        if (cap != null && ByteRange.problem(cap, "--capacity") != null) {
-            throw new UserException(ByteRange.problem(cap, "--capacity"));
-        }
-        if (cap != null) {
-            for (Buffer b : buffers.buffers()) {
-                if (b.fixedOffset() != null && ByteRange.add(b.fixedOffset(), b.size()) > cap) {
-                    throw new UserException(file + ": buffer '" + Messages.clean(b.id()) + "' is fixed at ["
-                            + b.fixedOffset() + ", " + ByteRange.add(b.fixedOffset(), b.size())
-                            + "), beyond the capacity " + cap + ": no packing keeps it");
-                }
-            }
         }
         String name = GeneratedTraces.isTraceName(input) && !Files.exists(file) ? input
                 : file.getFileName().toString();
