@@ -2,7 +2,6 @@ package dev.memplan.cli;
 
 import dev.memplan.model.Budget;
 import dev.memplan.model.LimitValues;
-import dev.memplan.model.Shares;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
@@ -40,36 +39,14 @@ final class LimitOptions {
         return UserException.of(() -> LimitValues.work(workLimit, "--work-limit"));
     }
 
-    /**
-     * A budget from now: the work limit with {@code wall} as its outer guard, or {@code wall} alone (null: none).
-     */
-    Budget budget(Duration wall) {
-        Double units = workUnits();
-        return units != null ? Budget.ofWork(units, wall) : Budget.ofWall(wall);
-    }
-
-    /**
-     * The budget of a command whose --time-limit bounds its whole wall time: {@link #budget} of what is left of the
-     * limit since the command started (the JVM's start-up counts), less a margin to check and write the result (a
-     * tenth of the limit, at most {@link Shares#WRITE_MARGIN_CAP}); without a time limit, {@code budget(null)}.
-     */
+    /** The budget of a command whose --time-limit bounds its whole wall time ({@link LimitValues#commandBudget}). */
     Budget commandBudget() {
         Duration wall = wallLimit();
-        if (wall == null) {
-            return budget(null);
-        }
-        Duration tenth = wall.dividedBy(Shares.WRITE_MARGIN_DIVISOR);
-        Duration left = wall.minus(tenth.compareTo(Shares.WRITE_MARGIN_CAP) < 0 ? tenth : Shares.WRITE_MARGIN_CAP)
-                .minusNanos(System.nanoTime() - Main.started());
-        return budget(left.isNegative() ? Duration.ZERO : left);
+        return LimitValues.commandBudget(workUnits(), wall, Main.started());
     }
 
     /** The thread count, checked. */
     int threads() {
         return UserException.of(() -> LimitValues.threads(threads, "--threads"));
-    }
-
-    boolean workMode() {
-        return workLimit != null;
     }
 }

@@ -4,7 +4,6 @@ import dev.memplan.model.LimitValues;
 import dev.memplan.baselines.mmap.MmapPlanners;
 import dev.memplan.baselines.mmap.MmapRun;
 import dev.memplan.datasets.mmap.MmapInstances;
-import dev.memplan.model.Budget;
 import dev.memplan.model.ByteRange;
 import dev.memplan.model.io.MmapJson;
 import dev.memplan.model.mmap.Action;
@@ -104,7 +103,7 @@ final class MmapCommand extends CommandBase.Group {
         @Option(names = "--time-limit", paramLabel = "SECONDS",
                 description = "wall-time limit of the whole command (default: 60; with --work-limit: none, and when given"
                         + " the outer guard of the work)")
-        Double timeLimitOption;
+        Double timeLimit;
 
         @Option(names = "--work-limit", paramLabel = "UNITS",
                 description = {"deterministic work limit in units (about a second each on a quiet 2-core machine): MCTS",
@@ -128,23 +127,12 @@ final class MmapCommand extends CommandBase.Group {
          */
         MmapRun validate(Input input) {
             long start = System.nanoTime();
-            if (timeLimitOption != null && (!(timeLimitOption > 0) || Double.isInfinite(timeLimitOption))) {
-                throw new UserException("--time-limit must be a positive number of seconds, got " + timeLimitOption);
-            }
-            double timeLimit = timeLimitOption != null ? timeLimitOption
-                    : workLimit != null ? Double.POSITIVE_INFINITY : 60;
-            Budget work = workLimit == null ? Budget.unlimited()
-                    : Budget.ofWork(UserException.of(() -> LimitValues.work(workLimit, "--work-limit")), null);
-            UserException.of(() -> LimitValues.threads(threads, "--threads"));
-            if (simulations < 1 || simulations > MmapRun.MAX_SIMULATIONS) {
-                throw new UserException("--simulations must be >= 1 and <= " + MmapRun.MAX_SIMULATIONS
-                        + " (MCTS simulations per move), got " + simulations);
-            }
+            MmapRun run = UserException.of(() -> MmapRun.of(timeLimit, workLimit, threads, seed, simulations, start));
             checkCapacity(input.capacity);
-            return new MmapRun(timeLimit, work, threads, seed, simulations, start);
+            return run;
         }
 
-        /** The "work" line ({@link LimitOptions#workUsed}), or none without a work limit. */
+        /** The "work" line ({@link LimitValues#workUsed}), or none without a work limit. */
         void workLine(PrintWriter out, String label, MmapRun run) {
             if (workLimit != null) {
                 out.println(label + LimitValues.workUsed(run.work(), workLimit));

@@ -45,21 +45,6 @@ final class SolverOptions {
                 throw new CommandLine.TypeConversionException(e.getMessage());
             }
         }
-
-        /**
-         * The value of {@code values} whose name (as {@code name} writes it) is {@code text}, trimmed, any case; else
-         * an error naming {@code what} and listing every value's name.
-         */
-        static <E extends Enum<E>> E named(E[] values, java.util.function.Function<E, String> name, String text,
-                                           String what) {
-            for (E e : values) {
-                if (name.apply(e).equalsIgnoreCase(text.trim())) {
-                    return e;
-                }
-            }
-            throw new IllegalArgumentException("unknown " + what + " '" + text + "': use " + String.join(" or ",
-                    java.util.Arrays.stream(values).map(e -> "'" + name.apply(e) + "'").toList()));
-        }
     }
 
     /** --solver's values: the back-ends' ids, any case. */
@@ -99,7 +84,7 @@ final class SolverOptions {
     /** --encoding's values, any case. */
     static final class EncodingConverter extends Parsing<PlannerChoice.Encoding> {
         EncodingConverter() {
-            super(value -> named(PlannerChoice.Encoding.values(), Object::toString, value, "encoding"));
+            super(PlannerChoice.Encoding::parse);
         }
     }
 
@@ -134,23 +119,12 @@ final class SolverOptions {
         return spec.solver(backend().id(), limit.timeLimit, limit.workLimit, limit.threads);
     }
 
-    /**
-     * The minimum-peak scheduler: pinned to --mp-beam; under --work-limit pinned to the width the graph's size gives
-     * ({@link MinimumPeakScheduler#sizedWidth}, no program), the M_P a sweep defines, so that solve, compare and a
-     * sweep share the case's M_P and minimum-peak order; else the time-limited ladder (its program on this
-     * back-end).
-     */
+    /** The minimum-peak scheduler of this command line's case ({@link MinimumPeakScheduler#forCase}). */
     MinimumPeakScheduler minimumPeak(dev.memplan.model.Graph g) {
-        if (mpBeam == null && limit.workLimit != null) {
-            return MinimumPeakScheduler.pinned(MinimumPeakScheduler.sizedWidth(g.operatorCount()), backend());
-        }
-        if (mpBeam == null) {
-            return new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, backend());
-        }
-        if (mpBeam < 1) {
+        if (mpBeam != null && mpBeam < 1) {
             throw new UserException("--mp-beam must be >= 1, got " + mpBeam);
         }
-        return MinimumPeakScheduler.pinned(mpBeam, backend());
+        return MinimumPeakScheduler.forCase(mpBeam, limit.workLimit != null, g.operatorCount(), backend());
     }
 
     Backend backend() {
@@ -177,7 +151,7 @@ final class SolverOptions {
                         + " HiGHS and ojAlgo report no deterministic work memplan can count (use --time-limit with them)");
             }
             // The work decides; the wall limit guards it as the command's (commandLimits).
-            return new Limits(threads, 0.0, 0L, limit.budget(null), null);
+            return new Limits(threads, 0.0, 0L, LimitValues.budget(limit.workLimit, null), null);
         }
         return new Limits(wallLimit, threads, 0.0, 0L);
     }

@@ -59,6 +59,27 @@ public final class LimitValues {
         return n;
     }
 
+    /** A budget from now: {@code work} units (null: none) with {@code wall} as their outer guard, or {@code wall} alone. */
+    public static Budget budget(Double work, Duration wall) {
+        return work != null ? Budget.ofWork(work, wall) : Budget.ofWall(wall);
+    }
+
+    /**
+     * The budget of a command whose time limit {@code wall} bounds its whole wall time: {@link #budget} of what is
+     * left of the limit since the command started at {@code startedNanos} (the JVM's start-up counts), less a margin
+     * to check and write the result (a tenth of the limit, at most {@link Shares#WRITE_MARGIN_CAP}); without a time
+     * limit, {@code budget(work, null)}.
+     */
+    public static Budget commandBudget(Double work, Duration wall, long startedNanos) {
+        if (wall == null) {
+            return budget(work, null);
+        }
+        Duration tenth = wall.dividedBy(Shares.WRITE_MARGIN_DIVISOR);
+        Duration left = wall.minus(tenth.compareTo(Shares.WRITE_MARGIN_CAP) < 0 ? tenth : Shares.WRITE_MARGIN_CAP)
+                .minusNanos(System.nanoTime() - startedNanos);
+        return budget(work, left.isNegative() ? Duration.ZERO : left);
+    }
+
     /** A work limit as the user typed it: 60, 0.5. */
     public static String units(double value) {
         return value == Math.rint(value) && Math.abs(value) < 1e15 ? String.valueOf((long) value)

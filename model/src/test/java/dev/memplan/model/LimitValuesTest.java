@@ -58,4 +58,20 @@ class LimitValuesTest {
         assertEquals(" (" + Budget.WALL_CUT + ")", LimitValues.cut(work));
         assertEquals("0.50 of 2 units (" + Budget.WALL_CUT + ")", LimitValues.workUsed(work, 2));
     }
+
+    @Test
+    void aCommandsBudgetIsWhatIsLeftOfItsLimitSinceItStartedLessTheWriteMargin() {
+        assertTrue(LimitValues.commandBudget(null, null, System.nanoTime()).wallLeft() == null, "no limit, no deadline");
+        Budget work = LimitValues.commandBudget(3.0, null, System.nanoTime());
+        assertTrue(work.workMode());
+        assertEquals(3.0, work.workLeft(), 1e-9);
+        long started = System.nanoTime() - Duration.ofSeconds(2).toNanos();
+        long left = LimitValues.commandBudget(null, Duration.ofSeconds(10), started).wallLeft().toMillis();
+        // 10 s less the 2 s since the start, less a tenth (1 s) to check and write.
+        assertTrue(left <= 7000 && left > 6000, "left " + left);
+        long capped = LimitValues.commandBudget(null, Duration.ofSeconds(1000), System.nanoTime()).wallLeft().toMillis();
+        assertTrue(capped <= 1000 * 1000 - Shares.WRITE_MARGIN_CAP.toMillis() && capped > 990_000, "margin capped: " + capped);
+        assertEquals(0, LimitValues.commandBudget(null, Duration.ofSeconds(1), started).wallLeft().toMillis(),
+                "a limit already spent leaves nothing");
+    }
 }
