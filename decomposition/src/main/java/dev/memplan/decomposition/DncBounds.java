@@ -54,18 +54,36 @@ final class DncBounds {
 
     /**
      * The bound once the search is over: when the plan is not proven and time is left (up to
-     * {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators), the live-bytes bound again with the final traffic as its target, which
-     * prunes more and may prove the plan optimal (BENCHMARKS.md, "Divide and conquer").
+     * {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators), the stem solved exactly ({@link StemBound}, up to
+     * {@link Shares#STEM_BOUND} of what is left), then, unless that proved the plan optimal, the live-bytes bound again
+     * with the final traffic as its target, which prunes more and may prove the plan optimal (BENCHMARKS.md, "Divide
+     * and conquer", "The stem exactly").
      */
     static Long last(Graph g, long budget, BestPlan best, Long lower, RunShares run) {
         if (best.plan() == null || best.traffic() == 0 || g.operatorCount() > DivideAndConquer.WHOLE_GRAPH_LIMIT
                 || (lower != null && best.traffic() <= lower) || run.over()) {
             return lower;
         }
+        lower = stem(g, budget, best.traffic(), lower, run);
+        if ((lower != null && best.traffic() <= lower) || run.over()) {
+            return lower;
+        }
         try {
             Limits room = run.left() == Budget.NONE ? run.step(Shares.STEP_CAP.toNanos()) : run.rest();
             PeakBound.Result r = PeakBound.of(g, budget, best.traffic(), PeakBound.DEFAULT_STATE_CAP, room);
             return lower == null ? r.traffic() : Math.max(lower, r.traffic());
+        } catch (OutOfMemoryError e) {
+            return lower;
+        }
+    }
+
+    /** The bound raised to the stem's ({@link StemBound#growing}); unchanged when the heap runs out. */
+    private static Long stem(Graph g, long budget, long target, Long lower, RunShares run) {
+        try {
+            Limits room = run.left() == Budget.NONE ? run.step(Shares.STEP_CAP.toNanos())
+                    : run.step(run.fractionOfRest(Shares.STEM_BOUND));
+            long stem = StemBound.growing(g, budget, target, room);
+            return lower == null ? stem : Math.max(lower, stem);
         } catch (OutOfMemoryError e) {
             return lower;
         }

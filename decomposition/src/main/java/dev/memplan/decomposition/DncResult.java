@@ -7,9 +7,8 @@ import java.util.List;
 
 /**
  * What divide and conquer delivers: the checked plan, its status (OPTIMAL only when its traffic meets the lower
- * bound), the bound (the forced traffic or the live-bytes bound of the whole graph with a free schedule, whichever is
- * higher; null when it was not computed
- * in time) and gap, and what each stage reached, so that a table can show what each buys.
+ * bound), the bound (the forced traffic, the live-bytes bound or the stem's ({@link StemBound}) of the whole graph
+ * with a free schedule, whichever is highest; null when it was not computed in time) and gap, and what each stage reached, so that a table can show what each buys.
  *
  * @param spillAtCut traffic of the parts' plans put together as the paper does (everything crossing a cut spilled);
  *     null (like the other stages) when a starting plan already met the lower bound and nothing was divided

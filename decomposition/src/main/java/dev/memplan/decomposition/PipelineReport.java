@@ -99,7 +99,7 @@ public final class PipelineReport {
         rows.add(new Row("status", r.status().name()));
         rows.add(new Row("non-compulsory traffic", Long.toString(r.traffic())));
         rows.add(new Row("bound", r.bound() == null ? "- (the forced bound was not computed in time)"
-                : r.bound() + " (whole graph, free schedule: forced traffic and live bytes)"));
+                : r.bound() + " (whole graph, free schedule: forced traffic, live bytes and the stem)"));
         rows.add(new Row("gap", gap(r.gap())));
         rows.add(new Row("time", String.format(Locale.ROOT, "%.2f s (divide and conquer %.2f s after the starting "
                 + "plans)", o.result().seconds(), r.seconds())));

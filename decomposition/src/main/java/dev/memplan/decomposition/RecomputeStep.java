@@ -143,15 +143,22 @@ final class RecomputeStep {
                 steps.add(new StepReport(RecomputeOutcome.JOINT, StepReport.Status.SKIPPED, null, null,
                         step.budget().wallSeconds(), work(step), e.getMessage()));
             } catch (OutOfMemoryError e) {
-                // The joint program's models did not fit the heap (two sweep jobs share one): the best checked
-                // plan so far stands, as when a program is too large to build (HeapRoom's rule for CosmaSolver).
+                // The last resort: each program is sized before it is built and skipped when it would not fit
+                // (ModelEstimate, HeapRoom), so this is an estimate that fell short (the solver's copy, a search).
+                // The best checked plan so far stands.
                 r = null;
                 steps.add(new StepReport(RecomputeOutcome.JOINT, StepReport.Status.SKIPPED, null, null,
                         step.budget().wallSeconds(), work(step), "the joint program ran out of heap (give more with"
                         + " MEMPLAN_JAVA_OPTS=-Xmx...); the best plan so far is kept"));
                 progress.accept("recompute: the joint program ran out of heap; the best plan so far is kept");
             }
-            if (r != null) {
+            if (r != null && !r.built()) {
+                // Every program was too large for the heap or the limits: a skipped step, with the estimates.
+                String why = String.join("; ", r.notes());
+                steps.add(new StepReport(RecomputeOutcome.JOINT, StepReport.Status.SKIPPED, null, null,
+                        step.budget().wallSeconds(), work(step), why));
+                progress.accept("recompute: the joint program skipped: " + why);
+            } else if (r != null) {
                 joint = new RecomputeOutcome.Joint(r.status(), r.objective(), r.bound(), r.startOnly(), r.notes(),
                         step.budget().wallSeconds());
                 steps.add(new StepReport(RecomputeOutcome.JOINT, step.stopped() ? StepReport.Status.OUT_OF_BUDGET

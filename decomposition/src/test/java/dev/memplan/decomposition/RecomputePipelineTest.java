@@ -89,6 +89,30 @@ class RecomputePipelineTest {
         neverWorseThanACandidate(rc);
     }
 
+    /**
+     * With the room capped at a kilobyte every recompute program is too large: the joint program is a
+     * skipped step whose one-line reason names each program's estimate and the room, and the answer is still the best
+     * checked candidate (no OutOfMemoryError is needed to get there).
+     */
+    @Test
+    void programsAboveTheHeapRoomAreSkippedWithTheirEstimates() {
+        Graph g = readEarlyAndLate();
+        CosmaPipeline.Outcome o;
+        try (dev.memplan.model.HeapRoom.Hold cap = dev.memplan.model.HeapRoom.roomAtMost(1024)) {
+            o = new CosmaPipeline(settings(1.0), null).run(g, ALL, 9, work(10), null);
+        }
+        RecomputeOutcome rc = o.recompute();
+        assertNull(rc.joint());
+        StepReport joint = rc.steps().stream().filter(s -> s.name().equals(RecomputeOutcome.JOINT)).findFirst()
+                .orElseThrow();
+        assertEquals(StepReport.Status.SKIPPED, joint.status());
+        assertTrue(joint.note().contains("the joint program skipped (about ")
+                && joint.note().contains("the program without addresses skipped (about ")
+                && joint.note().contains("room this run gives a structure") && !joint.note().contains("\n"), joint.note());
+        assertTrue(PlanChecker.check(g.withSetting(ALL), o.result().plan()).valid());
+        neverWorseThanACandidate(rc);
+    }
+
     @Test
     void withoutAWeightNothingChanges() {
         Graph g = readEarlyAndLate();

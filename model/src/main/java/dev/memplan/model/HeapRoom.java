@@ -12,12 +12,93 @@ import java.util.Locale;
  * decision taken from it would make the run's answer differ from run to run. A structure that passes and still
  * does not fit ends in an OutOfMemoryError that its builder catches. This class is the one place in memplan
  * that asks for a collection ({@link System#gc()}), and only in wall mode.
+ *
+ * <p>Cases run side by side in one JVM (a sweep's jobs) share its heap. Under a work limit a structure that fits
+ * {@link #reserve reserves} its bytes of the room for as long as it lives, and waits while the structures of the
+ * other cases leave too little: the wait costs wall time, never a decision, so a case's plan is the same with any
+ * number of jobs.
  */
 public final class HeapRoom {
     /** The fraction of the free heap one structure may take: the rest is for the JVM, the output and garbage. */
     public static final double SHARE = 0.6;
 
+    /** How long a reservation waits between two looks at a stop request. */
+    private static final long WAIT_MILLIS = 1_000;
+
+    private static final Object LOCK = new Object();
+    /** Bytes reserved now ({@link #reserve}); guarded by LOCK. */
+    private static long reserved;
+    /** The room's cap ({@link #roomAtMost}), Long.MAX_VALUE without one; guarded by LOCK. */
+    private static long cap = Long.MAX_VALUE;
+
     private HeapRoom() {
+    }
+
+    /** A reservation of heap ({@link #reserve}) or a cap on the room ({@link #roomAtMost}): closing ends it. */
+    public interface Hold extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /**
+     * Holds {@code bytes} of {@link #workRoom()} for a structure about to be built, until the hold is closed, waiting
+     * while the holds of other threads (a sweep's other jobs) leave too little; a structure alone in the room is never
+     * kept waiting. Without a work limit the hold holds nothing (the room is the heap free at the moment). Null when a
+     * stop was requested or the wall limit (with work and time limits both) passed while waiting: the structure is
+     * then not built.
+     */
+    public static Hold reserve(long bytes, Limits limits) {
+        if (!limits.workMode()) {
+            return () -> { };
+        }
+        synchronized (LOCK) {
+            while (reserved > 0 && reserved + bytes > workRoom()) {
+                java.time.Duration left = limits.budget().wallLeft();
+                if (limits.budget().requested() || left != null && left.isZero()) {
+                    return null;
+                }
+                try {
+                    LOCK.wait(left == null ? WAIT_MILLIS : Math.max(1, Math.min(WAIT_MILLIS, left.toMillis())));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return null;
+                }
+            }
+            reserved += bytes;
+        }
+        boolean[] open = {true};
+        return () -> {
+            synchronized (LOCK) {
+                if (open[0]) {
+                    open[0] = false;
+                    reserved -= bytes;
+                    LOCK.notifyAll();
+                }
+            }
+        };
+    }
+
+    /**
+     * Caps the room under a work limit at {@code bytes} until the returned hold is closed: for a caller that leaves
+     * the rest of the heap to something else, and for tests.
+     */
+    public static Hold roomAtMost(long bytes) {
+        synchronized (LOCK) {
+            long before = cap;
+            cap = Math.min(cap, bytes);
+            return () -> {
+                synchronized (LOCK) {
+                    cap = before;
+                }
+            };
+        }
+    }
+
+    /** Whether {@link #roomAtMost} caps the room below half of -Xmx now. */
+    public static boolean capped() {
+        synchronized (LOCK) {
+            return cap < Runtime.getRuntime().maxMemory() / 2;
+        }
     }
 
     /** Bytes of heap not in use and within -Xmx. */
@@ -39,9 +120,11 @@ public final class HeapRoom {
         return free();
     }
 
-    /** The heap a structure may take under a work limit: half of -Xmx. */
+    /** The heap a structure may take under a work limit: half of -Xmx ({@link #roomAtMost} may cap it). */
     public static long workRoom() {
-        return Runtime.getRuntime().maxMemory() / 2;
+        synchronized (LOCK) {
+            return Math.min(cap, Runtime.getRuntime().maxMemory() / 2);
+        }
     }
 
     /**
@@ -55,9 +138,8 @@ public final class HeapRoom {
     /** The words of a skip note for a structure that does not {@link #fits(long, Limits) fit}. */
     public static String shortfall(String what, long bytes, Limits limits) {
         if (limits.workMode()) {
-            return String.format(Locale.ROOT, "%s needs about %,d MB, more than half of the %,d MB heap (the room a"
-                    + " structure gets under a work limit; give more with MEMPLAN_JAVA_OPTS=-Xmx...)", what,
-                    bytes >> 20, Runtime.getRuntime().maxMemory() >> 20);
+            return String.format(Locale.ROOT, "%s needs about %,d MB, more than %s (the room a structure gets under a"
+                    + " work limit; give more with MEMPLAN_JAVA_OPTS=-Xmx...)", what, bytes >> 20, workRoomWords());
         }
         return shortfall(what, bytes);
     }
@@ -68,6 +150,12 @@ public final class HeapRoom {
      */
     public static boolean fits(long bytes) {
         return bytes <= SHARE * freeFor((long) Math.ceil(bytes / SHARE));
+    }
+
+    /** "half of the X MB heap", or the capped room's size: {@link #workRoom()} in a skip note's words. */
+    public static String workRoomWords() {
+        return capped() ? String.format(Locale.ROOT, "the %,d MB room this run gives a structure", workRoom() >> 20)
+                : String.format(Locale.ROOT, "half of the %,d MB heap", Runtime.getRuntime().maxMemory() >> 20);
     }
 
     /** "needs about X MB, more than the Y MB of heap free": the words of a skip note. */

@@ -72,6 +72,12 @@ public final class Shares {
      */
     public static final double FINAL_BOUND = 0.15;
 
+    /**
+     * Divide and conquer's final bound: the stem solved exactly (StemBound) takes up to this fraction of what is left
+     * for it, the live-bytes bound the rest (BENCHMARKS.md, "The stem exactly").
+     */
+    public static final double STEM_BOUND = 0.5;
+
     /** The live-bytes bound (PeakBound): each of its two directions, forward then backward, gets 1/this. */
     public static final int BOUND_DIRECTIONS = 2;
 

@@ -19,6 +19,7 @@ class SharesTest {
         // Divide and conquer: the parts, then the windows, then the final bound, within one limit.
         assertTrue(Shares.PARTS + Shares.FINAL_BOUND < 1, "parts and the final bound leave the windows room");
         assertTrue(Shares.EARLY_BOUND < Shares.FINAL_BOUND, "the early bound is the cheap one");
+        assertTrue(Shares.STEM_BOUND > 0 && Shares.STEM_BOUND < 1, "the stem leaves the live-bytes bound its part");
         for (int d : new int[] {Shares.FIXED_START_DIVISOR, Shares.WINDOW_STEP_DIVISOR, Shares.WINDOW_PROPOSAL_DIVISOR,
             Shares.START_ORDER_DIVISOR, Shares.LIFT_DIVISOR, Shares.SCIP_PASS_DIVISOR,
             Shares.RECOMPUTE_RELAXATION_DIVISOR, Shares.RECOMPUTE_PACKING_DIVISOR, Shares.LATER_HEURISTIC_DIVISOR,

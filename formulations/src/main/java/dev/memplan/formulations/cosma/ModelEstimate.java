@@ -1,7 +1,9 @@
 package dev.memplan.formulations.cosma;
 
 import dev.memplan.model.Graph;
+import dev.memplan.model.HeapRoom;
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * The size of a {@link CosmaFormulation} before it is built: variables, constraints and nonzeros counted from the
@@ -41,6 +43,13 @@ public record ModelEstimate(long variables, long constraints, long nonzeros, lon
      * {@link dev.memplan.formulations.milp.BuildGuard} follows the actual pace and abandons a build that falls behind.
      */
     static final long NONZEROS_PER_SECOND = 400_000;
+    /**
+     * The heap a recompute program's solve needs at its peak, in multiples of its model's bytes at the rates above:
+     * CP-SAT's Java copy (its proto builders and the serialized model handed to the native solver) sits beside the
+     * Java model. The least -Xmx that solved a program lay between 1.7 and 2.8 times its model's bytes at these rates
+     * (BENCHMARKS.md, "The recompute programs held to the heap"); 3 keeps a margin.
+     */
+    static final long RECOMPUTE_PEAK = 3;
 
     /** The estimate of the formulation of these arguments (see CosmaFormulation's constructor). */
     public static ModelEstimate of(Graph g, OperatorWindows windows, boolean free, boolean addresses) {
@@ -94,6 +103,105 @@ public record ModelEstimate(long variables, long constraints, long nonzeros, lon
         long tables = 5L * nt * n * 4 + (free ? (long) n * n * 4 : 0);
         long bytes = tables + saturatingSum(vars * BYTES_PER_VARIABLE, cons * BYTES_PER_CONSTRAINT,
                 nz * BYTES_PER_NONZERO);
+        return new ModelEstimate(vars, cons, nz, bytes);
+    }
+
+    /**
+     * The estimate of a {@link RecomputeFormulation} over these windows, family by family as the formulation adds
+     * them (its variables exactly, its rows and nonzeros from above: it does not see the terms an expression merges nor
+     * the rows that fold to a constant), with its tables
+     * (the variable tables, and the state and offset tables of a hint: 32 bytes per tensor-slot and operator-slot)
+     * and the eq. 10 pairs ({@link RecomputeWindows#addressPairs()}: two variables, four rows, about 16 nonzeros and
+     * a 40-byte record each). The model's heap bytes at COSMA's rates per variable, constraint and nonzero, times
+     * {@link #RECOMPUTE_PEAK} for the peak of its solve (the Java model with CP-SAT's copy beside it). Time
+     * O((n + m) T + m^2).
+     */
+    static ModelEstimate ofRecompute(RecomputeWindows w, boolean addresses) {
+        Graph g = w.graph;
+        int n = w.n;
+        int slots = w.slots;
+        long vars = 0;
+        long cons = 0;
+        long nz = 0;
+        // Runs: F, X, D and Z; eq. 7, first <= run, the D chain, no run before the first, the Z chain.
+        long[] runsAt = new long[slots + 1];
+        for (int o = 0; o < n; o++) {
+            long firsts = w.firstHi[o] - w.firstLo[o] + 1;
+            long runs = w.runHi[o] - w.firstLo[o] + 1;
+            runsAt[w.firstLo[o]]++;
+            runsAt[w.runHi[o] + 1]--;
+            vars += firsts + (firsts - 1) + (w.again[o] ? 2 * runs : 0);
+            cons += 1 + (firsts - 1);
+            nz += firsts + Math.max(0, 3 * (firsts - 1) - 1);
+            if (w.again[o]) {
+                long early = Math.max(0, Math.min(w.runHi[o], w.firstHi[o] - 1) - w.firstLo[o] + 1);
+                cons += firsts + early + runs;
+                nz += 2 * firsts + 2 * early + 3 * runs - 1;
+            }
+            // Producers run first (every input of every run), and each run reads its inputs from a segment.
+            for (int a : g.inputs(o)) {
+                int p = g.producer(a);
+                if (p >= 0) {
+                    long rows = Math.max(0, Math.min(w.runHi[o], w.firstHi[p]) - w.firstLo[o] + 1);
+                    cons += rows;
+                    nz += 2 * rows;
+                }
+                cons += runs;
+                nz += 3 * runs;
+            }
+        }
+        // One run per slot; the idle slots last.
+        long busy = 0;
+        long[] count = new long[slots + 1];
+        for (int t = 0; t < slots; t++) {
+            busy += runsAt[t];
+            count[t] = busy;
+            nz += busy;
+        }
+        cons += slots + Math.max(0, slots - n - 1);
+        for (int t = n; t + 1 < slots; t++) {
+            nz += count[t] + count[t + 1];
+        }
+        if (w.fixedOrder != null) {
+            for (int i = 0; i + 1 < n; i++) {
+                int next = w.fixedOrder[i + 1];
+                long rows = w.firstHi[next] - w.firstLo[next];
+                cons += rows;
+                nz += 2 * rows;
+            }
+        }
+        // Residency: L, P, R, S; eq. 1, 2, 4, 8, the last use; the bytes within the budget at each slot.
+        long cells = 0;
+        for (int a = 0; a < w.m; a++) {
+            if (w.resLo[a] > w.resHi[a]) {
+                continue;
+            }
+            long span = w.resHi[a] - w.resLo[a] + 1;
+            cells += span;
+            boolean read = g.consumers(a).length > 0;
+            int p = g.producer(a);
+            long loads = !read ? 0 : p < 0 ? span : Math.max(0, w.resHi[a] - Math.max(w.resLo[a], w.firstLo[p] + 1) + 1);
+            long kept = read ? span - 1 : 0;
+            vars += (addresses ? span : 0) + kept + loads + (read && !g.isHost(a) ? 1 : 0);
+            // eq. 1 where two ways meet, eq. 2 per kept slot, eq. 4 and 8 per load, the last-use row per slot.
+            cons += (read ? span : 0) + kept + (g.isHost(a) ? 0 : 2 * loads) + (read ? span : 0);
+            nz += (read ? 3 * span : 0) + 4 * kept + (g.isHost(a) ? 0 : 4 * loads)
+                    + (read ? span * (2L + g.consumers(a).length) : 0) + 3 * span;
+            if (addresses && kept > 0) {
+                // eq. 11: two rows of three terms per kept slot.
+                cons += 2 * kept;
+                nz += 6 * kept;
+            }
+        }
+        cons += slots;
+        long pairs = addresses ? w.addressPairs() : 0;
+        vars += 2 * pairs;
+        cons += 4 * pairs;
+        nz += 16 * pairs;
+        long tables = 32L * ((long) n + w.m) * slots + 40 * pairs;
+        long model = saturatingSum(vars * BYTES_PER_VARIABLE, cons * BYTES_PER_CONSTRAINT, nz * BYTES_PER_NONZERO);
+        long bytes = saturatingSum(tables, model > Long.MAX_VALUE / RECOMPUTE_PEAK ? Long.MAX_VALUE
+                : model * RECOMPUTE_PEAK);
         return new ModelEstimate(vars, cons, nz, bytes);
     }
 
@@ -173,17 +281,28 @@ public record ModelEstimate(long variables, long constraints, long nonzeros, lon
     /**
      * Under a work limit ({@code workLeft} units left): whether the model is skipped, judged against half the heap the JVM may grow to (-Xmx)
      * rather than what is free now, so that the decision, and every plan after it, does not depend on when the
-     * garbage collector last ran. A model that passes and still does not fit is abandoned while building (the
-     * build catches the OutOfMemoryError) with a note.
+     * garbage collector last ran (nor on other cases in the JVM: a model that fits waits for their room,
+     * {@link HeapRoom#reserve}). A model that passes and still does not fit is abandoned while building (the build
+     * catches the OutOfMemoryError) with a note.
      */
     public String whyNotUnderWork(long maxHeap, double workLeft) {
+        if (HeapRoom.capped() && bytes > HeapRoom.workRoom()) {
+            return String.format("needs about %d MB, more than %s", bytes >> 20, HeapRoom.workRoomWords());
+        }
         if (bytes > maxHeap / 2) {
             return String.format("needs about %d MB, more than half of the %d MB heap (the room a model gets under a"
                     + " work limit; give more with MEMPLAN_JAVA_OPTS=-Xmx...)", bytes >> 20, maxHeap >> 20);
         }
         // The build's estimated seconds against the work left, a unit read as a second (one unit takes about a
-        // second on the reference machine): a decision from the budget's numbers, never from the clock.
-        return whyNot(Long.MAX_VALUE, Duration.ofNanos(Math.round(Math.min(workLeft, 1e9) * 1e9)));
+        // second on the reference machine): a decision from the budget's numbers, never from the clock, and said
+        // in units, not seconds.
+        Duration left = Duration.ofNanos(Math.round(Math.min(workLeft, 1e9) * 1e9));
+        if (buildTime().multipliedBy(dev.memplan.model.Shares.BUILD_DIVISOR).compareTo(left) > 0) {
+            return String.format(Locale.ROOT, "building it takes about %.1f units of work (at %,d nonzeros a unit),"
+                    + " more than 1/%d of the %.1f units left", buildTime().toMillis() / 1e3, NONZEROS_PER_SECOND,
+                    dev.memplan.model.Shares.BUILD_DIVISOR, workLeft);
+        }
+        return null;
     }
 
     @Override

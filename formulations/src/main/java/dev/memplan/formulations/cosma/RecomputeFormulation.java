@@ -74,24 +74,24 @@ public final class RecomputeFormulation {
     /** T = n + k: the run slots. */
     private final int slots;
     private final boolean addresses;
-    private final boolean prune;
     private final Model model;
     private final long unit;
     private final long weight;
     private final boolean exact;
 
+    /** The windows of the class comment; the arrays below are its. */
+    private final RecomputeWindows windows;
     /** again[o]: o may run more than once. */
     private final boolean[] again;
     /** o's first run lies in [firstLo[o], firstHi[o]]; any run in [firstLo[o], runHi[o]]. */
     private final int[] firstLo;
     private final int[] firstHi;
     private final int[] runHi;
-    /** The fixed schedule's order of first runs, null for a free schedule. */
-    private final int[] fixedOrder;
-    private final OperatorWindows windows;
     /** Tensor a can be resident at slots [resLo[a], resHi[a]]. */
     private final int[] resLo;
     private final int[] resHi;
+    /** The fixed schedule's order of first runs, null for a free schedule. */
+    private final int[] fixedOrder;
 
     private final Variable[][] run;
     private final Variable[][] first;
@@ -121,38 +121,29 @@ public final class RecomputeFormulation {
      */
     public RecomputeFormulation(Graph graph, TensorSetting setting, long budget, int extraRuns, double lambda,
                                 Schedule schedule, Reruns reruns, boolean prune, boolean addresses) {
-        if (extraRuns < 0) {
-            throw new IllegalArgumentException("extra runs must be >= 0, got " + extraRuns);
-        }
-        if (!(lambda >= 0) || Double.isInfinite(lambda)) {
-            throw new IllegalArgumentException("the recompute weight lambda must be a finite number >= 0, got "
-                    + lambda);
-        }
+        this(graph, setting, budget, windows(graph, budget, extraRuns, lambda, schedule, reruns, prune), lambda,
+                addresses);
+    }
+
+    /** The program over windows computed before (by {@link #windows}), for a caller that sized it first. */
+    RecomputeFormulation(Graph graph, TensorSetting setting, long budget, RecomputeWindows windows, double lambda,
+                         boolean addresses) {
         this.graph = graph;
         this.setting = setting;
         this.budget = budget;
         this.align = graph.alignment();
         this.n = graph.operatorCount();
         this.m = graph.tensorCount();
-        this.slots = n + extraRuns;
+        this.slots = windows.slots;
         this.addresses = addresses;
-        this.prune = prune;
-        for (int a = 0; a < m; a++) {
-            if (graph.size(a) > budget) {
-                throw new IllegalArgumentException("tensor '" + graph.tensor(a).name() + "' (" + graph.size(a)
-                        + " bytes) is larger than the budget " + budget);
-            }
-        }
-        this.fixedOrder = schedule == null ? null : schedule.resolve(graph);
-        this.windows = schedule == null ? OperatorWindows.free(graph, prune) : OperatorWindows.fixed(graph, schedule,
-                prune);
-        this.again = reruns.of(graph);
-        this.firstLo = new int[n];
-        this.firstHi = new int[n];
-        this.runHi = new int[n];
-        this.resLo = new int[m];
-        this.resHi = new int[m];
-        computeWindows(extraRuns, prune);
+        this.windows = windows;
+        this.again = windows.again;
+        this.firstLo = windows.firstLo;
+        this.firstHi = windows.firstHi;
+        this.runHi = windows.runHi;
+        this.resLo = windows.resLo;
+        this.resHi = windows.resHi;
+        this.fixedOrder = windows.fixedOrder;
         long[] scale = scale(lambda);
         this.unit = scale[0];
         this.weight = scale[1];
@@ -187,6 +178,29 @@ public final class RecomputeFormulation {
         minimizeTrafficAndRecomputeCost();
     }
 
+    /**
+     * The windows of the program of these arguments (the public constructor's), after checking them.
+     *
+     * @throws IllegalArgumentException as the public constructor
+     */
+    static RecomputeWindows windows(Graph graph, long budget, int extraRuns, double lambda, Schedule schedule,
+                                    Reruns reruns, boolean prune) {
+        if (extraRuns < 0) {
+            throw new IllegalArgumentException("extra runs must be >= 0, got " + extraRuns);
+        }
+        if (!(lambda >= 0) || Double.isInfinite(lambda)) {
+            throw new IllegalArgumentException("the recompute weight lambda must be a finite number >= 0, got "
+                    + lambda);
+        }
+        for (int a = 0; a < graph.tensorCount(); a++) {
+            if (graph.size(a) > budget) {
+                throw new IllegalArgumentException("tensor '" + graph.tensor(a).name() + "' (" + graph.size(a)
+                        + " bytes) is larger than the budget " + budget);
+            }
+        }
+        return new RecomputeWindows(graph, extraRuns, schedule, reruns, prune);
+    }
+
     public Model model() {
         return model;
     }
@@ -199,56 +213,6 @@ public final class RecomputeFormulation {
     /** D: the model's objective is D times the plan's objective (when {@link #exact()}). */
     public long unit() {
         return unit;
-    }
-
-    /** The windows of the class comment. A useless rerun right is dropped (an operator whose outputs no one reads). */
-    private void computeWindows(int k, boolean prune) {
-        for (int o = 0; o < n; o++) {
-            boolean read = false;
-            for (int a : graph.outputs(o)) {
-                read |= graph.consumers(a).length > 0;
-            }
-            again[o] &= read && k > 0;
-            if (fixedOrder != null) {
-                continue;
-            }
-            firstLo[o] = prune ? windows.earliest(o) : 0;
-            firstHi[o] = prune ? windows.latest(o) + k : slots - 1;
-        }
-        if (fixedOrder != null) {
-            for (int i = 0; i < n; i++) {
-                firstLo[fixedOrder[i]] = i;
-                firstHi[fixedOrder[i]] = i + k;
-            }
-        }
-        // Readers come after their producers in the graph's operator order (a topological order): last first.
-        for (int o = n - 1; o >= 0; o--) {
-            runHi[o] = firstHi[o];
-            if (!again[o]) {
-                continue;
-            }
-            int lastRead = -1;
-            for (int a : graph.outputs(o)) {
-                for (int c : graph.consumers(a)) {
-                    lastRead = Math.max(lastRead, runHi[c]);
-                }
-            }
-            runHi[o] = prune ? Math.max(firstHi[o], Math.min(slots - 1, lastRead - 1)) : slots - 1;
-        }
-        for (int a = 0; a < m; a++) {
-            int p = graph.producer(a);
-            int[] readers = graph.consumers(a);
-            int lo = p >= 0 ? firstLo[p] : Integer.MAX_VALUE;
-            int hi = p >= 0 ? runHi[p] : -1;
-            for (int c : readers) {
-                if (p < 0) {
-                    lo = Math.min(lo, firstLo[c]);
-                }
-                hi = Math.max(hi, runHi[c]);
-            }
-            resLo[a] = p < 0 && readers.length == 0 ? 0 : prune ? lo : 0;
-            resHi[a] = p < 0 && readers.length == 0 ? -1 : prune ? hi : slots - 1;
-        }
     }
 
     /**
@@ -287,15 +251,15 @@ public final class RecomputeFormulation {
     // ---------------------------------------------------------------- variables
 
     private boolean mayRun(int o, int t) {
-        return firstLo[o] <= t && t <= runHi[o];
+        return windows.mayRun(o, t);
     }
 
     private boolean mayRunFirst(int o, int t) {
-        return firstLo[o] <= t && t <= firstHi[o];
+        return windows.mayRunFirst(o, t);
     }
 
     private boolean inWindow(int a, int t) {
-        return resLo[a] <= t && t <= resHi[a];
+        return windows.inWindow(a, t);
     }
 
     private void createVariables() {
@@ -638,53 +602,12 @@ public final class RecomputeFormulation {
         }
     }
 
-    /** Whether tensors a and b get eq. 10's pair: their windows meet and neither is dead before the other exists. */
-    private boolean mayPair(int a, int b) {
-        return Math.max(resLo[a], resLo[b]) <= Math.min(resHi[a], resHi[b])
-                && !(prune && (deadBefore(a, b) || deadBefore(b, a)));
-    }
-
     /**
      * The number of eq. 10 pairs (tensor, tensor, slot) of the program with addresses of these arguments (two
      * variables and three rows each), counted without building them: O(m^2).
      */
     public long addressPairs() {
-        long count = 0;
-        for (int a = 0; a < m; a++) {
-            for (int b = a + 1; b < m; b++) {
-                if (mayPair(a, b)) {
-                    count += Math.min(resHi[a], resHi[b]) - Math.max(resLo[a], resLo[b]) + 1;
-                }
-            }
-        }
-        return count;
-    }
-
-    /** Whether a's first run precedes b's in every plan of the program. */
-    private boolean precedes(int x, int y) {
-        return fixedOrder != null ? firstLo[x] < firstLo[y] : windows.isAncestor(x, y) || firstHi[x] < firstLo[y];
-    }
-
-    /**
-     * Tensor a is never resident once b exists: a's readers, none of which runs again, all run first before b's
-     * producer (COSMA section III-F); a tensor no one reads is only resident when its producer runs.
-     */
-    private boolean deadBefore(int a, int b) {
-        int pb = graph.producer(b);
-        if (pb < 0) {
-            return false;
-        }
-        int[] readers = graph.consumers(a);
-        if (readers.length == 0) {
-            int pa = graph.producer(a);
-            return pa >= 0 && !again[pa] && precedes(pa, pb);
-        }
-        for (int c : readers) {
-            if (again[c] || !precedes(c, pb)) {
-                return false;
-            }
-        }
-        return true;
+        return windows.addressPairs();
     }
 
     /**
@@ -695,7 +618,7 @@ public final class RecomputeFormulation {
     private void residentTensorsDoNotOverlap() {
         for (int a = 0; a < m; a++) {
             for (int b = a + 1; b < m; b++) {
-                if (!mayPair(a, b)) {
+                if (!windows.mayPair(a, b)) {
                     continue;
                 }
                 int lo = Math.max(resLo[a], resLo[b]);

@@ -10,6 +10,7 @@ import dev.memplan.model.Allocation;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
+import dev.memplan.model.HeapRoom;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Objective;
 import dev.memplan.model.Plan;
@@ -98,10 +99,12 @@ public final class RecomputeSolver {
      * @param objective the plan's objective from the checked traffic, null without a plan
      * @param bound a lower bound on traffic + lambda x recompute cost over the same plans, null when there is none
      * @param startOnly the plan is the request's starting plan: the program found nothing better
+     * @param built whether any program was built and solved; false when each was skipped (too large for the heap
+     *     or the limits, {@link ModelEstimate}) and the notes say why
      * @param notes what was skipped and why (a program too large for the limits), empty when nothing was
      */
     public record Result(SolveStatus status, Plan plan, CheckReport check, Objective objective, Double bound,
-                         boolean startOnly, List<String> notes) {
+                         boolean startOnly, boolean built, List<String> notes) {
         public Result {
             notes = List.copyOf(notes);
         }
@@ -143,7 +146,7 @@ public final class RecomputeSolver {
     public static Result solve(Graph graph, TensorSetting setting, long budget, Request request, Limits limits) {
         Graph g = graph.withSetting(setting);
         if (budget < Budgets.minimumRequired(g)) {
-            return new Result(SolveStatus.INFEASIBLE, null, null, null, null, false, List.of());
+            return new Result(SolveStatus.INFEASIBLE, null, null, null, null, false, false, List.of());
         }
         if (request.schedule() != null) {
             request.schedule().validate(g);
@@ -167,12 +170,12 @@ public final class RecomputeSolver {
         Result r = solveInUnits(scaled, setting, budget / unit, inUnits, limits);
         Double bound = r.bound() == null ? null : r.bound() * unit;
         if (r.plan() == null) {
-            return new Result(r.status(), null, null, null, bound, false, r.notes());
+            return new Result(r.status(), null, null, null, bound, false, r.built(), r.notes());
         }
         Plan plan = r.startOnly() ? start : ByteUnit.rescaled(r.plan(), unit, false, budget);
         CheckReport report = requireValid(g, plan, budget);
         return new Result(r.status(), plan, report, Objective.of(report.traffic(), request.lambda()), bound,
-                r.startOnly(), r.notes());
+                r.startOnly(), r.built(), r.notes());
     }
 
     /**
@@ -180,82 +183,96 @@ public final class RecomputeSolver {
      * Technique#START_ORDER}). Then two steps, each stopping at a proof: the program without addresses (half the
      * budget: its optimum is a lower bound, and its residency, packed by the CP-SAT placement model, a plan), then
      * the joint program with what is left, hinted with the best plan so far, unless its eq. 10 pairs pass
-     * {@link #MAX_PAIRS}.
+     * {@link #MAX_PAIRS}. Each program is sized first ({@link ModelEstimate#ofRecompute}) and skipped with a note
+     * when it would not fit the heap or the limits, as {@link CosmaSolver} does.
      */
     private static Result solveInUnits(Graph g, TensorSetting setting, long budget, Request request, Limits limits) {
         List<String> notes = new ArrayList<>();
         Best best = new Best(request.start(), request.start() == null ? null
                 : Objective.of(PlanChecker.check(g, request.start()).traffic(), request.lambda()));
+        boolean built = false;
         if (request.schedule() == null && request.start() != null && request.uses(Technique.START_ORDER)) {
             // The starting plan's order of first runs fixed, recomputes inserted: a program a fraction of the free
             // one's size (BENCHMARKS.md, "Recomputation at scale"), whose plan is the free steps' hint.
             Request fixed = request.withSchedule(firstRuns(request.start().schedule()));
             Result r = solveInUnits(g, setting, budget, fixed, limits.part(Shares.START_ORDER_DIVISOR));
             r.notes().forEach(note -> notes.add("on the starting plan's order: " + note));
+            built = r.built();
             if (r.plan() != null) {
                 best.offer(r.plan(), r.objective());
             }
         }
-        RecomputeFormulation relaxed = build(g, setting, budget, request, false, limits, notes);
+        RecomputeWindows windows = RecomputeFormulation.windows(g, budget, request.extraRuns(), request.lambda(),
+                request.schedule(), request.reruns(), request.uses(Technique.PRUNE));
         Double bound = null;
         boolean exact = true;
-        if (relaxed != null) {
-            exact = relaxed.exact();
-            hint(relaxed, best.plan, notes);
-            SolverResult r = Solvers.create(request.backend()).solve(relaxed.model(),
-                    limits.part(Shares.RECOMPUTE_RELAXATION_DIVISOR));
-            bound = bound(r, relaxed);
-            if (r.status() == SolveStatus.INFEASIBLE) {
-                // No plan of the request's kind exists at all (the addresses only remove plans).
-                return best.plan == null ? new Result(SolveStatus.INFEASIBLE, null, null, null, null, false, notes)
-                        : best.result(g, SolveStatus.FEASIBLE, null, best.plan == request.start(), notes);
-            }
-            if (r.hasSolution()) {
-                Plan residency = relaxed.plan(r);
-                Allocation packing = new PlacementCpSat(false).allocate(PlanBuffers.toBufferSet(g, residency), budget,
-                        limits.part(Shares.RECOMPUTE_PACKING_DIVISOR));
-                if (packing.solved()) {
-                    Plan packed = PlanBuffers.withPlacement(residency, packing.placement());
-                    best.offer(packed, Objective.of(requireValid(g, packed, budget).traffic(), request.lambda()));
-                } else {
-                    notes.add("the program without addresses: its plan did not pack within the budget");
+        try (Program program = build(g, setting, budget, request, windows, false, limits, notes)) {
+            if (program != null) {
+                RecomputeFormulation relaxed = program.formulation();
+                built = true;
+                exact = relaxed.exact();
+                hint(relaxed, best.plan, notes);
+                SolverResult r = Solvers.create(request.backend()).solve(relaxed.model(),
+                        limits.part(Shares.RECOMPUTE_RELAXATION_DIVISOR));
+                bound = bound(r, relaxed);
+                if (r.status() == SolveStatus.INFEASIBLE) {
+                    // No plan of the request's kind exists at all (the addresses only remove plans).
+                    return best.plan == null ? new Result(SolveStatus.INFEASIBLE, null, null, null, null, false, true,
+                            notes) : best.result(g, SolveStatus.FEASIBLE, null, best.plan == request.start(), true,
+                            notes);
+                }
+                if (r.hasSolution()) {
+                    Plan residency = relaxed.plan(r);
+                    Allocation packing = new PlacementCpSat(false).allocate(PlanBuffers.toBufferSet(g, residency),
+                            budget, limits.part(Shares.RECOMPUTE_PACKING_DIVISOR));
+                    if (packing.solved()) {
+                        Plan packed = PlanBuffers.withPlacement(residency, packing.placement());
+                        best.offer(packed, Objective.of(requireValid(g, packed, budget).traffic(), request.lambda()));
+                    } else {
+                        notes.add("the program without addresses: its plan did not pack within the budget");
+                    }
+                }
+                if (best.provenBy(bound, exact)) {
+                    return best.result(g, SolveStatus.OPTIMAL, bound, best.plan == request.start(), true, notes);
                 }
             }
-            if (best.provenBy(bound, exact)) {
-                return best.result(g, SolveStatus.OPTIMAL, bound, best.plan == request.start(), notes);
-            }
         }
-        RecomputeFormulation joint = null;
-        if (relaxed != null && relaxed.addressPairs() > MAX_PAIRS) {
-            notes.add("the joint program skipped: " + relaxed.addressPairs() + " pairs of tensors for eq. 10, above "
-                    + MAX_PAIRS);
+        Program jointProgram = null;
+        long pairs = windows.addressPairs();
+        if (pairs > MAX_PAIRS) {
+            notes.add("the joint program skipped: " + pairs + " pairs of tensors for eq. 10, above " + MAX_PAIRS);
         } else if (limits.stopped()) {
             notes.add("the joint program skipped: " + limits.budget().whyStopped());
         } else {
-            joint = build(g, setting, budget, request, true, limits, notes);
+            jointProgram = build(g, setting, budget, request, windows, true, limits, notes);
         }
-        if (joint != null) {
-            exact = joint.exact();
-            hint(joint, best.plan, notes);
-            SolverResult r = Solvers.create(request.backend()).solve(joint.model(), limits);
-            Double jointBound = bound(r, joint);
-            if (jointBound != null) {
-                bound = bound == null ? jointBound : Math.max(bound, jointBound);
-            }
-            if (r.status() == SolveStatus.INFEASIBLE) {
-                return best.plan == null ? new Result(SolveStatus.INFEASIBLE, null, null, null, null, false, notes)
-                        : best.result(g, SolveStatus.FEASIBLE, null, best.plan == request.start(), notes);
-            }
-            if (r.hasSolution()) {
-                Plan plan = joint.plan(r);
-                best.offer(plan, Objective.of(requireValid(g, plan, budget).traffic(), request.lambda()));
+        try (Program program = jointProgram) {
+            if (program != null) {
+                RecomputeFormulation joint = program.formulation();
+                built = true;
+                exact = joint.exact();
+                hint(joint, best.plan, notes);
+                SolverResult r = Solvers.create(request.backend()).solve(joint.model(), limits);
+                Double jointBound = bound(r, joint);
+                if (jointBound != null) {
+                    bound = bound == null ? jointBound : Math.max(bound, jointBound);
+                }
+                if (r.status() == SolveStatus.INFEASIBLE) {
+                    return best.plan == null ? new Result(SolveStatus.INFEASIBLE, null, null, null, null, false, true,
+                            notes) : best.result(g, SolveStatus.FEASIBLE, null, best.plan == request.start(), true,
+                            notes);
+                }
+                if (r.hasSolution()) {
+                    Plan plan = joint.plan(r);
+                    best.offer(plan, Objective.of(requireValid(g, plan, budget).traffic(), request.lambda()));
+                }
             }
         }
         if (best.plan == null) {
-            return new Result(SolveStatus.UNKNOWN, null, null, null, bound, false, notes);
+            return new Result(SolveStatus.UNKNOWN, null, null, null, bound, false, built, notes);
         }
         SolveStatus status = best.provenBy(bound, exact) ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE;
-        return best.result(g, status, bound, best.plan == request.start(), notes);
+        return best.result(g, status, bound, best.plan == request.start(), built, notes);
     }
 
     /** The order of each operator's first run. */
@@ -288,9 +305,11 @@ public final class RecomputeSolver {
             return plan != null && status(objective, bound, exact) == SolveStatus.OPTIMAL;
         }
 
-        Result result(Graph g, SolveStatus status, Double bound, boolean startOnly, List<String> notes) {
+        Result result(Graph g, SolveStatus status, Double bound, boolean startOnly, boolean built,
+                      List<String> notes) {
             return new Result(status, plan, PlanChecker.check(g, plan), objective,
-                    status == SolveStatus.OPTIMAL ? Double.valueOf(objective.value()) : bound, startOnly, notes);
+                    status == SolveStatus.OPTIMAL ? Double.valueOf(objective.value()) : bound, startOnly, built,
+                    notes);
         }
     }
 
@@ -310,18 +329,52 @@ public final class RecomputeSolver {
         }
     }
 
-    /** The program, or null with a note when its build is abandoned (the limits, or the heap). */
-    private static RecomputeFormulation build(Graph g, TensorSetting setting, long budget, Request request,
-                                              boolean addresses, Limits limits, List<String> notes) {
+    /**
+     * A built program and its hold on the heap ({@link HeapRoom#reserve}), released when it is closed: the model is
+     * garbage after its solve.
+     */
+    private record Program(RecomputeFormulation formulation, HeapRoom.Hold hold) implements AutoCloseable {
+        @Override
+        public void close() {
+            hold.close();
+        }
+    }
+
+    /**
+     * The program over these windows, or null with a note when it is not built: its {@link ModelEstimate} says it
+     * would not fit the heap (under a work limit half of -Xmx, else the heap free now) or could not be built in half
+     * of what is left, as {@link CosmaSolver} decides; or its build is abandoned (the limits; the heap, when the
+     * estimate was short). Under a work limit the program holds its estimate of the room from its build to the end of
+     * its solve, waiting for the holds of the other cases in the JVM (a sweep's jobs) to leave room.
+     */
+    private static Program build(Graph g, TensorSetting setting, long budget, Request request,
+                                 RecomputeWindows windows, boolean addresses, Limits limits, List<String> notes) {
         String what = addresses ? "the joint program" : "the program without addresses";
-        try (BuildGuard guard = BuildGuard.until(limits.budget())) {
-            return new RecomputeFormulation(g, setting, budget, request.extraRuns(), request.lambda(),
-                    request.schedule(), request.reruns(), request.uses(Technique.PRUNE), addresses);
+        ModelEstimate estimate = ModelEstimate.ofRecompute(windows, addresses);
+        // Under a work limit the decision depends on -Xmx alone, never on the heap free at the moment.
+        String whyNot = limits.workMode()
+                ? estimate.whyNotUnderWork(Runtime.getRuntime().maxMemory(), limits.budget().workLeft())
+                : estimate.whyNot(HeapRoom.freeFor(estimate.bytes()), limits.budget().wallLeft());
+        if (whyNot != null) {
+            notes.add(what + " skipped (" + estimate + "): " + whyNot);
+            return null;
+        }
+        HeapRoom.Hold hold = HeapRoom.reserve(estimate.bytes(), limits);
+        if (hold == null) {
+            notes.add(what + " skipped (" + estimate + "): stopped while waiting for the heap other jobs hold");
+            return null;
+        }
+        try (BuildGuard guard = BuildGuard.until(limits.budget(), estimate.variables() + estimate.constraints())) {
+            return new Program(new RecomputeFormulation(g, setting, budget, windows, request.lambda(), addresses),
+                    hold);
         } catch (BuildAbandonedException e) {
-            notes.add(what + ": " + e.getMessage().replaceFirst("^building model '[^']*' was ", ""));
+            hold.close();
+            notes.add(what + " (" + estimate + "): " + e.getMessage().replaceFirst("^building model '[^']*' was ", ""));
             return null;
         } catch (OutOfMemoryError e) {
-            notes.add(what + " abandoned while building: out of memory");
+            // The estimate was short; the partial model is unreachable now, so the run can go on without it.
+            hold.close();
+            notes.add(what + " abandoned while building (" + estimate + "): out of memory");
             return null;
         }
     }

@@ -105,9 +105,14 @@ final class Instance {
     /**
      * A quick packing for an upper bound: fixed buffers at their offsets, then the free ones, largest area
      * first, each at the lowest aligned offset clear of the placed buffers it overlaps. Needs
-     * {@code hopeless == null}. Time O(n log n + p log p) for p overlapping pairs.
+     * {@code hopeless == null}. Time O(n log n + p log p) for p overlapping pairs: seconds where thousands of
+     * buffers are live at once, so it looks at the clock every 64 buffers and gives null once
+     * {@link System#nanoTime()} passes {@code deadlineNanos} (Long.MAX_VALUE: never). Sets of fewer than
+     * {@link dev.memplan.model.ClockGuard#EVERY} buffers, packed in milliseconds, are packed whatever the clock
+     * says, so that a search with a tiny time limit still answers with a packing.
      */
-    long[] greedy() {
+    long[] greedy(long deadlineNanos) {
+        long deadline = n < dev.memplan.model.ClockGuard.EVERY ? Long.MAX_VALUE : deadlineNanos;
         long[] offsets = new long[n];
         Arrays.fill(offsets, -1);
         Integer[] free = new Integer[n];
@@ -126,7 +131,11 @@ final class Instance {
         });
         long[] starts = new long[n];
         long[] ends = new long[n];
+        int placed = 0;
         for (int b : byArea) {
+            if ((++placed & 63) == 0 && deadline != Long.MAX_VALUE && System.nanoTime() - deadline > 0) {
+                return null;
+            }
             int k = 0;
             for (int e = sweep.overlapStart[b]; e < sweep.overlapStart[b + 1]; e++) {
                 int j = sweep.overlaps[e];

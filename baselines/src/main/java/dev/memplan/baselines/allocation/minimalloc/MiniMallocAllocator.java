@@ -195,7 +195,17 @@ public final class MiniMallocAllocator implements Allocator {
         if (instance.hopeless != null) {
             return new Allocation(SolveStatus.INFEASIBLE, null, (System.nanoTime() - start) / 1e9);
         }
-        long[] best = instance.greedy();
+        long[] best = instance.greedy(deadline);
+        if (best == null) {
+            // The clock ran out in the greedy packing (thousands of buffers live at once): the start is the answer.
+            if (limits.workMode()) {
+                limits.budget().markWallStop();
+            }
+            double s = (System.nanoTime() - start) / 1e9;
+            return upper == null ? new Allocation(SolveStatus.UNKNOWN, null, s, "the time limit was reached")
+                    : new Allocation(SolveStatus.FEASIBLE, checked(buffers, upper.offsets(), upper.height()), s,
+                            "the time limit was reached before the search; kept the starting packing");
+        }
         long high = height(instance, best);
         if (upper != null && upper.height() < high) {
             best = upper.offsets();

@@ -88,6 +88,38 @@ public final class SkylineAllocator implements Allocator {
      * As {@link #pack(BufferSet)}, or null when {@link System#nanoTime()} passes {@code deadlineNanos} first.
      */
     public Placement pack(BufferSet buffers, long deadlineNanos) {
+        return pack(buffers, deadlineNanos, null);
+    }
+
+    /**
+     * Another order for a restart of the skyline: buffer contention in bands of {@code band} times the peak
+     * contention (buffers in one band rank as equals, so that the tie-break decides among them; band 0: exact
+     * contention), then the larger alignment, then {@code tiebreak}, then the longer lifetime. Section 3.1's
+     * order ranks by exact contention first; where contention rises and falls slowly over thousands of live
+     * buffers, the exact value decides almost every comparison and a buffer's size and lifetime hardly count
+     * (BENCHMARKS.md, "Using the time limit on heap traces").
+     */
+    public record Variant(double band, Tiebreak tiebreak) {
+        public Variant {
+            if (!(band >= 0 && band < 1)) {
+                throw new IllegalArgumentException("a contention band is a fraction in [0, 1): " + band);
+            }
+            java.util.Objects.requireNonNull(tiebreak, "tiebreak");
+        }
+    }
+
+    /** What ranks buffers of one contention band. */
+    public enum Tiebreak {
+        /** Larger {@code size * lifetime^2} first (section 3.1's tie-break). */
+        WEIGHT,
+        /** Longer lifetime first. */
+        LIFETIME
+    }
+
+    /**
+     * As {@link #pack(BufferSet, long)} in the order of {@code variant} (null: section 3.1's order).
+     */
+    public Placement pack(BufferSet buffers, long deadlineNanos, Variant variant) {
         TimeAxis axis = TimeAxis.of(buffers);
         String conflict = axis.fixedConflict(buffers, Long.MAX_VALUE);
         if (conflict != null) {
@@ -97,7 +129,7 @@ public final class SkylineAllocator implements Allocator {
         if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
             return null;
         }
-        Placement placement = run(buffers, axis, deadlineNanos);
+        Placement placement = new FastPacking(buffers, axis, variant).run(deadlineNanos);
         if (placement != null) {
             BufferChecker.requireValid(placement, Long.MAX_VALUE, name());
         }
@@ -109,12 +141,17 @@ public final class SkylineAllocator implements Allocator {
      * ({@link Packing}, kept as the tests' reference) does (SkylineReferenceTest).
      */
     private static Placement run(BufferSet buffers, TimeAxis axis, long deadlineNanos) {
-        return new FastPacking(buffers, axis).run(deadlineNanos);
+        return new FastPacking(buffers, axis, null).run(deadlineNanos);
     }
 
     /** The plain loop, for tests: the reference the indexed packing is compared with. */
     static Placement reference(BufferSet buffers) {
-        return new Packing(buffers, TimeAxis.of(buffers)).run(Long.MAX_VALUE);
+        return reference(buffers, null);
+    }
+
+    /** As {@link #reference(BufferSet)} in the order of {@code variant} (null: section 3.1's). */
+    static Placement reference(BufferSet buffers, Variant variant) {
+        return new Packing(buffers, TimeAxis.of(buffers), variant).run(Long.MAX_VALUE);
     }
 
     private static double seconds(long startNanos) {
@@ -125,14 +162,16 @@ public final class SkylineAllocator implements Allocator {
     private static final class Packing {
         private final BufferSet set;
         private final TimeAxis axis;
+        private final Variant variant;
         private final long[] height;
         private final long[] offset;
         /** Fixed buffers live in each slot: the obstacles a slot's skyline may run into. */
         private final List<List<Integer>> obstacles;
 
-        Packing(BufferSet set, TimeAxis axis) {
+        Packing(BufferSet set, TimeAxis axis, Variant variant) {
             this.set = set;
             this.axis = axis;
+            this.variant = variant;
             this.height = new long[axis.slots];
             this.offset = new long[set.size()];
             this.obstacles = new ArrayList<>();
@@ -186,7 +225,7 @@ public final class SkylineAllocator implements Allocator {
         }
 
         private List<Integer> priorityOrder() {
-            return SkylineAllocator.priorityOrder(set, axis);
+            return SkylineAllocator.priorityOrder(set, axis, variant);
         }
 
         /** gap[s] = index of the maximal run of slots at height {@code row} that holds s, or -1. */
@@ -332,7 +371,7 @@ public final class SkylineAllocator implements Allocator {
         /** The current row. */
         private long row = -1;
 
-        FastPacking(BufferSet set, TimeAxis axis) {
+        FastPacking(BufferSet set, TimeAxis axis, Variant variant) {
             this.set = set;
             this.axis = axis;
             this.slots = axis.slots;
@@ -340,7 +379,7 @@ public final class SkylineAllocator implements Allocator {
             this.segHeight = new long[slots + 1];
             this.startByEnd = new int[slots + 1];
             Arrays.fill(segEnd, -1);
-            List<Integer> order = priorityOrder(set, axis);
+            List<Integer> order = priorityOrder(set, axis, variant);
             int m = order.size();
             rankOf = new int[set.size()];
             byRank = new int[m];
@@ -764,8 +803,11 @@ public final class SkylineAllocator implements Allocator {
         }
     }
 
-    /** Section 3.1: highest contention first; ties by alignment, size * lifetime^2, lifetime. Free buffers only. */
-    private static List<Integer> priorityOrder(BufferSet set, TimeAxis axis) {
+    /**
+     * Section 3.1: highest contention first; ties by alignment, size * lifetime^2, lifetime. Free buffers only.
+     * A {@link Variant} (not null) ranks contention in bands and breaks ties its way.
+     */
+    private static List<Integer> priorityOrder(BufferSet set, TimeAxis axis, Variant variant) {
         int n = set.size();
         long[] contention = new long[n];
         List<Integer> order = new ArrayList<>();
@@ -783,7 +825,16 @@ public final class SkylineAllocator implements Allocator {
             return set.get(i).size() * life * life;
         });
         Comparator<Integer> byLifetime = Comparator.comparingLong(i -> set.get(i).upper() - set.get(i).lower());
-        order.sort(byContention.reversed().thenComparing(byAlignment.reversed()).thenComparing(byWeight.reversed())
+        if (variant == null) {
+            order.sort(byContention.reversed().thenComparing(byAlignment.reversed())
+                    .thenComparing(byWeight.reversed()).thenComparing(byLifetime.reversed())
+                    .thenComparing(Comparator.naturalOrder()));
+            return order;
+        }
+        double width = Math.max(1, variant.band() * axis.peak());
+        Comparator<Integer> byBand = Comparator.comparingLong(i -> (long) Math.floor(contention[i] / width));
+        Comparator<Integer> tiebreak = variant.tiebreak() == Tiebreak.WEIGHT ? byWeight : byLifetime;
+        order.sort(byBand.reversed().thenComparing(byAlignment.reversed()).thenComparing(tiebreak.reversed())
                 .thenComparing(byLifetime.reversed()).thenComparing(Comparator.naturalOrder()));
         return order;
     }

@@ -43,6 +43,25 @@ class SkylineReferenceTest {
         assertTrue(withObstacles > 500, "rounds with obstacles: " + withObstacles);
     }
 
+    @Test
+    void aRestartOrderGivesTheOffsetsOfThePlainLoopInThatOrder() {
+        Random r = new Random(13);
+        SkylineAllocator skyline = new SkylineAllocator();
+        int differ = 0;
+        for (int round = 0; round < 300; round++) {
+            BufferSet set = randomSet(r, 1 + r.nextInt(round < 200 ? 40 : 300), round % 3 == 0);
+            if (round % 2 == 0) {
+                set = withFixed(r, set, 1 + r.nextInt(6));
+            }
+            SkylineAllocator.Variant v = new SkylineAllocator.Variant(new double[] {0, 0.01, 0.1, 0.5}[round % 4],
+                    SkylineAllocator.Tiebreak.values()[(round / 4) % 2]);
+            long[] fast = skyline.pack(set, Long.MAX_VALUE, v).offsets();
+            assertArrayEquals(SkylineAllocator.reference(set, v).offsets(), fast, "round " + round + " " + v);
+            differ += java.util.Arrays.equals(fast, skyline.pack(set).offsets()) ? 0 : 1;
+        }
+        assertTrue(differ > 50, "restart orders that place differently from section 3.1's: " + differ);
+    }
+
     /** Gives up to {@code tries} of the buffers a fixed offset that overlaps no other fixed buffer live with it. */
     private static BufferSet withFixed(Random r, BufferSet set, int tries) {
         List<Buffer> list = new ArrayList<>(set.buffers());

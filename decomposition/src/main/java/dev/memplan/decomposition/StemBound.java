@@ -1,0 +1,356 @@
+package dev.memplan.decomposition;
+
+import dev.memplan.model.Budget;
+import dev.memplan.model.Budgets;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+
+/**
+ * A lower bound on the non-compulsory traffic of every plan of a graph with a free schedule, from its stem solved
+ * exactly: the least traffic of the graph's first k operators (a down-set of the default order) together with
+ * their <em>readers</em>, the operators outside that read a tensor written inside. The readers keep the tensors
+ * the later operators need live: a tensor the stem hands on cannot be dropped as a cut output the way a part of
+ * {@link DivideAndConquer} drops it; it stays resident, or is spilled and loaded again, until its readers have run.
+ *
+ * <p><b>The stem bounds the graph.</b> Let S be any set of operators and P any plan of the whole graph. Keep P's
+ * timesteps of S in P's order (topological within S), cut every segment of a tensor of S's graph ({@link SubGraph})
+ * down to those timesteps and to the tensor's last read in S, and drop the empty pieces. This is a plan of S's
+ * graph: every operator's tensors are resident at its timestep at P's offsets, with no more bytes than P has there.
+ * It pays no more: a tensor written in S keeps its created segment, so its loaded pieces come from distinct loaded
+ * segments of P; a tensor written outside S is a host tensor of S's graph, whose first piece is free and whose every
+ * further piece comes from a loaded segment of P (at most one of its segments is the created one); a spill charged
+ * in S's graph is of a tensor written in S, not a graph output, with a loaded segment, which P charges too.
+ *
+ * <p><b>The stem exactly.</b> S's graph is solved without addresses (bytes within the budget; a relaxation, since
+ * disjoint ranges in [0, B) sum to at most B), by Dijkstra's algorithm over states (operators done, tensors held on
+ * chip, tensors spilled). Any plan can be put in a form that pays no more and holds no more at any timestep: each
+ * segment starts at its creation or at a read and ends at a read (or at its creation), so between two consecutive
+ * events of a tensor it is resident throughout or off chip throughout, and off chip costs one load (plus the
+ * tensor's spill, once, when it is written in S and not a graph output). The search charges that cost when it drops
+ * a held tensor; it drops only just before an operator that would not fit otherwise, and only a minimal set of held
+ * tensors that makes it fit. Any plan in that form is matched by the search at no more cost: where the plan drops a
+ * set, a minimal subset of it, plus the tensors the plan dropped earlier and the search still holds, makes the
+ * operator fit; each tensor the search drops is off chip in the plan within the same interval, so it is paid there
+ * too, and one the search never drops before its read costs it nothing. So the search's optimum is at most every
+ * plan's traffic, and when it stops early (its work or a state cap), the least cost of a state not yet expanded is.
+ * Alignment and recomputation are not covered (a recompute is not in S's graph); a fixed schedule is (it is one of
+ * the orders), but the bound is used for free schedules only.
+ *
+ * <p>Cost: states are the down-sets of S's graph times the subsets of held and spilled tensors that are reached
+ * below the optimum; each expansion tries every ready operator and every minimal set of held tensors to drop.
+ * Measured on the NAS networks: BENCHMARKS.md, "The stem exactly".
+ */
+public final class StemBound {
+    /**
+     * Default stem size (operators of the default order): the NAS networks' pressure sits in their first 30-40
+     * operators (BENCHMARKS.md, issue 35).
+     */
+    public static final int DEFAULT_SIZE = 30;
+    /** Most states kept before the search stops with the bound it has. */
+    public static final int DEFAULT_STATE_CAP = 2_000_000;
+    /** Successor states generated per work unit. */
+    static final long SUCCESSORS_PER_UNIT = 1_000_000L;
+
+    /**
+     * @param traffic the lower bound on the whole graph's non-compulsory traffic
+     * @param proven true when the search reached the end of the stem: {@code traffic} is the stem's least traffic
+     *     without addresses
+     * @param operators the stem's operators with their readers
+     * @param states the states the search kept
+     */
+    public record Result(long traffic, boolean proven, int operators, int states) {
+    }
+
+    private StemBound() {
+    }
+
+    /**
+     * The first {@code size} operators of the default order (all of them when the graph has fewer) and every other
+     * operator that reads a tensor one of them writes, in the default order, as a graph of its own.
+     */
+    static SubGraph stem(Graph g, int size) {
+        int k = Math.min(size, g.operatorCount());
+        BitSet in = new BitSet(g.operatorCount());
+        in.set(0, k);
+        for (int o = 0; o < k; o++) {
+            for (int t : g.outputs(o)) {
+                for (int c : g.consumers(t)) {
+                    in.set(c);
+                }
+            }
+        }
+        return SubGraph.of(g, in.stream().toArray(), g.name() + "/stem" + k);
+    }
+
+    /**
+     * The stem bound of a graph in its tensor setting at a budget.
+     *
+     * @param size operators of the stem (before their readers)
+     * @param stateCap most states kept
+     * @param limits the search's budget (under a work limit, {@link #SUCCESSORS_PER_UNIT} successors per unit)
+     * @throws IllegalArgumentException when the budget is below the stem's M_R (then below the graph's)
+     */
+    public static Result of(Graph g, long budget, int size, int stateCap, Limits limits) {
+        return of(g, budget, size, Long.MAX_VALUE, stateCap, limits);
+    }
+
+    /**
+     * The stem bound as above, stopped once every state left costs at least {@code target} (the traffic of the best
+     * plan known): the bound is then the target, and that plan is optimal.
+     */
+    static Result of(Graph g, long budget, int size, long target, int stateCap, Limits limits) {
+        Graph s = stem(g, size).graph();
+        if (budget < Budgets.minimumRequired(s)) {
+            throw new IllegalArgumentException("budget " + budget + " is below the stem's M_R = "
+                    + Budgets.minimumRequired(s) + ": no plan exists");
+        }
+        Budget.Meter meter = limits.workMode() ? limits.budget().meter(SUCCESSORS_PER_UNIT) : null;
+        return new Search(s, budget, target, stateCap, limits, meter).run();
+    }
+
+    /**
+     * The bound of growing stems: {@link #DEFAULT_SIZE} operators, then half as many again each time, while the search
+     * proves its stem's optimum below {@code target} within {@code limits} and the graph has operators left; the
+     * highest bound found (a larger stem's graph holds a smaller one's, so its optimum is no lower).
+     */
+    static long growing(Graph g, long budget, long target, Limits limits) {
+        long bound = 0;
+        for (int size = DEFAULT_SIZE; ; size += size / 2) {
+            Result r = of(g, budget, size, target, DEFAULT_STATE_CAP, limits);
+            bound = Math.max(bound, r.traffic());
+            if (!r.proven() || bound >= target || size >= g.operatorCount() || limits.stopped()) {
+                return bound;
+            }
+        }
+    }
+
+    /** A state of the search: done operators, held tensors, spilled tensors (bit sets), in one array. */
+    private record Node(long cost, long order, long[] key) {
+    }
+
+    /** Dijkstra's algorithm over the stem's states. */
+    private static final class Search {
+        private final Graph g;
+        private final long budget;
+        private final long target;
+        private final int stateCap;
+        private final Limits limits;
+        private final Budget.Meter meter;
+        private final int opWords;
+        private final int tensorWords;
+        private final int[][] own;
+        private final long[] ownBytes;
+
+        Search(Graph g, long budget, long target, int stateCap, Limits limits, Budget.Meter meter) {
+            this.g = g;
+            this.budget = budget;
+            this.target = target;
+            this.stateCap = stateCap;
+            this.limits = limits;
+            this.meter = meter;
+            this.opWords = (g.operatorCount() + 63) / 64;
+            this.tensorWords = (g.tensorCount() + 63) / 64;
+            this.own = new int[g.operatorCount()][];
+            this.ownBytes = new long[g.operatorCount()];
+            for (int o = 0; o < g.operatorCount(); o++) {
+                own[o] = PeakBound.own(g, o);
+                for (int x : own[o]) {
+                    ownBytes[o] += g.size(x);
+                }
+            }
+        }
+
+        Result run() {
+            int n = g.operatorCount();
+            Map<Key, Long> best = new HashMap<>();
+            PriorityQueue<Node> queue = new PriorityQueue<>((a, b) -> a.cost != b.cost ? Long.compare(a.cost, b.cost)
+                    : Long.compare(a.order, b.order));
+            long[] start = new long[opWords + 2 * tensorWords];
+            best.put(new Key(start), 0L);
+            queue.add(new Node(0, 0, start));
+            long order = 1;
+            long expanded = 0;
+            while (!queue.isEmpty()) {
+                Node node = queue.poll();
+                Key key = new Key(node.key);
+                if (best.get(key) < node.cost) {
+                    continue;
+                }
+                if (Long.bitCount(node.key[0]) + countDone(node.key) == n) {
+                    return new Result(node.cost, true, n, best.size());
+                }
+                if (node.cost >= target) {
+                    return new Result(node.cost, false, n, best.size());
+                }
+                if ((++expanded & 255) == 0 && over()) {
+                    return new Result(node.cost, false, n, best.size());
+                }
+                List<long[]> next = new ArrayList<>();
+                List<Long> costs = new ArrayList<>();
+                successors(node.key, next, costs);
+                if (meter != null && !meter.step(next.size())) {
+                    return new Result(node.cost, false, n, best.size());
+                }
+                for (int i = 0; i < next.size(); i++) {
+                    long cost = node.cost + costs.get(i);
+                    Key k = new Key(next.get(i));
+                    Long old = best.get(k);
+                    if (old == null && best.size() >= stateCap) {
+                        return new Result(node.cost, false, n, best.size());
+                    }
+                    if (old == null || cost < old) {
+                        best.put(k, cost);
+                        queue.add(new Node(cost, order++, next.get(i)));
+                    }
+                }
+            }
+            throw new IllegalStateException("bug: the stem search ran out of states before the end of the stem");
+        }
+
+        private boolean over() {
+            return meter != null ? limits.budget().wallOver() : limits.stopped();
+        }
+
+        /** Done operators beyond the first word (the first is counted by the caller). */
+        private int countDone(long[] key) {
+            int c = 0;
+            for (int w = 1; w < opWords; w++) {
+                c += Long.bitCount(key[w]);
+            }
+            return c;
+        }
+
+        private boolean held(long[] key, int x) {
+            return (key[opWords + (x >> 6)] & (1L << (x & 63))) != 0;
+        }
+
+        private static void set(long[] key, int base, int i, boolean on) {
+            if (on) {
+                key[base + (i >> 6)] |= 1L << (i & 63);
+            } else {
+                key[base + (i >> 6)] &= ~(1L << (i & 63));
+            }
+        }
+
+        /** Whether tensor x is written (or, a host tensor, read) by a done operator and read by one not done. */
+        private boolean live(long[] done, int x) {
+            return PeakBound.isLive(g, x, done, false);
+        }
+
+        /** Every state one operator later, with what it costs to get there. */
+        private void successors(long[] key, List<long[]> next, List<Long> costs) {
+            long[] done = Arrays.copyOf(key, opWords);
+            List<Integer> heldList = new ArrayList<>();
+            for (int w = 0; w < tensorWords; w++) {
+                long bits = key[opWords + w];
+                while (bits != 0) {
+                    heldList.add(w * 64 + Long.numberOfTrailingZeros(bits));
+                    bits &= bits - 1;
+                }
+            }
+            for (int o = 0; o < g.operatorCount(); o++) {
+                if (PeakBound.has(done, o) || !PeakBound.ready(g, done, o, false)) {
+                    continue;
+                }
+                // The held tensors the operator does not read may leave the chip; its own must all be resident.
+                List<Integer> others = new ArrayList<>();
+                long heldBytes = 0;
+                for (int x : heldList) {
+                    if (!reads(o, x)) {
+                        others.add(x);
+                        heldBytes += g.size(x);
+                    }
+                }
+                long need = ownBytes[o] + heldBytes - budget;
+                others.sort((a, b) -> Long.compare(g.size(b), g.size(a)));
+                List<int[]> drops = new ArrayList<>();
+                if (need <= 0) {
+                    drops.add(new int[0]);
+                } else {
+                    minimalDrops(others, 0, need, 0, new ArrayList<>(), drops);
+                }
+                for (int[] drop : drops) {
+                    long[] after = key.clone();
+                    set(after, 0, o, true);
+                    long cost = 0;
+                    for (int x : drop) {
+                        cost += g.size(x);
+                        boolean spillable = g.producer(x) >= 0 && !g.isGraphOutput(x);
+                        if (spillable && (key[opWords + tensorWords + (x >> 6)] & (1L << (x & 63))) == 0) {
+                            cost += g.size(x);
+                            set(after, opWords + tensorWords, x, true);
+                        }
+                        set(after, opWords, x, false);
+                    }
+                    long[] doneAfter = Arrays.copyOf(after, opWords);
+                    for (int x : own[o]) {
+                        boolean stays = live(doneAfter, x);
+                        set(after, opWords, x, stays);
+                        if (!stays) {
+                            set(after, opWords + tensorWords, x, false);
+                        }
+                    }
+                    next.add(after);
+                    costs.add(cost);
+                }
+            }
+        }
+
+        private boolean reads(int o, int x) {
+            for (int y : g.inputs(o)) {
+                if (y == x) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /**
+         * Every minimal set of {@code others} (sorted by size, largest first) from index i on whose sizes, added to
+         * {@code sum}, reach {@code need}: minimal when leaving out any one of them falls short.
+         */
+        private void minimalDrops(List<Integer> others, int i, long need, long sum, List<Integer> chosen,
+                                  List<int[]> out) {
+            if (sum >= need) {
+                long smallest = g.size(chosen.get(chosen.size() - 1));
+                if (sum - smallest < need) {
+                    out.add(chosen.stream().mapToInt(Integer::intValue).toArray());
+                }
+                return;
+            }
+            for (int j = i; j < others.size(); j++) {
+                chosen.add(others.get(j));
+                minimalDrops(others, j + 1, need, sum + g.size(others.get(j)), chosen, out);
+                chosen.remove(chosen.size() - 1);
+            }
+        }
+    }
+
+    /** A state as a hash key. */
+    private static final class Key {
+        final long[] bits;
+        private final int hash;
+
+        Key(long[] bits) {
+            this.bits = bits;
+            this.hash = Arrays.hashCode(bits);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && Arrays.equals(bits, k.bits);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+}
