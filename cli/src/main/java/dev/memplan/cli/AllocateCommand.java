@@ -1,11 +1,10 @@
 package dev.memplan.cli;
 
+import dev.memplan.model.LimitValues;
 import dev.memplan.baselines.allocation.Allocators;
 import dev.memplan.model.Allocation;
-import dev.memplan.model.Buffer;
 import dev.memplan.model.BufferChecker;
 import dev.memplan.model.BufferSet;
-import dev.memplan.model.ByteRange;
 import dev.memplan.model.Limits;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.io.MiniMallocCsv;
@@ -92,26 +91,9 @@ final class AllocateCommand extends CommandBase {
         try (ClockGuard guard = ClockGuard.until(limits.budget())) {
             buffers = Inputs.buffers(input);
         }
-        Long cap = capacity != null ? capacity : buffers.capacity();
+        Long cap = UserException.of(() -> buffers.packingCapacity(capacity, "--capacity", file.toString()));
         if (cap == null && !minimize) {
             throw new UserException(file + ": no capacity; give --capacity or name the file X.<capacity>.csv");
-        }
-        if (cap != null && cap <= 0) {
-            throw new UserException(capacity != null ? "--capacity must be positive, got " + cap
-                    : file + ": the capacity in the file name (X.<capacity>.csv) must be positive, got " + cap
-                    + "; give --capacity or rename the file");
-        }
-        if (cap != null && ByteRange.problem(cap, "--capacity") != null) {
-            throw new UserException(ByteRange.problem(cap, "--capacity"));
-        }
-        if (cap != null) {
-            for (Buffer b : buffers.buffers()) {
-                if (b.fixedOffset() != null && ByteRange.add(b.fixedOffset(), b.size()) > cap) {
-                    throw new UserException(file + ": buffer '" + Messages.clean(b.id()) + "' is fixed at ["
-                            + b.fixedOffset() + ", " + ByteRange.add(b.fixedOffset(), b.size())
-                            + "), beyond the capacity " + cap + ": no packing keeps it");
-                }
-            }
         }
         String name = GeneratedTraces.isTraceName(input) && !Files.exists(file) ? input
                 : file.getFileName().toString();
@@ -141,7 +123,7 @@ final class AllocateCommand extends CommandBase {
             long h = a.placement().height();
             String gap = bound > 0 ? String.format(Locale.ROOT, ", %.6f L (gap %.4f%%)", (double) h / bound,
                     100.0 * (h - bound) / h) : "";
-            o.println(what + ": height " + h + gap + ", time " + time + ", status " + a.status() + LimitOptions.cut(limits.budget()));
+            o.println(what + ": height " + h + gap + ", time " + time + ", status " + a.status() + LimitValues.cut(limits.budget()));
             if (a.note() != null) {
                 o.println("note: " + a.note());
             }
@@ -162,7 +144,7 @@ final class AllocateCommand extends CommandBase {
         String why = a.note() != null ? a.note()
                 : wallLimit != null && a.seconds() >= 0.9 * wallLimit.toNanos() / 1e9
                         ? "no solution found within the time limit of " + limit.timeLimit + " s" : "no solution found";
-        o.println("gave up after " + time + ": " + why + " (not proven infeasible)" + LimitOptions.cut(limits.budget()));
+        o.println("gave up after " + time + ": " + why + " (not proven infeasible)" + LimitValues.cut(limits.budget()));
         workLine(o, limits);
         return ExitCode.NOT_FOUND.code();
     }
@@ -170,7 +152,7 @@ final class AllocateCommand extends CommandBase {
     /** Under a work limit: the work used, and whether the clock cut it short (then the result is the machine's). */
     private void workLine(PrintWriter o, Limits limits) {
         if (limits.workMode()) {
-            o.println("work: " + LimitOptions.workUsed(limits.budget(), limit.workLimit));
+            o.println("work: " + LimitValues.workUsed(limits.budget(), limit.workLimit));
         }
     }
 }

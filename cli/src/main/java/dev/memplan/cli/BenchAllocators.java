@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.model.LimitValues;
 import dev.memplan.sweeps.bench.AllocatorsBench;
 import dev.memplan.sweeps.bench.ScaleBench;
 import java.io.PrintWriter;
@@ -51,7 +52,8 @@ final class BenchAllocators extends CommandBase.Bench {
     @Override
     Integer run(Path csv, PrintWriter out) {
         AllocatorsBench.Spec spec = new AllocatorsBench.Spec(allocators, instances, random,
-                Inputs.timeLimit(timeLimit, "--time-limit"), Inputs.threads(threads, "--threads"), ablations);
+                UserException.of(() -> LimitValues.wall(timeLimit, "--time-limit")),
+                UserException.of(() -> LimitValues.threads(threads, "--threads")), ablations);
         if (scale) {
             ScaleBench.Spec scaled = new ScaleBench.Spec(spec.allocators(), sizes, timeLimit, Main.class.getName());
             Table t = new Table(ScaleBench.HEADER);

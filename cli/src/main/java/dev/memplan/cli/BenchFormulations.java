@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.model.LimitValues;
 import dev.memplan.model.TensorSetting;
 import dev.memplan.sweeps.bench.FormulationsBench;
 import java.io.PrintWriter;
@@ -34,7 +35,7 @@ final class BenchFormulations extends CommandBase.Bench {
     Integer run(Path csv, PrintWriter out) {
         // Per solve: each gets its own budget of the limit.
         FormulationsBench.Spec spec = new FormulationsBench.Spec(FormulationsBench.Spec.backends(backends), random,
-                setting.or(TensorSetting.ALL), Inputs.timeLimit(timeLimit, "--time-limit"));
+                setting.or(TensorSetting.ALL), UserException.of(() -> LimitValues.wall(timeLimit, "--time-limit")));
         Table table = new Table(FormulationsBench.HEADER);
         table.writeCsv(csv);
         FormulationsBench.run(spec, table.sink(csv, null).andThen(row -> {

@@ -1,12 +1,10 @@
 package dev.memplan.cli;
 
-import dev.memplan.baselines.scheduling.ScheduleResult;
+import dev.memplan.baselines.scheduling.SettingBudgets;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.ClockGuard;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
-import dev.memplan.model.Schedule;
-import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorKind;
 import dev.memplan.model.TensorSetting;
 import dev.memplan.model.TrainingStep;
@@ -59,22 +57,10 @@ final class BudgetsCommand extends CommandBase {
                 + parameters + " parameters), alignment " + g.alignment());
         List<TensorSetting> settings = setting.given() ? List.of(setting.or(null)) : List.of(TensorSetting.values());
         Table t = new Table("setting", "M_R", "M_P", "M_H", "default-order footprint", "M_P status");
-        for (int i = 0; i < settings.size(); i++) {
-            TensorSetting s = settings.get(i);
-            Graph gs = g.withSetting(s);
-            long mr = Budgets.minimumRequired(gs);
-            // Each setting left gets an equal share of the time left.
-            long left = limits.budget().left();
-            Limits share = limits.budget().limited() ? limits.upTo(left / (settings.size() - i)) : limits;
-            ticker.stage("the minimum-peak order (M_P) of setting " + s.fileName());
-            ScheduleResult mp = solverOptions.minimumPeak(gs).schedule(gs, share);
-            t.row(s.fileName(), Long.toString(mr), Long.toString(mp.peak()),
-                    Long.toString(Budgets.halfway(mr, mp.peak())),
-                    Long.toString(Budgets.footprint(gs, Schedule.defaultOrder(gs))),
-                    mp.status() == SolveStatus.OPTIMAL
-                            ? String.format("optimal (%.2f s), %s", mp.seconds(), mp.method())
-                            : String.format("%s, heuristic, lower bound %d (%.2f s)", mp.method(), mp.bound(),
-                                    mp.seconds()));
+        for (SettingBudgets b : SettingBudgets.of(g, settings, solverOptions::minimumPeak, limits,
+                s -> ticker.stage("the minimum-peak order (M_P) of setting " + s.fileName()))) {
+            t.row(b.setting().fileName(), Long.toString(b.mr()), Long.toString(b.mp().peak()), Long.toString(b.mh()),
+                    Long.toString(b.defaultFootprint()), b.mpStatus());
         }
         t.print(out);
         if (lambda != null) {

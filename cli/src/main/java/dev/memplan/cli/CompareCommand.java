@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.model.LimitValues;
 import dev.memplan.decomposition.Heartbeat;
 import dev.memplan.sweeps.BudgetChoice;
 import dev.memplan.sweeps.Comparison;
@@ -67,7 +68,7 @@ final class CompareCommand extends CommandBase.CaseCommand {
         t.print(out);
         result.notes().forEach(n -> out.println("note: " + n));
         if (limits.workMode()) {
-            out.println("work: " + LimitOptions.workUsed(limits.budget(), solverOptions.limit.workLimit));
+            out.println("work: " + LimitValues.workUsed(limits.budget(), solverOptions.limit.workLimit));
         }
         out.println("every plan checked: VALID");
         if (csv != null) {

@@ -3,7 +3,6 @@ package dev.memplan.cli;
 import dev.memplan.datasets.onnx.OnnxImport;
 import dev.memplan.datasets.zoo.Zoo;
 import dev.memplan.model.Graph;
-import dev.memplan.model.Limits;
 import dev.memplan.model.TensorSetting;
 import dev.memplan.sweeps.GraphSources;
 import java.nio.file.Files;
@@ -12,9 +11,6 @@ import java.nio.file.Path;
 /** Where commands get their inputs: a GRAPH argument is a file (memplan-graph/1, COSMA DAG JSON or an ONNX model), an example name, a zoo network name or a generated graph
  * ({@code gen:layered:N[:SEED]}, {@code gen:cells:N[:SEED]}). */
 final class Inputs {
-    /** Longer time limits are taken as this (about 146 years), so that a deadline in nanoseconds fits a long. */
-    private static final double MAX_SECONDS = Long.MAX_VALUE / 1e9 / 2;
-
     private Inputs() {
     }
 
@@ -61,20 +57,6 @@ final class Inputs {
         return p;
     }
 
-    /**
-     * A time limit given as {@code option} in seconds: null stays null (no limit); NaN, infinities, zero and
-     * negative values are refused, since "NaN seconds" would silently mean "no time at all".
-     */
-    static java.time.Duration timeLimit(Double seconds, String option) {
-        if (seconds == null) {
-            return null;
-        }
-        if (!Double.isFinite(seconds) || seconds <= 0) {
-            throw new UserException(option + " must be a positive number of seconds, got " + seconds);
-        }
-        return java.time.Duration.ofNanos(Math.max(1, Math.round(Math.min(seconds, MAX_SECONDS) * 1e9)));
-    }
-
     static TensorSetting setting(String text) {
         TensorSetting s = TensorSetting.fromFileName(text);
         if (s == null) {
@@ -97,20 +79,8 @@ final class Inputs {
     /** The schemes of those names (null: the paper's four). */
     static java.util.List<dev.memplan.baselines.replacement.Scheme> schemes(java.util.List<String> names,
             dev.memplan.baselines.scheduling.MinimumPeakScheduler shared) {
-        try {
-            return dev.memplan.baselines.replacement.Schemes.byNames(
-                    names == null ? dev.memplan.baselines.replacement.Schemes.PAPER : names, shared);
-        } catch (IllegalArgumentException e) {
-            throw new UserException(e.getMessage());
-        }
-    }
-
-    /** A thread count given as {@code option}: 1..{@link Limits#MAX_THREADS}, checked before any work. */
-    static int threads(int n, String option) {
-        if (n < 1 || n > Limits.MAX_THREADS) {
-            throw new UserException(option + " must be within 1.." + Limits.MAX_THREADS + ", got " + n);
-        }
-        return n;
+        return UserException.of(() -> dev.memplan.baselines.replacement.Schemes.byNames(
+                names == null ? dev.memplan.baselines.replacement.Schemes.PAPER : names, shared));
     }
 
     /**
@@ -120,11 +90,7 @@ final class Inputs {
      */
     static dev.memplan.model.BufferSet buffers(String argument) {
         if (dev.memplan.datasets.GeneratedTraces.isTraceName(argument) && !Files.exists(Path.of(argument))) {
-            try {
-                return dev.memplan.datasets.GeneratedTraces.of(argument);
-            } catch (IllegalArgumentException e) {
-                throw new UserException(e.getMessage());
-            }
+            return UserException.of(() -> dev.memplan.datasets.GeneratedTraces.of(argument));
         }
         Path file = Path.of(argument);
         if (!Files.exists(file)) {

@@ -1,7 +1,7 @@
 package dev.memplan.cli;
 
 import dev.memplan.model.Budget;
-import dev.memplan.model.Shares;
+import dev.memplan.model.LimitValues;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
@@ -31,59 +31,22 @@ final class LimitOptions {
 
     /** The wall-time limit, checked; null for none. */
     Duration wallLimit() {
-        return Inputs.timeLimit(timeLimit, "--time-limit");
+        return UserException.of(() -> LimitValues.wall(timeLimit, "--time-limit"));
     }
 
     /** The work limit in units, checked; null without --work-limit. */
     Double workUnits() {
-        return SolverOptions.workUnits(workLimit, "--work-limit");
+        return UserException.of(() -> LimitValues.work(workLimit, "--work-limit"));
     }
 
-    /**
-     * A budget from now: the work limit with {@code wall} as its outer guard, or {@code wall} alone (null: none).
-     */
-    Budget budget(Duration wall) {
-        Double units = workUnits();
-        return units != null ? Budget.ofWork(units, wall) : Budget.ofWall(wall);
-    }
-
-    /**
-     * The budget of a command whose --time-limit bounds its whole wall time: {@link #budget} of what is left of the
-     * limit since the command started (the JVM's start-up counts), less a margin to check and write the result (a
-     * tenth of the limit, at most {@link Shares#WRITE_MARGIN_CAP}); without a time limit, {@code budget(null)}.
-     */
+    /** The budget of a command whose --time-limit bounds its whole wall time ({@link LimitValues#commandBudget}). */
     Budget commandBudget() {
         Duration wall = wallLimit();
-        if (wall == null) {
-            return budget(null);
-        }
-        Duration tenth = wall.dividedBy(Shares.WRITE_MARGIN_DIVISOR);
-        Duration left = wall.minus(tenth.compareTo(Shares.WRITE_MARGIN_CAP) < 0 ? tenth : Shares.WRITE_MARGIN_CAP)
-                .minusNanos(System.nanoTime() - Main.started());
-        return budget(left.isNegative() ? Duration.ZERO : left);
+        return LimitValues.commandBudget(workUnits(), wall, Main.started());
     }
 
     /** The thread count, checked. */
     int threads() {
-        Inputs.threads(threads, "--threads");
-        return threads;
-    }
-
-    boolean workMode() {
-        return workLimit != null;
-    }
-
-    /** Beside a status: " (the wall clock cut ...)" when it cut a work-limited run's counted work; else nothing. */
-    static String cut(Budget work) {
-        return work.workMode() && work.wallStopped() ? " (" + Budget.WALL_CUT + ")" : "";
-    }
-
-    /**
-     * What a work-limited run used, for the report: the units used of the limit, and whether the wall-time guard
-     * stopped the work early (then the result depends on the machine).
-     */
-    static String workUsed(Budget work, double limit) {
-        return String.format(java.util.Locale.ROOT, "%.2f of %s units%s", work.workUsed(), SolverOptions.units(limit),
-                work.wallStopped() ? " (" + Budget.WALL_CUT + ")" : " (counted work; the wall clock cut nothing short)");
+        return UserException.of(() -> LimitValues.threads(threads, "--threads"));
     }
 }

@@ -1,9 +1,9 @@
 package dev.memplan.cli;
 
+import dev.memplan.model.LimitValues;
 import dev.memplan.baselines.mmap.MmapPlanners;
 import dev.memplan.baselines.mmap.MmapRun;
 import dev.memplan.datasets.mmap.MmapInstances;
-import dev.memplan.model.Budget;
 import dev.memplan.model.ByteRange;
 import dev.memplan.model.io.MmapJson;
 import dev.memplan.model.mmap.Action;
@@ -35,12 +35,7 @@ final class MmapCommand extends CommandBase.Group {
     /** The instance named by an argument ({@link MmapInstances#read}), with the capacity replaced when one is given. */
     static MmapInstance instance(String argument, Long capacity) {
         checkCapacity(capacity);
-        MmapInstance in;
-        try {
-            in = MmapInstances.read(argument, Inputs::graph);
-        } catch (IllegalArgumentException e) {
-            throw new UserException(e.getMessage());
-        }
+        MmapInstance in = UserException.of(() -> MmapInstances.read(argument, Inputs::graph));
         return capacity == null ? in : in.withCapacity(capacity);
     }
 
@@ -59,11 +54,7 @@ final class MmapCommand extends CommandBase.Group {
     }
 
     static MappingPlanner planner(String name, int simulations) {
-        try {
-            return MmapPlanners.byName(name, simulations);
-        } catch (IllegalArgumentException e) {
-            throw new UserException(e.getMessage());
-        }
+        return UserException.of(() -> MmapPlanners.byName(name, simulations));
     }
 
     static String describe(MmapInstance in) {
@@ -112,7 +103,7 @@ final class MmapCommand extends CommandBase.Group {
         @Option(names = "--time-limit", paramLabel = "SECONDS",
                 description = "wall-time limit of the whole command (default: 60; with --work-limit: none, and when given"
                         + " the outer guard of the work)")
-        Double timeLimitOption;
+        Double timeLimit;
 
         @Option(names = "--work-limit", paramLabel = "UNITS",
                 description = {"deterministic work limit in units (about a second each on a quiet 2-core machine): MCTS",
@@ -136,26 +127,15 @@ final class MmapCommand extends CommandBase.Group {
          */
         MmapRun validate(Input input) {
             long start = System.nanoTime();
-            if (timeLimitOption != null && (!(timeLimitOption > 0) || Double.isInfinite(timeLimitOption))) {
-                throw new UserException("--time-limit must be a positive number of seconds, got " + timeLimitOption);
-            }
-            double timeLimit = timeLimitOption != null ? timeLimitOption
-                    : workLimit != null ? Double.POSITIVE_INFINITY : 60;
-            Budget work = workLimit == null ? Budget.unlimited()
-                    : Budget.ofWork(SolverOptions.workUnits(workLimit, "--work-limit"), null);
-            Inputs.threads(threads, "--threads");
-            if (simulations < 1 || simulations > MmapRun.MAX_SIMULATIONS) {
-                throw new UserException("--simulations must be >= 1 and <= " + MmapRun.MAX_SIMULATIONS
-                        + " (MCTS simulations per move), got " + simulations);
-            }
+            MmapRun run = UserException.of(() -> MmapRun.of(timeLimit, workLimit, threads, seed, simulations, start));
             checkCapacity(input.capacity);
-            return new MmapRun(timeLimit, work, threads, seed, simulations, start);
+            return run;
         }
 
-        /** The "work" line ({@link LimitOptions#workUsed}), or none without a work limit. */
+        /** The "work" line ({@link LimitValues#workUsed}), or none without a work limit. */
         void workLine(PrintWriter out, String label, MmapRun run) {
             if (workLimit != null) {
-                out.println(label + LimitOptions.workUsed(run.work(), workLimit));
+                out.println(label + LimitValues.workUsed(run.work(), workLimit));
             }
         }
     }
@@ -183,7 +163,7 @@ final class MmapCommand extends CommandBase.Group {
             MappingResult r = p.plan(in, limits.limitsOfWhatIsLeft());
             o.println("instance  " + describe(in));
             o.println("planner   " + r.planner());
-            o.println("status    " + r.status() + LimitOptions.cut(limits.work()));
+            o.println("status    " + r.status() + LimitValues.cut(limits.work()));
             if (r.mapping() == null) {
                 o.println("no mapping found within the limits (" + r.note() + ")");
                 return ExitCode.NOT_FOUND.code();

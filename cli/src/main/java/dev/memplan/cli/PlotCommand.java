@@ -158,12 +158,7 @@ final class PlotCommand extends CommandBase.Group {
 
         @Override
         public Integer call() {
-            TimeToSolutionTable.Format f;
-            try {
-                f = TimeToSolutionTable.Format.parse(format);
-            } catch (IllegalArgumentException e) {
-                throw new UserException(e.getMessage());
-            }
+            TimeToSolutionTable.Format f = UserException.of(() -> TimeToSolutionTable.Format.parse(format));
             Outputs.check(out, "--out", false, results.toString());
             String text = TimeToSolutionTable.render(selection.cells(results), f);
             PrintWriter o = out();
@@ -259,11 +254,7 @@ final class PlotCommand extends CommandBase.Group {
     }
 
     private static void imageFormat(Path file) {
-        try {
-            FigureFile.formatOf(file);
-        } catch (IllegalArgumentException e) {
-            throw new UserException(e.getMessage());
-        }
+        UserException.of(() -> FigureFile.formatOf(file));
     }
 
     /** NAME + suffix beside the file, NAME being the file name without its last extension. */

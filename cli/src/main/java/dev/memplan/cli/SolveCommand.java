@@ -35,8 +35,7 @@ final class SolveCommand extends CommandBase.CaseCommand {
     /** --objective's values, any case. */
     static final class ObjectiveConverter extends SolverOptions.Parsing<CosmaObjective> {
         ObjectiveConverter() {
-            super(value -> named(CosmaObjective.values(), o -> o.name().toLowerCase(java.util.Locale.ROOT), value,
-                    "objective"));
+            super(CosmaObjective::parse);
         }
     }
 

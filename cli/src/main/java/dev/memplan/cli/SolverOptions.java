@@ -5,8 +5,8 @@ import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.formulations.milp.Backend;
-import dev.memplan.model.Budget;
 import dev.memplan.sweeps.PlannerChoice;
+import dev.memplan.model.LimitValues;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Plan;
 import dev.memplan.model.Schedule;
@@ -44,21 +44,6 @@ final class SolverOptions {
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.TypeConversionException(e.getMessage());
             }
-        }
-
-        /**
-         * The value of {@code values} whose name (as {@code name} writes it) is {@code text}, trimmed, any case; else
-         * an error naming {@code what} and listing every value's name.
-         */
-        static <E extends Enum<E>> E named(E[] values, java.util.function.Function<E, String> name, String text,
-                                           String what) {
-            for (E e : values) {
-                if (name.apply(e).equalsIgnoreCase(text.trim())) {
-                    return e;
-                }
-            }
-            throw new IllegalArgumentException("unknown " + what + " '" + text + "': use " + String.join(" or ",
-                    java.util.Arrays.stream(values).map(e -> "'" + name.apply(e) + "'").toList()));
         }
     }
 
@@ -99,7 +84,7 @@ final class SolverOptions {
     /** --encoding's values, any case. */
     static final class EncodingConverter extends Parsing<PlannerChoice.Encoding> {
         EncodingConverter() {
-            super(value -> named(PlannerChoice.Encoding.values(), Object::toString, value, "encoding"));
+            super(PlannerChoice.Encoding::parse);
         }
     }
 
@@ -134,23 +119,12 @@ final class SolverOptions {
         return spec.solver(backend().id(), limit.timeLimit, limit.workLimit, limit.threads);
     }
 
-    /**
-     * The minimum-peak scheduler: pinned to --mp-beam; under --work-limit pinned to the width the graph's size gives
-     * ({@link MinimumPeakScheduler#sizedWidth}, no program), the M_P a sweep defines, so that solve, compare and a
-     * sweep share the case's M_P and minimum-peak order; else the time-limited ladder (its program on this
-     * back-end).
-     */
+    /** The minimum-peak scheduler of this command line's case ({@link MinimumPeakScheduler#forCase}). */
     MinimumPeakScheduler minimumPeak(dev.memplan.model.Graph g) {
-        if (mpBeam == null && limit.workLimit != null) {
-            return MinimumPeakScheduler.pinned(MinimumPeakScheduler.sizedWidth(g.operatorCount()), backend());
-        }
-        if (mpBeam == null) {
-            return new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, backend());
-        }
-        if (mpBeam < 1) {
+        if (mpBeam != null && mpBeam < 1) {
             throw new UserException("--mp-beam must be >= 1, got " + mpBeam);
         }
-        return MinimumPeakScheduler.pinned(mpBeam, backend());
+        return MinimumPeakScheduler.forCase(mpBeam, limit.workLimit != null, g.operatorCount(), backend());
     }
 
     Backend backend() {
@@ -177,21 +151,9 @@ final class SolverOptions {
                         + " HiGHS and ojAlgo report no deterministic work memplan can count (use --time-limit with them)");
             }
             // The work decides; the wall limit guards it as the command's (commandLimits).
-            return new Limits(threads, 0.0, 0L, limit.budget(null), null);
+            return new Limits(threads, 0.0, 0L, LimitValues.budget(limit.workLimit, null), null);
         }
         return new Limits(wallLimit, threads, 0.0, 0L);
-    }
-
-    /**
-     * A work limit given as {@code option}: from a micro-unit (the resolution of the work counters: a smaller limit
-     * would be counted as none at all) to 1e9 units; null when not given.
-     */
-    static Double workUnits(Double units, String option) {
-        if (units != null && (!Double.isFinite(units) || units < Budget.MIN_WORK_LIMIT || units > 1e9)) {
-            throw new UserException(option + " must be a number of work units from 0.000001 (the resolution of the"
-                    + " work counters) to 1e9, got " + units);
-        }
-        return units;
     }
 
     /**
@@ -240,16 +202,10 @@ final class SolverOptions {
         return off;
     }
 
-    /** A work limit as the user typed it: 60, 0.5. */
-    static String units(double value) {
-        return value == Math.rint(value) && Math.abs(value) < 1e15 ? String.valueOf((long) value)
-                : java.math.BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
-    }
-
-    /** The "work" row under a work limit ({@link LimitOptions#workUsed}). */
+    /** The "work" row under a work limit ({@link LimitValues#workUsed}). */
     void workRow(Table t, Limits limits) {
         if (limits.workMode()) {
-            t.row("work", LimitOptions.workUsed(limits.budget(), limit.workLimit));
+            t.row("work", LimitValues.workUsed(limits.budget(), limit.workLimit));
         }
     }
 }

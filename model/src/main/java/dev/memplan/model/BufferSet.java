@@ -38,6 +38,37 @@ public record BufferSet(List<Buffer> buffers, Long capacity) {
         this(buffers, null);
     }
 
+    /**
+     * The capacity to pack into: {@code given} (the user's, from the option {@code option}), else the one the source
+     * states; null when neither names one. Checked before any packing: positive, a byte count memplan supports, and
+     * wide enough for every buffer fixed at an offset (else no packing keeps it).
+     *
+     * @param source the source's name (a file name) for messages
+     * @throws IllegalArgumentException naming the option or the source, and the rule
+     */
+    public Long packingCapacity(Long given, String option, String source) {
+        Long cap = given != null ? given : capacity;
+        if (cap == null) {
+            return null;
+        }
+        if (cap <= 0) {
+            throw new IllegalArgumentException(given != null ? option + " must be positive, got " + cap
+                    : source + ": the capacity in the file name (X.<capacity>.csv) must be positive, got " + cap
+                    + "; give " + option + " or rename the file");
+        }
+        if (ByteRange.problem(cap, option) != null) {
+            throw new IllegalArgumentException(ByteRange.problem(cap, option));
+        }
+        for (Buffer b : buffers) {
+            if (b.fixedOffset() != null && ByteRange.add(b.fixedOffset(), b.size()) > cap) {
+                throw new IllegalArgumentException(source + ": buffer '" + b.id() + "' is fixed at [" + b.fixedOffset()
+                        + ", " + ByteRange.add(b.fixedOffset(), b.size()) + "), beyond the capacity " + cap
+                        + ": no packing keeps it");
+            }
+        }
+        return cap;
+    }
+
     public int size() {
         return buffers.size();
     }

@@ -44,6 +44,11 @@ public record PlannerChoice(Kind kind, String name, Map<String, String> options)
         public String toString() {
             return name().toLowerCase(java.util.Locale.ROOT);
         }
+
+        /** The encoding as the command line and a spec write it, trimmed, any case. */
+        public static Encoding parse(String text) {
+            return dev.memplan.model.EnumNames.parse(values(), Object::toString, text, "encoding");
+        }
     }
 
     /**

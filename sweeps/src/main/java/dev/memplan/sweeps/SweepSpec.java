@@ -162,8 +162,8 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
         }
         List<Double> works = new ArrayList<>();
         for (String s : values(top, "work_limits", List.of(trim(DEFAULT_WORK_LIMIT)), (n, s) -> {
-            if (!(s.matches("\\d+(\\.\\d*)?|\\.\\d+") && Double.parseDouble(s) >= dev.memplan.model.Budget.MIN_WORK_LIMIT
-                    && Double.parseDouble(s) <= 1e9)) {
+            if (!(s.matches("\\d+(\\.\\d*)?|\\.\\d+")
+                    && dev.memplan.model.LimitValues.isWorkLimit(Double.parseDouble(s)))) {
                 throw n.error("a work limit is a number of work units from 0.000001 (the resolution of the work"
                         + " counters) to 1e9, got '" + s + "'" + exponentHint(s));
             }

@@ -1,6 +1,7 @@
 package dev.memplan.baselines.mmap;
 
 import dev.memplan.model.Budget;
+import dev.memplan.model.LimitValues;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Shares;
 import dev.memplan.model.mmap.MmapInstance;
@@ -17,6 +18,30 @@ import java.util.function.Consumer;
 public record MmapRun(double timeLimit, Budget work, int threads, long seed, int simulations, long startNanos) {
     /** The most MCTS simulations per move (the default is 128): a count, not a time, so it is bounded. */
     public static final int MAX_SIMULATIONS = 1_000_000;
+
+    /** The wall-time limit of a run given none, in seconds, when no work limit decides either. */
+    public static final double DEFAULT_TIME_LIMIT = 60;
+
+    /**
+     * A run from the options a user gives ({@code mmap solve|compare}), each checked before any work: the wall-time
+     * limit in seconds (null: {@link #DEFAULT_TIME_LIMIT}, or none under a work limit, which it guards when given),
+     * the work limit in units (null: none), the threads, the seed and the MCTS simulations per move.
+     *
+     * @throws IllegalArgumentException naming the option and the rule
+     */
+    public static MmapRun of(Double timeLimit, Double workLimit, int threads, long seed, int simulations,
+                             long startNanos) {
+        LimitValues.wall(timeLimit, "--time-limit");
+        double limit = timeLimit != null ? timeLimit : workLimit != null ? Double.POSITIVE_INFINITY : DEFAULT_TIME_LIMIT;
+        Budget work = workLimit == null ? Budget.unlimited()
+                : Budget.ofWork(LimitValues.work(workLimit, "--work-limit"), null);
+        LimitValues.threads(threads, "--threads");
+        if (simulations < 1 || simulations > MAX_SIMULATIONS) {
+            throw new IllegalArgumentException("--simulations must be >= 1 and <= " + MAX_SIMULATIONS
+                    + " (MCTS simulations per move), got " + simulations);
+        }
+        return new MmapRun(limit, work, threads, seed, simulations, startNanos);
+    }
 
     /** The same run started now (each instance of a bench gets the whole limit). */
     public MmapRun restarted() {

@@ -107,6 +107,19 @@ public final class MinimumPeakScheduler implements Scheduler {
         return new MinimumPeakScheduler(width, backend, true, false);
     }
 
+    /**
+     * The scheduler of one planning case, as solve, compare, budgets and the benches pick it: pinned to {@code beam}
+     * when given; else under a work limit pinned to the width the graph's size gives ({@link #sizedWidth}, no
+     * program), the M_P a sweep defines, so that a command and a sweep share the case's M_P and minimum-peak order;
+     * else the time-limited ladder from {@link #DEFAULT_BEAM} (its program on {@code backend}).
+     */
+    public static MinimumPeakScheduler forCase(Integer beam, boolean workLimited, int operators, Backend backend) {
+        if (beam != null) {
+            return pinned(beam, backend);
+        }
+        return workLimited ? pinned(sizedWidth(operators), backend) : new MinimumPeakScheduler(DEFAULT_BEAM, backend);
+    }
+
     /** The back-end of the minimum-peak program. */
     public Backend backend() {
         return backend;

@@ -18,6 +18,18 @@ import org.junit.jupiter.api.Test;
 
 class MinimumPeakSchedulerTest {
 
+    @Test
+    void aCasePinsTheGivenBeamElseUnderAWorkLimitTheSizedWidthElseFollowsTheTimeLimit() {
+        assertEquals(8, MinimumPeakScheduler.forCase(8, true, 2000, Backend.CPSAT).pinnedWidth(), "the beam given wins");
+        assertEquals(8, MinimumPeakScheduler.forCase(8, false, 10, Backend.CPSAT).pinnedWidth());
+        assertEquals(MinimumPeakScheduler.sizedWidth(2000),
+                MinimumPeakScheduler.forCase(null, true, 2000, Backend.CPSAT).pinnedWidth(), "a sweep's M_P width");
+        assertEquals(1024, MinimumPeakScheduler.forCase(null, true, 2000, Backend.SCIP).pinnedWidth());
+        MinimumPeakScheduler ladder = MinimumPeakScheduler.forCase(null, false, 2000, Backend.SCIP);
+        assertEquals(0, ladder.pinnedWidth(), "without a work limit the width follows the time limit");
+        assertEquals(Backend.SCIP, ladder.backend());
+    }
+
     /** The least no-spill footprint over every topological order, by enumeration. */
     static long bruteForce(Graph g) {
         long[] best = {Long.MAX_VALUE};

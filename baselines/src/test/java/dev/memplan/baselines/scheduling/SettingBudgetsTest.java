@@ -1,0 +1,39 @@
+package dev.memplan.baselines.scheduling;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.datasets.Examples;
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Budgets;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Schedule;
+import dev.memplan.model.SolveStatus;
+import dev.memplan.model.TensorSetting;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The budgets table: one row per setting, in order, each from the graph in that setting. */
+class SettingBudgetsTest {
+    @Test
+    void eachSettingGetsItsOwnMrMpMhAndDefaultFootprint() {
+        Graph g = Examples.graph("fig1");
+        List<TensorSetting> heard = new ArrayList<>();
+        List<TensorSetting> settings = List.of(TensorSetting.values());
+        List<SettingBudgets> rows = SettingBudgets.of(g, settings, gs -> MinimumPeakScheduler.pinned(16, Backend.CPSAT),
+                Limits.DEFAULT, heard::add);
+        assertEquals(settings, heard, "every setting is announced before its M_P");
+        assertEquals(settings.size(), rows.size());
+        for (SettingBudgets b : rows) {
+            Graph gs = g.withSetting(b.setting());
+            assertEquals(Budgets.minimumRequired(gs), b.mr());
+            assertEquals(Budgets.halfway(b.mr(), b.mp().peak()), b.mh());
+            assertEquals(Budgets.footprint(gs, Schedule.defaultOrder(gs)), b.defaultFootprint());
+            assertTrue(b.mr() <= b.mp().peak() && b.mp().peak() <= b.defaultFootprint(), "M_R <= M_P <= default order");
+            assertTrue(b.mpStatus().startsWith(b.mp().status() == SolveStatus.OPTIMAL ? "optimal (" : b.mp().method()),
+                    b.mpStatus());
+        }
+    }
+}
