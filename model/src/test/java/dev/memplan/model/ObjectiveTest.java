@@ -15,6 +15,10 @@ class ObjectiveTest {
         assertEquals(4096 + 2 * 300, o.value());
         assertEquals("4096 + 2 x 300 = 4696", o.toString());
         assertEquals("10 + 0.5 x 3 = 11.5", new Objective(10, 3, 0.5).toString());
+        // Large or small numbers in plain digits, never as 1.41738525E7 (seen on densenet121:train at lambda 2^-8).
+        assertEquals("13323776 + 0.00390625 x 217619584 = 14173852.5",
+                new Objective(13323776, 217619584, 0.00390625).toString());
+        assertEquals("0 + 0.0001 x 5 = 0.0005", new Objective(0, 5, 0.0001).toString());
     }
 
     @Test
