@@ -263,7 +263,7 @@ public final class PeakBound {
         return reverse ? readDone && touchedRest : touchedDone && readRest;
     }
 
-    /** A down-set as a hash key (also {@link ReloadChainBound}'s). */
+    /** A down-set as a hash key (also {@link ReloadChainBound}'s and {@link StemBound}'s states). */
     static final class Key {
         final long[] bits;
         private final int hash;

@@ -169,17 +169,17 @@ public final class StemBound {
 
         Result run() {
             int n = g.operatorCount();
-            Map<Key, Long> best = new HashMap<>();
+            Map<PeakBound.Key, Long> best = new HashMap<>();
             PriorityQueue<Node> queue = new PriorityQueue<>((a, b) -> a.cost != b.cost ? Long.compare(a.cost, b.cost)
                     : Long.compare(a.order, b.order));
             long[] start = new long[opWords + 2 * tensorWords];
-            best.put(new Key(start), 0L);
+            best.put(new PeakBound.Key(start), 0L);
             queue.add(new Node(0, 0, start));
             long order = 1;
             long expanded = 0;
             while (!queue.isEmpty()) {
                 Node node = queue.poll();
-                Key key = new Key(node.key);
+                PeakBound.Key key = new PeakBound.Key(node.key);
                 if (best.get(key) < node.cost) {
                     continue;
                 }
@@ -200,7 +200,7 @@ public final class StemBound {
                 }
                 for (int i = 0; i < next.size(); i++) {
                     long cost = node.cost + costs.get(i);
-                    Key k = new Key(next.get(i));
+                    PeakBound.Key k = new PeakBound.Key(next.get(i));
                     Long old = best.get(k);
                     if (old == null && best.size() >= stateCap) {
                         return new Result(node.cost, false, n, best.size());
@@ -330,27 +330,6 @@ public final class StemBound {
                 minimalDrops(others, j + 1, need, sum + g.size(others.get(j)), chosen, out);
                 chosen.remove(chosen.size() - 1);
             }
-        }
-    }
-
-    /** A state as a hash key. */
-    private static final class Key {
-        final long[] bits;
-        private final int hash;
-
-        Key(long[] bits) {
-            this.bits = bits;
-            this.hash = Arrays.hashCode(bits);
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && Arrays.equals(bits, k.bits);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
         }
     }
 }
