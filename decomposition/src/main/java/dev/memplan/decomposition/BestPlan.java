@@ -4,25 +4,31 @@ import dev.memplan.model.Graph;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanChecker;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 
-/** The best checked plan of a run so far and where it came from; every plan offered is checked (O(plan size)). */
+/**
+ * The best checked plan of a run so far and where it came from; every plan offered is checked (O(plan size)), and
+ * kept only when the run admits it (a plan of a {@link RunGraph} must map back to a valid plan of its graph).
+ */
 final class BestPlan {
     private final Graph g;
+    private final Predicate<Plan> admits;
     private Plan plan;
     private long traffic = Long.MAX_VALUE;
     private String source;
     private dev.memplan.model.CheckReport report;
 
-    BestPlan(Graph g) {
+    BestPlan(Graph g, Predicate<Plan> admits) {
         this.g = g;
+        this.admits = admits;
     }
 
-    /** Checks the plan, keeps it when it is strictly better; returns its traffic. */
+    /** Checks the plan, keeps it when it is strictly better and admitted; returns its traffic. */
     long offer(Plan candidate, String from) {
         dev.memplan.model.CheckReport checked = PlanChecker.requireValid(g, candidate, "divide and conquer (" + from
                 + ")");
         long t = checked.traffic().nonCompulsory();
-        if (t < traffic) {
+        if (t < traffic && admits.test(candidate)) {
             traffic = t;
             plan = candidate;
             source = from;

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * COSMA's divide and conquer (section IV-C, Table II "COSMA DnC") with three additions: break nodes chosen
@@ -159,6 +160,16 @@ public final class DivideAndConquer {
      */
     public static DncResult solve(Graph graph, TensorSetting setting, long budget, Options options, Limits limits,
                                   List<Plan> starts, List<Plan> alternatives, Consumer<String> progress) {
+        return solve(graph, setting, budget, options, limits, starts, alternatives, p -> true, progress);
+    }
+
+    /**
+     * Divide and conquer as above, keeping only the plans {@code admits} accepts (the plans of a {@link RunGraph}
+     * that map back to valid plans of its graph); the starts must be admitted.
+     */
+    static DncResult solve(Graph graph, TensorSetting setting, long budget, Options options, Limits limits,
+                           List<Plan> starts, List<Plan> alternatives, Predicate<Plan> admits,
+                           Consumer<String> progress) {
         Graph g = graph.withSetting(setting);
         RunShares shares = new RunShares(limits, graph.operatorCount() <= WHOLE_GRAPH_LIMIT ? Shares.FINAL_BOUND : 0);
         if (limits.workMode()) {
@@ -167,7 +178,7 @@ public final class DivideAndConquer {
             progress = line -> lines.accept(line + String.format(Locale.ROOT, " [work %.3f]",
                     limits.budget().workUsed()));
         }
-        DncRun run = new DncRun(g, setting, budget, options, shares, starts, alternatives, progress);
+        DncRun run = new DncRun(g, setting, budget, options, shares, starts, alternatives, admits, progress);
         begin(run);
         List<StepReport> reports = new ArrayList<>();
         for (Step step : STEPS) {

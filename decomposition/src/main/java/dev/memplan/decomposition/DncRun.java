@@ -9,6 +9,7 @@ import dev.memplan.model.TensorSetting;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * One run of divide and conquer: the graph in its setting, the budget, the options, the run's limits and how its
@@ -29,6 +30,8 @@ final class DncRun {
     final List<Plan> starts;
     /** The pipeline's restarts: plans the windows rerun from at the end, offered before the final bound. */
     final List<Plan> alternatives;
+    /** Which checked plans the run may keep (every one, unless the graph is a {@link RunGraph}). */
+    final Predicate<Plan> admits;
 
     CompletableFuture<Long> bound;
     Partition partition;
@@ -50,14 +53,15 @@ final class DncRun {
     Long lower;
 
     DncRun(Graph g, TensorSetting setting, long budget, DivideAndConquer.Options options, RunShares shares,
-           List<Plan> starts, List<Plan> alternatives, Consumer<String> progress) {
+           List<Plan> starts, List<Plan> alternatives, Predicate<Plan> admits, Consumer<String> progress) {
         this.g = g;
         this.setting = setting;
         this.budget = budget;
         this.options = options;
         this.limits = shares.limits();
         this.shares = shares;
-        this.best = new BestPlan(g);
+        this.admits = admits;
+        this.best = new BestPlan(g, admits);
         this.starts = starts;
         this.alternatives = alternatives;
         this.progress = progress;

@@ -123,7 +123,8 @@ public final class PipelineReport {
 
     /**
      * The recompute step's rows: the answer's status, objective (traffic + lambda x recompute cost, apart), bound,
-     * gap and time, where it came from, then each candidate: the spill-only steps, the baselines, the joint program.
+     * gap and time, where it came from, then each candidate: the spill-only steps, the baselines, the re-planned
+     * baseline, the joint program.
      */
     private static List<Row> recompute(CosmaPipeline.Outcome o) {
         RecomputeOutcome rc = o.recompute();
@@ -151,6 +152,8 @@ public final class PipelineReport {
         for (StepReport step : rc.steps()) {
             if (step.status() == StepReport.Status.SKIPPED) {
                 rows.add(new Row(step.name(), "skipped: " + step.note()));
+            } else if (step.name().equals(RecomputeOutcome.REPLAN)) {
+                rows.add(new Row(step.name(), step.note()));
             }
         }
         if (rc.joint() != null) {

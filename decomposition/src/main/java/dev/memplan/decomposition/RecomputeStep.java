@@ -10,6 +10,7 @@ import dev.memplan.baselines.scheduling.GivenOrderScheduler;
 import dev.memplan.formulations.cosma.RecomputeBound;
 import dev.memplan.formulations.cosma.RecomputeSolver;
 import dev.memplan.formulations.cosma.Reruns;
+import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
@@ -34,6 +35,9 @@ import java.util.function.Function;
  *       Belady and greedy spilling), run first like the schemes, each while the time or work left allows it;</li>
  *   <li>the spill-only pipeline's plan (whole graph, divide and conquer, or the fixed schedule's program, whichever
  *       the settings choose), objective its traffic;</li>
+ *   <li>the best baseline plan that recomputes, its order, spills and addresses re-planned around its recomputes
+ *       through the spill-only road ({@link RecomputeReplan}: the fixed-schedule program and, with a free schedule,
+ *       divide and conquer, on its runs unrolled) with {@link Shares#RECOMPUTE_REPLAN} of what is left;</li>
  *   <li>the joint program ({@link RecomputeSolver}, at most {@link #EXTRA_RUNS} recomputes of the forward
  *       operators ({@link Reruns#FORWARD}), in the fixed schedule's order when there is one) with
  *       {@link Shares#RECOMPUTE_JOINT} of the limit, started from the best plan so far; the program skips what is
@@ -109,6 +113,9 @@ final class RecomputeStep {
         for (RecomputeOutcome.Candidate c : baselines) {
             best.offer(c.result().plan(), c.result().check(), c.objective(), c.name());
         }
+        if (feasible) {
+            replan(graph, setting, budget, limits, fixed == null, baselines, best, steps);
+        }
         // The bound over every plan (any recomputes, any order, or the fixed one): cheap, so computed before the
         // joint program, which it spares when a candidate already meets it.
         RecomputeBound.Result lower = feasible ? RecomputeBound.of(g, budget, lambda,
@@ -133,6 +140,42 @@ final class RecomputeStep {
                 clock.wallSeconds(), clock.workUsed(), limits.budget().wallStopped(), notes);
         return new CosmaPipeline.Outcome(result, so.whole(), so.dnc(), so.fsDefault(), so.fsMpmf(), so.bestStart(),
                 so.dncOptions(), outcome);
+    }
+
+    /**
+     * The best recompute baseline's plan (one that recomputes) re-planned through the spill-only road
+     * ({@link RecomputeReplan}) with {@link Shares#RECOMPUTE_REPLAN} of what is left, unless switched off
+     * ({@link Technique#REPLAN}); its plan replaces the best when lower.
+     */
+    private void replan(Graph graph, TensorSetting setting, long budget, Limits limits, boolean free,
+                        List<RecomputeOutcome.Candidate> baselines, Best best, List<StepReport> steps) {
+        RecomputeOutcome.Candidate start = null;
+        for (RecomputeOutcome.Candidate c : baselines) {
+            if (c.objective() != null && c.result().check().traffic().recomputes() > 0
+                    && (start == null || c.objective().value() < start.objective().value())) {
+                start = c;
+            }
+        }
+        String whyNot = !settings.cosma().uses(Technique.REPLAN) ? "switched off (without " + Technique.REPLAN.id()
+                + ")" : start == null ? "no recompute baseline found a plan that recomputes"
+                : best.objective.value() == 0 ? "a plan with objective 0 is optimal"
+                : limits.stopped() ? "the limit is spent" : null;
+        if (whyNot != null) {
+            steps.add(new StepReport(RecomputeOutcome.REPLAN, StepReport.Status.SKIPPED, null, null, 0, null, whyNot));
+            return;
+        }
+        Limits step = limits.budget().limited() ? limits.child(Shares.RECOMPUTE_REPLAN) : limits.child();
+        progress.accept("recompute: the plan of " + start.name() + " re-planned around its recomputes ...");
+        RecomputeReplan.Result r = RecomputeReplan.run(graph, setting, budget, start.result().plan(), lambda,
+                settings, free, step, progress);
+        String source = start.name() + ", re-planned";
+        steps.add(new StepReport(RecomputeOutcome.REPLAN, step.stopped() ? StepReport.Status.OUT_OF_BUDGET
+                : StepReport.Status.DONE, r.objective() == null ? null : r.objective().traffic(), null,
+                step.budget().wallSeconds(), work(step), r.note()));
+        progress.accept("recompute: re-planned " + start.name() + ": " + r.note());
+        if (r.plan() != null) {
+            best.offer(r.plan(), r.check(), r.objective(), source);
+        }
     }
 
     /** Why the joint program need not run, or null when it should. */

@@ -79,7 +79,7 @@ final class WindowSearch {
             if (run.shares.searchOver() || run.best.meets(run.bound)) {
                 break;
             }
-            BestPlan start = new BestPlan(run.g);
+            BestPlan start = new BestPlan(run.g, run.admits);
             String from = "restart (" + (p.solver() == null ? "given" : p.solver().name()) + ")";
             long before = start.offer(p, from);
             run.progress.accept("dnc: the windows again, from " + from + ", traffic " + before);

@@ -10,6 +10,7 @@ import dev.memplan.datasets.Examples;
 import dev.memplan.datasets.TrainingGraphs;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.cosma.RecomputeBound;
+import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.model.Budget;
 import dev.memplan.model.Budgets;
@@ -54,6 +55,13 @@ class RecomputePipelineTest {
                 .withDecompose(CosmaPipeline.Decompose.NONE).withRecomputeWeight(lambda);
     }
 
+    /** The same without the re-planned baseline ({@link Technique#REPLAN}): the joint program's own answer. */
+    private static CosmaPipeline.Settings jointOnly(Double lambda) {
+        return CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT)
+                        .without(java.util.Set.of(Technique.REPLAN)), null)
+                .withDecompose(CosmaPipeline.Decompose.NONE).withRecomputeWeight(lambda);
+    }
+
     private static Limits work(double units) {
         return Limits.DEFAULT.withBudget(Budget.ofWork(units, null));
     }
@@ -61,7 +69,7 @@ class RecomputePipelineTest {
     @Test
     void aCheapRecomputeBeatsSpillOnlyAndIsProven() {
         Graph g = readEarlyAndLate();
-        CosmaPipeline.Outcome o = new CosmaPipeline(settings(1.0), null).run(g, ALL, 9, Limits.DEFAULT, null);
+        CosmaPipeline.Outcome o = new CosmaPipeline(jointOnly(1.0), null).run(g, ALL, 9, Limits.DEFAULT, null);
         RecomputeOutcome rc = o.recompute();
         assertEquals(8.0, rc.spillOnly().value());
         assertEquals(new Objective(0, 1, 1.0), rc.objective());
@@ -100,7 +108,7 @@ class RecomputePipelineTest {
         Graph g = readEarlyAndLate();
         CosmaPipeline.Outcome o;
         try (dev.memplan.model.HeapRoom.Hold cap = dev.memplan.model.HeapRoom.roomAtMost(1024)) {
-            o = new CosmaPipeline(settings(1.0), null).run(g, ALL, 9, work(10), null);
+            o = new CosmaPipeline(jointOnly(1.0), null).run(g, ALL, 9, work(10), null);
         }
         RecomputeOutcome rc = o.recompute();
         assertNull(rc.joint());
@@ -171,6 +179,39 @@ class RecomputePipelineTest {
                     fixed.result().plan().schedule().operators()));
             assertEquals(order.operators(), firstRuns);
         }
+    }
+
+    /**
+     * gen:layered:40's training step (113 operators) at its M_R under divide and conquer (parts of 8), lambda 1: no
+     * baseline beats spill-only, but DTR's plan re-planned around its recomputes through divide and conquer on its
+     * runs ({@link RecomputeReplan}) beats both, strictly; the answer is checked, and the same under the same work
+     * limit.
+     */
+    @Test
+    void divideAndConquerOnTheRunsOfDtrsPlanBeatsEveryBaselineAndSpillOnly() {
+        Graph g = TrainingGraphs.of(dev.memplan.datasets.GeneratedGraphs.graph("gen:layered:40"),
+                TrainingGraphs.Step.BACKWARD);
+        long mr = Budgets.minimumRequired(g.withSetting(ACT));
+        CosmaPipeline.Settings dnc = settings(1.0).withDecompose(CosmaPipeline.Decompose.ALWAYS).withMaxPart(8);
+        CosmaPipeline.Outcome o = new CosmaPipeline(dnc, null).run(g, ACT, mr, work(2), null);
+        RecomputeOutcome rc = o.recompute();
+        checked(g, o);
+        assertNotNull(o.dnc(), "the spill-only steps divided the graph");
+        assertTrue(rc.source().endsWith(", re-planned"), rc.source());
+        assertTrue(rc.objective().value() < rc.spillOnly().value(), rc.objective() + " vs " + rc.spillOnly());
+        double baseline = rc.baselines().stream().filter(c -> c.objective() != null)
+                .mapToDouble(c -> c.objective().value()).min().orElseThrow();
+        assertTrue(rc.objective().value() < baseline, rc.objective() + " vs " + baseline);
+        assertTrue(o.result().check().traffic().recomputes() > 0);
+        StepReport replan = rc.steps().stream().filter(s -> s.name().equals(RecomputeOutcome.REPLAN)).findFirst()
+                .orElseThrow();
+        assertEquals(StepReport.Status.DONE, replan.status());
+        assertTrue(replan.note().contains("divide and conquer, unrolled traffic"), replan.note());
+        assertEquals(replan.note(), rows(o).get(RecomputeOutcome.REPLAN));
+
+        CosmaPipeline.Outcome again = new CosmaPipeline(dnc, null).run(g, ACT, mr, work(2), null);
+        assertEquals(rc.objective(), again.recompute().objective());
+        assertEquals(o.result().plan().schedule(), again.result().plan().schedule());
     }
 
     /**
@@ -247,20 +288,27 @@ class RecomputePipelineTest {
     }
 
     /**
-     * The recompute step's reports, in the order the steps ran: each baseline, the spill-only steps, the joint
-     * program; each DONE, with the traffic of the plan it made and, under a work limit, the work it used.
+     * The recompute step's reports, in the order the steps ran: each baseline, the spill-only steps, the re-planned
+     * baseline (switched off here), the joint program; each DONE, with the traffic of the plan it made and, under a
+     * work limit, the work it used.
      */
     @Test
     void theStepsReportInTheOrderTheyRan() {
         Graph g = readEarlyAndLate();
-        CosmaPipeline.Outcome o = new CosmaPipeline(settings(1.0), null).run(g, ALL, 9, work(100), null);
+        CosmaPipeline.Outcome o = new CosmaPipeline(jointOnly(1.0), null).run(g, ALL, 9, work(100), null);
         RecomputeOutcome rc = o.recompute();
         List<String> names = new ArrayList<>(rc.baselines().stream().map(RecomputeOutcome.Candidate::name).toList());
         names.add(RecomputeOutcome.SPILL_ONLY);
+        names.add(RecomputeOutcome.REPLAN);
         names.add(RecomputeOutcome.JOINT);
         List<StepReport> steps = rc.steps();
         assertEquals(names, steps.stream().map(StepReport::name).toList());
         for (StepReport step : steps) {
+            if (step.name().equals(RecomputeOutcome.REPLAN)) {
+                assertEquals(new StepReport(RecomputeOutcome.REPLAN, StepReport.Status.SKIPPED, null, null, 0, null,
+                        "switched off (without replan)"), step);
+                continue;
+            }
             assertEquals(StepReport.Status.DONE, step.status(), step.name());
             assertNotNull(step.work(), step.name() + ": a work-limited step reports its work");
         }
@@ -268,7 +316,7 @@ class RecomputePipelineTest {
             Objective b = rc.baselines().get(i).objective();
             assertEquals(b == null ? null : b.traffic(), steps.get(i).traffic(), names.get(i));
         }
-        assertEquals(8L, steps.get(names.size() - 2).traffic(), "spill only pays the round trip of y");
+        assertEquals(8L, steps.get(names.size() - 3).traffic(), "spill only pays the round trip of y");
         assertEquals(0L, steps.get(names.size() - 1).traffic(), "the joint program recomputes a instead");
         assertEquals(RecomputeOutcome.JOINT, rc.source());
     }
@@ -313,7 +361,7 @@ class RecomputePipelineTest {
     @Test
     void theSolveReportReadsTheRecomputeStep() {
         Graph g = readEarlyAndLate();
-        CosmaPipeline.Outcome o = new CosmaPipeline(settings(1.0), null).run(g, ALL, 9, Limits.DEFAULT, null);
+        CosmaPipeline.Outcome o = new CosmaPipeline(jointOnly(1.0), null).run(g, ALL, 9, Limits.DEFAULT, null);
         RecomputeOutcome rc = o.recompute();
         java.util.Map<String, String> rows = rows(o);
         assertEquals(SolveStatus.OPTIMAL.name(), rows.get("status"));

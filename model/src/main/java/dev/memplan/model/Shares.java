@@ -38,6 +38,20 @@ public final class Shares {
     public static final double RECOMPUTE_JOINT = 0.25;
 
     /**
+     * With a recompute weight, of what the spill-only steps leave, the share the best recompute baseline's plan gets
+     * to be re-planned through the spill-only road (its runs unrolled); the joint program gets the rest. The joint
+     * program is too large to build on most training graphs of the zoo (BENCHMARKS.md, "Recomputation through divide
+     * and conquer").
+     */
+    public static final double RECOMPUTE_REPLAN = 0.5;
+
+    /**
+     * Of the re-planning's share with a free schedule, the fraction its fixed-schedule program gets; divide and
+     * conquer gets the rest.
+     */
+    public static final double REPLAN_FIXED = 0.5;
+
+    /**
      * Divide and conquer: each fixed-schedule start (FS(default), then FS(MPMF)) gets 1/this of what is left.
      */
     public static final int FIXED_START_DIVISOR = 8;

@@ -24,7 +24,12 @@ public enum Technique {
      * The solve pipeline's restarts: more starting plans from the minimum-peak beam at narrower widths (read by
      * {@code CosmaPipeline}, not by the program).
      */
-    RESTARTS("restarts", Stage.PIPELINE);
+    RESTARTS("restarts", Stage.PIPELINE),
+    /**
+     * With a recompute weight: the best recompute baseline's plan re-planned around its recomputes by the
+     * fixed-schedule program and divide and conquer on its runs (read by {@code CosmaPipeline}'s recompute step).
+     */
+    REPLAN("replan", Stage.PIPELINE);
 
     /** Who reads a technique's switch: {@link CosmaSolver}'s program steps, or the solve pipeline around it. */
     public enum Stage {
