@@ -35,9 +35,10 @@ import java.util.function.Function;
  *       Belady and greedy spilling), run first like the schemes, each while the time or work left allows it;</li>
  *   <li>the spill-only pipeline's plan (whole graph, divide and conquer, or the fixed schedule's program, whichever
  *       the settings choose), objective its traffic;</li>
- *   <li>the best baseline plan that recomputes, its order, spills and addresses re-planned around its recomputes
- *       through the spill-only road ({@link RecomputeReplan}: the fixed-schedule program and, with a free schedule,
- *       divide and conquer, on its runs unrolled) with {@link Shares#RECOMPUTE_REPLAN} of what is left;</li>
+ *   <li>the best few plans that recompute (the baselines' and, with a free schedule, the same recomputations on the
+ *       spill-only plan's order), each with its order, spills and addresses re-planned around its recomputes through
+ *       the spill-only road ({@link RecomputeReplan}: the fixed-schedule program and, with a free schedule, divide
+ *       and conquer, on its runs unrolled), with {@link Shares#RECOMPUTE_REPLAN} of what is left;</li>
  *   <li>the joint program ({@link RecomputeSolver}, at most {@link #EXTRA_RUNS} recomputes of the forward
  *       operators ({@link Reruns#FORWARD}), in the fixed schedule's order when there is one) with
  *       {@link Shares#RECOMPUTE_JOINT} of the limit, started from the best plan so far; the program skips what is
@@ -114,7 +115,7 @@ final class RecomputeStep {
             best.offer(c.result().plan(), c.result().check(), c.objective(), c.name());
         }
         if (feasible) {
-            replan(graph, setting, budget, limits, fixed == null, baselines, best, steps);
+            replan(graph, setting, budget, limits, s.plan(), baselines, best, steps);
         }
         // The bound over every plan (any recomputes, any order, or the fixed one): cheap, so computed before the
         // joint program, which it spares when a candidate already meets it.
@@ -143,40 +144,75 @@ final class RecomputeStep {
     }
 
     /**
-     * The best recompute baseline's plan (one that recomputes) re-planned through the spill-only road
-     * ({@link RecomputeReplan}) with {@link Shares#RECOMPUTE_REPLAN} of what is left, unless switched off
-     * ({@link Technique#REPLAN}); its plan replaces the best when lower.
+     * The recompute plans re-planned through the spill-only road ({@link RecomputeReplan}) with
+     * {@link Shares#RECOMPUTE_REPLAN} of what is left, unless switched off ({@link Technique#REPLAN}): the
+     * {@link #REPLAN_STARTS} best plans that recompute among the baselines' and, with a free schedule, the same
+     * recomputations run on the spill-only plan's order (an order COSMA chose, often far less traffic than the default
+     * one); each start, the best first, gets half of what the step has left, the last all of it. Every plan replaces
+     * the best when lower.
      */
-    private void replan(Graph graph, TensorSetting setting, long budget, Limits limits, boolean free,
+    private void replan(Graph graph, TensorSetting setting, long budget, Limits limits, Plan spillPlan,
                         List<RecomputeOutcome.Candidate> baselines, Best best, List<StepReport> steps) {
-        RecomputeOutcome.Candidate start = null;
-        for (RecomputeOutcome.Candidate c : baselines) {
-            if (c.objective() != null && c.result().check().traffic().recomputes() > 0
-                    && (start == null || c.objective().value() < start.objective().value())) {
-                start = c;
-            }
-        }
-        String whyNot = !settings.cosma().uses(Technique.REPLAN) ? "switched off (without " + Technique.REPLAN.id()
-                + ")" : start == null ? "no recompute baseline found a plan that recomputes"
-                : best.objective.value() == 0 ? "a plan with objective 0 is optimal"
-                : limits.stopped() ? "the limit is spent" : null;
-        if (whyNot != null) {
-            steps.add(new StepReport(RecomputeOutcome.REPLAN, StepReport.Status.SKIPPED, null, null, 0, null, whyNot));
+        if (!settings.cosma().uses(Technique.REPLAN) || best.objective == null || best.objective.value() == 0
+                || limits.stopped()) {
+            String why = !settings.cosma().uses(Technique.REPLAN) ? "switched off (without " + Technique.REPLAN.id()
+                    + ")" : best.objective == null ? "no plan to start from" : best.objective.value() == 0
+                    ? "a plan with objective 0 is optimal" : "the limit is spent";
+            steps.add(new StepReport(RecomputeOutcome.REPLAN, StepReport.Status.SKIPPED, null, null, 0, null, why));
             return;
         }
         Limits step = limits.budget().limited() ? limits.child(Shares.RECOMPUTE_REPLAN) : limits.child();
-        progress.accept("recompute: the plan of " + start.name() + " re-planned around its recomputes ...");
-        RecomputeReplan.Result r = RecomputeReplan.run(graph, setting, budget, start.result().plan(), lambda,
-                settings, free, step, progress);
-        String source = start.name() + ", re-planned";
-        steps.add(new StepReport(RecomputeOutcome.REPLAN, step.stopped() ? StepReport.Status.OUT_OF_BUDGET
-                : StepReport.Status.DONE, r.objective() == null ? null : r.objective().traffic(), null,
-                step.budget().wallSeconds(), work(step), r.note()));
-        progress.accept("recompute: re-planned " + start.name() + ": " + r.note());
-        if (r.plan() != null) {
-            best.offer(r.plan(), r.check(), r.objective(), source);
+        List<RecomputeOutcome.Candidate> starts = new ArrayList<>(baselines);
+        if (settings.cosma().schedule() == null && spillPlan != null) {
+            List<RecomputeOutcome.Candidate> onOrder = run(graph, setting, budget, step,
+                    baselines(graph, lambda, spillPlan.schedule()), null);
+            for (RecomputeOutcome.Candidate c : onOrder) {
+                best.offer(c.result().plan(), c.result().check(), c.objective(), c.name());
+            }
+            starts.addAll(onOrder);
         }
+        starts.removeIf(c -> c.objective() == null || c.result().check().traffic().recomputes() == 0);
+        starts.sort(java.util.Comparator.comparingDouble(c -> c.objective().value()));
+        // A scheme on the spill-only order may give a baseline's plan again (when that order is the default one).
+        List<RecomputeOutcome.Candidate> distinct = new ArrayList<>();
+        for (RecomputeOutcome.Candidate c : starts) {
+            Plan p = c.result().plan();
+            if (distinct.size() < REPLAN_STARTS && distinct.stream().map(d -> d.result().plan()).noneMatch(
+                    d -> d.schedule().equals(p.schedule()) && d.segments().equals(p.segments()))) {
+                distinct.add(c);
+            }
+        }
+        starts = distinct;
+        if (starts.isEmpty()) {
+            steps.add(new StepReport(RecomputeOutcome.REPLAN, StepReport.Status.SKIPPED, null, null, 0, null,
+                    "no recompute plan to start from"));
+            return;
+        }
+        List<String> notes = new ArrayList<>();
+        Objective made = null;
+        for (int i = 0; i < starts.size() && !step.stopped(); i++) {
+            RecomputeOutcome.Candidate start = starts.get(i);
+            Limits share = step.budget().limited() && i < starts.size() - 1 ? step.child(0.5) : step.child();
+            progress.accept("recompute: the plan of " + start.name() + " re-planned around its recomputes ...");
+            RecomputeReplan.Result r = RecomputeReplan.run(graph, setting, budget, start.result().plan(), lambda,
+                    settings, settings.cosma().schedule() == null, share, progress);
+            progress.accept("recompute: re-planned " + start.name() + ": " + r.note());
+            notes.add(start.name() + ": " + r.note());
+            if (r.plan() != null) {
+                best.offer(r.plan(), r.check(), r.objective(), start.name() + ", re-planned");
+                made = made == null || r.objective().value() < made.value() ? r.objective() : made;
+            }
+        }
+        steps.add(new StepReport(RecomputeOutcome.REPLAN, step.stopped() ? StepReport.Status.OUT_OF_BUDGET
+                : StepReport.Status.DONE, made == null ? null : made.traffic(), null, step.budget().wallSeconds(),
+                work(step), String.join(" | ", notes)));
     }
+
+    /** The scheduler's part of the name of a recompute scheme run in the spill-only plan's order. */
+    static final String SPILL_ONLY_ORDER = "spill-only-order";
+
+    /** The most recompute plans {@link #replan} starts from: the baselines' best few cover DTR's and checkpointing's. */
+    static final int REPLAN_STARTS = 3;
 
     /** Why the joint program need not run, or null when it should. */
     private static String skipReason(Best best, RecomputeBound.Result lower, Limits limits) {
@@ -281,23 +317,39 @@ final class RecomputeStep {
 
     private List<RecomputeOutcome.Candidate> runBaselines(Graph graph, TensorSetting setting, long budget,
                                                           Limits limits, Schedule fixed, List<StepReport> steps) {
+        return run(graph, setting, budget, limits, baselines(graph, lambda, fixed), steps);
+    }
+
+    /**
+     * Each scheme while twice {@link Shares#SCHEME_NANOS_PER_OPERATOR} per operator is left, with its step reported
+     * in {@code steps} (null: not reported, the schemes of {@link #replan}).
+     */
+    private List<RecomputeOutcome.Candidate> run(Graph graph, TensorSetting setting, long budget, Limits limits,
+                                                 List<Scheme> schemes, List<StepReport> steps) {
         List<RecomputeOutcome.Candidate> out = new ArrayList<>();
         long needs = 2 * Shares.SCHEME_NANOS_PER_OPERATOR * graph.operatorCount();
-        for (Scheme scheme : baselines(graph, lambda, fixed)) {
+        for (Scheme scheme : schemes) {
+            // The schemes of replan run in the spill-only plan's order: named for it, not for the given order.
+            String name = steps == null ? SPILL_ONLY_ORDER + scheme.name().substring(scheme.name().indexOf('/'))
+                    : scheme.name();
             if (limits.budget().left() < needs) {
-                steps.add(new StepReport(scheme.name(), StepReport.Status.SKIPPED, null, null, 0, null,
-                        "no time left within the limit"));
-                progress.accept("recompute baseline " + scheme.name() + " skipped: no time left within the limit");
+                if (steps != null) {
+                    steps.add(new StepReport(name, StepReport.Status.SKIPPED, null, null, 0, null,
+                            "no time left within the limit"));
+                }
+                progress.accept("recompute baseline " + name + " skipped: no time left within the limit");
                 continue;
             }
-            progress.accept("recompute baseline " + scheme.name() + " ...");
+            progress.accept("recompute baseline " + name + " ...");
             Limits step = limits.child();
             PlanResult r = scheme.solve(graph, setting, budget, step);
             Objective o = r.planned() ? Objective.of(r.check().traffic(), lambda) : null;
-            out.add(new RecomputeOutcome.Candidate(scheme.name(), r, o));
-            steps.add(new StepReport(scheme.name(), StepReport.Status.DONE, o == null ? null : o.traffic(), null,
-                    step.budget().wallSeconds(), work(step), o == null ? "no plan: " + String.join("; ", r.notes())
-                    : "objective " + o));
+            out.add(new RecomputeOutcome.Candidate(name, r, o));
+            if (steps != null) {
+                steps.add(new StepReport(name, StepReport.Status.DONE, o == null ? null : o.traffic(), null,
+                        step.budget().wallSeconds(), work(step), o == null ? "no plan: " + String.join("; ",
+                        r.notes()) : "objective " + o));
+            }
         }
         return out;
     }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.formulations.RecomputeGraphs;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Origin;
@@ -38,7 +39,7 @@ class RunGraphTest {
 
     @Test
     void aPlanWithARecomputeUnrollsIntoRunsAndMapsBack() {
-        Graph g = RecomputePipelineTest.readEarlyAndLate();
+        Graph g = RecomputeGraphs.readEarlyAndLate();
         Plan p = recomputing(g);
         CheckReport original = PlanChecker.check(g, p);
         assertTrue(original.valid(), original.violations().toString());
@@ -70,7 +71,7 @@ class RunGraphTest {
      */
     @Test
     void anOrderThatBreaksRecomputationMapsToNothing() {
-        Graph g = RecomputePipelineTest.readEarlyAndLate();
+        Graph g = RecomputeGraphs.readEarlyAndLate();
         RunGraph runs = RunGraph.of(g, recomputing(g));
         Graph u = runs.graph();
         // a@1 first (room for everything): the first run of a would be a recompute and y created later.
@@ -91,7 +92,7 @@ class RunGraphTest {
     /** Without recomputes the unrolled graph is the graph and the plan the plan, names and all. */
     @Test
     void aPlanWithoutRecomputesUnrollsToItself() {
-        Graph g = RecomputePipelineTest.readEarlyAndLate();
+        Graph g = RecomputeGraphs.readEarlyAndLate();
         Map<String, List<Segment>> s = new LinkedHashMap<>();
         s.put("x", List.of(Segment.loaded(0, 0, 0)));
         s.put("y", List.of(Segment.created(0, 1, 1), Segment.loaded(3, 3, 5)));

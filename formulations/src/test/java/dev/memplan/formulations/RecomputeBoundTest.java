@@ -33,8 +33,8 @@ class RecomputeBoundTest {
     private static List<Graph> graphs() {
         List<Graph> out = new ArrayList<>();
         for (int seed = 0; seed < 12; seed++) {
-            out.add(RecomputeOptimalityTest.tiny(70 + seed, 3 + seed % 3));
-            out.add(RecomputeOptimalityTest.skips(80 + seed, 4 + seed % 2));
+            out.add(RecomputeGraphs.tiny(70 + seed, 3 + seed % 3));
+            out.add(RecomputeGraphs.skips(80 + seed, 4 + seed % 2));
         }
         return out;
     }
@@ -93,8 +93,8 @@ class RecomputeBoundTest {
     void inAFixedOrderNeverAboveTheFixedProgram() {
         int cases = 0;
         for (int seed = 0; seed < 4; seed++) {
-            Graph g = seed % 2 == 0 ? RecomputeOptimalityTest.skips(90 + seed, 5)
-                    : RecomputeOptimalityTest.tiny(90 + seed, 4);
+            Graph g = seed % 2 == 0 ? RecomputeGraphs.skips(90 + seed, 5)
+                    : RecomputeGraphs.tiny(90 + seed, 4);
             Graph s = g.withSetting(ALL);
             long mr = Budgets.minimumRequired(s);
             for (long b = mr; b <= mr + 2; b++) {
@@ -118,7 +118,7 @@ class RecomputeBoundTest {
      */
     @Test
     void theReadEarlyAndLateGraphMeetsItsOptimum() {
-        Graph g = RecomputeOptimalityTest.readEarlyAndLate().withSetting(ALL);
+        Graph g = RecomputeGraphs.readEarlyAndLate().withSetting(ALL);
         for (double lambda : new double[] {1, 64, 0.25}) {
             RecomputeBound.Result r = RecomputeBound.of(g, 9, lambda, null);
             assertEquals(Math.min(8, lambda), r.value(), "lambda " + lambda);
@@ -176,7 +176,7 @@ class RecomputeBoundTest {
 
     @Test
     void refusesABadWeightOrOrder() {
-        Graph g = RecomputeOptimalityTest.readEarlyAndLate().withSetting(ALL);
+        Graph g = RecomputeGraphs.readEarlyAndLate().withSetting(ALL);
         assertThrows(IllegalArgumentException.class, () -> RecomputeBound.of(g, 9, -1, null));
         assertThrows(IllegalArgumentException.class, () -> RecomputeBound.of(g, 9, Double.NaN, null));
         assertThrows(IllegalArgumentException.class, () -> RecomputeBound.of(g, 9, 1, new int[] {0, 1}));
