@@ -201,64 +201,69 @@ public final class CosmaSolver {
                 start = checked.better(start, d.packed());
             }
         }
-        CosmaFormulation f = build(g, setting, budget, options, options.schedule(), true, forced, limits,
+        Program program = build(g, setting, budget, options, options.schedule(), true, forced, limits,
                 options.schedule() == null ? "the joint program" : "the fixed-schedule program", notes);
-        if (f == null) {
+        if (program == null) {
             return bestSoFar(checked, start, options, relaxedBound, began);
         }
-        Model model = f.model();
-        ModelSize pruned = ModelSize.of(model);
-        ModelSize unpruned = options.uses(Technique.PRUNE) ? unprunedSize(g, setting, budget, options, limits) : pruned;
-        if (start != null) {
-            f.hint(start);
-        }
-        MilpSolver solver = Solvers.create(options.backend());
-        SolverResult result = solver.solve(model, limits);
-        double seconds = (System.nanoTime() - began) / 1e9;
-        Long bound = result.bound() == null ? null : (long) Math.ceil(result.bound() - 1e-6);
-        if (bound != null && options.objective() == CosmaObjective.TRAFFIC) {
-            bound = Math.max(0, bound);
-        }
-        if (relaxedBound != null) {
-            bound = bound == null ? relaxedBound : Math.max(bound, relaxedBound);
-        }
-        String backend = result.backend();
-        if (result.values() != null && (result.status() == SolveStatus.OPTIMAL || result.status() == SolveStatus.FEASIBLE)) {
-            Plan plan = f.plan(result);
-            CheckReport report = PlanChecker.requireValid(g, plan, "COSMA on " + backend);
-            long value = options.objective() == CosmaObjective.TRAFFIC ? report.traffic().nonCompulsory()
-                    : report.peakFootprint();
-            if (options.objective() == CosmaObjective.TRAFFIC) {
-                requireConsistent("the solver's objective", result.status(), Math.round(result.objective()), value,
-                        "the extracted plan");
+        try (program) {
+            CosmaFormulation f = program.formulation();
+            Model model = f.model();
+            ModelSize pruned = ModelSize.of(model);
+            ModelSize unpruned = options.uses(Technique.PRUNE) ? unprunedSize(g, setting, budget, options, limits)
+                    : pruned;
+            if (start != null) {
+                f.hint(start);
             }
-            SolveStatus status = result.status();
-            if (status == SolveStatus.OPTIMAL || (options.objective() == CosmaObjective.TRAFFIC && value == 0)
-                    || (bound != null && value <= bound)) {
-                // Traffic is never negative, so a plan without non-compulsory traffic is proven optimal.
-                status = SolveStatus.OPTIMAL;
-                bound = value;
-            } else if (start != null) {
-                // A back-end that ignores hints may stop on something worse than the plan it was given.
-                CheckReport startReport = checked.report(start, "the starting plan");
-                long startValue = options.objective() == CosmaObjective.TRAFFIC
-                        ? startReport.traffic().nonCompulsory() : startReport.peakFootprint();
-                if (startValue < value) {
-                    return finish(start, startReport, SolveStatus.FEASIBLE, startValue, bound, seconds, backend, pruned,
-                            unpruned, true);
+            MilpSolver solver = Solvers.create(options.backend());
+            SolverResult result = solver.solve(model, limits);
+            double seconds = (System.nanoTime() - began) / 1e9;
+            Long bound = result.bound() == null ? null : (long) Math.ceil(result.bound() - 1e-6);
+            if (bound != null && options.objective() == CosmaObjective.TRAFFIC) {
+                bound = Math.max(0, bound);
+            }
+            if (relaxedBound != null) {
+                bound = bound == null ? relaxedBound : Math.max(bound, relaxedBound);
+            }
+            String backend = result.backend();
+            if (result.values() != null
+                    && (result.status() == SolveStatus.OPTIMAL || result.status() == SolveStatus.FEASIBLE)) {
+                Plan plan = f.plan(result);
+                CheckReport report = PlanChecker.requireValid(g, plan, "COSMA on " + backend);
+                long value = options.objective() == CosmaObjective.TRAFFIC ? report.traffic().nonCompulsory()
+                        : report.peakFootprint();
+                if (options.objective() == CosmaObjective.TRAFFIC) {
+                    requireConsistent("the solver's objective", result.status(), Math.round(result.objective()), value,
+                            "the extracted plan");
                 }
+                SolveStatus status = result.status();
+                if (status == SolveStatus.OPTIMAL || (options.objective() == CosmaObjective.TRAFFIC && value == 0)
+                        || (bound != null && value <= bound)) {
+                    // Traffic is never negative, so a plan without non-compulsory traffic is proven optimal.
+                    status = SolveStatus.OPTIMAL;
+                    bound = value;
+                } else if (start != null) {
+                    // A back-end that ignores hints may stop on something worse than the plan it was given.
+                    CheckReport startReport = checked.report(start, "the starting plan");
+                    long startValue = options.objective() == CosmaObjective.TRAFFIC
+                            ? startReport.traffic().nonCompulsory() : startReport.peakFootprint();
+                    if (startValue < value) {
+                        return finish(start, startReport, SolveStatus.FEASIBLE, startValue, bound, seconds, backend,
+                                pruned, unpruned, true);
+                    }
+                }
+                return finish(plan, report, status, value, bound, seconds, backend, pruned, unpruned, false);
             }
-            return finish(plan, report, status, value, bound, seconds, backend, pruned, unpruned, false);
+            if (start != null && result.status() != SolveStatus.INFEASIBLE) {
+                CheckReport report = checked.report(start, "the starting plan");
+                long value = options.objective() == CosmaObjective.TRAFFIC ? report.traffic().nonCompulsory()
+                        : report.peakFootprint();
+                SolveStatus status = bound != null && value <= bound ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE;
+                return finish(start, report, status, value, bound, seconds, backend, pruned, unpruned, true);
+            }
+            return new CosmaResult(result.status(), null, null, null, bound, null, seconds, backend, pruned, unpruned,
+                    false);
         }
-        if (start != null && result.status() != SolveStatus.INFEASIBLE) {
-            CheckReport report = checked.report(start, "the starting plan");
-            long value = options.objective() == CosmaObjective.TRAFFIC ? report.traffic().nonCompulsory()
-                    : report.peakFootprint();
-            SolveStatus status = bound != null && value <= bound ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE;
-            return finish(start, report, status, value, bound, seconds, backend, pruned, unpruned, true);
-        }
-        return new CosmaResult(result.status(), null, null, null, bound, null, seconds, backend, pruned, unpruned,
-                false);
     }
 
     private static CosmaResult finish(Plan plan, CheckReport report, SolveStatus status, long value, Long bound,
@@ -403,63 +408,67 @@ public final class CosmaSolver {
                                        Limits limits, long began, ForcedTraffic forced, List<String> notes,
                                        Checked checked) {
         long floor = forced == null ? 0 : forced.bound();
-        CosmaFormulation relaxed = build(g, setting, budget, options, options.schedule(), false, forced, limits,
+        Program program = build(g, setting, budget, options, options.schedule(), false, forced, limits,
                 "the program without addresses", notes);
-        if (relaxed == null) {
+        if (program == null) {
             return new Decoupled(null, forced == null ? null : floor, null);
         }
-        if (start != null) {
-            relaxed.hint(start);
-        }
-        // SCIP first for its bound, then CP-SAT; under a work limit CP-SAT alone (SCIP counts no deterministic work).
-        List<Backend> backends = options.backend() == Backend.CPSAT && limits.budget().wallLeft() != null
-                && !limits.workMode()
-                ? List.of(Backend.SCIP, Backend.CPSAT) : List.of(options.backend());
-        Allocator packer = options.packer() != null ? options.packer() : new PlacementCpSat(false);
-        long bound = floor;
-        Plan bestPacked = null;
-        for (int i = 0; i < backends.size(); i++) {
-            if (limits.stopped()) {
-                notes.add("the program without addresses on " + backends.get(i).id() + " skipped: " + why(limits));
-                break;
+        try (program) {
+            CosmaFormulation relaxed = program.formulation();
+            if (start != null) {
+                relaxed.hint(start);
             }
-            // Two back-ends only with a wall limit: SCIP's pass takes its part, CP-SAT the rest.
-            Limits share = i < backends.size() - 1 ? limits.part(Shares.SCIP_PASS_DIVISOR) : limits;
-            SolverResult r = Solvers.create(backends.get(i)).solve(relaxed.model(), share);
-            if (r.bound() != null) {
-                bound = Math.max(bound, (long) Math.ceil(r.bound() - 1e-6));
-            }
-            if (r.status() == SolveStatus.INFEASIBLE) {
-                double seconds = (System.nanoTime() - began) / 1e9;
-                return new Decoupled(new CosmaResult(SolveStatus.INFEASIBLE, null, null, null, null, null, seconds,
-                        r.backend() + " (decoupled)", ModelSize.of(relaxed.model()), null, false), null, null);
-            }
-            if (r.values() == null) {
-                continue;
-            }
-            Plan residency = relaxed.plan(r);
-            Allocation packing = packer.allocate(PlanBuffers.toBufferSet(g, residency), budget, limits);
-            if (packing.solved()) {
-                Plan plan = PlanBuffers.withPlacement(residency, packing.placement());
-                CheckReport report = PlanChecker.requireValid(g, plan, "COSMA decoupled (" + packer.name() + ")");
-                long value = report.traffic().nonCompulsory();
-                requireConsistent("the relaxation's objective", r.status(), Math.round(r.objective()), value,
-                        "its packed plan");
-                if (r.status() == SolveStatus.OPTIMAL || value <= bound) {
-                    double seconds = (System.nanoTime() - began) / 1e9;
-                    return new Decoupled(finish(plan, report, SolveStatus.OPTIMAL, value, value, seconds,
-                            r.backend() + " + " + packer.name() + " (decoupled)", ModelSize.of(relaxed.model()), null,
-                            false), value, plan);
+            // SCIP first for its bound, then CP-SAT; under a work limit CP-SAT alone (SCIP counts no deterministic
+            // work).
+            List<Backend> backends = options.backend() == Backend.CPSAT && limits.budget().wallLeft() != null
+                    && !limits.workMode()
+                    ? List.of(Backend.SCIP, Backend.CPSAT) : List.of(options.backend());
+            Allocator packer = options.packer() != null ? options.packer() : new PlacementCpSat(false);
+            long bound = floor;
+            Plan bestPacked = null;
+            for (int i = 0; i < backends.size(); i++) {
+                if (limits.stopped()) {
+                    notes.add("the program without addresses on " + backends.get(i).id() + " skipped: " + why(limits));
+                    break;
                 }
-                bestPacked = checked.better(bestPacked, plan);
-                relaxed.hint(bestPacked);
+                // Two back-ends only with a wall limit: SCIP's pass takes its part, CP-SAT the rest.
+                Limits share = i < backends.size() - 1 ? limits.part(Shares.SCIP_PASS_DIVISOR) : limits;
+                SolverResult r = Solvers.create(backends.get(i)).solve(relaxed.model(), share);
+                if (r.bound() != null) {
+                    bound = Math.max(bound, (long) Math.ceil(r.bound() - 1e-6));
+                }
+                if (r.status() == SolveStatus.INFEASIBLE) {
+                    double seconds = (System.nanoTime() - began) / 1e9;
+                    return new Decoupled(new CosmaResult(SolveStatus.INFEASIBLE, null, null, null, null, null, seconds,
+                            r.backend() + " (decoupled)", ModelSize.of(relaxed.model()), null, false), null, null);
+                }
+                if (r.values() == null) {
+                    continue;
+                }
+                Plan residency = relaxed.plan(r);
+                Allocation packing = packer.allocate(PlanBuffers.toBufferSet(g, residency), budget, limits);
+                if (packing.solved()) {
+                    Plan plan = PlanBuffers.withPlacement(residency, packing.placement());
+                    CheckReport report = PlanChecker.requireValid(g, plan, "COSMA decoupled (" + packer.name() + ")");
+                    long value = report.traffic().nonCompulsory();
+                    requireConsistent("the relaxation's objective", r.status(), Math.round(r.objective()), value,
+                            "its packed plan");
+                    if (r.status() == SolveStatus.OPTIMAL || value <= bound) {
+                        double seconds = (System.nanoTime() - began) / 1e9;
+                        return new Decoupled(finish(plan, report, SolveStatus.OPTIMAL, value, value, seconds,
+                                r.backend() + " + " + packer.name() + " (decoupled)", ModelSize.of(relaxed.model()),
+                                null, false), value, plan);
+                    }
+                    bestPacked = checked.better(bestPacked, plan);
+                    relaxed.hint(bestPacked);
+                }
+                if (r.status() == SolveStatus.OPTIMAL) {
+                    // The relaxation is decided but its optimum does not pack: only the joint program can go on.
+                    break;
+                }
             }
-            if (r.status() == SolveStatus.OPTIMAL) {
-                // The relaxation is decided but its optimum does not pack: only the joint program can go on.
-                break;
-            }
+            return new Decoupled(null, bound, bestPacked);
         }
-        return new Decoupled(null, bound, bestPacked);
     }
 
     /**
@@ -502,12 +511,13 @@ public final class CosmaSolver {
 
     /**
      * Builds a program unless its {@link ModelEstimate} says it will not fit in the heap or cannot be built in half
-     * the time left; abandons the build when the deadline passes meanwhile. Null, with a note saying what was
-     * skipped and why, when it is not built.
+     * the time left; abandons the build when the deadline passes meanwhile. Under a work limit it first reserves its
+     * estimate of the room ({@link HeapRoom#reserve}), waiting while other cases of the JVM hold too much. Null, with
+     * a note saying what was skipped and why, when it is not built.
      */
-    private static CosmaFormulation build(Graph g, TensorSetting setting, long budget, Options options,
-                                          Schedule schedule, boolean addresses, ForcedTraffic forced, Limits limits,
-                                          String what, List<String> notes) {
+    private static Program build(Graph g, TensorSetting setting, long budget, Options options,
+                                 Schedule schedule, boolean addresses, ForcedTraffic forced, Limits limits,
+                                 String what, List<String> notes) {
         if (limits.stopped()) {
             notes.add(what + " skipped: " + why(limits));
             return null;
@@ -523,17 +533,34 @@ public final class CosmaSolver {
             notes.add(what + " skipped (" + estimate + "): " + whyNot);
             return null;
         }
+        HeapRoom.Hold hold = HeapRoom.reserve(estimate.bytes(), limits);
+        if (hold == null) {
+            notes.add(what + " skipped (" + estimate + "): stopped while waiting for the heap other jobs hold");
+            return null;
+        }
         try (BuildGuard guard = BuildGuard.until(limits.budget(), estimate.variables() + estimate.constraints())) {
-            return new CosmaFormulation(g, setting, budget, options.objective(), schedule, addresses,
-                    options.uses(Technique.PRUNE),
-                    forced);
+            return new Program(new CosmaFormulation(g, setting, budget, options.objective(), schedule, addresses,
+                    options.uses(Technique.PRUNE), forced), hold);
         } catch (BuildAbandonedException e) {
+            hold.close();
             notes.add(what + " (" + estimate + "): " + e.getMessage().replaceFirst("^building model '[^']*' was ", ""));
             return null;
         } catch (OutOfMemoryError e) {
             // The estimate was short; the partial model is unreachable now, so the run can go on without it.
+            hold.close();
             notes.add(what + " abandoned while building (" + estimate + "): out of memory");
             return null;
+        }
+    }
+
+    /**
+     * A built program and its hold on the heap ({@link HeapRoom#reserve}), released when it is closed, at the end of
+     * its solve: under a work limit two cases of one JVM (a sweep's jobs) then never hold more than the room together.
+     */
+    private record Program(CosmaFormulation formulation, HeapRoom.Hold hold) implements AutoCloseable {
+        @Override
+        public void close() {
+            hold.close();
         }
     }
 
