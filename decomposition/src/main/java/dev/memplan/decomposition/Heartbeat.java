@@ -25,9 +25,13 @@ public final class Heartbeat implements Consumer<String> {
         err.println(before <= 0 ? line : line + " (" + before + " such lines before it not shown)");
     }
 
-    /** Whether a line is one of many alike (a part or window done) rather than a stage. */
+    /**
+     * Whether a line is one of many alike (a part or window done, also of divide and conquer on a recompute plan's
+     * runs, {@link RecomputeReplan}) rather than a stage.
+     */
     public static boolean routine(String line) {
-        return line.startsWith("dnc: part ") || line.startsWith("dnc: window ");
+        String l = line.startsWith(RecomputeReplan.PROGRESS) ? line.substring(RecomputeReplan.PROGRESS.length()) : line;
+        return l.startsWith("dnc: part ") || l.startsWith("dnc: window ");
     }
 
     @Override

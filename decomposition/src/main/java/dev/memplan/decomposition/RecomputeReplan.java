@@ -36,6 +36,9 @@ final class RecomputeReplan {
     record Result(Plan plan, CheckReport check, Objective objective, String note) {
     }
 
+    /** What the progress lines of divide and conquer on the runs begin with. */
+    static final String PROGRESS = "recompute: ";
+
     private RecomputeReplan() {
     }
 
@@ -77,7 +80,7 @@ final class RecomputeReplan {
             DivideAndConquer.Options options = DivideAndConquer.Options.of(settings.cosma().withStart(null)
                     .withSchedule(null)).withMaxPart(settings.maxPart());
             DncResult r = DivideAndConquer.solve(runs.graph(), setting, budget, options, limits.child(), List.of(best),
-                    List.of(), runs::admits, line -> progress.accept("recompute: " + line));
+                    List.of(), runs::admits, line -> progress.accept(PROGRESS + line));
             if (r.traffic() < bestTraffic) {
                 best = r.plan();
                 bestTraffic = r.traffic();

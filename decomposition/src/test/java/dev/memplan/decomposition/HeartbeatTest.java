@@ -26,4 +26,13 @@ class HeartbeatTest {
                 lines[2]);
         assertEquals("dnc: stitched, traffic 7", lines[3]);
     }
+
+    /** Divide and conquer on a recompute plan's runs has routine lines too, behind the recompute step's prefix. */
+    @Test
+    void theLinesOfDivideAndConquerOnARecomputePlansRunsAreRoutineToo() {
+        assertTrue(Heartbeat.routine(RecomputeReplan.PROGRESS + "dnc: part 3/8 (30 operators) OPTIMAL, traffic 0"));
+        assertTrue(Heartbeat.routine(RecomputeReplan.PROGRESS + "dnc: window 45..74 improved the plan to 10135552"));
+        assertTrue(!Heartbeat.routine(RecomputeReplan.PROGRESS + "dnc: stitched, traffic 7")
+                && !Heartbeat.routine("recompute: the joint program gave FEASIBLE"));
+    }
 }
