@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.sweeps.figures.TextTable;
 import dev.memplan.decomposition.Heartbeat;
 import dev.memplan.decomposition.DivideAndConquer;
 import dev.memplan.formulations.cosma.CosmaObjective;
@@ -34,7 +35,7 @@ final class BenchDnc extends CommandBase.PipelineBench {
         DncBench.Spec spec = new DncBench.Spec(graphs, budgets.list, setting.or(TensorSetting.ACTIVATIONS), maxPart,
                 largeBeam, solverOptions.cosma(CosmaObjective.TRAFFIC, null, null), solverOptions.backend(),
                 solverOptions::limits);
-        live(DncBench.HEADER, csv, out, rows -> DncBench.run(spec, rows, err(), new Heartbeat(err())));
+        TextTable.live(DncBench.HEADER, csv, out, rows -> DncBench.run(spec, rows, err(), new Heartbeat(err())));
         out.println("every plan checked: VALID; wrote " + csv + "; process peak RSS " + DncBench.peakRssMb() + " MB");
         return 0;
     }

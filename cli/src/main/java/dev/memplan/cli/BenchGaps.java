@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.sweeps.figures.TextTable;
 import dev.memplan.decomposition.Heartbeat;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.model.TensorSetting;
@@ -38,7 +39,7 @@ final class BenchGaps extends CommandBase.PipelineBench {
         GapsBench.Spec spec = new GapsBench.Spec(graphs, budgets, setting.or(TensorSetting.ACTIVATIONS), orderWork,
                 plans, solverOptions.cosma(CosmaObjective.TRAFFIC, null, null), solverOptions::commandLimits,
                 solverOptions::minimumPeak);
-        live(GapsBench.HEADER, csv, out, rows -> GapsBench.run(spec, rows, err(), new Heartbeat(err())));
+        TextTable.live(GapsBench.HEADER, csv, out, rows -> GapsBench.run(spec, rows, err(), new Heartbeat(err())));
         out.println("every plan checked: VALID; wrote " + csv);
         return 0;
     }

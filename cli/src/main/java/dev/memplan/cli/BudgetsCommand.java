@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.sweeps.figures.TextTable;
 import dev.memplan.baselines.scheduling.SettingBudgets;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.ClockGuard;
@@ -56,7 +57,7 @@ final class BudgetsCommand extends CommandBase {
         out.println("graph " + g.name() + ": " + g.operatorCount() + " operators, " + g.tensorCount() + " tensors ("
                 + parameters + " parameters), alignment " + g.alignment());
         List<TensorSetting> settings = setting.given() ? List.of(setting.or(null)) : List.of(TensorSetting.values());
-        Table t = new Table("setting", "M_R", "M_P", "M_H", "default-order footprint", "M_P status");
+        TextTable t = new TextTable("setting", "M_R", "M_P", "M_H", "default-order footprint", "M_P status");
         for (SettingBudgets b : SettingBudgets.of(g, settings, solverOptions::minimumPeak, limits,
                 s -> ticker.stage("the minimum-peak order (M_P) of setting " + s.fileName()))) {
             t.row(b.setting().fileName(), Long.toString(b.mr()), Long.toString(b.mp().peak()), Long.toString(b.mh()),

@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.sweeps.figures.TextTable;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Plan;
@@ -38,10 +39,10 @@ final class CheckCommand extends CommandBase {
             out.println("INVALID: " + report.violations().size() + " violation"
                     + (report.violations().size() == 1 ? "" : "s"));
             for (Violation v : report.violations()) {
-                out.println("  " + Messages.clean(v.toString()));
+                out.println("  " + dev.memplan.model.io.PrintableText.clean(v.toString()));
             }
         }
-        Table t = new Table("figure", "value");
+        TextTable t = new TextTable("figure", "value");
         t.row("graph", inSetting.name() + " (" + inSetting.operatorCount() + " operators, "
                 + inSetting.tensorCount() + " tensors, setting " + p.setting().fileName() + ")");
         t.row("budget", Long.toString(p.budget()));

@@ -41,19 +41,6 @@ abstract class CommandBase implements Callable<Integer> {
 
         /** Runs the bench; its table goes to {@code out} and to {@code csv}. */
         abstract Integer run(Path csv, PrintWriter out) throws Exception;
-
-        /**
-         * Prints {@code header}, then each row {@code bench} hands to its sink as it finishes (the CSV rewritten each
-         * time), then the whole table after a blank line.
-         */
-        static void live(String[] header, Path csv, PrintWriter out, java.util.function.Consumer<
-                java.util.function.Consumer<String[]>> bench) {
-            Table table = new Table(header);
-            out.println(String.join("  ", header));
-            bench.accept(table.sink(csv, out));
-            out.println();
-            table.print(out);
-        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.sweeps.figures.TextTable;
 import dev.memplan.model.LimitValues;
 import dev.memplan.decomposition.Heartbeat;
 import dev.memplan.sweeps.BudgetChoice;
@@ -64,7 +65,7 @@ final class CompareCommand extends CommandBase.CaseCommand {
         }
         Comparison.Result result = Comparison.run(c.full(), c.s(), chosen.bytes(), limits, schemes, settings, lambda,
                 new Comparison.Listeners(err::println, new Heartbeat(err), out::println));
-        Table t = Table.of(Comparison.table(result, lambda));
+        TextTable t = TextTable.of(Comparison.table(result, lambda));
         t.print(out);
         result.notes().forEach(n -> out.println("note: " + n));
         if (limits.workMode()) {

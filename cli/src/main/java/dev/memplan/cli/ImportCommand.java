@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.sweeps.figures.TextTable;
 import dev.memplan.datasets.GraphSizes;
 import dev.memplan.datasets.onnx.OnnxImport;
 import dev.memplan.model.Graph;
@@ -47,7 +48,7 @@ final class ImportCommand extends CommandBase {
         GraphSizes sizes = GraphSizes.of(g);
         Map<String, Long> types = new TreeMap<>(g.operators().stream()
                 .collect(Collectors.groupingBy(o -> String.valueOf(o.type()), Collectors.counting())));
-        Table t = new Table("", "");
+        TextTable t = new TextTable("", "");
         t.row("graph", g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, "
                 + g.outputs().size() + " outputs)");
         t.row("inputs", g.tensors().stream().filter(x -> x.kind() == TensorKind.ACTIVATION)

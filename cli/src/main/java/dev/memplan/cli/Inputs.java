@@ -51,7 +51,7 @@ final class Inputs {
                     p.solver());
         }
         if (!p.graph().equals(g.name())) {
-            out.println(Messages.clean("note: the plan is for graph '" + p.graph() + "', " + doing + " it against '"
+            out.println(dev.memplan.model.io.PrintableText.clean("note: the plan is for graph '" + p.graph() + "', " + doing + " it against '"
                     + g.name() + "'"));
         }
         return p;

@@ -78,7 +78,7 @@ public final class Main implements Runnable {
                 return ExitCode.NOT_FOUND.code();
             }
             if (isUserMistake(e)) {
-                commandLine.getErr().println("memplan: error: " + Messages.clean(e.getMessage()));
+                commandLine.getErr().println("memplan: error: " + dev.memplan.model.io.PrintableText.clean(e.getMessage()));
                 return ExitCode.USER_ERROR.code();
             }
             commandLine.getErr().println("memplan: internal error (a bug in memplan; please report it):");
@@ -88,7 +88,7 @@ public final class Main implements Runnable {
         cl.setParameterExceptionHandler((e, a) -> {
             CommandLine c = e.getCommandLine();
             String unknown = unknownCommand(e);
-            c.getErr().println("memplan: error: " + (unknown != null ? unknown : Messages.clean(e.getMessage())));
+            c.getErr().println("memplan: error: " + (unknown != null ? unknown : dev.memplan.model.io.PrintableText.clean(e.getMessage())));
             c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help'.");
             return ExitCode.USER_ERROR.code();
         });
@@ -120,7 +120,7 @@ public final class Main implements Runnable {
         if (c.getSubcommands().isEmpty() || word.startsWith("-")) {
             return null;
         }
-        return "unknown command '" + Messages.clean(word) + "' for '" + c.getCommandSpec().qualifiedName()
+        return "unknown command '" + dev.memplan.model.io.PrintableText.clean(word) + "' for '" + c.getCommandSpec().qualifiedName()
                 + "'; commands: " + String.join(", ", c.getSubcommands().keySet());
     }
 

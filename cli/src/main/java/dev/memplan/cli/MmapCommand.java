@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.sweeps.figures.TextTable;
 import dev.memplan.model.LimitValues;
 import dev.memplan.baselines.mmap.MmapPlanners;
 import dev.memplan.baselines.mmap.MmapRun;
@@ -206,12 +207,12 @@ final class MmapCommand extends CommandBase.Group {
         @Override
         Integer plan(MmapInstance in, MmapRun limits) {
             out().println(describe(in));
-            Table table = new Table(MmapPlanners.HEADER);
+            TextTable table = new TextTable(MmapPlanners.HEADER);
             limits.compare(in, planners, err()::println).forEach(table::row);
             table.print(out());
             run.workLine(out(), "work: ", limits);
             if (csv != null) {
-                table.writeCsv(csv);
+                table.write(csv, null);
             }
             return ExitCode.OK.code();
         }

@@ -33,7 +33,7 @@ final class OnnxOptions {
             for (String text : inputs) {
                 Map.Entry<String, long[]> e = OnnxImport.parseInput(text);
                 if (!named.add(e.getKey())) {
-                    throw new UserException("--input " + Messages.clean(text) + ": input '" + Messages.clean(e.getKey())
+                    throw new UserException("--input " + dev.memplan.model.io.PrintableText.clean(text) + ": input '" + dev.memplan.model.io.PrintableText.clean(e.getKey())
                             + "' is given twice; give each input's shape once");
                 }
                 o = o.withInput(e.getKey(), e.getValue());

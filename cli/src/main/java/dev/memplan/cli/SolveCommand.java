@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.sweeps.figures.TextTable;
 import dev.memplan.decomposition.Heartbeat;
 import dev.memplan.decomposition.CosmaPipeline;
 import dev.memplan.decomposition.PipelineReport;
@@ -88,7 +89,7 @@ final class SolveCommand extends CommandBase.CaseCommand {
     private int report(Case c, CosmaPipeline.Outcome o, Limits limits, Schedule fixed) {
         PrintWriter out = Outputs.report(this.out, spec.commandLine());
         PrintWriter err = spec.commandLine().getErr();
-        Table t = new Table("", "");
+        TextTable t = new TextTable("", "");
         t.row("graph", c.describe());
         t.row("budget", c.chosen().describe());
         String what = o.recompute() == null ? objective.name().toLowerCase()

@@ -1,5 +1,6 @@
 package dev.memplan.cli;
 
+import dev.memplan.sweeps.figures.TextTable;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaSolver;
@@ -203,7 +204,7 @@ final class SolverOptions {
     }
 
     /** The "work" row under a work limit ({@link LimitValues#workUsed}). */
-    void workRow(Table t, Limits limits) {
+    void workRow(TextTable t, Limits limits) {
         if (limits.workMode()) {
             t.row("work", LimitValues.workUsed(limits.budget(), limit.workLimit));
         }
