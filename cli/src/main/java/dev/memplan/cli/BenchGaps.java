@@ -4,6 +4,7 @@ import dev.memplan.sweeps.figures.TextTable;
 import dev.memplan.decomposition.Heartbeat;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.model.TensorSetting;
+import dev.memplan.sweeps.SolveCase;
 import dev.memplan.sweeps.bench.GapsBench;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -36,9 +37,9 @@ final class BenchGaps extends CommandBase.PipelineBench {
 
     @Override
     Integer run(Path csv, PrintWriter out) {
+        SolveCase c = solverOptions.solveCase();
         GapsBench.Spec spec = new GapsBench.Spec(graphs, budgets, setting.or(TensorSetting.ACTIVATIONS), orderWork,
-                plans, solverOptions.cosma(CosmaObjective.TRAFFIC, null, null), solverOptions::commandLimits,
-                solverOptions::minimumPeak);
+                plans, c.cosma(CosmaObjective.TRAFFIC, null, null), () -> c.commandLimits(Main.started()), c::minimumPeak);
         TextTable.live(GapsBench.HEADER, csv, out, rows -> GapsBench.run(spec, rows, err(), new Heartbeat(err())));
         out.println("every plan checked: VALID; wrote " + csv);
         return 0;

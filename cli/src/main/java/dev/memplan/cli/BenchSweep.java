@@ -54,7 +54,7 @@ final class BenchSweep {
      */
     Map<String, ResultRow> run(SpecBuilder spec, String[] header, Function<ResultRow, List<String[]>> lines, Path csv,
             Path markdown, PrintWriter out, PrintWriter err) {
-        SweepSpec built = solverOptions.solverAxes(spec).build();
+        SweepSpec built = solverOptions.solveCase().solverAxes(spec).build();
         out.println(String.join("  ", header));
         Consumer<String[]> sink = new TextTable(header).sink(csv, markdown, out);
         return SpecBuilder.run(built, db, plans, jobs, err, r -> lines.apply(r).forEach(sink));

@@ -57,15 +57,6 @@ final class Inputs {
         return p;
     }
 
-    static TensorSetting setting(String text) {
-        TensorSetting s = TensorSetting.fromFileName(text);
-        if (s == null) {
-            throw new UserException("unknown tensor setting '" + text + "': use " + String.join(" or ",
-                    java.util.Arrays.stream(TensorSetting.values()).map(v -> "'" + v.fileName() + "'").toList()));
-        }
-        return s;
-    }
-
     /** Zoo network names, each checked to exist. */
     static java.util.List<String> zooNetworks(java.util.List<String> names) {
         for (String n : names) {

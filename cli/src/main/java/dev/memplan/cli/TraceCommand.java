@@ -49,7 +49,7 @@ final class TraceCommand extends CommandBase {
         } else {
             dev.memplan.model.TensorSetting ts = setting.or(dev.memplan.model.TensorSetting.ACTIVATIONS);
             Graph g = Inputs.graph(source).withSetting(ts);
-            Schedule order = schedule == null ? Schedule.defaultOrder(g) : SolveCommand.readSchedule(g, schedule);
+            Schedule order = schedule == null ? Schedule.defaultOrder(g) : UserException.of(() -> dev.memplan.model.io.OperatorLists.schedule(g, schedule));
             buffers = dev.memplan.datasets.ScheduleTrace.of(g, order);
             what = "graph " + g.name() + " (" + ts.fileName() + ", " + (schedule == null ? "default order" : schedule) + ")";
         }
