@@ -68,7 +68,7 @@ final class AllocateCommand extends CommandBase {
                 limit.workLimit, limit.threads, Main.started()));
         BufferSet buffers;
         try (ClockGuard guard = ClockGuard.until(run.limits().budget())) {
-            buffers = Inputs.buffers(input);
+            buffers = UserException.of(() -> GeneratedTraces.read(input));
         }
         Long cap = UserException.of(() -> buffers.packingCapacity(capacity, "--capacity", file.toString()));
         if (cap == null && !minimize) {

@@ -44,7 +44,7 @@ final class TraceCommand extends CommandBase {
             if (schedule != null || setting.given()) {
                 throw new UserException("--schedule and --setting apply to a graph, not to the generated trace " + source);
             }
-            buffers = Inputs.buffers(source);
+            buffers = UserException.of(() -> dev.memplan.datasets.GeneratedTraces.read(source));
             what = source;
         } else {
             dev.memplan.model.TensorSetting ts = setting.or(dev.memplan.model.TensorSetting.ACTIVATIONS);
