@@ -9,7 +9,6 @@ import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.TensorKind;
 import dev.memplan.model.TensorSetting;
-import dev.memplan.model.TrainingStep;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -67,7 +66,7 @@ final class BudgetsCommand extends CommandBase {
         }
         t.print(out);
         if (lambda != null) {
-            recomputation(out, g, lambda);
+            SettingBudgets.recomputation(g, dev.memplan.sweeps.Comparison.number(lambda)).forEach(out::println);
         }
         if (g.alignment() > 1) {
             for (TensorSetting s : settings) {
@@ -77,20 +76,5 @@ final class BudgetsCommand extends CommandBase {
             }
         }
         return ExitCode.OK.code();
-    }
-
-    /**
-     * What the budgets mean when operators may run again (docs/recomputation.md, "Budgets"): none of them depends on
-     * lambda. M_R stays the least budget (a recompute, like a first run, needs its operator's tensors on chip); M_P
-     * and M_H are spill-only figures: below M_P a plan may pay recompute cost instead of traffic.
-     */
-    private static void recomputation(PrintWriter out, Graph g, double lambda) {
-        int forward = TrainingStep.forwardCount(g);
-        out.println("with recomputation (lambda " + dev.memplan.sweeps.Comparison.number(lambda) + " bytes per cost unit): M_R is "
-                + "the same (every run, first or again, needs its operator's tensors on chip); M_P and M_H are "
-                + "spill-only (below M_P a plan may recompute instead of moving bytes)");
-        out.println(forward >= 0 ? "training step: operators 0 .. " + (forward - 1) + " are the forward pass ("
-                + forward + " of " + g.operatorCount() + "), the ones checkpointing and the joint program rerun"
-                : "not a training step (no " + TrainingStep.LOSS + " operator): any operator may run again");
     }
 }

@@ -182,6 +182,14 @@ public final class AtomicFiles {
         return Files.isWritable(dir) ? null : "the folder is not writable (permission denied)";
     }
 
+    /** Why {@code file} cannot be read as an input file, or null when it can: a folder, or no such file. */
+    public static String whyNotInput(Path file) {
+        if (Files.isDirectory(file)) {
+            return file + " is a folder: name a file";
+        }
+        return Files.isRegularFile(file) ? null : "no such file: " + file;
+    }
+
     /**
      * Why {@code out}, named by {@code option}, cannot be an output, or null when it can (or is null): empty (which
      * would name the working folder), one of {@code inputs} (writing would replace it; names of no file are

@@ -28,6 +28,14 @@ class OutputChecksTest {
     }
 
     @Test
+    void anInputIsAFile() throws Exception {
+        Path file = Files.writeString(dir.resolve("r.csv"), "x");
+        assertNull(AtomicFiles.whyNotInput(file));
+        assertEquals(dir + " is a folder: name a file", AtomicFiles.whyNotInput(dir));
+        assertEquals("no such file: " + dir.resolve("none"), AtomicFiles.whyNotInput(dir.resolve("none")));
+    }
+
+    @Test
     void anOutputFolderIsCreatedAndNeverAFile() throws Exception {
         Path plans = dir.resolve("a/b");
         assertNull(AtomicFiles.whyNotOutputFolder(null, "--plans"));
