@@ -1,13 +1,13 @@
 package dev.memplan.cli;
 
 import dev.memplan.baselines.allocation.AllocationRun;
+import dev.memplan.datasets.GeneratedTraces;
 import dev.memplan.model.Allocation;
 import dev.memplan.model.BufferSet;
+import dev.memplan.model.ClockGuard;
+import dev.memplan.model.LoadBound;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.io.MiniMallocCsv;
-import dev.memplan.model.LoadBound;
-import dev.memplan.datasets.GeneratedTraces;
-import dev.memplan.model.ClockGuard;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package dev.memplan.cli;
 
-import dev.memplan.sweeps.figures.TextTable;
 import dev.memplan.model.LimitValues;
 import dev.memplan.sweeps.bench.AllocatorsBench;
 import dev.memplan.sweeps.bench.ScaleBench;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;

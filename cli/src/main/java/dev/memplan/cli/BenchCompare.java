@@ -1,7 +1,7 @@
 package dev.memplan.cli;
 
-import dev.memplan.sweeps.figures.ComparisonRows;
 import dev.memplan.sweeps.bench.ZooSpecs;
+import dev.memplan.sweeps.figures.ComparisonRows;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;

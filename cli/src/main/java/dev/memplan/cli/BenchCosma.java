@@ -1,8 +1,8 @@
 package dev.memplan.cli;
 
 import dev.memplan.sweeps.ResultRow;
-import dev.memplan.sweeps.figures.CosmaRows;
 import dev.memplan.sweeps.bench.ZooSpecs;
+import dev.memplan.sweeps.figures.CosmaRows;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,12 +1,12 @@
 package dev.memplan.cli;
 
-import dev.memplan.sweeps.figures.TextTable;
-import dev.memplan.decomposition.Heartbeat;
 import dev.memplan.decomposition.DivideAndConquer;
+import dev.memplan.decomposition.Heartbeat;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.model.TensorSetting;
 import dev.memplan.sweeps.SolveCase;
 import dev.memplan.sweeps.bench.DncBench;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;

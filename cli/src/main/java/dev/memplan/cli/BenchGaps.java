@@ -1,11 +1,11 @@
 package dev.memplan.cli;
 
-import dev.memplan.sweeps.figures.TextTable;
 import dev.memplan.decomposition.Heartbeat;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.model.TensorSetting;
 import dev.memplan.sweeps.SolveCase;
 import dev.memplan.sweeps.bench.GapsBench;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;

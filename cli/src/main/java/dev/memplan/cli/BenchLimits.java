@@ -1,7 +1,7 @@
 package dev.memplan.cli;
 
-import dev.memplan.sweeps.figures.TextTable;
 import dev.memplan.sweeps.bench.LimitsBench;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package dev.memplan.cli;
 
-import dev.memplan.sweeps.figures.TextTable;
 import dev.memplan.baselines.mmap.MmapPlanners;
 import dev.memplan.sweeps.bench.MmapBench;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;

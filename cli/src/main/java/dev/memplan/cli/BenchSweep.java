@@ -1,9 +1,9 @@
 package dev.memplan.cli;
 
-import dev.memplan.sweeps.figures.TextTable;
 import dev.memplan.sweeps.ResultRow;
 import dev.memplan.sweeps.SpecBuilder;
 import dev.memplan.sweeps.SweepSpec;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;

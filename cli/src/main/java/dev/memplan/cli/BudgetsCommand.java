@@ -1,7 +1,5 @@
 package dev.memplan.cli;
 
-import dev.memplan.sweeps.SolveCase;
-import dev.memplan.sweeps.figures.TextTable;
 import dev.memplan.baselines.scheduling.SettingBudgets;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.ClockGuard;
@@ -9,6 +7,8 @@ import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.TensorKind;
 import dev.memplan.model.TensorSetting;
+import dev.memplan.sweeps.SolveCase;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine.Command;

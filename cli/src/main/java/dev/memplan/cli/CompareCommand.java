@@ -1,17 +1,17 @@
 package dev.memplan.cli;
 
-import dev.memplan.sweeps.figures.TextTable;
+import dev.memplan.baselines.replacement.Scheme;
+import dev.memplan.decomposition.CosmaPipeline;
 import dev.memplan.decomposition.Heartbeat;
+import dev.memplan.formulations.cosma.CosmaObjective;
+import dev.memplan.formulations.milp.Solvers;
+import dev.memplan.model.Budgets;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
 import dev.memplan.sweeps.BudgetChoice;
 import dev.memplan.sweeps.Comparison;
 import dev.memplan.sweeps.SolveCase;
-import dev.memplan.baselines.replacement.Scheme;
-import dev.memplan.decomposition.CosmaPipeline;
-import dev.memplan.formulations.cosma.CosmaObjective;
-import dev.memplan.model.Budgets;
-import dev.memplan.formulations.milp.Solvers;
-import dev.memplan.model.Graph;
-import dev.memplan.model.Limits;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;

@@ -10,8 +10,8 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.Properties;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** The {@code memplan} command. Its exit codes, one meaning each for every command, are {@link ExitCode}. */
 @Command(name = "memplan", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,

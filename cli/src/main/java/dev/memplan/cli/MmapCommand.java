@@ -1,10 +1,9 @@
 package dev.memplan.cli;
 
-import dev.memplan.sweeps.figures.TextTable;
-import dev.memplan.model.LimitValues;
 import dev.memplan.baselines.mmap.MmapPlanners;
 import dev.memplan.baselines.mmap.MmapRun;
 import dev.memplan.datasets.mmap.MmapInstances;
+import dev.memplan.model.LimitValues;
 import dev.memplan.model.io.MmapJson;
 import dev.memplan.model.mmap.Mapping;
 import dev.memplan.model.mmap.MappingChecker;
@@ -13,6 +12,7 @@ import dev.memplan.model.mmap.MappingReport;
 import dev.memplan.model.mmap.MappingResult;
 import dev.memplan.model.mmap.MappingViolation;
 import dev.memplan.model.mmap.MmapInstance;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;

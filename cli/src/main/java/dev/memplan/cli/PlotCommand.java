@@ -1,8 +1,8 @@
 package dev.memplan.cli;
 
 import dev.memplan.model.Graph;
-import dev.memplan.model.Plan;
 import dev.memplan.model.Placement;
+import dev.memplan.model.Plan;
 import dev.memplan.model.Violation;
 import dev.memplan.model.io.AtomicFiles;
 import dev.memplan.model.io.MiniMallocCsv;

@@ -1,8 +1,7 @@
 package dev.memplan.cli;
 
-import dev.memplan.sweeps.figures.TextTable;
-import dev.memplan.decomposition.Heartbeat;
 import dev.memplan.decomposition.CosmaPipeline;
+import dev.memplan.decomposition.Heartbeat;
 import dev.memplan.decomposition.PipelineReport;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.milp.Solvers;
@@ -15,6 +14,7 @@ import dev.memplan.model.io.OperatorLists;
 import dev.memplan.model.io.PlanJson;
 import dev.memplan.sweeps.Comparison;
 import dev.memplan.sweeps.SolveCase;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;

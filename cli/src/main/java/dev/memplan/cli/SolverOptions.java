@@ -11,8 +11,8 @@ import dev.memplan.sweeps.SolveCase;
 import dev.memplan.sweeps.figures.TextTable;
 import java.util.List;
 import java.util.Set;
-import picocli.CommandLine;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * The solver options every solving command shares, mapped onto a {@link SolveCase}. The default back-end is CP-SAT:

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
+import dev.memplan.datasets.Examples;
 import dev.memplan.decomposition.CosmaPipeline;
 import dev.memplan.decomposition.DivideAndConquer;
-import dev.memplan.datasets.Examples;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.formulations.milp.Backend;

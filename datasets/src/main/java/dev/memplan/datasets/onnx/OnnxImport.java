@@ -1,8 +1,8 @@
 package dev.memplan.datasets.onnx;
 
-import dev.memplan.model.io.PrintableText;
 import dev.memplan.model.Graph;
 import dev.memplan.model.io.FormatException;
+import dev.memplan.model.io.PrintableText;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
