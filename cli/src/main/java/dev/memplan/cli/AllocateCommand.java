@@ -2,6 +2,7 @@ package dev.memplan.cli;
 
 import dev.memplan.baselines.allocation.AllocationRun;
 import dev.memplan.datasets.GeneratedTraces;
+import dev.memplan.decomposition.Ticker;
 import dev.memplan.model.Allocation;
 import dev.memplan.model.BufferSet;
 import dev.memplan.model.ClockGuard;

@@ -1,6 +1,7 @@
 package dev.memplan.cli;
 
 import dev.memplan.baselines.scheduling.SettingBudgets;
+import dev.memplan.decomposition.Ticker;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.ClockGuard;
 import dev.memplan.model.Graph;

@@ -1,8 +1,8 @@
 package dev.memplan.cli;
 
 import dev.memplan.decomposition.CosmaPipeline;
-import dev.memplan.decomposition.Heartbeat;
 import dev.memplan.decomposition.PipelineReport;
+import dev.memplan.decomposition.Ticker;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.milp.Solvers;
 import dev.memplan.model.Budget;
@@ -18,7 +18,6 @@ import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -78,7 +77,7 @@ final class SolveCommand extends CommandBase.CaseCommand {
         Schedule fixed = schedule == null ? null : UserException.of(() -> OperatorLists.schedule(c.g(), schedule));
         CosmaPipeline.Settings settings = UserException.of(() -> sc.pipeline(c.g(), sc.cosma(objective, fixed, null),
                 c.mpmf()));
-        CosmaPipeline.Outcome o = new CosmaPipeline(settings, progress(ticker, err())).run(c.full(), c.s(),
+        CosmaPipeline.Outcome o = new CosmaPipeline(settings, ticker.pipelineProgress()).run(c.full(), c.s(),
                 c.chosen().bytes(), limits, null);
         return report(sc, c, o, limits, fixed);
     }
@@ -121,21 +120,5 @@ final class SolveCommand extends CommandBase.CaseCommand {
             }
         }
         return ExitCode.OK.code();
-    }
-
-    /**
-     * The progress listener of a solve: the pipeline's lines on standard error (divide and conquer's part and window
-     * lines through a {@link Heartbeat}), each one a new stage of the ticker.
-     */
-    static Consumer<String> progress(Ticker ticker, PrintWriter err) {
-        Heartbeat beat = new Heartbeat(err);
-        return line -> {
-            beat.accept(line);
-            if (Heartbeat.routine(line)) {
-                ticker.touch();
-            } else {
-                ticker.stage(line.endsWith(" ...") ? line.substring(0, line.length() - 4) : line);
-            }
-        };
     }
 }
