@@ -51,13 +51,9 @@ final class Inputs {
         return p;
     }
 
-    /** Zoo network names, each checked to exist. */
+    /** Zoo network names, each checked to exist ({@link Zoo#entry}). */
     static java.util.List<String> zooNetworks(java.util.List<String> names) {
-        for (String n : names) {
-            if (!Zoo.exists(n)) {
-                throw new UserException("no zoo network named '" + n + "'; networks: " + String.join(", ", Zoo.names()));
-            }
-        }
+        names.forEach(n -> UserException.of(() -> Zoo.entry(n)));
         return names;
     }
 

@@ -66,7 +66,7 @@ public final class Main implements Runnable {
             }
         });
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            NativeSolversUnavailableException natives = natives(e);
+            NativeSolversUnavailableException natives = NativeSolversUnavailableException.in(e);
             if (natives != null) {
                 commandLine.getErr().println("memplan: error: " + natives.getMessage() + "; " + WITHOUT_NATIVES);
                 return ExitCode.USER_ERROR.code();
@@ -122,16 +122,6 @@ public final class Main implements Runnable {
         }
         return "unknown command '" + dev.memplan.model.io.PrintableText.clean(word) + "' for '" + c.getCommandSpec().qualifiedName()
                 + "'; commands: " + String.join(", ", c.getSubcommands().keySet());
-    }
-
-    /** The native solvers' failure behind {@code e} (a step on another thread wraps it), or null. */
-    private static NativeSolversUnavailableException natives(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof NativeSolversUnavailableException n) {
-                return n;
-            }
-        }
-        return null;
     }
 
     private static boolean isUserMistake(Exception e) {
