@@ -96,8 +96,9 @@ abstract class CommandBase implements Callable<Integer> {
          * not null) says when its budget is computed.
          */
         dev.memplan.sweeps.SolveCase.Read read(dev.memplan.sweeps.SolveCase c, dev.memplan.model.Limits limits,
-                dev.memplan.decomposition.Ticker ticker, java.util.function.Consumer<dev.memplan.baselines.scheduling.MinimumPeakScheduler> first) {
-            return c.read(input::read, c.setting(), limits, first, stage -> {
+                dev.memplan.decomposition.Ticker ticker,
+                java.util.function.Consumer<dev.memplan.baselines.scheduling.MinimumPeakScheduler> first) {
+            return c.read(input::read, limits, first, stage -> {
                 if (ticker != null) {
                     ticker.stage(stage);
                 }

@@ -7,8 +7,9 @@ import java.util.function.Consumer;
 /**
  * A heartbeat for long quiet work (a whole-graph solve, the minimum-peak search of {@code budgets}, the
  * portfolio of {@code allocate}): while a stage runs and nothing else was printed for {@link #INTERVAL_NANOS},
- * one line on its stream (standard error, in the command line) says what is running and for how long. Never more than a line per interval, so
- * a log of a long run stays short; nothing at all for work that ends within the interval.
+ * one line on its stream (standard error, in the command line) says what is running and for how long. Never more
+ * than a line per interval, so a log of a long run stays short; nothing at all for work that ends within the
+ * interval.
  */
 public final class Ticker implements AutoCloseable {
     public static final long INTERVAL_NANOS = 10_000_000_000L;

@@ -95,7 +95,7 @@ public record SolveCase(TensorSetting setting, String budget, Double recomputeWe
         return value;
     }
 
-    /** The limits of one solve: the work decides under a work limit (the wall limit guards the command), else the wall. */
+    /** The limits of one solve: the work under a work limit (the wall limit guards the command), else the wall. */
     public Limits limits() {
         if (workLimit != null) {
             return new Limits(threads, 0.0, 0L, LimitValues.budget(workLimit, null), null);
@@ -209,19 +209,19 @@ public record SolveCase(TensorSetting setting, String budget, Double recomputeWe
     }
 
     /**
-     * The case read: the graph (every tensor), it in {@code setting}, the minimum-peak scheduler and the budget chosen;
-     * read under {@code limits}' clock (reading the graph and computing its budget poll it). {@code first} gets the
-     * scheduler before the budget is computed, {@code stage} hears when that starts.
+     * The case read: the graph (every tensor), it in this case's setting, the minimum-peak scheduler and the budget
+     * chosen; read under {@code limits}' clock (reading the graph and computing its budget poll it). {@code first}
+     * gets the scheduler before the budget is computed, {@code stage} hears when that starts.
      */
-    public Read read(java.util.function.Supplier<Graph> graph, TensorSetting s, Limits limits,
-                     Consumer<MinimumPeakScheduler> first, Consumer<String> stage) {
+    public Read read(java.util.function.Supplier<Graph> graph, Limits limits, Consumer<MinimumPeakScheduler> first,
+                     Consumer<String> stage) {
         try (ClockGuard guard = ClockGuard.until(limits.budget())) {
             Graph full = graph.get();
-            Graph g = full.withSetting(s);
+            Graph g = full.withSetting(setting);
             MinimumPeakScheduler mpmf = minimumPeak(g);
             first.accept(mpmf);
             stage.accept("computing the budget " + budget);
-            return new Read(full, g, s, mpmf, BudgetChoice.resolve(budget, g, s, mpmf, limits));
+            return new Read(full, g, setting, mpmf, BudgetChoice.resolve(budget, g, setting, mpmf, limits));
         }
     }
 

@@ -78,9 +78,9 @@ public record AllocationRun(String allocator, boolean minimize, Double timeLimit
     public String verdict(Allocation a, Long capacity, long bound) {
         String time = String.format(Locale.ROOT, "%.3f s", a.seconds());
         if (a.solved()) {
-            String what = minimize ? (a.status() == SolveStatus.OPTIMAL ? "minimum height (proven)"
-                    : a.status() == SolveStatus.HEURISTIC ? "height reached (heuristic)" : "best height found (not proven)")
-                    : "solved";
+            String what = !minimize ? "solved" : a.status() == SolveStatus.OPTIMAL ? "minimum height (proven)"
+                    : a.status() == SolveStatus.HEURISTIC ? "height reached (heuristic)"
+                    : "best height found (not proven)";
             long h = a.placement().height();
             String gap = bound > 0 ? String.format(Locale.ROOT, ", %.6f L (gap %.4f%%)", (double) h / bound,
                     100.0 * (h - bound) / h) : "";
