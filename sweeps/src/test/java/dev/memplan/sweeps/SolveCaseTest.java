@@ -117,4 +117,23 @@ class SolveCaseTest {
                 SolveCase.describe(DivideAndConquer.Options.of(plain().cosma(CosmaObjective.TRAFFIC, null, null))
                         .withMaxPart(30)));
     }
+
+    @Test
+    void aSweepsCosmaCaseIsTheRecordTheCommandLineMakes() {
+        SweepSpec spec = SweepSpec.parse("""
+                graphs: [fig1]
+                settings: [all]
+                budgets: [M_H]
+                planners: [{name: cosma, encoding: joint, without: [prune, forced], decompose: none}]
+                work_limits: [3]
+                recompute_weights: [0.5]
+                """, "s.yaml", dir);
+        SweepCase c = spec.cases().get(0);
+        // What solve fig1 --setting all --budget M_H --recompute-weight 0.5 --work-limit 3 --encoding joint
+        // --without prune,forced --decompose none makes.
+        SolveCase command = new SolveCase(TensorSetting.ALL, "M_H", 0.5, Backend.CPSAT, null, 3.0, 1,
+                PlannerChoice.Encoding.JOINT, Set.of(Technique.FORCED, Technique.PRUNE), null, "none", 30, null);
+        assertEquals(command, c.solveCase());
+        assertEquals(command.planner(Map.of("decompose", "none")), c.planner());
+    }
 }
