@@ -7,6 +7,7 @@ import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.BudgetSpec;
 import dev.memplan.model.ClockGuard;
 import dev.memplan.model.Graph;
 import dev.memplan.model.LimitValues;
@@ -31,8 +32,9 @@ import java.util.function.Consumer;
  * One planning case as a command line names it (solve, compare, budgets and the benches): the tensor setting and
  * budget, the recompute weight, the back-end and its limits, COSMA's encoding and the techniques switched off, the
  * minimum-peak beam, and how the graph decomposes. Every value is checked where the record is made, in one line
- * naming the option ({@link IllegalArgumentException}); a sweep case names the same COSMA choice through
- * {@link #planner} and the same solver axes through {@link #solverAxes}.
+ * naming the option ({@link IllegalArgumentException}; the budget's form by {@link BudgetSpec#parse}). A sweep's
+ * COSMA case runs as one too ({@code SweepCase.solveCase}); a command line's case becomes a spec's COSMA planner
+ * through {@link #planner} and its solver axes through {@link #solverAxes}.
  *
  * @param setting null: the command's own default
  * @param budget as written (M_R, M_H, M_P, a fraction, bytes); null for a command without one
@@ -51,6 +53,10 @@ public record SolveCase(TensorSetting setting, String budget, Double recomputeWe
     public SolveCase {
         off = Collections.unmodifiableSet(off.isEmpty() ? EnumSet.noneOf(Technique.class) : EnumSet.copyOf(off));
         breakNodes = breakNodes == null ? null : List.copyOf(breakNodes);
+        if (budget != null) {
+            // A mistyped budget fails before the graph is read; its bytes need the graph (BudgetChoice).
+            BudgetSpec.parse(budget);
+        }
         if (recomputeWeight != null && !(recomputeWeight >= 0 && Double.isFinite(recomputeWeight))) {
             throw new IllegalArgumentException("--recompute-weight: '" + recomputeWeight + "' is not a finite number"
                     + " >= 0 (bytes of traffic per cost unit)");

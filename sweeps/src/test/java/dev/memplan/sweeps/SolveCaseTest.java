@@ -60,6 +60,9 @@ class SolveCaseTest {
         assertEquals("--recompute-weight: '-1' is not a finite number >= 0 (bytes of traffic per cost unit)",
                 refused(() -> SolveCase.recomputeWeight("-1")));
         assertEquals(0.25, SolveCase.recomputeWeight(" 0.25 "));
+        String budget = refused(() -> new SolveCase(TensorSetting.ACTIVATIONS, "M_X", null, Backend.CPSAT, null, null,
+                1, PlannerChoice.Encoding.DECOUPLED, Set.of(), null, "auto", 30, null));
+        assertEquals(refused(() -> dev.memplan.model.BudgetSpec.parse("M_X")), budget);
         assertNull(SolveCase.recomputeWeight(null));
     }
 
