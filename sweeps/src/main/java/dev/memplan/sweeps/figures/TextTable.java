@@ -37,11 +37,6 @@ public final class TextTable {
         rows.add(row);
     }
 
-    /** The rows added, in order (copies). */
-    public List<String[]> rows() {
-        return rows.stream().map(String[]::clone).toList();
-    }
-
     /** Prints the header and the rows, each column as wide as its widest cell plus two spaces. */
     public void print(PrintWriter out) {
         print(out, true);
@@ -98,15 +93,14 @@ public final class TextTable {
 
     /**
      * Prints {@code header}, then each row {@code bench} hands to its sink as it finishes (the CSV rewritten each
-     * time), then the whole table after a blank line; returns that table.
+     * time), then the whole table after a blank line.
      */
-    public static TextTable live(String[] header, Path csv, PrintWriter out, Consumer<Consumer<String[]>> bench) {
+    public static void live(String[] header, Path csv, PrintWriter out, Consumer<Consumer<String[]>> bench) {
         TextTable table = new TextTable(header);
         out.println(String.join("  ", header));
         bench.accept(table.sink(csv, null, out));
         out.println();
         table.print(out);
-        return table;
     }
 
     private void print(PrintWriter out, boolean withHeader) {

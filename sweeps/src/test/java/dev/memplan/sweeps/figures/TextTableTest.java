@@ -1,6 +1,5 @@
 package dev.memplan.sweeps.figures;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.PrintWriter;
@@ -22,7 +21,7 @@ class TextTableTest {
     void rowsArePaddedToTheHeaderAndCleaned() {
         TextTable t = new TextTable("a", "b", "c");
         t.row("1", "x\ny");
-        assertArrayEquals(new String[] {"1", "x\\ny", null}, t.rows().get(0));
+        assertEquals("a,b,c\n1,x\\ny,\n", t.csv());
     }
 
     @Test
@@ -66,14 +65,13 @@ class TextTableTest {
         Path csv = dir.resolve("live.csv");
         StringWriter s = new StringWriter();
         List<Integer> seen = new ArrayList<>();
-        TextTable t = TextTable.live(new String[] {"n"}, csv, new PrintWriter(s, true), rows -> {
+        TextTable.live(new String[] {"n"}, csv, new PrintWriter(s, true), rows -> {
             for (int i = 1; i <= 2; i++) {
                 rows.accept(new String[] {Integer.toString(i)});
                 seen.add(i);
             }
         });
         assertEquals(List.of(1, 2), seen);
-        assertEquals(2, t.rows().size());
         assertEquals("n\n1\n2\n", Files.readString(csv));
         assertEquals(List.of("n", "1", "2", "", "n", "1", "2"), s.toString().lines().toList());
     }
