@@ -340,8 +340,9 @@ public final class DivideAndConquer {
     }
 
     /**
-     * The restart plans offered, then the bound: the one computed beside the search and, with budget left, the
-     * live-bytes bound again with the final traffic as its target. After the parts ran out, the bound known then.
+     * The restart plans offered, then the bound: the one computed beside the search, the stem's (with the plans of
+     * the stems' orders offered, {@link StemPlans}) and, with budget left, the live-bytes bound again with the final
+     * traffic as its target. After the parts ran out, the bound known then.
      */
     private static StepReport.Status bound(DncRun run) {
         run.offerAlternatives();
@@ -349,7 +350,8 @@ public final class DivideAndConquer {
             run.lower = run.bound.getNow(null);
             return StepReport.Status.SKIPPED;
         }
-        run.lower = DncBounds.last(run.g, run.budget, run.best, DncBounds.waitFor(run.bound, run.shares), run.shares);
+        run.lower = DncBounds.last(run.g, run.budget, run.best, DncBounds.waitFor(run.bound, run.shares), run.shares,
+                growth -> StemPlans.offer(run, growth));
         return StepReport.Status.DONE;
     }
 

@@ -4,6 +4,7 @@ import dev.memplan.model.Budget;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
+import dev.memplan.model.Schedule;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -64,8 +65,10 @@ public final class StemBound {
      *     without addresses
      * @param operators the stem's operators with their readers
      * @param states the states the search kept
+     * @param order when proven, the stem's operators (indices of the whole graph) in the order of a least-traffic
+     *     path of the search; otherwise empty
      */
-    public record Result(long traffic, boolean proven, int operators, int states) {
+    public record Result(long traffic, boolean proven, int operators, int states, int[] order) {
     }
 
     private StemBound() {
@@ -106,13 +109,23 @@ public final class StemBound {
      * plan known): the bound is then the target, and that plan is optimal.
      */
     static Result of(Graph g, long budget, int size, long target, int stateCap, Limits limits) {
-        Graph s = stem(g, size).graph();
+        SubGraph stem = stem(g, size);
+        Graph s = stem.graph();
         if (budget < Budgets.minimumRequired(s)) {
             throw new IllegalArgumentException("budget " + budget + " is below the stem's M_R = "
                     + Budgets.minimumRequired(s) + ": no plan exists");
         }
         Budget.Meter meter = limits.workMode() ? limits.budget().meter(SUCCESSORS_PER_UNIT) : null;
-        return new Search(s, budget, target, stateCap, limits, meter).run();
+        Result r = new Search(s, budget, target, stateCap, limits, meter).run();
+        int[] order = Arrays.stream(r.order()).map(o -> stem.operators()[o]).toArray();
+        return new Result(r.traffic(), r.proven(), r.operators(), r.states(), order);
+    }
+
+    /**
+     * What growing stems give: the highest bound found, and the order of each stem proven (indices of the whole
+     * graph), smallest stem first.
+     */
+    record Growth(long bound, List<int[]> orders) {
     }
 
     /**
@@ -120,20 +133,80 @@ public final class StemBound {
      * proves its stem's optimum below {@code target} within {@code limits} and the graph has operators left; the
      * highest bound found (a larger stem's graph holds a smaller one's, so its optimum is no lower).
      */
-    static long growing(Graph g, long budget, long target, Limits limits) {
+    static Growth growing(Graph g, long budget, long target, Limits limits) {
         long bound = 0;
+        List<int[]> orders = new ArrayList<>();
         for (int size = DEFAULT_SIZE; ; size += size / 2) {
             Result r = of(g, budget, size, target, DEFAULT_STATE_CAP, limits);
             bound = Math.max(bound, r.traffic());
+            if (r.proven()) {
+                orders.add(r.order());
+            }
             if (!r.proven() || bound >= target || size >= g.operatorCount() || limits.stopped()) {
-                return bound;
+                return new Growth(bound, List.copyOf(orders));
             }
         }
     }
 
-    /** A state of the search: done operators, held tensors, spilled tensors (bit sets), in one array. */
-    private record Node(long cost, long order, long[] key) {
+    /**
+     * A whole-graph order that runs the stem's operators in {@code stemOrder}: before each, its ancestors not yet run,
+     * in the order of {@code reference} (a topological order of the graph), and after the last, every operator left,
+     * in that order. Topological: an operator runs after its ancestors, which run in a topological order.
+     */
+    static Schedule extend(Graph g, int[] stemOrder, int[] reference) {
+        int n = g.operatorCount();
+        int[] position = new int[n];
+        for (int i = 0; i < reference.length; i++) {
+            position[reference[i]] = i;
+        }
+        BitSet emitted = new BitSet(n);
+        List<String> names = new ArrayList<>(n);
+        for (int o : stemOrder) {
+            BitSet ancestors = new BitSet(n);
+            java.util.ArrayDeque<Integer> stack = new java.util.ArrayDeque<>(List.of(o));
+            while (!stack.isEmpty()) {
+                int x = stack.pop();
+                if (emitted.get(x) || ancestors.get(x)) {
+                    continue;
+                }
+                ancestors.set(x);
+                for (int t : g.inputs(x)) {
+                    if (g.producer(t) >= 0) {
+                        stack.push(g.producer(t));
+                    }
+                }
+            }
+            ancestors.stream().boxed().sorted(java.util.Comparator.comparingInt(x -> position[x])).forEach(x -> {
+                emitted.set(x);
+                names.add(g.operator(x).name());
+            });
+        }
+        for (int o : reference) {
+            if (!emitted.get(o)) {
+                names.add(g.operator(o).name());
+            }
+        }
+        return new Schedule(names);
     }
+
+    /**
+     * A state of the search: done operators, held tensors, spilled tensors (bit sets), in one array; the state it was
+     * reached from (null at the start) and the operator run to get here.
+     */
+    private record Node(long cost, long order, long[] key, Node parent, int op) {
+
+        /** The operators run from the start to this state, in order. */
+        int[] path() {
+            List<Integer> ops = new ArrayList<>();
+            for (Node n = this; n.parent != null; n = n.parent) {
+                ops.add(n.op);
+            }
+            java.util.Collections.reverse(ops);
+            return ops.stream().mapToInt(Integer::intValue).toArray();
+        }
+    }
+
+    private static final int[] NONE = new int[0];
 
     /** Dijkstra's algorithm over the stem's states. */
     private static final class Search {
@@ -174,7 +247,7 @@ public final class StemBound {
                     : Long.compare(a.order, b.order));
             long[] start = new long[opWords + 2 * tensorWords];
             best.put(new PeakBound.Key(start), 0L);
-            queue.add(new Node(0, 0, start));
+            queue.add(new Node(0, 0, start, null, -1));
             long order = 1;
             long expanded = 0;
             while (!queue.isEmpty()) {
@@ -184,30 +257,31 @@ public final class StemBound {
                     continue;
                 }
                 if (Long.bitCount(node.key[0]) + countDone(node.key) == n) {
-                    return new Result(node.cost, true, n, best.size());
+                    return new Result(node.cost, true, n, best.size(), node.path());
                 }
                 if (node.cost >= target) {
-                    return new Result(node.cost, false, n, best.size());
+                    return new Result(node.cost, false, n, best.size(), NONE);
                 }
                 if ((++expanded & 255) == 0 && over()) {
-                    return new Result(node.cost, false, n, best.size());
+                    return new Result(node.cost, false, n, best.size(), NONE);
                 }
                 List<long[]> next = new ArrayList<>();
                 List<Long> costs = new ArrayList<>();
-                successors(node.key, next, costs);
+                List<Integer> ops = new ArrayList<>();
+                successors(node.key, next, costs, ops);
                 if (meter != null && !meter.step(next.size())) {
-                    return new Result(node.cost, false, n, best.size());
+                    return new Result(node.cost, false, n, best.size(), NONE);
                 }
                 for (int i = 0; i < next.size(); i++) {
                     long cost = node.cost + costs.get(i);
                     PeakBound.Key k = new PeakBound.Key(next.get(i));
                     Long old = best.get(k);
                     if (old == null && best.size() >= stateCap) {
-                        return new Result(node.cost, false, n, best.size());
+                        return new Result(node.cost, false, n, best.size(), NONE);
                     }
                     if (old == null || cost < old) {
                         best.put(k, cost);
-                        queue.add(new Node(cost, order++, next.get(i)));
+                        queue.add(new Node(cost, order++, next.get(i), node, ops.get(i)));
                     }
                 }
             }
@@ -245,7 +319,7 @@ public final class StemBound {
         }
 
         /** Every state one operator later, with what it costs to get there. */
-        private void successors(long[] key, List<long[]> next, List<Long> costs) {
+        private void successors(long[] key, List<long[]> next, List<Long> costs, List<Integer> ops) {
             long[] done = Arrays.copyOf(key, opWords);
             List<Integer> heldList = new ArrayList<>();
             for (int w = 0; w < tensorWords; w++) {
@@ -299,6 +373,7 @@ public final class StemBound {
                     }
                     next.add(after);
                     costs.add(cost);
+                    ops.add(o);
                 }
             }
         }
