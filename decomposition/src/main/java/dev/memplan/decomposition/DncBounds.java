@@ -11,7 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 
 /**
  * The lower bounds of a divide-and-conquer run on the whole graph with a free schedule: the forced traffic
@@ -56,18 +56,18 @@ final class DncBounds {
     /**
      * The bound once the search is over: when the plan is not proven and time is left (up to
      * {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators), the stem solved exactly ({@link StemBound}, up to
-     * {@link Shares#STEM_BOUND} of what is left), whose proven orders {@code grown} receives (it may offer plans to
-     * {@code best}), then, unless that proved the plan optimal, the live-bytes bound again
+     * {@link Shares#STEM_BOUND} of what is left), each proven stem's order handed to {@code grown} with the stem's limits
+     * (it may offer plans to {@code best}, which lowers the stem's target), then, unless that proved the plan optimal, the live-bytes bound again
      * with the final traffic as its target, which prunes more and may prove the plan optimal (BENCHMARKS.md, "Divide
      * and conquer", "The stem exactly").
      */
     static Long last(Graph g, long budget, BestPlan best, Long lower, RunShares run,
-                     Consumer<StemBound.Growth> grown) {
+                     BiConsumer<int[], Limits> grown) {
         if (best.plan() == null || best.traffic() == 0 || g.operatorCount() > DivideAndConquer.WHOLE_GRAPH_LIMIT
                 || (lower != null && best.traffic() <= lower) || run.over()) {
             return lower;
         }
-        lower = stem(g, budget, best.traffic(), lower, run, grown);
+        lower = stem(g, budget, best, lower, run, grown);
         if ((lower != null && best.traffic() <= lower) || run.over()) {
             return lower;
         }
@@ -81,17 +81,15 @@ final class DncBounds {
     }
 
     /**
-     * The bound raised to the stem's ({@link StemBound#growing}), the stems' orders handed to {@code grown}; unchanged
-     * when the heap runs out.
+     * The bound raised to the stem's ({@link StemBound#growing}, its target the best plan's traffic), each proven
+     * stem's order handed to {@code grown} with the stem's limits; unchanged when the heap runs out.
      */
-    private static Long stem(Graph g, long budget, long target, Long lower, RunShares run,
-                             Consumer<StemBound.Growth> grown) {
+    private static Long stem(Graph g, long budget, BestPlan best, Long lower, RunShares run,
+                             BiConsumer<int[], Limits> grown) {
         try {
             Limits room = run.left() == Budget.NONE ? run.step(Shares.STEP_CAP.toNanos())
                     : run.step(run.fractionOfRest(Shares.STEM_BOUND));
-            StemBound.Growth growth = StemBound.growing(g, budget, target, room);
-            grown.accept(growth);
-            long stem = growth.bound();
+            long stem = StemBound.growing(g, budget, best::traffic, room, order -> grown.accept(order, room));
             return lower == null ? stem : Math.max(lower, stem);
         } catch (OutOfMemoryError e) {
             return lower;

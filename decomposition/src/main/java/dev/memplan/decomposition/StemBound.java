@@ -12,6 +12,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * A lower bound on the non-compulsory traffic of every plan of a graph with a free schedule, from its stem solved
@@ -116,34 +118,28 @@ public final class StemBound {
                     + Budgets.minimumRequired(s) + ": no plan exists");
         }
         Budget.Meter meter = limits.workMode() ? limits.budget().meter(SUCCESSORS_PER_UNIT) : null;
-        Result r = new Search(s, budget, target, stateCap, limits, meter).run();
+        Result r = new Search(s, budget, target, stateCap, limits, meter, null).run();
         int[] order = Arrays.stream(r.order()).map(o -> stem.operators()[o]).toArray();
         return new Result(r.traffic(), r.proven(), r.operators(), r.states(), order);
     }
 
     /**
-     * What growing stems give: the highest bound found, and the order of each stem proven (indices of the whole
-     * graph), smallest stem first.
-     */
-    record Growth(long bound, List<int[]> orders) {
-    }
-
-    /**
      * The bound of growing stems: {@link #DEFAULT_SIZE} operators, then half as many again each time, while the search
-     * proves its stem's optimum below {@code target} within {@code limits} and the graph has operators left; the
-     * highest bound found (a larger stem's graph holds a smaller one's, so its optimum is no lower).
+     * proves its stem's optimum below the target (the traffic of the best plan known, read before each stem) within
+     * {@code limits} and the graph has operators left; the highest bound found (a larger stem's graph holds a smaller
+     * one's, so its optimum is no lower). Each proven stem's order (indices of the whole graph) goes to
+     * {@code proven} as soon as it is found, which may lower the target by finding a better plan.
      */
-    static Growth growing(Graph g, long budget, long target, Limits limits) {
+    static long growing(Graph g, long budget, LongSupplier target, Limits limits, Consumer<int[]> proven) {
         long bound = 0;
-        List<int[]> orders = new ArrayList<>();
         for (int size = DEFAULT_SIZE; ; size += size / 2) {
-            Result r = of(g, budget, size, target, DEFAULT_STATE_CAP, limits);
+            Result r = of(g, budget, size, target.getAsLong(), DEFAULT_STATE_CAP, limits);
             bound = Math.max(bound, r.traffic());
             if (r.proven()) {
-                orders.add(r.order());
+                proven.accept(r.order());
             }
-            if (!r.proven() || bound >= target || size >= g.operatorCount() || limits.stopped()) {
-                return new Growth(bound, List.copyOf(orders));
+            if (!r.proven() || bound >= target.getAsLong() || size >= g.operatorCount() || limits.stopped()) {
+                return bound;
             }
         }
     }
@@ -193,17 +189,34 @@ public final class StemBound {
      * A state of the search: done operators, held tensors, spilled tensors (bit sets), in one array; the state it was
      * reached from (null at the start) and the operator run to get here.
      */
-    private record Node(long cost, long order, long[] key, Node parent, int op) {
+    private record Node(long cost, long order, long[] key, Node parent, int op, int[] drops) {
 
-        /** The operators run from the start to this state, in order. */
-        int[] path() {
-            List<Integer> ops = new ArrayList<>();
+        /** The steps from the start to this state, in order. */
+        List<Step> path() {
+            List<Step> steps = new ArrayList<>();
             for (Node n = this; n.parent != null; n = n.parent) {
-                ops.add(n.op);
+                steps.add(new Step(n.op, n.drops));
             }
-            java.util.Collections.reverse(ops);
-            return ops.stream().mapToInt(Integer::intValue).toArray();
+            java.util.Collections.reverse(steps);
+            return steps;
         }
+    }
+
+    /**
+     * One step of a search path: the tensors that leave the chip just before the operator runs, then the operator.
+     * Indices of the searched graph.
+     */
+    record Step(int op, int[] drops) {
+    }
+
+    /**
+     * The least traffic without addresses of the whole graph in a fixed order (the search above with one ready
+     * operator at a time), with its path; null when the search stopped first (its work or the state cap).
+     */
+    static List<Step> fixedOrder(Graph g, long budget, Schedule order, int stateCap, Limits limits) {
+        Budget.Meter meter = limits.workMode() ? limits.budget().meter(SUCCESSORS_PER_UNIT) : null;
+        Search search = new Search(g, budget, Long.MAX_VALUE, stateCap, limits, meter, order.resolve(g));
+        return search.run().proven() ? search.lastPath : null;
     }
 
     private static final int[] NONE = new int[0];
@@ -220,8 +233,13 @@ public final class StemBound {
         private final int tensorWords;
         private final int[][] own;
         private final long[] ownBytes;
+        /** When not null, the only order searched (operator indices). */
+        private final int[] fixed;
+        /** The path of the last optimum found, or null. */
+        private List<Step> lastPath;
 
-        Search(Graph g, long budget, long target, int stateCap, Limits limits, Budget.Meter meter) {
+        Search(Graph g, long budget, long target, int stateCap, Limits limits, Budget.Meter meter, int[] fixed) {
+            this.fixed = fixed;
             this.g = g;
             this.budget = budget;
             this.target = target;
@@ -247,7 +265,7 @@ public final class StemBound {
                     : Long.compare(a.order, b.order));
             long[] start = new long[opWords + 2 * tensorWords];
             best.put(new PeakBound.Key(start), 0L);
-            queue.add(new Node(0, 0, start, null, -1));
+            queue.add(new Node(0, 0, start, null, -1, NONE));
             long order = 1;
             long expanded = 0;
             while (!queue.isEmpty()) {
@@ -257,7 +275,9 @@ public final class StemBound {
                     continue;
                 }
                 if (Long.bitCount(node.key[0]) + countDone(node.key) == n) {
-                    return new Result(node.cost, true, n, best.size(), node.path());
+                    lastPath = node.path();
+                    return new Result(node.cost, true, n, best.size(),
+                            lastPath.stream().mapToInt(Step::op).toArray());
                 }
                 if (node.cost >= target) {
                     return new Result(node.cost, false, n, best.size(), NONE);
@@ -268,7 +288,8 @@ public final class StemBound {
                 List<long[]> next = new ArrayList<>();
                 List<Long> costs = new ArrayList<>();
                 List<Integer> ops = new ArrayList<>();
-                successors(node.key, next, costs, ops);
+                List<int[]> dropped = new ArrayList<>();
+                successors(node.key, next, costs, ops, dropped);
                 if (meter != null && !meter.step(next.size())) {
                     return new Result(node.cost, false, n, best.size(), NONE);
                 }
@@ -281,7 +302,7 @@ public final class StemBound {
                     }
                     if (old == null || cost < old) {
                         best.put(k, cost);
-                        queue.add(new Node(cost, order++, next.get(i), node, ops.get(i)));
+                        queue.add(new Node(cost, order++, next.get(i), node, ops.get(i), dropped.get(i)));
                     }
                 }
             }
@@ -290,6 +311,14 @@ public final class StemBound {
 
         private boolean over() {
             return meter != null ? limits.budget().wallOver() : limits.stopped();
+        }
+
+        private static int countAll(long[] done) {
+            int c = 0;
+            for (long w : done) {
+                c += Long.bitCount(w);
+            }
+            return c;
         }
 
         /** Done operators beyond the first word (the first is counted by the caller). */
@@ -319,7 +348,8 @@ public final class StemBound {
         }
 
         /** Every state one operator later, with what it costs to get there. */
-        private void successors(long[] key, List<long[]> next, List<Long> costs, List<Integer> ops) {
+        private void successors(long[] key, List<long[]> next, List<Long> costs, List<Integer> ops,
+                                List<int[]> dropped) {
             long[] done = Arrays.copyOf(key, opWords);
             List<Integer> heldList = new ArrayList<>();
             for (int w = 0; w < tensorWords; w++) {
@@ -329,8 +359,10 @@ public final class StemBound {
                     bits &= bits - 1;
                 }
             }
+            int doneCount = fixed == null ? 0 : countAll(done);
             for (int o = 0; o < g.operatorCount(); o++) {
-                if (PeakBound.has(done, o) || !PeakBound.ready(g, done, o, false)) {
+                if (PeakBound.has(done, o) || !PeakBound.ready(g, done, o, false)
+                        || (fixed != null && fixed[doneCount] != o)) {
                     continue;
                 }
                 // The held tensors the operator does not read may leave the chip; its own must all be resident.
@@ -374,6 +406,7 @@ public final class StemBound {
                     next.add(after);
                     costs.add(cost);
                     ops.add(o);
+                    dropped.add(drop);
                 }
             }
         }
