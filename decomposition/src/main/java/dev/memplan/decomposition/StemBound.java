@@ -46,6 +46,12 @@ import java.util.function.LongSupplier;
  * Alignment and recomputation are not covered (a recompute is not in S's graph); a fixed schedule is (it is one of
  * the orders), but the bound is used for free schedules only.
  *
+ * <p><b>Plans.</b> Each state keeps the state it was reached from, so a proven optimum comes with its path: the
+ * stem's operators in an optimal order, and what leaves the chip before each ({@link StemPlans} makes whole-graph
+ * plans of it). With the order fixed ({@link #fixedOrder}) the search has one ready operator per state; the argument
+ * above, read for plans of that order, makes its optimum the least traffic of that order without addresses, and its
+ * path a plan of it once the segments are packed.
+ *
  * <p>Cost: states are the down-sets of S's graph times the subsets of held and spilled tensors that are reached
  * below the optimum; each expansion tries every ready operator and every minimal set of held tensors to drop.
  * Measured on the NAS networks: BENCHMARKS.md, "The stem exactly".
