@@ -62,6 +62,8 @@ public final class StemBound {
      * operators (BENCHMARKS.md, issue 35).
      */
     public static final int DEFAULT_SIZE = 30;
+    /** The fewest operators a growing stem grows by ({@link #growing}). */
+    static final int GROWTH = 10;
     /** Most states kept before the search stops with the bound it has. */
     public static final int DEFAULT_STATE_CAP = 2_000_000;
     /** Successor states generated per work unit. */
@@ -130,7 +132,9 @@ public final class StemBound {
     }
 
     /**
-     * The bound of growing stems: {@link #DEFAULT_SIZE} operators, then half as many again each time, while the search
+     * The bound of growing stems: {@link #DEFAULT_SIZE} operators, then a quarter more each time (at least
+     * {@link #GROWTH} operators more; a stem too large for its work or state cap costs as much as every smaller one
+     * before it, and a proven stem's order is what gives plans), while the search
      * proves its stem's optimum below the target (the traffic of the best plan known, read before each stem) within
      * {@code limits} and the graph has operators left; the highest bound found (a larger stem's graph holds a smaller
      * one's, so its optimum is no lower). Each proven stem's order (indices of the whole graph) goes to
@@ -138,7 +142,7 @@ public final class StemBound {
      */
     static long growing(Graph g, long budget, LongSupplier target, Limits limits, Consumer<int[]> proven) {
         long bound = 0;
-        for (int size = DEFAULT_SIZE; ; size += size / 2) {
+        for (int size = DEFAULT_SIZE; ; size += Math.max(GROWTH, size / 4)) {
             Result r = of(g, budget, size, target.getAsLong(), DEFAULT_STATE_CAP, limits);
             bound = Math.max(bound, r.traffic());
             if (r.proven()) {
