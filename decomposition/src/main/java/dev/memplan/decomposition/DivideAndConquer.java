@@ -79,28 +79,34 @@ public final class DivideAndConquer {
      * @param handover hand the state over across cuts and window edges (off: the paper's spill-at-cut plan, to
      *     measure what the handover buys)
      * @param windows run the large neighbourhood search
+     * @param stemPlans offer the plans of the proven stems' orders ({@link StemPlans}; off: the stems give only
+     *     their bound, to test the steps they would preempt)
      */
     public record Options(CosmaSolver.Options cosma, int maxPart, List<String> breakNodes, boolean handover,
-                          boolean windows) {
+                          boolean windows, boolean stemPlans) {
 
         public static Options of(CosmaSolver.Options cosma) {
-            return new Options(cosma, DEFAULT_MAX_PART, null, true, true);
+            return new Options(cosma, DEFAULT_MAX_PART, null, true, true, true);
         }
 
         public Options withMaxPart(int value) {
-            return new Options(cosma, value, breakNodes, handover, windows);
+            return new Options(cosma, value, breakNodes, handover, windows, stemPlans);
         }
 
         public Options withBreakNodes(List<String> value) {
-            return new Options(cosma, maxPart, value, handover, windows);
+            return new Options(cosma, maxPart, value, handover, windows, stemPlans);
         }
 
         public Options withHandover(boolean value) {
-            return new Options(cosma, maxPart, breakNodes, value, windows);
+            return new Options(cosma, maxPart, breakNodes, value, windows, stemPlans);
         }
 
         public Options withWindows(boolean value) {
-            return new Options(cosma, maxPart, breakNodes, handover, value);
+            return new Options(cosma, maxPart, breakNodes, handover, value, stemPlans);
+        }
+
+        public Options withStemPlans(boolean value) {
+            return new Options(cosma, maxPart, breakNodes, handover, windows, value);
         }
     }
 
@@ -355,7 +361,7 @@ public final class DivideAndConquer {
         long before = run.best.traffic();
         try {
             run.stemBound = StemBound.growing(run.g, run.budget, run.best::traffic, room,
-                    order -> StemPlans.offer(run, order, room));
+                    order -> offerStemPlans(run, order, room));
         } catch (OutOfMemoryError e) {
             run.progress.accept("dnc: the stems ran out of heap; no stem plans");
             return StepReport.Status.DONE;
@@ -367,6 +373,13 @@ public final class DivideAndConquer {
             run.finished = true;
         }
         return StepReport.Status.DONE;
+    }
+
+    /** The plans of a proven stem's order offered to the best ({@link StemPlans}), unless the options say not. */
+    private static void offerStemPlans(DncRun run, int[] stemOrder, Limits room) {
+        if (run.options.stemPlans()) {
+            StemPlans.offer(run, stemOrder, room);
+        }
     }
 
     /**
@@ -386,7 +399,7 @@ public final class DivideAndConquer {
             lower = lower == null ? run.stemBound : Math.max(lower, run.stemBound);
         }
         run.lower = DncBounds.last(run.g, run.budget, run.best, lower, run.shares,
-                (order, room) -> StemPlans.offer(run, order, room));
+                (order, room) -> offerStemPlans(run, order, room));
         return StepReport.Status.DONE;
     }
 
