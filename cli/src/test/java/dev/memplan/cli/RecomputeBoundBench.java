@@ -24,6 +24,9 @@ import java.util.Locale;
  * java -cp cli/target/memplan-cli.jar:cli/target/test-classes dev.memplan.cli.RecomputeBoundBench \
  *   nets=resnet50,r2plus1d18 budgets=M_R,M_H lambdas=0.00390625,1 work=60
  * </pre>
+ * With {@code plan=PLAN.json} (a plan written by {@code solve --out}) it splits that plan's gap instead: the bound in
+ * the plan's own order of first runs, the free one, and spill-only {@link
+ * dev.memplan.formulations.cosma.FixedOrderBound} in that order (its LP, and its integer program within 20 units).
  */
 public final class RecomputeBoundBench {
 
@@ -88,7 +91,7 @@ public final class RecomputeBoundBench {
         Graph g = GraphSources.graph(p.graph()).withSetting(p.setting());
         int[] firsts = new java.util.LinkedHashSet<>(p.schedule().operators()).stream().mapToInt(g::operatorIndex)
                 .toArray();
-        System.out.println("plan | budget | lambda | bound in its order (one operator, over time) | free bound"
+        System.out.println("plan | budget | lambda | bound in its order (over time alone) | free bound"
                 + " | spill-only bound in its order (FixedOrderBound: LP; integer program within 20 units, its bound and"
                 + " least value)");
         dev.memplan.formulations.cosma.FixedOrderBound.Exact exact = dev.memplan.formulations.cosma.FixedOrderBound
