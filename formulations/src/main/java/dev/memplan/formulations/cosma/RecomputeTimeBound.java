@@ -38,11 +38,11 @@ import java.util.Set;
  * <p><b>A recompute's inputs.</b> Let r_k = 1 and y an input of p that is dead at the first step s of class k (no
  * first run reads y after it). The rerun, after a step of k, reads y, so a segment of y holds it then: one that
  * started after y's last first-run read (b_y = 1: a load, at least size(y), or a recompute of y's producer, its share
- * as above; an event of y apart from all of y's class events, which end at first-run reads) or an older one, which
- * then spans step s (h_{y,s} = 1: y is on chip at s, beyond o's own and live bytes). So r_k <= h_{y,s} + b_y, and at
- * s the plain room row sum over the live classes of size (l + r) - sum size(y) h_{y,s} >= D holds. So every plan
- * gives a point of this program of cost at most its objective (y's spill and y's own inputs are left out: they only
- * add cost).
+ * as above; an event of y apart from all of y's class events, which end at first-run reads; a load needs y's one
+ * spill when y is produced and not a graph output) or an older one, which then spans step s (h_{y,s} = 1: y is on chip
+ * at s, beyond o's own and live bytes). So r_k <= h_{y,s} + b_y, and at s the plain room row sum over the live classes
+ * of size (l + r) - sum size(y) h_{y,s} >= D holds. So every plan gives a point of this program of cost at most its
+ * objective (y's own inputs are left out: they only add cost).
  *
  * <p><b>The number.</b> Rows are added by separation (prefixes of each operator's classes by least l + r) for at most
  * {@link #MAX_ROUNDS} solves of GLOP, deterministic on every machine. The value reported does not rest on GLOP's
@@ -143,7 +143,7 @@ final class RecomputeTimeBound {
      * The program: per class k, l_k (left, brought back by a load) and r_k (by a recompute, produced tensors only);
      * per produced tensor that is not a graph output, z (its spill); per input y of a recomputed producer that is dead
      * at the first step s of a class, h_{y,s} (y held on chip there) and b_y (y made again after its last first-run
-     * read: a load, or its share of a recompute of its producer, spill left out). Sizes and prices in units of the
+     * read), split in a load (with y's spill) and a rerun of y's producer (its share). Sizes and prices in units of the
      * sizes' gcd.
      */
     private static final class Program {
@@ -197,7 +197,9 @@ final class RecomputeTimeBound {
                     addRow(new int[] {spillOf[x], 2 * k}, new double[] {1, -1}, 0); // z >= l: one spill
                 }
             }
-            // What a recompute needs: r_k <= h_{y,s} + b_y for each input y of its producer dead at its first step s.
+            // What a recompute needs: r_k <= h_{y,s} + b_y for each input y of its producer dead at its first step s,
+            // b_y = a load (size; its spill once, z_y >= the load, when y is produced and not a graph output) + a rerun
+            // of y's producer (its share; none for a host tensor).
             java.util.Map<Integer, Integer> remake = new java.util.TreeMap<>();
             List<java.util.Map<Integer, Integer>> hold = new ArrayList<>(spanning.length);
             for (int s = 0; s < spanning.length; s++) {
@@ -205,10 +207,19 @@ final class RecomputeTimeBound {
             }
             for (int k = 0; k < m; k++) {
                 for (int y : deadInputs[k]) {
-                    int b = remake.computeIfAbsent(y, t -> variable(Math.min(g.size(t) / unit,
-                            recomputePrice(t, lambda)), 1));
+                    int b = remake.computeIfAbsent(y, t -> {
+                        int load = variable(g.size(t) / unit, 1);
+                        variable(recomputePrice(t, lambda), g.producer(t) < 0 ? 0 : 1);
+                        if (!g.isHost(t) && !g.isGraphOutput(t)) {
+                            if (spillOf[t] < 0) {
+                                spillOf[t] = variable(g.size(t) / unit, 1);
+                            }
+                            addRow(new int[] {spillOf[t], load}, new double[] {1, -1}, 0);
+                        }
+                        return load;
+                    });
                     int h = hold.get(first[k]).computeIfAbsent(y, t -> variable(0, 1));
-                    addRow(new int[] {h, b, 2 * k + 1}, new double[] {1, 1, -1}, 0);
+                    addRow(new int[] {h, b, b + 1, 2 * k + 1}, new double[] {1, 1, 1, -1}, 0);
                 }
             }
             MPObjective objective = solver.objective();
