@@ -19,45 +19,47 @@ import java.util.Set;
  *
  * <p><b>The timeline.</b> A chain of operators whose first runs come in the chain's order in every plan covered: the
  * given order, or (free schedule) a path of the graph, each operator an ancestor of the next, the one with the most
- * bytes over the budget in total. At each chain operator o with live bytes (as in {@link RecomputeBound}) over the
- * budget, the live tensors are the ones that may leave. A live tensor x's chain operators are split into
- * <em>classes</em>: a new class starts where a first run reading x surely comes between two consecutive ones (in
- * the order, a reader between them; free, a reader that descends from the first and is an ancestor of the second).
+ * bytes over the budget in total. Its <em>steps</em> are its operators o with live bytes (as in {@link RecomputeBound})
+ * over the budget. A live tensor x's steps are split into <em>classes</em>: a new class starts where a first run
+ * reading x surely comes between two consecutive ones (in the order, a reader between them; free, a reader that
+ * descends from the first and is an ancestor of the second).
  *
- * <p><b>Validity.</b> Take any plan, and for each class k of x let v_k = 1 when x is off chip at the first run of
- * some operator of k. Then x is read after that timestep t (it is live), so a segment of x starts in (t, r], r the
- * first read after t: a load, which costs size(x) (not a host tensor's free first load: that was at or before a read
- * before t) and needs x's one spill when x is produced and not a graph output, or a recompute of x's producer p,
- * which costs lambda c(p). Two classes of x are separated by a read, so these ranges, and the segment starts, differ.
- * Write v_k = l_k + r_k by the kind of that start: the plan pays at least sum size(x) l_k + size(x) z_x (z_x >= l_k:
- * the spill) + sum lambda c(p) size(x) / out(p) r_k, since one recompute of p starts one segment of each output, in
- * at most one class of it, and those outputs' shares sum to at most one. At chain operator o, its own bytes and the
- * live tensors whose classes have v = 0 are all on chip, so for every set S of o's live classes with D = s(S) - (B -
- * own(o)) > 0, sum over S of min(size, D) (l + r) >= D (knapsack cover, as in FixedOrderBound).
+ * <p><b>Validity.</b> Take any plan. For a class k of x, if x is off chip at the first run of some step of k, let s be
+ * the last such step: x is read after it, so a segment of x starts in (s, r], r the next first-run read: a load,
+ * which costs size(x) (not a host tensor's free first load: that was at or before a read before s) and needs x's one
+ * spill when x is produced and not a graph output, or a rerun of x's producer p, which costs lambda c(p). Set
+ * l_{k,s} = 1 or r_{k,s} = 1 by that kind, every other l, r of k at 0, and W_{k,t} = 1 at k's steps t up to s (x off
+ * at t implies t <= s), R_{k,t} = 1 at those up to s when the start is a rerun. Two classes of x are separated by a
+ * read, so their starts differ; one rerun of p starts one segment of each output, in at most one class of it, and the
+ * outputs' shares size(x) / out(p) of lambda c(p) sum to at most one. So the plan pays at least sum size(x) l +
+ * sum share r + size(x) z_x (z_x >= the l of x: one spill). At a step t, its own bytes and the live tensors with W = 0
+ * are on chip, so for every set S of t's live classes with D = s(S) - (B - own(t)) > 0, sum over S of min(size, D)
+ * W >= D (knapsack cover, as in FixedOrderBound).
  *
- * <p><b>A recompute's inputs.</b> Let r_k = 1 and y an input of p that is dead at the first step s of class k (no
- * first run reads y after it). The rerun, after a step of k, reads y, so a segment of y holds it then: one that
- * started after y's last first-run read (b_y = 1: a load, at least size(y), or a recompute of y's producer, its share
- * as above; an event of y apart from all of y's class events, which end at first-run reads; a load needs y's one
- * spill when y is produced and not a graph output) or an older one, which then spans step s (h_{y,s} = 1: y is on chip
- * at s, beyond o's own and live bytes). So r_k <= h_{y,s} + b_y, and at s the plain room row sum over the live classes
- * of size (l + r) - sum size(y) h_{y,s} >= D holds. So every plan gives a point of this program of cost at most its
+ * <p><b>A rerun's inputs.</b> If R_{k,t} = 1, the rerun comes after step t and reads each input y of p; if y is dead
+ * at t (no first run reads it after t), the segment of y holding it then either started after y's last first-run read
+ * (b_y = 1: a load, at least size(y) and y's spill when produced and not a graph output, or a rerun of y's producer,
+ * its share; an event apart from all of y's class starts, which end at first-run reads) or spans t (h_{y,t} = 1: y on
+ * chip at t beyond t's own and live bytes). So R_{k,t} <= h_{y,t} + b_y, and at t the plain room row sum over the live
+ * classes of size W - sum size(y) h_{y,t} >= D holds. Every plan gives a point of this program of cost at most its
  * objective (y's own inputs are left out: they only add cost).
  *
- * <p><b>The number.</b> Rows are added by separation (prefixes of each operator's classes by least l + r) for at most
+ * <p><b>The number.</b> Rows are added by separation (prefixes of each step's classes by least W) for at most
  * {@link #MAX_ROUNDS} solves of GLOP, deterministic on every machine. The value reported does not rest on GLOP's
- * tolerances: it is the Lagrangian pi.b + sum_j min(0, c_j - (A^T pi)_j) at the row duals clamped at 0, a lower bound
- * for every pi >= 0 and every variable in [0, 1], less a margin for rounding in the sums. Without OR-Tools' native
- * libraries it is 0.
+ * tolerances: it is the Lagrangian pi.b + sum_j min(0, c_j - (A^T pi)_j) u_j at the row duals clamped at 0, a lower
+ * bound for every pi >= 0 and every variable in [0, u_j], less a margin for rounding in the sums. Without OR-Tools'
+ * native libraries, or above {@link #MAX_CELLS} (class, step) cells, it is 0.
  *
  * <p>memplan's own bound; the program is Bar-Noy et al.'s caching relaxation (see {@link FixedOrderBound}) with a
- * recompute option priced per interval. Numbers: BENCHMARKS.md, "The recompute bound summed over time".
+ * recompute option and its inputs' needs. Numbers: BENCHMARKS.md, "The recompute bound summed over time".
  */
 final class RecomputeTimeBound {
 
     /** Most LP solves (one per separation round). */
-    static final int MAX_ROUNDS = 20;
-    /** Most prefixes whose cover is tried per chain operator and round. */
+    static final int MAX_ROUNDS = 12;
+    /** Most (class, step) cells: beyond, no program (it has about five variables and three rows per cell). */
+    static final int MAX_CELLS = 60_000;
+    /** Most prefixes whose cover is tried per step and round. */
     private static final int PREFIXES = 64;
     /** A cut enters when it is violated by more than this fraction of its right-hand side. */
     private static final double VIOLATION = 1e-6;
@@ -89,71 +91,69 @@ final class RecomputeTimeBound {
         if (tightSteps.isEmpty() || !Solvers.nativeAvailable()) {
             return 0;
         }
-        int steps = tightSteps.size();
         List<List<Integer>> liveAt = new ArrayList<>(g.tensorCount());
         for (int x = 0; x < g.tensorCount(); x++) {
             liveAt.add(new ArrayList<>());
         }
+        long[] cells = new long[1];
         pairs.forEach((o, x) -> {
             if (step[o] >= 0) {
                 liveAt.get(x).add(step[o]);
+                cells[0]++;
             }
         });
-        // Classes: (tensor, the tight steps it spans); spanning.get(s): the classes live at step s.
-        List<Integer> classTensor = new ArrayList<>();
-        List<List<Integer>> spanning = new ArrayList<>(steps);
-        for (int s = 0; s < steps; s++) {
-            spanning.add(new ArrayList<>());
+        if (cells[0] > MAX_CELLS) {
+            return 0;
         }
+        // Classes: a tensor and its steps, ascending.
+        List<Integer> classTensor = new ArrayList<>();
+        List<int[]> classSteps = new ArrayList<>();
         for (int x = 0; x < g.tensorCount(); x++) {
             List<Integer> at = liveAt.get(x);
             at.sort(null);
-            for (int i = 0; i < at.size(); i++) {
-                if (i == 0 || pairs.readBetween(x, tightSteps.get(at.get(i - 1)), tightSteps.get(at.get(i)))) {
+            int from = 0;
+            for (int i = 1; i <= at.size(); i++) {
+                if (i == at.size() || pairs.readBetween(x, tightSteps.get(at.get(i - 1)), tightSteps.get(at.get(i)))) {
                     classTensor.add(x);
+                    classSteps.add(at.subList(from, i).stream().mapToInt(Integer::intValue).toArray());
+                    from = i;
                 }
-                spanning.get(at.get(i)).add(classTensor.size() - 1);
             }
         }
-        long[] room = new long[steps];
-        for (int s = 0; s < steps; s++) {
+        long[] room = new long[tightSteps.size()];
+        for (int s = 0; s < room.length; s++) {
             room[s] = budget - ownBytes[tightSteps.get(s)];
         }
-        // Each class's first step and the inputs of its producer surely dead there.
-        int[] first = new int[classTensor.size()];
-        Arrays.fill(first, -1);
-        for (int s = 0; s < steps; s++) {
-            for (int k : spanning.get(s)) {
-                first[k] = first[k] < 0 ? s : first[k];
+        // The inputs of each class's producer dead at each of its steps (dead stays dead along the chain).
+        int[][][] dead = new int[classTensor.size()][][];
+        for (int k = 0; k < dead.length; k++) {
+            int p = g.producer(classTensor.get(k));
+            int[] steps = classSteps.get(k);
+            dead[k] = new int[steps.length][];
+            int[] inputs = p < 0 ? new int[0] : Arrays.stream(g.inputs(p)).distinct().toArray();
+            for (int i = 0; i < steps.length; i++) {
+                int o = tightSteps.get(steps[i]);
+                dead[k][i] = Arrays.stream(inputs).filter(y -> pairs.dead(o, y)).toArray();
             }
         }
-        int[][] deadInputs = new int[first.length][];
-        for (int k = 0; k < first.length; k++) {
-            int o = tightSteps.get(first[k]);
-            int p = g.producer(classTensor.get(k));
-            deadInputs[k] = p < 0 ? new int[0]
-                    : Arrays.stream(g.inputs(p)).distinct().filter(y -> pairs.dead(o, y)).toArray();
-        }
         return new Program(g, lambda, classTensor.stream().mapToInt(Integer::intValue).toArray(),
-                spanning.stream().map(l -> l.stream().mapToInt(Integer::intValue).toArray()).toArray(int[][]::new),
-                room, first, deadInputs).solve();
+                classSteps.toArray(new int[0][]), room, dead).solve();
     }
 
     /**
-     * The program: per class k, l_k (left, brought back by a load) and r_k (by a recompute, produced tensors only);
-     * per produced tensor that is not a graph output, z (its spill); per input y of a recomputed producer that is dead
-     * at the first step s of a class, h_{y,s} (y held on chip there) and b_y (y made again after its last first-run
-     * read), split in a load (with y's spill) and a rerun of y's producer (its share). Sizes and prices in units of the
+     * The program, per class k and its i-th step: l, r (the last step where x is off, and how it comes back), W (x off
+     * at or before the last such step), R (the same, brought back by a rerun); per tensor z (its spill); per dead input
+     * y and step, h (held), and b_y (made again: a load, or a rerun of its producer). Sizes and prices in units of the
      * sizes' gcd.
      */
     private static final class Program {
         private final Graph g;
-        private final int[] classTensor;
-        private final int[][] spanning;
-        private final long[] room;
         private final double unit;
         private final MPSolver solver;
-        /** Variable j's cost and upper bound; l_k is 2k, r_k is 2k + 1, the spills, holds and remakes follow. */
+        /** The W variable of each step's live classes, and their sizes, per step. */
+        private final List<List<Integer>> stepVars = new ArrayList<>();
+        private final List<List<Double>> stepSizes = new ArrayList<>();
+        private final long[] room;
         private final List<Double> cost = new ArrayList<>();
         private final List<Double> upper = new ArrayList<>();
         private final List<MPVariable> vars = new ArrayList<>();
@@ -162,12 +162,10 @@ final class RecomputeTimeBound {
         private final List<double[]> rowCoefs = new ArrayList<>();
         private final List<Double> rowRhs = new ArrayList<>();
         private final Set<List<Integer>> seen = new HashSet<>();
+        private final int[] spillOf;
 
-        Program(Graph g, double lambda, int[] classTensor, int[][] spanning, long[] room, int[] first,
-                int[][] deadInputs) {
+        Program(Graph g, double lambda, int[] classTensor, int[][] classSteps, long[] room, int[][][] dead) {
             this.g = g;
-            this.classTensor = classTensor;
-            this.spanning = spanning;
             this.room = room;
             long gcd = 0;
             for (int x = 0; x < g.tensorCount(); x++) {
@@ -179,47 +177,66 @@ final class RecomputeTimeBound {
                 throw new IllegalStateException("OR-Tools cannot create the GLOP solver");
             }
             solver.suppressOutput();
-            int m = classTensor.length;
-            for (int k = 0; k < m; k++) {
-                int x = classTensor[k];
-                variable(g.size(x) / unit, 1);
-                // A host tensor cannot be recomputed: its r stays at 0.
-                variable(recomputePrice(x, lambda), g.producer(x) < 0 ? 0 : 1);
+            for (int s = 0; s < room.length; s++) {
+                stepVars.add(new ArrayList<>());
+                stepSizes.add(new ArrayList<>());
             }
-            int[] spillOf = new int[g.tensorCount()];
+            spillOf = new int[g.tensorCount()];
             Arrays.fill(spillOf, -1);
-            for (int k = 0; k < m; k++) {
-                int x = classTensor[k];
-                if (!g.isHost(x) && !g.isGraphOutput(x)) {
-                    if (spillOf[x] < 0) {
-                        spillOf[x] = variable(g.size(x) / unit, 1);
-                    }
-                    addRow(new int[] {spillOf[x], 2 * k}, new double[] {1, -1}, 0); // z >= l: one spill
-                }
-            }
-            // What a recompute needs: r_k <= h_{y,s} + b_y for each input y of its producer dead at its first step s,
-            // b_y = a load (size; its spill once, z_y >= the load, when y is produced and not a graph output) + a rerun
-            // of y's producer (its share; none for a host tensor).
             java.util.Map<Integer, Integer> remake = new java.util.TreeMap<>();
-            List<java.util.Map<Integer, Integer>> hold = new ArrayList<>(spanning.length);
-            for (int s = 0; s < spanning.length; s++) {
+            List<java.util.Map<Integer, Integer>> hold = new ArrayList<>(room.length);
+            for (int s = 0; s < room.length; s++) {
                 hold.add(new java.util.TreeMap<>());
             }
-            for (int k = 0; k < m; k++) {
-                for (int y : deadInputs[k]) {
-                    int b = remake.computeIfAbsent(y, t -> {
-                        int load = variable(g.size(t) / unit, 1);
-                        variable(recomputePrice(t, lambda), g.producer(t) < 0 ? 0 : 1);
-                        if (!g.isHost(t) && !g.isGraphOutput(t)) {
-                            if (spillOf[t] < 0) {
-                                spillOf[t] = variable(g.size(t) / unit, 1);
-                            }
-                            addRow(new int[] {spillOf[t], load}, new double[] {1, -1}, 0);
-                        }
-                        return load;
-                    });
-                    int h = hold.get(first[k]).computeIfAbsent(y, t -> variable(0, 1));
-                    addRow(new int[] {h, b, b + 1, 2 * k + 1}, new double[] {1, 1, 1, -1}, 0);
+            for (int k = 0; k < classTensor.length; k++) {
+                int x = classTensor[k];
+                double size = g.size(x) / unit;
+                boolean rerun = g.producer(x) >= 0;
+                int[] steps = classSteps[k];
+                int len = steps.length;
+                int[] w = new int[len];
+                int[] bigR = new int[len];
+                int spill = spill(x);
+                List<Integer> loads = new ArrayList<>();
+                int nextW = -1;
+                int nextR = -1;
+                for (int i = len - 1; i >= 0; i--) {
+                    int l = variable(size, 1);
+                    int r = variable(rerun ? recomputePrice(x, lambda) : 0, rerun ? 1 : 0);
+                    loads.add(l);
+                    w[i] = variable(0, 1);
+                    // W_i <= l_i + r_i + W_{i+1}
+                    addRow(nextW < 0 ? new int[] {l, r, w[i]} : new int[] {l, r, nextW, w[i]},
+                            nextW < 0 ? new double[] {1, 1, -1} : new double[] {1, 1, 1, -1}, 0);
+                    nextW = w[i];
+                    if (rerun) {
+                        bigR[i] = variable(0, 1);
+                        // R_i >= r_i + R_{i+1}
+                        addRow(nextR < 0 ? new int[] {bigR[i], r} : new int[] {bigR[i], r, nextR},
+                                nextR < 0 ? new double[] {1, -1} : new double[] {1, -1, -1}, 0);
+                        nextR = bigR[i];
+                    }
+                }
+                if (spill >= 0) {
+                    // z >= the sum of the class's l (at most one of them is 1 in a plan).
+                    int[] v = new int[loads.size() + 1];
+                    double[] c = new double[v.length];
+                    v[0] = spill;
+                    c[0] = 1;
+                    for (int i = 0; i < loads.size(); i++) {
+                        v[i + 1] = loads.get(i);
+                        c[i + 1] = -1;
+                    }
+                    addRow(v, c, 0);
+                }
+                for (int i = 0; i < len; i++) {
+                    stepVars.get(steps[i]).add(w[i]);
+                    stepSizes.get(steps[i]).add(size);
+                    for (int y : dead[k][i]) {
+                        int b = remake.computeIfAbsent(y, t -> remakeOf(t, lambda));
+                        int h = hold.get(steps[i]).computeIfAbsent(y, t -> variable(0, 1));
+                        addRow(new int[] {h, b, b + 1, bigR[i]}, new double[] {1, 1, 1, -1}, 0);
+                    }
                 }
             }
             MPObjective objective = solver.objective();
@@ -227,22 +244,21 @@ final class RecomputeTimeBound {
                 objective.setCoefficient(vars.get(j), cost.get(j));
             }
             objective.setMinimization();
-            for (int s = 0; s < spanning.length; s++) {
-                cover(spanning[s], room[s]);
+            for (int s = 0; s < room.length; s++) {
+                int[] all = java.util.stream.IntStream.range(0, stepVars.get(s).size()).toArray();
+                cover(s, all);
                 if (!hold.get(s).isEmpty()) {
-                    // Plain room: sum size (l + r) - sum size(y) h_{y,s} >= D (a held input takes room too).
-                    int[] set = spanning[s];
-                    int[] v = new int[2 * set.length + hold.get(s).size()];
+                    // Plain room: sum size W - sum size(y) h_{y,s} >= D (a held input takes room too).
+                    int m = all.length;
+                    int[] v = new int[m + hold.get(s).size()];
                     double[] coef = new double[v.length];
                     double demand = -room[s] / unit;
-                    for (int i = 0; i < set.length; i++) {
-                        v[2 * i] = 2 * set[i];
-                        v[2 * i + 1] = 2 * set[i] + 1;
-                        coef[2 * i] = size(set[i]);
-                        coef[2 * i + 1] = size(set[i]);
-                        demand += size(set[i]);
+                    for (int i = 0; i < m; i++) {
+                        v[i] = stepVars.get(s).get(i);
+                        coef[i] = stepSizes.get(s).get(i);
+                        demand += coef[i];
                     }
-                    int i = 2 * set.length;
+                    int i = m;
                     for (var e : hold.get(s).entrySet()) {
                         v[i] = e.getValue();
                         coef[i++] = -g.size(e.getKey()) / unit;
@@ -250,6 +266,28 @@ final class RecomputeTimeBound {
                     addRow(v, coef, demand);
                 }
             }
+        }
+
+        /** x's spill variable (created once), -1 for a host tensor or a graph output. */
+        private int spill(int x) {
+            if (g.isHost(x) || g.isGraphOutput(x)) {
+                return -1;
+            }
+            if (spillOf[x] < 0) {
+                spillOf[x] = variable(g.size(x) / unit, 1);
+            }
+            return spillOf[x];
+        }
+
+        /** b_y as two variables, a load (with y's spill) and, next to it, a rerun of y's producer; the load's index. */
+        private int remakeOf(int y, double lambda) {
+            int load = variable(g.size(y) / unit, 1);
+            variable(recomputePrice(y, lambda), g.producer(y) < 0 ? 0 : 1);
+            int z = spill(y);
+            if (z >= 0) {
+                addRow(new int[] {z, load}, new double[] {1, -1}, 0);
+            }
+            return load;
         }
 
         /** A new variable in [0, up] at this cost; its index. */
@@ -261,46 +299,37 @@ final class RecomputeTimeBound {
         }
 
         /**
-         * x's share of a recompute of its producer, lambda c(p) size(x) / out(p), in units; host tensors: 0 (never
-         * used). A price above a load and a spill is cut down to them: a lower cost only lowers the program, and keeps
-         * GLOP's numbers in scale.
+         * x's share of a recompute of its producer, lambda c(p) size(x) / out(p), in units (0 for a host tensor). A
+         * price above a load and a spill is cut down to them: a lower cost only lowers the program, and keeps GLOP's
+         * numbers in scale.
          */
         private double recomputePrice(int x, double lambda) {
             int p = g.producer(x);
-            return p < 0 ? 0 : Math.min(2.0 * g.size(x) / unit, lambda * g.cost(p) * (g.size(x) / unit) / outBytes(p));
-        }
-
-        private long outBytes(int p) {
+            if (p < 0) {
+                return 0; // a host tensor has no rerun: its variable's upper bound is 0
+            }
             long out = 0;
             for (int y : g.outputs(p)) {
                 out += g.size(y);
             }
-            return out;
+            return Math.min(2.0 * g.size(x) / unit, lambda * g.cost(p) * (g.size(x) / unit) / out);
         }
 
-        private double size(int k) {
-            return g.size(classTensor[k]) / unit;
-        }
-
-        /** The knapsack cover of the classes {@code set} against room C: sum min(s, D) (l + r) >= D. */
-        private boolean cover(int[] set, long bytesRoom) {
+        /** The knapsack cover of step s's classes at positions {@code set}: sum min(size, D) W >= D. */
+        private boolean cover(int s, int[] set) {
             double total = 0;
-            for (int k : set) {
-                total += size(k);
+            for (int i : set) {
+                total += stepSizes.get(s).get(i);
             }
-            double demand = total - bytesRoom / unit;
-            int[] sorted = set.clone();
-            Arrays.sort(sorted);
-            if (demand <= 0 || !seen.add(Arrays.stream(sorted).boxed().toList())) {
+            double demand = total - room[s] / unit;
+            int[] v = Arrays.stream(set).map(i -> stepVars.get(s).get(i)).sorted().toArray();
+            if (demand <= 0 || !seen.add(Arrays.stream(v).boxed().toList())) {
                 return false;
             }
-            int[] v = new int[2 * sorted.length];
-            double[] coef = new double[v.length];
-            for (int i = 0; i < sorted.length; i++) {
-                v[2 * i] = 2 * sorted[i];
-                v[2 * i + 1] = 2 * sorted[i] + 1;
-                coef[2 * i] = Math.min(size(sorted[i]), demand);
-                coef[2 * i + 1] = coef[2 * i];
+            double[] coef = new double[set.length];
+            for (int i = 0; i < set.length; i++) {
+                int at = stepVars.get(s).indexOf(v[i]);
+                coef[i] = Math.min(stepSizes.get(s).get(at), demand);
             }
             addRow(v, coef, demand);
             return true;
@@ -335,23 +364,27 @@ final class RecomputeTimeBound {
             }
         }
 
-        /** Adds the most violated prefix cover of each step (classes by least l + r first); false when none is. */
+        /** Adds the most violated prefix cover of each step (classes by least W first); false when none is. */
         private boolean separate() {
             boolean added = false;
-            double[] v = new double[classTensor.length];
-            for (int k = 0; k < v.length; k++) {
-                v[k] = vars.get(2 * k).solutionValue() + vars.get(2 * k + 1).solutionValue();
+            double[] value = new double[vars.size()];
+            for (int j = 0; j < value.length; j++) {
+                value[j] = vars.get(j).solutionValue();
             }
-            for (int s = 0; s < spanning.length; s++) {
-                Integer[] byValue = Arrays.stream(spanning[s]).boxed().toArray(Integer[]::new);
-                Arrays.sort(byValue, (a, b) -> v[a] != v[b] ? Double.compare(v[a], v[b])
-                        : size(a) != size(b) ? Double.compare(size(b), size(a)) : Integer.compare(a, b));
+            for (int s = 0; s < room.length; s++) {
+                List<Integer> ws = stepVars.get(s);
+                List<Double> sizes = stepSizes.get(s);
+                Integer[] byValue = java.util.stream.IntStream.range(0, ws.size()).boxed().toArray(Integer[]::new);
+                Arrays.sort(byValue, (a, b) -> value[ws.get(a)] != value[ws.get(b)]
+                        ? Double.compare(value[ws.get(a)], value[ws.get(b)])
+                        : !sizes.get(a).equals(sizes.get(b)) ? Double.compare(sizes.get(b), sizes.get(a))
+                        : Integer.compare(a, b));
                 double total = 0;
                 int best = -1;
                 double bestViolation = 0;
                 int tried = 0;
                 for (int k = 0; k < byValue.length && tried < PREFIXES; k++) {
-                    total += size(byValue[k]);
+                    total += sizes.get(byValue[k]);
                     double demand = total - room[s] / unit;
                     if (demand <= 0) {
                         continue;
@@ -359,7 +392,7 @@ final class RecomputeTimeBound {
                     tried++;
                     double lhs = 0;
                     for (int j = 0; j <= k; j++) {
-                        lhs += Math.min(size(byValue[j]), demand) * v[byValue[j]];
+                        lhs += Math.min(sizes.get(byValue[j]), demand) * value[ws.get(byValue[j])];
                     }
                     double violation = (demand - lhs) / demand;
                     if (violation > VIOLATION && violation > bestViolation) {
@@ -372,7 +405,7 @@ final class RecomputeTimeBound {
                     for (int j = 0; j <= best; j++) {
                         set[j] = byValue[j];
                     }
-                    added |= cover(set, room[s]);
+                    added |= cover(s, set);
                 }
             }
             return added;
