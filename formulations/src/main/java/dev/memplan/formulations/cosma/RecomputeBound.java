@@ -45,8 +45,8 @@ import java.util.List;
  * after), so the bound holds for every order. Alignment only adds padding, so it holds with alignment too.
  *
  * <p><b>Over time.</b> One operator's cover pays for one moment. {@link RecomputeTimeBound} sums the covers of a chain
- * of operators (the order, or a path of the graph), a tensor paying again only after a read between two moments; it
- * leaves out what a recompute's inputs need. The bound is the larger of the two; each is valid on its own.
+ * of operators (the order, or a path of the graph), a tensor paying again only after a read between two moments, a
+ * rerun's inputs held or made again as here. The bound is the larger of the two; each is valid on its own.
  *
  * <p><b>Exact arithmetic.</b> The prices and the sums are computed in doubles rounded towards zero where an operation
  * is inexact (an {@link Math#fma} residual says which), and the tensors are sorted by comparing cross products,
