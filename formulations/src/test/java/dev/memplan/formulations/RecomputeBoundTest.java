@@ -1,12 +1,14 @@
 package dev.memplan.formulations;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.formulations.cosma.RecomputeBound;
 import dev.memplan.formulations.cosma.RecomputeSolver;
 import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Budget;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
@@ -14,6 +16,7 @@ import dev.memplan.model.Operator;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorSetting;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -100,7 +103,37 @@ class RecomputeBoundTest {
      */
     @Test
     void twoTensorsThatLeaveAtDifferentTimesAreBothPaidFor() {
-        Graph g = Graph.builder("two-times")
+        Graph g = twoTimes();
+        assertEquals(13, Budgets.minimumRequired(g));
+        RecomputeBruteForce.Optimum oracle = RecomputeBruteForce.minimum(g, ALL, 13, 2, 1);
+        assertEquals(11.0, oracle.objective());
+        for (int[] order : new int[][] {null, Schedule.defaultOrder(g).resolve(g)}) {
+            RecomputeBound.Result r = RecomputeBound.of(g, 13, 1, order);
+            assertEquals(11.0, r.overTime());
+            assertEquals(11.0, r.value());
+        }
+    }
+
+    /**
+     * The cover over time is not counted in work, so the run's wall end stops it: on the graph above a run whose wall
+     * end has passed keeps the bound of one operator (8) and is marked as cut by the clock; a run with room gets 11
+     * and no mark.
+     */
+    @Test
+    void theCoverOverTimeStopsAtTheRunsWallEndAndSaysSo() {
+        Graph g = twoTimes();
+        Budget over = Budget.ofWork(10, Duration.ZERO);
+        RecomputeBound.Result cut = RecomputeBound.of(g, 13, 1, null, over);
+        assertEquals(0.0, cut.overTime());
+        assertEquals(8.0, cut.value());
+        assertTrue(over.wallStopped());
+        Budget room = Budget.ofWork(10, Duration.ofMinutes(10));
+        assertEquals(11.0, RecomputeBound.of(g, 13, 1, null, room).value());
+        assertFalse(room.wallStopped());
+    }
+
+    private static Graph twoTimes() {
+        return Graph.builder("two-times")
                 .activation("x", 1).activation("p", 4).activation("b", 5).activation("c", 5).activation("q", 4)
                 .activation("e", 5).activation("f", 5).activation("out", 1)
                 .operator(new Operator("A", null, List.of("x"), List.of("p"), 3L))
@@ -111,14 +144,6 @@ class RecomputeBoundTest {
                 .operator(new Operator("F", null, List.of("e"), List.of("f"), 1L))
                 .operator(new Operator("G", null, List.of("f", "q"), List.of("out"), 1L))
                 .output("out").build().withSetting(ALL);
-        assertEquals(13, Budgets.minimumRequired(g));
-        RecomputeBruteForce.Optimum oracle = RecomputeBruteForce.minimum(g, ALL, 13, 2, 1);
-        assertEquals(11.0, oracle.objective());
-        for (int[] order : new int[][] {null, Schedule.defaultOrder(g).resolve(g)}) {
-            RecomputeBound.Result r = RecomputeBound.of(g, 13, 1, order);
-            assertEquals(11.0, r.overTime());
-            assertEquals(11.0, r.value());
-        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.memplan.formulations.cosma;
 
+import dev.memplan.model.Budget;
 import dev.memplan.model.Graph;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -95,6 +96,17 @@ public final class RecomputeBound {
      * @param order the order of the first runs (every operator once, topological), or null for a free schedule
      */
     public static Result of(Graph g, long budget, double lambda, int[] order) {
+        return of(g, budget, lambda, order, Budget.unlimited());
+    }
+
+    /**
+     * The bound within a run's budget: the cover summed over time stops at the run's wall end (or Ctrl-C) with the
+     * best it had proven by then, and says so on the run's budget ({@link Budget#markWallStop()}); it is not charged
+     * in work units (it is deterministic: the same graph gives the same number on every machine).
+     *
+     * @param run the run's budget, whose wall end and stop flag the cover over time polls
+     */
+    public static Result of(Graph g, long budget, double lambda, int[] order, Budget run) {
         if (!(lambda >= 0) || Double.isInfinite(lambda)) {
             throw new IllegalArgumentException("the recompute weight must be finite and >= 0, not " + lambda);
         }
@@ -144,7 +156,7 @@ public final class RecomputeBound {
                 best = new Result(v, o, excess, 0);
             }
         }
-        double overTime = RecomputeTimeBound.of(g, budget, lambda, pairs, bytes, ownBytes);
+        double overTime = RecomputeTimeBound.of(g, budget, lambda, pairs, bytes, ownBytes, run);
         double value = Math.max(best.value(), overTime);
         return value == 0 ? best : new Result(onGrid(g, lambda, value), best.operator(), best.excess(),
                 overTime == 0 ? 0 : onGrid(g, lambda, overTime));

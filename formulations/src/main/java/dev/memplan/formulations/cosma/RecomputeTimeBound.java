@@ -5,7 +5,9 @@ import com.google.ortools.linearsolver.MPObjective;
 import com.google.ortools.linearsolver.MPSolver;
 import com.google.ortools.linearsolver.MPVariable;
 import dev.memplan.formulations.milp.Solvers;
+import dev.memplan.model.Budget;
 import dev.memplan.model.Graph;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -74,9 +76,11 @@ final class RecomputeTimeBound {
      * @param pairs the live pairs (free schedule or a given order)
      * @param bytes each operator's own plus live bytes
      * @param ownBytes each operator's own bytes
+     * @param run the run's budget: its wall end (or Ctrl-C) ends the separation rounds, keeping the best bound so far
      * @return the lower bound on traffic + lambda x recompute cost (not yet on the objectives' grid), 0 without one
      */
-    static double of(Graph g, long budget, double lambda, RecomputeBound.Live pairs, long[] bytes, long[] ownBytes) {
+    static double of(Graph g, long budget, double lambda, RecomputeBound.Live pairs, long[] bytes, long[] ownBytes,
+                     Budget run) {
         int[] chain = pairs.chain(bytes, budget);
         int n = g.operatorCount();
         int[] step = new int[n];
@@ -137,7 +141,7 @@ final class RecomputeTimeBound {
             }
         }
         return new Program(g, lambda, classTensor.stream().mapToInt(Integer::intValue).toArray(),
-                classSteps.toArray(new int[0][]), room, dead).solve();
+                classSteps.toArray(new int[0][]), room, dead).solve(run);
     }
 
     /**
@@ -346,11 +350,22 @@ final class RecomputeTimeBound {
             rowRhs.add(rhs);
         }
 
-        double solve() {
+        double solve(Budget run) {
             try {
                 double best = 0;
                 for (int round = 0; round < MAX_ROUNDS; round++) {
+                    Duration left = run.wallLeft();
+                    if (left != null) {
+                        if (left.isZero()) {
+                            run.markWallStop();
+                            break;
+                        }
+                        solver.setTimeLimit(Math.max(1, left.toMillis()));
+                    }
                     if (solver.solve() != MPSolver.ResultStatus.OPTIMAL) {
+                        if (run.wallOver()) {
+                            run.markWallStop();
+                        }
                         break;
                     }
                     best = Math.max(best, safeBound());
