@@ -1,21 +1,17 @@
 package dev.memplan.cli;
 
-import dev.memplan.model.LimitValues;
-import dev.memplan.baselines.allocation.Allocators;
+import dev.memplan.baselines.allocation.AllocationRun;
+import dev.memplan.datasets.GeneratedTraces;
+import dev.memplan.decomposition.Ticker;
 import dev.memplan.model.Allocation;
-import dev.memplan.model.BufferChecker;
 import dev.memplan.model.BufferSet;
-import dev.memplan.model.Limits;
+import dev.memplan.model.ClockGuard;
+import dev.memplan.model.LoadBound;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.io.MiniMallocCsv;
-import dev.memplan.model.LoadBound;
-import dev.memplan.baselines.allocation.Portfolio;
-import dev.memplan.datasets.GeneratedTraces;
-import dev.memplan.model.ClockGuard;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -68,28 +64,12 @@ final class AllocateCommand extends CommandBase {
         Path file = Path.of(input);
         Outputs.check(out, "--out", true, input);
         PrintWriter o = Outputs.report(out, spec.commandLine());
-        if (!Allocators.NAMES.contains(allocator)) {
-            throw new UserException("unknown allocator '" + allocator + "'; allocators: " + String.join(", ", Allocators.NAMES));
-        }
         // Every option before the file is read: a mistyped value should not wait for a large CSV.
-        java.time.Duration wallLimit = limit.wallLimit();
-        int threads = limit.threads();
-        if (limit.workUnits() != null && allocator.equals("ilp")) {
-            throw new UserException("--work-limit does not work with --allocator ilp: SCIP reports no deterministic work"
-                    + " memplan can count; use --allocator cpsat or minimalloc, or --time-limit");
-        }
-        if (capacity != null && capacity <= 0) {
-            throw new UserException("--capacity must be positive, got " + capacity);
-        }
-        if (minimize && allocator.equals("telamalloc")) {
-            throw new UserException("--allocator telamalloc answers feasibility only (does a packing fit the capacity?);"
-                    + " for --minimize use auto, minimalloc, ilp, cpsat or a heuristic");
-        }
-        // The time limit counts from the command's start (the JVM's): reading or generating the buffers is in it.
-        Limits limits = new Limits(threads, 0.0, 0L, limit.commandBudget(), null);
+        AllocationRun run = UserException.of(() -> AllocationRun.of(allocator, capacity, minimize, limit.timeLimit,
+                limit.workLimit, limit.threads, Main.started()));
         BufferSet buffers;
-        try (ClockGuard guard = ClockGuard.until(limits.budget())) {
-            buffers = Inputs.buffers(input);
+        try (ClockGuard guard = ClockGuard.until(run.limits().budget())) {
+            buffers = UserException.of(() -> GeneratedTraces.read(input));
         }
         Long cap = UserException.of(() -> buffers.packingCapacity(capacity, "--capacity", file.toString()));
         if (cap == null && !minimize) {
@@ -103,56 +83,21 @@ final class AllocateCommand extends CommandBase {
                 + " (largest live total)");
         o.flush();
         ticker.stage("allocating " + buffers.size() + " buffers with " + allocator);
-        Allocation a;
-        if (allocator.equals(Portfolio.NAME)) {
-            Portfolio.Outcome outcome = minimize ? Portfolio.minimize(buffers, limits) : Portfolio.allocate(buffers, cap, limits);
-            for (String line : outcome.log()) {
-                o.println("  " + line);
+        Allocation a = run.run(buffers, cap, line -> o.println("  " + line));
+        o.println(run.verdict(a, cap, bound));
+        if (a.solved() && a.note() != null) {
+            o.println("note: " + a.note());
+        }
+        if (run.workUsed() != null && a.status() != SolveStatus.INFEASIBLE) {
+            o.println("work: " + run.workUsed());
+        }
+        if (a.solved() && out != null) {
+            Outputs.write(out, MiniMallocCsv.toCsv(a.placement()), out());
+            if (!Outputs.isStdout(out)) {
+                o.println("wrote " + out);
             }
-            a = outcome.allocation();
-        } else {
-            a = minimize ? Allocators.minimize(allocator, buffers, limits)
-                    : Allocators.byName(allocator).allocate(buffers, cap, limits);
         }
-        String time = String.format(Locale.ROOT, "%.3f s", a.seconds());
-        if (a.solved()) {
-            BufferChecker.requireValid(a.placement(), minimize ? a.placement().height() : cap, allocator);
-            String what = minimize ? (a.status() == SolveStatus.OPTIMAL ? "minimum height (proven)"
-                    : a.status() == SolveStatus.HEURISTIC ? "height reached (heuristic)" : "best height found (not proven)")
-                    : "solved";
-            long h = a.placement().height();
-            String gap = bound > 0 ? String.format(Locale.ROOT, ", %.6f L (gap %.4f%%)", (double) h / bound,
-                    100.0 * (h - bound) / h) : "";
-            o.println(what + ": height " + h + gap + ", time " + time + ", status " + a.status() + LimitValues.cut(limits.budget()));
-            if (a.note() != null) {
-                o.println("note: " + a.note());
-            }
-            workLine(o, limits);
-            if (out != null) {
-                Outputs.write(out, MiniMallocCsv.toCsv(a.placement()), out());
-                if (!Outputs.isStdout(out)) {
-                    o.println("wrote " + out);
-                }
-            }
-            return ExitCode.OK.code();
-        }
-        if (a.status() == SolveStatus.INFEASIBLE) {
-            o.println("infeasible (proven): no packing fits in " + cap + " bytes" + (a.note() != null ? " (" + a.note() + ")" : "") + "; time " + time);
-            return ExitCode.NO.code();
-        }
-        // Say what happened: a heuristic that stops after 0.5 s did not search for the whole time limit.
-        String why = a.note() != null ? a.note()
-                : wallLimit != null && a.seconds() >= 0.9 * wallLimit.toNanos() / 1e9
-                        ? "no solution found within the time limit of " + limit.timeLimit + " s" : "no solution found";
-        o.println("gave up after " + time + ": " + why + " (not proven infeasible)" + LimitValues.cut(limits.budget()));
-        workLine(o, limits);
-        return ExitCode.NOT_FOUND.code();
-    }
-
-    /** Under a work limit: the work used, and whether the clock cut it short (then the result is the machine's). */
-    private void workLine(PrintWriter o, Limits limits) {
-        if (limits.workMode()) {
-            o.println("work: " + LimitValues.workUsed(limits.budget(), limit.workLimit));
-        }
+        return (a.solved() ? ExitCode.OK : a.status() == SolveStatus.INFEASIBLE ? ExitCode.NO : ExitCode.NOT_FOUND)
+                .code();
     }
 }

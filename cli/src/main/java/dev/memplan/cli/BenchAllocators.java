@@ -3,6 +3,7 @@ package dev.memplan.cli;
 import dev.memplan.model.LimitValues;
 import dev.memplan.sweeps.bench.AllocatorsBench;
 import dev.memplan.sweeps.bench.ScaleBench;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -56,8 +57,8 @@ final class BenchAllocators extends CommandBase.Bench {
                 UserException.of(() -> LimitValues.threads(threads, "--threads")), ablations);
         if (scale) {
             ScaleBench.Spec scaled = new ScaleBench.Spec(spec.allocators(), sizes, timeLimit, Main.class.getName());
-            Table t = new Table(ScaleBench.HEADER);
-            ScaleBench.run(scaled, t.sink(csv, out), line -> {
+            TextTable t = new TextTable(ScaleBench.HEADER);
+            ScaleBench.run(scaled, t.sink(csv, null, out), line -> {
                 out.println(line);
                 out.flush();
             });
@@ -66,7 +67,7 @@ final class BenchAllocators extends CommandBase.Bench {
             out.println("wrote " + csv);
             return 0;
         }
-        live(AllocatorsBench.HEADER, csv, out, rows -> AllocatorsBench.run(spec, rows));
+        TextTable.live(AllocatorsBench.HEADER, csv, out, rows -> AllocatorsBench.run(spec, rows));
         out.println("every placement checked; wrote " + csv);
         return 0;
     }

@@ -1,6 +1,7 @@
 package dev.memplan.cli;
 
 import dev.memplan.sweeps.bench.CheckerBench;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -34,9 +35,9 @@ final class BenchCommand extends CommandBase.Group {
         @Override
         Integer run(Path csv, PrintWriter out) {
             CheckerBench.Spec spec = new CheckerBench.Spec(sizes, window, repeats, seed);
-            Table table = new Table(CheckerBench.HEADER);
-            CheckerBench.run(spec, table.sink(csv, null));
-            table.writeCsv(csv);
+            TextTable table = new TextTable(CheckerBench.HEADER);
+            CheckerBench.run(spec, table.sink(csv, null, null));
+            table.write(csv, null);
             table.print(out);
             out.println("wrote " + csv);
             return 0;

@@ -1,7 +1,7 @@
 package dev.memplan.cli;
 
-import dev.memplan.sweeps.figures.ComparisonRows;
 import dev.memplan.sweeps.bench.ZooSpecs;
+import dev.memplan.sweeps.figures.ComparisonRows;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -37,7 +37,7 @@ final class BenchCompare extends CommandBase.Bench {
         ComparisonRows table = new ComparisonRows(nets, axes.settings, axes.budgets.list, schemes, !choice.noCosma);
         // A line is printed when all the planners of its network, setting and budget are done.
         sweep.run(ZooSpecs.compare(nets, axes.settings, axes.budgets.list, schemes, choice.noCosma ? null
-                : sweep.solverOptions.cosmaPlanner(Map.of())), table.header(), r -> {
+                : sweep.solverOptions.solveCase().planner(Map.of())), table.header(), r -> {
                     String[] line = table.add(r);
                     return line == null ? List.of() : List.<String[]>of(line);
                 }, csv, null, out, err()).values().forEach(table::add);

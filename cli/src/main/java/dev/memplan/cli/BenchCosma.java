@@ -1,8 +1,8 @@
 package dev.memplan.cli;
 
 import dev.memplan.sweeps.ResultRow;
-import dev.memplan.sweeps.figures.CosmaRows;
 import dev.memplan.sweeps.bench.ZooSpecs;
+import dev.memplan.sweeps.figures.CosmaRows;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -33,9 +33,9 @@ final class BenchCosma extends CommandBase.Bench {
         sweep.check();
         ZooAxes axes = sweep.axes;
         List<String> nets = axes.networks(null);
-        CosmaRows lines = new CosmaRows(sweep.solverOptions.encodingLabel());
+        CosmaRows lines = new CosmaRows(sweep.solverOptions.solveCase().encodingLabel());
         Map<String, ResultRow> rows = sweep.run(ZooSpecs.cosma(nets, axes.settings, axes.budgets.list,
-                schedule -> sweep.solverOptions.cosmaPlanner(Map.of("schedule", schedule))), CosmaRows.header(),
+                schedule -> sweep.solverOptions.solveCase().planner(Map.of("schedule", schedule))), CosmaRows.header(),
                 lines::add, csv, markdown, out, err());
         BenchSweep.finish(CosmaRows.header(), lines.lines(List.copyOf(rows.values()), nets, axes.settings,
                 axes.budgets.list), csv, markdown, out);

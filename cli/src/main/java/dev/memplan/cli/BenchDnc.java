@@ -1,10 +1,12 @@
 package dev.memplan.cli;
 
-import dev.memplan.decomposition.Heartbeat;
 import dev.memplan.decomposition.DivideAndConquer;
+import dev.memplan.decomposition.Heartbeat;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.model.TensorSetting;
+import dev.memplan.sweeps.SolveCase;
 import dev.memplan.sweeps.bench.DncBench;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
@@ -31,10 +33,10 @@ final class BenchDnc extends CommandBase.PipelineBench {
 
     @Override
     Integer run(Path csv, PrintWriter out) {
+        SolveCase c = solverOptions.solveCase();
         DncBench.Spec spec = new DncBench.Spec(graphs, budgets.list, setting.or(TensorSetting.ACTIVATIONS), maxPart,
-                largeBeam, solverOptions.cosma(CosmaObjective.TRAFFIC, null, null), solverOptions.backend(),
-                solverOptions::limits);
-        live(DncBench.HEADER, csv, out, rows -> DncBench.run(spec, rows, err(), new Heartbeat(err())));
+                largeBeam, c.cosma(CosmaObjective.TRAFFIC, null, null), c.backend(), c::limits);
+        TextTable.live(DncBench.HEADER, csv, out, rows -> DncBench.run(spec, rows, err(), new Heartbeat(err())));
         out.println("every plan checked: VALID; wrote " + csv + "; process peak RSS " + DncBench.peakRssMb() + " MB");
         return 0;
     }

@@ -3,6 +3,7 @@ package dev.memplan.cli;
 import dev.memplan.model.LimitValues;
 import dev.memplan.model.TensorSetting;
 import dev.memplan.sweeps.bench.FormulationsBench;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -36,9 +37,9 @@ final class BenchFormulations extends CommandBase.Bench {
         // Per solve: each gets its own budget of the limit.
         FormulationsBench.Spec spec = new FormulationsBench.Spec(FormulationsBench.Spec.backends(backends), random,
                 setting.or(TensorSetting.ALL), UserException.of(() -> LimitValues.wall(timeLimit, "--time-limit")));
-        Table table = new Table(FormulationsBench.HEADER);
-        table.writeCsv(csv);
-        FormulationsBench.run(spec, table.sink(csv, null).andThen(row -> {
+        TextTable table = new TextTable(FormulationsBench.HEADER);
+        table.write(csv, null);
+        FormulationsBench.run(spec, table.sink(csv, null, null).andThen(row -> {
             err().println("bench: " + String.join(" ", row));
             err().flush();
         }));

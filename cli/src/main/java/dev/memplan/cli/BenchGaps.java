@@ -3,7 +3,9 @@ package dev.memplan.cli;
 import dev.memplan.decomposition.Heartbeat;
 import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.model.TensorSetting;
+import dev.memplan.sweeps.SolveCase;
 import dev.memplan.sweeps.bench.GapsBench;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,10 +37,10 @@ final class BenchGaps extends CommandBase.PipelineBench {
 
     @Override
     Integer run(Path csv, PrintWriter out) {
+        SolveCase c = solverOptions.solveCase();
         GapsBench.Spec spec = new GapsBench.Spec(graphs, budgets, setting.or(TensorSetting.ACTIVATIONS), orderWork,
-                plans, solverOptions.cosma(CosmaObjective.TRAFFIC, null, null), solverOptions::commandLimits,
-                solverOptions::minimumPeak);
-        live(GapsBench.HEADER, csv, out, rows -> GapsBench.run(spec, rows, err(), new Heartbeat(err())));
+                plans, c.cosma(CosmaObjective.TRAFFIC, null, null), () -> c.commandLimits(Main.started()), c::minimumPeak);
+        TextTable.live(GapsBench.HEADER, csv, out, rows -> GapsBench.run(spec, rows, err(), new Heartbeat(err())));
         out.println("every plan checked: VALID; wrote " + csv);
         return 0;
     }

@@ -1,6 +1,7 @@
 package dev.memplan.cli;
 
 import dev.memplan.sweeps.bench.ImportBench;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,8 +29,8 @@ final class BenchImport extends CommandBase.Bench {
     @Override
     Integer run(Path csv, PrintWriter out) {
         ImportBench.Spec spec = new ImportBench.Spec(models, repeats);
-        Table t = new Table(ImportBench.HEADER);
-        ImportBench.run(spec, t.sink(csv, null));
+        TextTable t = new TextTable(ImportBench.HEADER);
+        ImportBench.run(spec, t.sink(csv, null, null));
         t.print(out);
         out.println("wrote " + csv);
         return 0;

@@ -1,6 +1,7 @@
 package dev.memplan.cli;
 
 import dev.memplan.sweeps.bench.LimitsBench;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -49,7 +50,7 @@ final class BenchLimits extends CommandBase.Bench {
         Path dir = Files.createTempDirectory("memplan-bench-limits");
         String[] refused = new String[1];
         try {
-            live(LimitsBench.HEADER, csv, out, rows -> refused[0] = LimitsBench.run(spec, dir, rows, err()));
+            TextTable.live(LimitsBench.HEADER, csv, out, rows -> refused[0] = LimitsBench.run(spec, dir, rows, err()));
         } finally {
             Files.deleteIfExists(dir.resolve("plan.json"));
             Files.deleteIfExists(dir);

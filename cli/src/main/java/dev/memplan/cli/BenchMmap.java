@@ -2,6 +2,7 @@ package dev.memplan.cli;
 
 import dev.memplan.baselines.mmap.MmapPlanners;
 import dev.memplan.sweeps.bench.MmapBench;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -40,15 +41,15 @@ final class BenchMmap extends CommandBase.Bench {
     @Override
     Integer run(Path csv, PrintWriter out) {
         MmapBench.Spec spec = MmapBench.Spec.of(networks, random, timeLimit, seed, simulations);
-        Table table = new Table(MmapPlanners.HEADER);
+        TextTable table = new TextTable(MmapPlanners.HEADER);
         MmapBench.run(spec, rows -> {
             rows.forEach(table::row);
-            table.writeCsv(csv);
+            table.write(csv, null);
         }, err()::println);
         table.print(out);
         out.println("wrote " + csv);
         if (markdown != null) {
-            table.writeMarkdown(markdown);
+            table.write(csv, markdown);
             out.println("wrote " + markdown);
         }
         return 0;

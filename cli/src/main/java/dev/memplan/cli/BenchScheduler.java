@@ -2,6 +2,7 @@ package dev.memplan.cli;
 
 import dev.memplan.model.TensorSetting;
 import dev.memplan.sweeps.bench.SchedulerBench;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -37,8 +38,8 @@ final class BenchScheduler extends CommandBase.Bench {
     @Override
     Integer run(Path csv, PrintWriter out) {
         SchedulerBench.Spec spec = new SchedulerBench.Spec(graphs, widths, setting.or(TensorSetting.ACTIVATIONS), repeats);
-        Table table = new Table(SchedulerBench.HEADER);
-        SchedulerBench.run(spec, table.sink(csv, null), err());
+        TextTable table = new TextTable(SchedulerBench.HEADER);
+        SchedulerBench.run(spec, table.sink(csv, null, null), err());
         table.print(out);
         out.println("wrote " + csv);
         return 0;

@@ -3,6 +3,7 @@ package dev.memplan.cli;
 import dev.memplan.sweeps.ResultRow;
 import dev.memplan.sweeps.SpecBuilder;
 import dev.memplan.sweeps.SweepSpec;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -53,26 +54,17 @@ final class BenchSweep {
      */
     Map<String, ResultRow> run(SpecBuilder spec, String[] header, Function<ResultRow, List<String[]>> lines, Path csv,
             Path markdown, PrintWriter out, PrintWriter err) {
-        SweepSpec built = solverOptions.solverAxes(spec).build();
+        SweepSpec built = solverOptions.solveCase().solverAxes(spec).build();
         out.println(String.join("  ", header));
-        Table progressive = new Table(header);
-        Consumer<String[]> sink = progressive.sink(csv, out);
-        return SpecBuilder.run(built, db, plans, jobs, err, r -> lines.apply(r).forEach(line -> {
-            sink.accept(line);
-            if (markdown != null) {
-                progressive.writeMarkdown(markdown);
-            }
-        }));
+        Consumer<String[]> sink = new TextTable(header).sink(csv, markdown, out);
+        return SpecBuilder.run(built, db, plans, jobs, err, r -> lines.apply(r).forEach(sink));
     }
 
     /** The whole table, written (CSV, Markdown unless null) and printed after a blank line, every plan checked. */
     static void finish(String[] header, List<String[]> lines, Path csv, Path markdown, PrintWriter out) {
-        Table table = new Table(header);
+        TextTable table = new TextTable(header);
         lines.forEach(table::row);
-        table.writeCsv(csv);
-        if (markdown != null) {
-            table.writeMarkdown(markdown);
-        }
+        table.write(csv, markdown);
         out.println();
         table.print(out);
         out.println("every plan checked: VALID; wrote " + csv + (markdown == null ? "" : " and " + markdown));

@@ -1,13 +1,15 @@
 package dev.memplan.cli;
 
 import dev.memplan.baselines.scheduling.SettingBudgets;
+import dev.memplan.decomposition.Ticker;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.ClockGuard;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.TensorKind;
 import dev.memplan.model.TensorSetting;
-import dev.memplan.model.TrainingStep;
+import dev.memplan.sweeps.SolveCase;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -44,27 +46,28 @@ final class BudgetsCommand extends CommandBase {
     private Integer budgets(Ticker ticker) {
         PrintWriter out = out();
         // --time-limit bounds the whole command (graph built, every setting), not each setting's M_P.
-        Limits limits = solverOptions.commandLimits();
-        Double lambda = recompute.lambda();
+        SolveCase c = solverOptions.solveCase(null, null, recompute.weight, null);
+        Limits limits = c.commandLimits(Main.started());
+        Double lambda = c.recomputeWeight();
         try (ClockGuard guard = ClockGuard.until(limits.budget())) {
-            return budgets(ticker, out, limits, input.read(), lambda);
+            return budgets(ticker, out, limits, input.read(), lambda, c);
         }
     }
 
-    private Integer budgets(Ticker ticker, PrintWriter out, Limits limits, Graph g, Double lambda) {
+    private Integer budgets(Ticker ticker, PrintWriter out, Limits limits, Graph g, Double lambda, SolveCase c) {
         long parameters = g.tensors().stream().filter(t -> t.kind() == TensorKind.PARAMETER).count();
         out.println("graph " + g.name() + ": " + g.operatorCount() + " operators, " + g.tensorCount() + " tensors ("
                 + parameters + " parameters), alignment " + g.alignment());
         List<TensorSetting> settings = setting.given() ? List.of(setting.or(null)) : List.of(TensorSetting.values());
-        Table t = new Table("setting", "M_R", "M_P", "M_H", "default-order footprint", "M_P status");
-        for (SettingBudgets b : SettingBudgets.of(g, settings, solverOptions::minimumPeak, limits,
+        TextTable t = new TextTable("setting", "M_R", "M_P", "M_H", "default-order footprint", "M_P status");
+        for (SettingBudgets b : SettingBudgets.of(g, settings, c::minimumPeak, limits,
                 s -> ticker.stage("the minimum-peak order (M_P) of setting " + s.fileName()))) {
             t.row(b.setting().fileName(), Long.toString(b.mr()), Long.toString(b.mp().peak()), Long.toString(b.mh()),
                     Long.toString(b.defaultFootprint()), b.mpStatus());
         }
         t.print(out);
         if (lambda != null) {
-            recomputation(out, g, lambda);
+            SettingBudgets.recomputation(g, dev.memplan.sweeps.Comparison.number(lambda)).forEach(out::println);
         }
         if (g.alignment() > 1) {
             for (TensorSetting s : settings) {
@@ -74,20 +77,5 @@ final class BudgetsCommand extends CommandBase {
             }
         }
         return ExitCode.OK.code();
-    }
-
-    /**
-     * What the budgets mean when operators may run again (docs/recomputation.md, "Budgets"): none of them depends on
-     * lambda. M_R stays the least budget (a recompute, like a first run, needs its operator's tensors on chip); M_P
-     * and M_H are spill-only figures: below M_P a plan may pay recompute cost instead of traffic.
-     */
-    private static void recomputation(PrintWriter out, Graph g, double lambda) {
-        int forward = TrainingStep.forwardCount(g);
-        out.println("with recomputation (lambda " + RecomputeOption.describe(lambda) + " bytes per cost unit): M_R is "
-                + "the same (every run, first or again, needs its operator's tensors on chip); M_P and M_H are "
-                + "spill-only (below M_P a plan may recompute instead of moving bytes)");
-        out.println(forward >= 0 ? "training step: operators 0 .. " + (forward - 1) + " are the forward pass ("
-                + forward + " of " + g.operatorCount() + "), the ones checkpointing and the joint program rerun"
-                : "not a training step (no " + TrainingStep.LOSS + " operator): any operator may run again");
     }
 }

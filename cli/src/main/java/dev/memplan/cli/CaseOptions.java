@@ -1,6 +1,5 @@
 package dev.memplan.cli;
 
-import dev.memplan.model.TensorSetting;
 import picocli.CommandLine.Option;
 
 /** The budget and tensor setting of one planning case, declared once: a mixin of solve and compare. */
@@ -12,9 +11,4 @@ final class CaseOptions {
 
     @picocli.CommandLine.Mixin
     SettingOption setting;
-
-    /** The tensor setting, checked. */
-    TensorSetting setting() {
-        return setting.or(TensorSetting.ACTIVATIONS);
-    }
 }

@@ -5,6 +5,7 @@ import dev.memplan.model.Graph;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.Violation;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
@@ -31,30 +32,17 @@ final class CheckCommand extends CommandBase {
         Graph g = input.read();
         Plan p = Inputs.plan(plan, g, setting, out, "checking");
         CheckReport report = PlanChecker.check(g, p);
-        Graph inSetting = g.withSetting(p.setting());
         if (report.valid()) {
             out.println("VALID");
         } else {
             out.println("INVALID: " + report.violations().size() + " violation"
                     + (report.violations().size() == 1 ? "" : "s"));
             for (Violation v : report.violations()) {
-                out.println("  " + Messages.clean(v.toString()));
+                out.println("  " + dev.memplan.model.io.PrintableText.clean(v.toString()));
             }
         }
-        Table t = new Table("figure", "value");
-        t.row("graph", inSetting.name() + " (" + inSetting.operatorCount() + " operators, "
-                + inSetting.tensorCount() + " tensors, setting " + p.setting().fileName() + ")");
-        t.row("budget", Long.toString(p.budget()));
-        t.row("compulsory", Long.toString(report.traffic().compulsory()));
-        t.row("non-compulsory", Long.toString(report.traffic().nonCompulsory()));
-        t.row("loads", Long.toString(report.traffic().loads()));
-        t.row("spills", Long.toString(report.traffic().spills()));
-        if (report.traffic().recomputing()) {
-            t.row("recomputes", Long.toString(report.traffic().recomputes()));
-            t.row("recompute cost", Long.toString(report.traffic().recomputeCost()));
-        }
-        t.row("peak footprint", Long.toString(report.peakFootprint()));
-        t.row("peak address", Long.toString(report.peakAddress()));
+        TextTable t = new TextTable("figure", "value");
+        report.figures(g, p).forEach(t::row);
         t.printWithoutHeader(out);
         if (report.valid() && p.traffic() != null && !p.traffic().equals(report.traffic())) {
             out.println("note: the traffic recorded in the plan file " + p.traffic() + " differs from the checked figures");

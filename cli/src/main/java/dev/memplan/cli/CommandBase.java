@@ -41,19 +41,6 @@ abstract class CommandBase implements Callable<Integer> {
 
         /** Runs the bench; its table goes to {@code out} and to {@code csv}. */
         abstract Integer run(Path csv, PrintWriter out) throws Exception;
-
-        /**
-         * Prints {@code header}, then each row {@code bench} hands to its sink as it finishes (the CSV rewritten each
-         * time), then the whole table after a blank line.
-         */
-        static void live(String[] header, Path csv, PrintWriter out, java.util.function.Consumer<
-                java.util.function.Consumer<String[]>> bench) {
-            Table table = new Table(header);
-            out.println(String.join("  ", header));
-            bench.accept(table.sink(csv, out));
-            out.println();
-            table.print(out);
-        }
     }
 
     /**
@@ -98,35 +85,24 @@ abstract class CommandBase implements Callable<Integer> {
         @Mixin
         DecomposeOptions decomposeOptions;
 
-        /** The case: the graph (every tensor), it in the setting, the setting, the minimum-peak scheduler, the budget. */
-        record Case(dev.memplan.model.Graph full, dev.memplan.model.Graph g, dev.memplan.model.TensorSetting s,
-                    dev.memplan.baselines.scheduling.MinimumPeakScheduler mpmf, dev.memplan.sweeps.BudgetChoice chosen) {
-            /** "NAME (N operators, M tensors, setting S)". */
-            String describe() {
-                return g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, setting "
-                        + s.fileName() + ")";
-            }
+        /** This command line's case, every value checked ({@link SolverOptions#solveCase}). */
+        dev.memplan.sweeps.SolveCase solveCase() {
+            return solverOptions.solveCase(problem.setting.or(dev.memplan.model.TensorSetting.ACTIVATIONS),
+                    problem.budget, recompute.weight, decomposeOptions);
         }
 
         /**
-         * Reads the case under the command's clock ({@code limits}: reading the graph and computing its budget poll
-         * it); {@code first} gets the minimum-peak scheduler before the budget is computed, {@code ticker} (when not
-         * null) says when that starts.
+         * Reads the case under the command's clock ({@link dev.memplan.sweeps.SolveCase#read}); {@code ticker} (when
+         * not null) says when its budget is computed.
          */
-        Case read(dev.memplan.model.Limits limits, Ticker ticker,
-                  java.util.function.Consumer<dev.memplan.baselines.scheduling.MinimumPeakScheduler> first) {
-            dev.memplan.model.TensorSetting s = problem.setting();
-            try (dev.memplan.model.ClockGuard guard = dev.memplan.model.ClockGuard.until(limits.budget())) {
-                dev.memplan.model.Graph full = input.read();
-                dev.memplan.model.Graph g = full.withSetting(s);
-                dev.memplan.baselines.scheduling.MinimumPeakScheduler mpmf = solverOptions.minimumPeak(g);
-                first.accept(mpmf);
+        dev.memplan.sweeps.SolveCase.Read read(dev.memplan.sweeps.SolveCase c, dev.memplan.model.Limits limits,
+                dev.memplan.decomposition.Ticker ticker,
+                java.util.function.Consumer<dev.memplan.baselines.scheduling.MinimumPeakScheduler> first) {
+            return c.read(input::read, limits, first, stage -> {
                 if (ticker != null) {
-                    ticker.stage("computing the budget " + problem.budget);
+                    ticker.stage(stage);
                 }
-                return new Case(full, g, s, mpmf, dev.memplan.sweeps.BudgetChoice.resolve(problem.budget, g, s, mpmf,
-                        limits));
-            }
+            });
         }
     }
 

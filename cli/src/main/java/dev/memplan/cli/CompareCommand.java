@@ -1,16 +1,17 @@
 package dev.memplan.cli;
 
-import dev.memplan.model.LimitValues;
-import dev.memplan.decomposition.Heartbeat;
-import dev.memplan.sweeps.BudgetChoice;
-import dev.memplan.sweeps.Comparison;
 import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.decomposition.CosmaPipeline;
+import dev.memplan.decomposition.Heartbeat;
 import dev.memplan.formulations.cosma.CosmaObjective;
-import dev.memplan.model.Budgets;
 import dev.memplan.formulations.milp.Solvers;
+import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
+import dev.memplan.sweeps.BudgetChoice;
+import dev.memplan.sweeps.Comparison;
+import dev.memplan.sweeps.SolveCase;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -41,20 +42,20 @@ final class CompareCommand extends CommandBase.CaseCommand {
         // The solver libraries load while the graph and the budget are computed, not inside the first solve.
         Solvers.preload();
         Outputs.check(csv, "--csv", true, input.name);
-        Double lambda = recompute.lambda();
+        SolveCase sc = solveCase();
+        Double lambda = sc.recomputeWeight();
         PrintWriter out = Outputs.report(csv, spec.commandLine());
         PrintWriter err = err();
-        Limits limits = solverOptions.commandLimits();
+        Limits limits = sc.commandLimits(Main.started());
         if (!planners.noCosma) {
             solverOptions.requireSolver();
         }
-        Case c = read(limits, null, mpmf -> schemes = Inputs.schemes(planners.schemeNames(), mpmf));
+        SolveCase.Read c = read(sc, limits, null, mpmf -> schemes = Inputs.schemes(planners.schemeNames(), mpmf));
         Graph g = c.g();
         BudgetChoice chosen = c.chosen();
         // Read and check --decompose before any scheme runs, so that a bad file fails at once.
         CosmaPipeline.Settings settings = planners.noCosma ? null
-                : decomposeOptions.settings(g, solverOptions.cosma(CosmaObjective.TRAFFIC, null, null), c.mpmf())
-                        .withRecomputeWeight(lambda);
+                : UserException.of(() -> sc.pipeline(g, sc.cosma(CosmaObjective.TRAFFIC, null, null), c.mpmf()));
         out.println("graph " + c.describe() + ", budget " + chosen.describe());
         long feasible = Budgets.minimumFeasible(g);
         if (chosen.bytes() < feasible) {
@@ -64,11 +65,11 @@ final class CompareCommand extends CommandBase.CaseCommand {
         }
         Comparison.Result result = Comparison.run(c.full(), c.s(), chosen.bytes(), limits, schemes, settings, lambda,
                 new Comparison.Listeners(err::println, new Heartbeat(err), out::println));
-        Table t = Table.of(Comparison.table(result, lambda));
+        TextTable t = TextTable.of(Comparison.table(result, lambda));
         t.print(out);
         result.notes().forEach(n -> out.println("note: " + n));
-        if (limits.workMode()) {
-            out.println("work: " + LimitValues.workUsed(limits.budget(), solverOptions.limit.workLimit));
+        if (sc.workUsed(limits) != null) {
+            out.println("work: " + sc.workUsed(limits));
         }
         out.println("every plan checked: VALID");
         if (csv != null) {

@@ -3,14 +3,11 @@ package dev.memplan.cli;
 import dev.memplan.datasets.GraphSizes;
 import dev.memplan.datasets.onnx.OnnxImport;
 import dev.memplan.model.Graph;
-import dev.memplan.model.TensorKind;
 import dev.memplan.model.io.GraphJson;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -44,21 +41,8 @@ final class ImportCommand extends CommandBase {
         long start = System.nanoTime();
         Graph g = OnnxImport.read(model, onnx.options());
         double seconds = (System.nanoTime() - start) / 1e9;
-        GraphSizes sizes = GraphSizes.of(g);
-        Map<String, Long> types = new TreeMap<>(g.operators().stream()
-                .collect(Collectors.groupingBy(o -> String.valueOf(o.type()), Collectors.counting())));
-        Table t = new Table("", "");
-        t.row("graph", g.name() + " (" + g.operatorCount() + " operators, " + g.tensorCount() + " tensors, "
-                + g.outputs().size() + " outputs)");
-        t.row("inputs", g.tensors().stream().filter(x -> x.kind() == TensorKind.ACTIVATION)
-                .filter(x -> g.producer(g.tensorIndex(x.name())) < 0)
-                .map(x -> x.name() + x.shape()).collect(Collectors.joining(", ")));
-        t.row("activation bytes", Long.toString(sizes.activationBytes()));
-        t.row("parameter bytes", Long.toString(sizes.parameterBytes()));
-        t.row("M_R activations", Long.toString(sizes.minimumActivations()));
-        t.row("M_R all", Long.toString(sizes.minimumAll()));
-        t.row("operators", types.entrySet().stream().map(e -> e.getKey() + " " + e.getValue())
-                .collect(Collectors.joining(", ")));
+        TextTable t = new TextTable("", "");
+        GraphSizes.describe(g).forEach(t::row);
         t.row("import time", String.format("%.2f s", seconds));
         t.print(w);
         if (out != null) {

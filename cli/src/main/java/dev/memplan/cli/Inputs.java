@@ -5,7 +5,6 @@ import dev.memplan.datasets.zoo.Zoo;
 import dev.memplan.model.Graph;
 import dev.memplan.model.TensorSetting;
 import dev.memplan.sweeps.GraphSources;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Where commands get their inputs: a GRAPH argument is a file (memplan-graph/1, COSMA DAG JSON or an ONNX model), an example name, a zoo network name or a generated graph
@@ -21,18 +20,13 @@ final class Inputs {
 
     /** As {@link #graph(String)}; an {@code .onnx} file is imported with {@code onnx}'s options (null: defaults). */
     static Graph graph(String argument, OnnxOptions onnx) {
-        // model.onnx:train imports the model with the options, then builds its training step
         dev.memplan.datasets.TrainingGraphs.Name training = dev.memplan.datasets.TrainingGraphs.parse(argument);
         String model = training != null && OnnxImport.isOnnxFile(training.base()) ? training.base() : argument;
         if (onnx != null && onnx.given() && !OnnxImport.isOnnxFile(model)) {
             throw new UserException("--input, --fuse, --bytes-per-element and --opaque apply to an .onnx GRAPH, not to "
                     + argument);
         }
-        if (onnx != null && OnnxImport.isOnnxFile(model) && Files.isRegularFile(Path.of(model))) {
-            Graph g = OnnxImport.read(Path.of(model), onnx.options());
-            return model.equals(argument) ? g : GraphSources.training(training, g);
-        }
-        return GraphSources.graph(argument);
+        return GraphSources.graph(argument, onnx == null ? OnnxImport.Options.defaults() : onnx.options());
     }
 
     /**
@@ -51,28 +45,15 @@ final class Inputs {
                     p.solver());
         }
         if (!p.graph().equals(g.name())) {
-            out.println(Messages.clean("note: the plan is for graph '" + p.graph() + "', " + doing + " it against '"
+            out.println(dev.memplan.model.io.PrintableText.clean("note: the plan is for graph '" + p.graph() + "', " + doing + " it against '"
                     + g.name() + "'"));
         }
         return p;
     }
 
-    static TensorSetting setting(String text) {
-        TensorSetting s = TensorSetting.fromFileName(text);
-        if (s == null) {
-            throw new UserException("unknown tensor setting '" + text + "': use " + String.join(" or ",
-                    java.util.Arrays.stream(TensorSetting.values()).map(v -> "'" + v.fileName() + "'").toList()));
-        }
-        return s;
-    }
-
-    /** Zoo network names, each checked to exist. */
+    /** Zoo network names, each checked to exist ({@link Zoo#entry}). */
     static java.util.List<String> zooNetworks(java.util.List<String> names) {
-        for (String n : names) {
-            if (!Zoo.exists(n)) {
-                throw new UserException("no zoo network named '" + n + "'; networks: " + String.join(", ", Zoo.names()));
-            }
-        }
+        names.forEach(n -> UserException.of(() -> Zoo.entry(n)));
         return names;
     }
 
@@ -81,22 +62,5 @@ final class Inputs {
             dev.memplan.baselines.scheduling.MinimumPeakScheduler shared) {
         return UserException.of(() -> dev.memplan.baselines.replacement.Schemes.byNames(
                 names == null ? dev.memplan.baselines.replacement.Schemes.PAPER : names, shared));
-    }
-
-    /**
-     * A buffer set from a MiniMalloc CSV file or a generated trace ({@code gen:trace:N[:SEED]},
-     * {@code gen:heap:N[:SEED]}); the file is
-     * checked to exist first, so a missing file is named as such.
-     */
-    static dev.memplan.model.BufferSet buffers(String argument) {
-        if (dev.memplan.datasets.GeneratedTraces.isTraceName(argument) && !Files.exists(Path.of(argument))) {
-            return UserException.of(() -> dev.memplan.datasets.GeneratedTraces.of(argument));
-        }
-        Path file = Path.of(argument);
-        if (!Files.exists(file)) {
-            throw new UserException("no such file: " + file + " (give a MiniMalloc CSV, "
-                    + dev.memplan.datasets.GeneratedTraces.FORMS + ")");
-        }
-        return dev.memplan.model.io.MiniMallocCsv.read(file);
     }
 }

@@ -1,14 +1,11 @@
 package dev.memplan.cli;
 
-import dev.memplan.model.Budget;
-import dev.memplan.model.LimitValues;
-import java.time.Duration;
 import picocli.CommandLine.Option;
 
 /**
  * The limits every solving command shares, declared once: the wall-time limit, the deterministic work limit and
  * the threads (issue 24: one option set). A mixin of {@link SolverOptions} (solve, compare, budgets, bench) and of
- * allocate.
+ * allocate; checked by {@link dev.memplan.sweeps.SolveCase} and {@link dev.memplan.baselines.allocation.AllocationRun}.
  */
 final class LimitOptions {
     @Option(names = "--time-limit", paramLabel = "SECONDS",
@@ -28,25 +25,4 @@ final class LimitOptions {
             description = "solver threads, 1.." + dev.memplan.model.Limits.MAX_THREADS + " (default: ${DEFAULT-VALUE};"
                     + " a work limit runs CP-SAT on one worker)")
     int threads;
-
-    /** The wall-time limit, checked; null for none. */
-    Duration wallLimit() {
-        return UserException.of(() -> LimitValues.wall(timeLimit, "--time-limit"));
-    }
-
-    /** The work limit in units, checked; null without --work-limit. */
-    Double workUnits() {
-        return UserException.of(() -> LimitValues.work(workLimit, "--work-limit"));
-    }
-
-    /** The budget of a command whose --time-limit bounds its whole wall time ({@link LimitValues#commandBudget}). */
-    Budget commandBudget() {
-        Duration wall = wallLimit();
-        return LimitValues.commandBudget(workUnits(), wall, Main.started());
-    }
-
-    /** The thread count, checked. */
-    int threads() {
-        return UserException.of(() -> LimitValues.threads(threads, "--threads"));
-    }
 }

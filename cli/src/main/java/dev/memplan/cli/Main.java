@@ -10,8 +10,8 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.Properties;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine;
 
 /** The {@code memplan} command. Its exit codes, one meaning each for every command, are {@link ExitCode}. */
 @Command(name = "memplan", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
@@ -66,7 +66,7 @@ public final class Main implements Runnable {
             }
         });
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            NativeSolversUnavailableException natives = natives(e);
+            NativeSolversUnavailableException natives = NativeSolversUnavailableException.in(e);
             if (natives != null) {
                 commandLine.getErr().println("memplan: error: " + natives.getMessage() + "; " + WITHOUT_NATIVES);
                 return ExitCode.USER_ERROR.code();
@@ -78,7 +78,7 @@ public final class Main implements Runnable {
                 return ExitCode.NOT_FOUND.code();
             }
             if (isUserMistake(e)) {
-                commandLine.getErr().println("memplan: error: " + Messages.clean(e.getMessage()));
+                commandLine.getErr().println("memplan: error: " + dev.memplan.model.io.PrintableText.clean(e.getMessage()));
                 return ExitCode.USER_ERROR.code();
             }
             commandLine.getErr().println("memplan: internal error (a bug in memplan; please report it):");
@@ -88,7 +88,7 @@ public final class Main implements Runnable {
         cl.setParameterExceptionHandler((e, a) -> {
             CommandLine c = e.getCommandLine();
             String unknown = unknownCommand(e);
-            c.getErr().println("memplan: error: " + (unknown != null ? unknown : Messages.clean(e.getMessage())));
+            c.getErr().println("memplan: error: " + (unknown != null ? unknown : dev.memplan.model.io.PrintableText.clean(e.getMessage())));
             c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help'.");
             return ExitCode.USER_ERROR.code();
         });
@@ -120,18 +120,8 @@ public final class Main implements Runnable {
         if (c.getSubcommands().isEmpty() || word.startsWith("-")) {
             return null;
         }
-        return "unknown command '" + Messages.clean(word) + "' for '" + c.getCommandSpec().qualifiedName()
+        return "unknown command '" + dev.memplan.model.io.PrintableText.clean(word) + "' for '" + c.getCommandSpec().qualifiedName()
                 + "'; commands: " + String.join(", ", c.getSubcommands().keySet());
-    }
-
-    /** The native solvers' failure behind {@code e} (a step on another thread wraps it), or null. */
-    private static NativeSolversUnavailableException natives(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof NativeSolversUnavailableException n) {
-                return n;
-            }
-        }
-        return null;
     }
 
     private static boolean isUserMistake(Exception e) {

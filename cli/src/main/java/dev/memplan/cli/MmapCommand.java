@@ -1,12 +1,10 @@
 package dev.memplan.cli;
 
-import dev.memplan.model.LimitValues;
 import dev.memplan.baselines.mmap.MmapPlanners;
 import dev.memplan.baselines.mmap.MmapRun;
 import dev.memplan.datasets.mmap.MmapInstances;
-import dev.memplan.model.ByteRange;
+import dev.memplan.model.LimitValues;
 import dev.memplan.model.io.MmapJson;
-import dev.memplan.model.mmap.Action;
 import dev.memplan.model.mmap.Mapping;
 import dev.memplan.model.mmap.MappingChecker;
 import dev.memplan.model.mmap.MappingPlanner;
@@ -14,6 +12,7 @@ import dev.memplan.model.mmap.MappingReport;
 import dev.memplan.model.mmap.MappingResult;
 import dev.memplan.model.mmap.MappingViolation;
 import dev.memplan.model.mmap.MmapInstance;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -34,23 +33,7 @@ final class MmapCommand extends CommandBase.Group {
 
     /** The instance named by an argument ({@link MmapInstances#read}), with the capacity replaced when one is given. */
     static MmapInstance instance(String argument, Long capacity) {
-        checkCapacity(capacity);
-        MmapInstance in = UserException.of(() -> MmapInstances.read(argument, Inputs::graph));
-        return capacity == null ? in : in.withCapacity(capacity);
-    }
-
-    /** A --capacity is a byte count: 0..2^53, checked where it is parsed, before any work. */
-    static void checkCapacity(Long capacity) {
-        if (capacity == null) {
-            return;
-        }
-        if (capacity < 0) {
-            throw new UserException("--capacity must be >= 0, got " + capacity);
-        }
-        String problem = ByteRange.problem(capacity, "--capacity");
-        if (problem != null) {
-            throw new UserException(problem);
-        }
+        return UserException.of(() -> MmapInstances.read(argument, Inputs::graph, capacity));
     }
 
     static MappingPlanner planner(String name, int simulations) {
@@ -127,16 +110,11 @@ final class MmapCommand extends CommandBase.Group {
          */
         MmapRun validate(Input input) {
             long start = System.nanoTime();
-            MmapRun run = UserException.of(() -> MmapRun.of(timeLimit, workLimit, threads, seed, simulations, start));
-            checkCapacity(input.capacity);
-            return run;
-        }
-
-        /** The "work" line ({@link LimitValues#workUsed}), or none without a work limit. */
-        void workLine(PrintWriter out, String label, MmapRun run) {
-            if (workLimit != null) {
-                out.println(label + LimitValues.workUsed(run.work(), workLimit));
-            }
+            return UserException.of(() -> {
+                MmapRun run = MmapRun.of(timeLimit, workLimit, threads, seed, simulations, start);
+                MmapInstances.checkCapacity(input.capacity);
+                return run;
+            });
         }
     }
 
@@ -161,24 +139,12 @@ final class MmapCommand extends CommandBase.Group {
             MappingPlanner p = planner(planner, run.simulations);
             err().println("mmap: " + p.name() + " on " + in.name() + " ...");
             MappingResult r = p.plan(in, limits.limitsOfWhatIsLeft());
-            o.println("instance  " + describe(in));
-            o.println("planner   " + r.planner());
-            o.println("status    " + r.status() + LimitValues.cut(limits.work()));
+            String work = run.workLimit == null ? null : LimitValues.workUsed(limits.work(), run.workLimit);
+            MmapPlanners.report(in, r, LimitValues.cut(limits.work()), work).forEach(row ->
+                    o.println(String.format(Locale.ROOT, "%-10s%s", row[0], row[1])));
             if (r.mapping() == null) {
                 o.println("no mapping found within the limits (" + r.note() + ")");
                 return ExitCode.NOT_FOUND.code();
-            }
-            o.println("reward    " + r.reward());
-            o.println("bound     " + (r.bound() < 0 ? "- (a heuristic has none)" : r.bound() + " (gap "
-                    + MmapPlanners.percent(r.gap()) + ")"));
-            int[] counts = r.mapping().actionCounts();
-            o.println("actions   copy " + counts[Action.COPY.ordinal()] + ", nocopy " + counts[Action.NOCOPY.ordinal()]
-                    + ", drop " + counts[Action.DROP.ordinal()]);
-            o.println("checked   valid");
-            o.println(String.format(Locale.ROOT, "time      %.2f s", r.seconds()));
-            run.workLine(o, "work      ", limits);
-            if (!r.note().isEmpty()) {
-                o.println("note      " + r.note());
             }
             if (out != null) {
                 MmapJson.writeMapping(in, r.mapping(), r.planner(), r.status().name(), r.bound(), out);
@@ -206,12 +172,14 @@ final class MmapCommand extends CommandBase.Group {
         @Override
         Integer plan(MmapInstance in, MmapRun limits) {
             out().println(describe(in));
-            Table table = new Table(MmapPlanners.HEADER);
+            TextTable table = new TextTable(MmapPlanners.HEADER);
             limits.compare(in, planners, err()::println).forEach(table::row);
             table.print(out());
-            run.workLine(out(), "work: ", limits);
+            if (run.workLimit != null) {
+                out().println("work: " + LimitValues.workUsed(limits.work(), run.workLimit));
+            }
             if (csv != null) {
-                table.writeCsv(csv);
+                table.write(csv, null);
             }
             return ExitCode.OK.code();
         }

@@ -3,7 +3,6 @@ package dev.memplan.cli;
 import dev.memplan.datasets.onnx.OnnxImport;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import picocli.CommandLine.Option;
 
 /** How a GRAPH given as an {@code .onnx} file is imported (a mixin of every command that reads a GRAPH). */
@@ -24,24 +23,9 @@ final class OnnxOptions {
             + "operator whose output shapes come from the model's value_info, instead of failing")
     boolean opaque;
 
-    /** The import options; a malformed one is a user mistake. */
+    /** The import options ({@link OnnxImport.Options#of}); a malformed one is a user mistake. */
     OnnxImport.Options options() {
-        try {
-            OnnxImport.Options o = OnnxImport.Options.defaults().withFusion(OnnxImport.Fusion.parse(fuse))
-                    .withBytesPerElement(bytesPerElement).withOpaque(opaque);
-            java.util.Set<String> named = new java.util.HashSet<>();
-            for (String text : inputs) {
-                Map.Entry<String, long[]> e = OnnxImport.parseInput(text);
-                if (!named.add(e.getKey())) {
-                    throw new UserException("--input " + Messages.clean(text) + ": input '" + Messages.clean(e.getKey())
-                            + "' is given twice; give each input's shape once");
-                }
-                o = o.withInput(e.getKey(), e.getValue());
-            }
-            return o;
-        } catch (IllegalArgumentException e) {
-            throw new UserException(e.getMessage());
-        }
+        return UserException.of(() -> OnnxImport.Options.of(fuse, bytesPerElement, opaque, inputs));
     }
 
     /** True when an option was given that only an ONNX GRAPH uses. */

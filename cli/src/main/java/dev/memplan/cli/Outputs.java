@@ -23,50 +23,23 @@ final class Outputs {
 
     /**
      * Fails unless {@code out} (given as {@code option}; null: not asked for) can be written and is none of
-     * {@code inputs} (command-line arguments; those that name no file are skipped). {@code -} is accepted only
-     * when {@code stdoutAllowed}.
+     * {@code inputs} ({@link AtomicFiles#whyNotOutput}). {@code -} is accepted only when {@code stdoutAllowed}.
      */
     static void check(Path out, String option, boolean stdoutAllowed, String... inputs) {
-        if (out == null) {
-            return;
+        if (isStdout(out) && !stdoutAllowed) {
+            throw new UserException(option + " -: standard output is not supported here; name a file");
         }
-        if (out.toString().isEmpty()) {
-            // Path.of("") is the working folder: "cannot write: it is a folder" would blame the wrong thing.
-            throw new UserException(option + " is empty: name a file");
-        }
-        if (isStdout(out)) {
-            if (!stdoutAllowed) {
-                throw new UserException(option + " -: standard output is not supported here; name a file");
-            }
-            return;
-        }
-        for (String input : inputs) {
-            if (input != null && AtomicFiles.sameFile(out, input)) {
-                throw new UserException(option + " " + out + " is the input file " + input
-                        + "; writing would replace it: name another file");
-            }
-        }
-        String why = AtomicFiles.whyNotWritable(out);
+        String why = isStdout(out) ? null : AtomicFiles.whyNotOutput(out, option, inputs);
         if (why != null) {
-            throw new UserException(option + " " + out + ": cannot write: " + why);
+            throw new UserException(why);
         }
     }
 
-    /** A folder that files will be written into: created now if missing, so a bad path fails before the run. */
+    /** A folder that files will be written into: created now if missing ({@link AtomicFiles#whyNotOutputFolder}). */
     static void checkFolder(Path dir, String option) {
-        if (dir == null) {
-            return;
-        }
-        if (dir.toString().isEmpty()) {
-            // Path.of("") is the working folder: an empty argument must not write there unasked.
-            throw new UserException(option + " is empty: name a folder ('.' for this one)");
-        }
-        if (java.nio.file.Files.exists(dir) && !java.nio.file.Files.isDirectory(dir)) {
-            throw new UserException(option + " " + dir + " is a file, not a folder");
-        }
-        String why = AtomicFiles.whyNoFolder(dir);
+        String why = AtomicFiles.whyNotOutputFolder(dir, option);
         if (why != null) {
-            throw new UserException(option + " " + dir + ": " + why);
+            throw new UserException(why);
         }
     }
 

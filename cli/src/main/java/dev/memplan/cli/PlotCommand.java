@@ -1,8 +1,8 @@
 package dev.memplan.cli;
 
 import dev.memplan.model.Graph;
-import dev.memplan.model.Plan;
 import dev.memplan.model.Placement;
+import dev.memplan.model.Plan;
 import dev.memplan.model.Violation;
 import dev.memplan.model.io.AtomicFiles;
 import dev.memplan.model.io.MiniMallocCsv;
@@ -15,7 +15,6 @@ import dev.memplan.sweeps.figures.ResultsFile;
 import dev.memplan.sweeps.figures.TimeToSolutionTable;
 import dev.memplan.sweeps.figures.TrafficFigure;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -84,7 +83,7 @@ final class PlotCommand extends CommandBase.Group {
 
         @Override
         public final Integer call() {
-            Path file = out != null ? out : sibling(results, "-" + spec.name() + ".svg");
+            Path file = out != null ? out : FigureFile.beside(results, "-" + spec.name() + ".svg");
             Outputs.check(file, "--out", false, results.toString());
             imageFormat(file);
             Drawn drawn = read(results, this::figure);
@@ -116,10 +115,10 @@ final class PlotCommand extends CommandBase.Group {
 
         @Override
         Drawn figure(List<FinishedCase> rows) {
-            ResultCells cells = new ResultCells(rows, selection.settings, selection.graphs, selection.planners);
-            return new Drawn(new TrafficFigure(cells, log, title != null ? title
-                    : "Non-compulsory off-chip traffic (bytes" + (log ? ", log scale" : "") + ")"), cells.panels().size()
-                    + " panels x " + cells.budgets().size() + " budgets x " + cells.series().size() + " planners");
+            TrafficFigure figure = new TrafficFigure(new ResultCells(rows, selection.settings, selection.graphs,
+                    selection.planners), log, title != null ? title
+                    : "Non-compulsory off-chip traffic (bytes" + (log ? ", log scale" : "") + ")");
+            return new Drawn(figure, figure.summary());
         }
     }
 
@@ -137,9 +136,7 @@ final class PlotCommand extends CommandBase.Group {
         Drawn figure(List<FinishedCase> rows) {
             FrontFigure figure = new FrontFigure(rows, selection.settings, selection.graphs, budgets, selection.planners,
                     title != null ? title : "Non-compulsory traffic against recompute cost, across recompute weights");
-            int points = figure.panels().stream().mapToInt(p -> p.points().stream().mapToInt(List::size).sum()).sum();
-            return new Drawn(figure, figure.panels().size() + " panel" + (figure.panels().size() == 1 ? "" : "s")
-                    + ", " + figure.series().size() + " planners, " + points + " plans");
+            return new Drawn(figure, figure.summary());
         }
     }
 
@@ -209,7 +206,7 @@ final class PlotCommand extends CommandBase.Group {
                 throw new UserException("--capacity is for placements (BUFFERS.csv); a plan carries its budget");
             }
             Path source = placement ? Path.of(first) : plan;
-            Path file = out != null ? out : sibling(source, "-layout.svg");
+            Path file = out != null ? out : FigureFile.beside(source, "-layout.svg");
             Outputs.check(file, "--out", false, first, source.toString());
             imageFormat(file);
             requireFile(source);
@@ -245,24 +242,13 @@ final class PlotCommand extends CommandBase.Group {
     }
 
     private static void requireFile(Path file) {
-        if (Files.isDirectory(file)) {
-            throw new UserException(file + " is a folder: name a file");
-        }
-        if (!Files.isRegularFile(file)) {
-            throw new UserException("no such file: " + file);
+        String why = AtomicFiles.whyNotInput(file);
+        if (why != null) {
+            throw new UserException(why);
         }
     }
 
     private static void imageFormat(Path file) {
         UserException.of(() -> FigureFile.formatOf(file));
-    }
-
-    /** NAME + suffix beside the file, NAME being the file name without its last extension. */
-    private static Path sibling(Path file, String suffix) {
-        String name = file.getFileName().toString();
-        int dot = name.lastIndexOf('.');
-        String stem = dot > 0 ? name.substring(0, dot) : name;
-        Path parent = file.toAbsolutePath().getParent();
-        return parent.resolve(stem + suffix);
     }
 }

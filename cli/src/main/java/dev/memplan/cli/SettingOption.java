@@ -15,7 +15,7 @@ final class SettingOption {
 
     /** The setting given, or {@code fallback} (null: none) when there is none; an unknown name is a user error. */
     TensorSetting or(TensorSetting fallback) {
-        return text == null ? fallback : Inputs.setting(text);
+        return text == null ? fallback : UserException.of(() -> TensorSetting.parse(text));
     }
 
     boolean given() {

@@ -1,24 +1,23 @@
 package dev.memplan.cli;
 
-import dev.memplan.decomposition.Heartbeat;
 import dev.memplan.decomposition.CosmaPipeline;
 import dev.memplan.decomposition.PipelineReport;
+import dev.memplan.decomposition.Ticker;
 import dev.memplan.formulations.cosma.CosmaObjective;
-import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.milp.Solvers;
 import dev.memplan.model.Budget;
-import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.PlanResult;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.SolveStatus;
+import dev.memplan.model.io.OperatorLists;
 import dev.memplan.model.io.PlanJson;
-import java.io.IOException;
+import dev.memplan.sweeps.Comparison;
+import dev.memplan.sweeps.SolveCase;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -63,42 +62,41 @@ final class SolveCommand extends CommandBase.CaseCommand {
         // The solver libraries load while the graph and the budget are computed, not inside the first solve.
         Solvers.preload();
         Outputs.check(this.out, "--out", true, input.name, schedule);
-        Double lambda = recompute.lambda();
-        if (lambda != null && objective != CosmaObjective.TRAFFIC) {
-            throw new UserException("--recompute-weight weighs recomputes against traffic: it needs --objective "
-                    + "traffic, not " + objective.name().toLowerCase());
-        }
-        Limits limits = solverOptions.commandLimits();
-        solverOptions.requireSolver();
-        Case c = read(limits, ticker, mpmf -> { });
-        CosmaObjective obj = objective;
         if (noPrune) {
             solverOptions.without = solverOptions.without == null ? new ArrayList<>() : new ArrayList<>(solverOptions.without);
             solverOptions.without.add(dev.memplan.formulations.cosma.Technique.PRUNE);
         }
-        Schedule fixed = schedule == null ? null : readSchedule(c.g(), schedule);
-        CosmaSolver.Options options = solverOptions.cosma(obj, fixed, null);
-        CosmaPipeline.Settings settings = decomposeOptions.settings(c.g(), options, c.mpmf()).withRecomputeWeight(lambda);
-        CosmaPipeline.Outcome o = new CosmaPipeline(settings, progress(ticker, err())).run(c.full(), c.s(),
+        SolveCase sc = solveCase();
+        if (sc.recomputeWeight() != null && objective != CosmaObjective.TRAFFIC) {
+            throw new UserException("--recompute-weight weighs recomputes against traffic: it needs --objective "
+                    + "traffic, not " + objective.name().toLowerCase());
+        }
+        Limits limits = sc.commandLimits(Main.started());
+        solverOptions.requireSolver();
+        SolveCase.Read c = read(sc, limits, ticker, mpmf -> { });
+        Schedule fixed = schedule == null ? null : UserException.of(() -> OperatorLists.schedule(c.g(), schedule));
+        CosmaPipeline.Settings settings = UserException.of(() -> sc.pipeline(c.g(), sc.cosma(objective, fixed, null),
+                c.mpmf()));
+        CosmaPipeline.Outcome o = new CosmaPipeline(settings, ticker.pipelineProgress()).run(c.full(), c.s(),
                 c.chosen().bytes(), limits, null);
-        return report(c, o, limits, fixed);
+        return report(sc, c, o, limits, fixed);
     }
 
     /** The report of the run ({@link PipelineReport}), then the plan written when --out asks for it. */
-    private int report(Case c, CosmaPipeline.Outcome o, Limits limits, Schedule fixed) {
+    private int report(SolveCase sc, SolveCase.Read c, CosmaPipeline.Outcome o, Limits limits, Schedule fixed) {
         PrintWriter out = Outputs.report(this.out, spec.commandLine());
         PrintWriter err = spec.commandLine().getErr();
-        Table t = new Table("", "");
+        TextTable t = new TextTable("", "");
         t.row("graph", c.describe());
         t.row("budget", c.chosen().describe());
         String what = o.recompute() == null ? objective.name().toLowerCase()
-                : "traffic + " + RecomputeOption.describe(o.recompute().lambda()) + " x recompute cost";
+                : "traffic + " + Comparison.number(o.recompute().lambda()) + " x recompute cost";
         t.row("objective", o.dnc() != null
-                ? what + ", free schedule, divide and conquer (" + decomposeOptions.describe(o.dncOptions()) + ")"
+                ? what + ", free schedule, divide and conquer (" + SolveCase.describe(o.dncOptions()) + ")"
                 : what + (fixed == null ? ", free schedule" : ", fixed schedule"));
-        t.row("solver", PipelineReport.solver(o) + ", " + solverOptions.describe());
-        PipelineReport.result(o, objective, solverOptions.pruned()).forEach(r -> t.row(r.label(), r.value()));
-        solverOptions.workRow(t, limits);
+        t.row("solver", PipelineReport.solver(o) + ", " + sc.describe());
+        PipelineReport.result(o, objective, sc.pruned()).forEach(r -> t.row(r.label(), r.value()));
+        SolverOptions.workRow(t, sc, limits);
         PipelineReport.details(o).forEach(r -> t.row(r.label(), r.value()));
         t.printWithoutHeader(out);
         PlanResult r = o.result();
@@ -122,41 +120,5 @@ final class SolveCommand extends CommandBase.CaseCommand {
             }
         }
         return ExitCode.OK.code();
-    }
-
-    /**
-     * The progress listener of a solve: the pipeline's lines on standard error (divide and conquer's part and window
-     * lines through a {@link Heartbeat}), each one a new stage of the ticker.
-     */
-    static Consumer<String> progress(Ticker ticker, PrintWriter err) {
-        Heartbeat beat = new Heartbeat(err);
-        return line -> {
-            beat.accept(line);
-            if (Heartbeat.routine(line)) {
-                ticker.touch();
-            } else {
-                ticker.stage(line.endsWith(" ...") ? line.substring(0, line.length() - 4) : line);
-            }
-        };
-    }
-
-    static Schedule readSchedule(Graph g, String argument) {
-        if (argument.equals("default")) {
-            return Schedule.defaultOrder(g);
-        }
-        Path file = Path.of(argument);
-        String text;
-        try {
-            text = Files.readString(file);
-        } catch (IOException e) {
-            throw new UserException("cannot read schedule file " + file + ": " + dev.memplan.model.io.AtomicFiles.reason(e));
-        }
-        Schedule schedule = dev.memplan.model.io.OperatorLists.schedule(text, file.toString());
-        try {
-            schedule.validate(g);
-        } catch (IllegalArgumentException e) {
-            throw new UserException(file + ": not a schedule of graph '" + g.name() + "': " + e.getMessage());
-        }
-        return schedule;
     }
 }

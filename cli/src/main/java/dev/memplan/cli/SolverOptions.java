@@ -1,25 +1,22 @@
 package dev.memplan.cli;
 
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
-import dev.memplan.formulations.cosma.CosmaObjective;
-import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.decomposition.DivideAndConquer;
 import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.formulations.milp.Backend;
-import dev.memplan.sweeps.PlannerChoice;
-import dev.memplan.model.LimitValues;
 import dev.memplan.model.Limits;
-import dev.memplan.model.Plan;
-import dev.memplan.model.Schedule;
-import java.time.Duration;
-import java.util.EnumSet;
+import dev.memplan.model.TensorSetting;
+import dev.memplan.sweeps.PlannerChoice;
+import dev.memplan.sweeps.SolveCase;
+import dev.memplan.sweeps.figures.TextTable;
 import java.util.List;
 import java.util.Set;
-import picocli.CommandLine;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
- * The solver options every solving command shares. The default back-end is CP-SAT: every COSMA variable is
- * integer, and it proves the optimum fastest (BENCHMARKS.md, formulations).
+ * The solver options every solving command shares, mapped onto a {@link SolveCase}. The default back-end is CP-SAT:
+ * every COSMA variable is integer, and it proves the optimum fastest (BENCHMARKS.md, formulations).
  */
 final class SolverOptions {
     @Option(names = "--solver", paramLabel = "scip|cpsat|cbc|highs|ojalgo", defaultValue = "cpsat",
@@ -104,31 +101,19 @@ final class SolverOptions {
     Integer mpBeam;
 
     /**
-     * COSMA as a sweep case names it: this command line's encoding and --without, with more options (e.g.
-     * schedule=mpmf), so that a bench's cases are the ones solve and compare run.
+     * This command line's case ({@link SolveCase}, every value checked): the setting, budget and recompute weight
+     * (null when the command has none) and the divide-and-conquer options (null: the defaults).
      */
-    PlannerChoice cosmaPlanner(java.util.Map<String, String> more) {
-        java.util.Map<String, String> options = new java.util.HashMap<>(more);
-        options.put("encoding", encoding.toString());
-        return PlannerChoice.cosma(options, techniquesOff());
+    SolveCase solveCase(TensorSetting setting, String budget, String weight, DecomposeOptions d) {
+        return UserException.of(() -> new SolveCase(setting, budget, SolveCase.recomputeWeight(weight), solver,
+                limit.timeLimit, limit.workLimit, limit.threads, encoding, without == null ? Set.of() : Set.copyOf(without),
+                mpBeam, d == null ? "auto" : d.decompose, d == null ? DivideAndConquer.DEFAULT_MAX_PART : d.maxPart,
+                d == null ? null : d.breakNodes));
     }
 
-    /** The axes this command line fixes on a spec: solver, time limit (and work limit), threads; checked first. */
-    dev.memplan.sweeps.SpecBuilder solverAxes(dev.memplan.sweeps.SpecBuilder spec) {
-        limits();
-        return spec.solver(backend().id(), limit.timeLimit, limit.workLimit, limit.threads);
-    }
-
-    /** The minimum-peak scheduler of this command line's case ({@link MinimumPeakScheduler#forCase}). */
-    MinimumPeakScheduler minimumPeak(dev.memplan.model.Graph g) {
-        if (mpBeam != null && mpBeam < 1) {
-            throw new UserException("--mp-beam must be >= 1, got " + mpBeam);
-        }
-        return MinimumPeakScheduler.forCase(mpBeam, limit.workLimit != null, g.operatorCount(), backend());
-    }
-
-    Backend backend() {
-        return solver;
+    /** The case of a command without a budget or divide-and-conquer options. */
+    SolveCase solveCase() {
+        return solveCase(null, null, null, null);
     }
 
     /**
@@ -136,76 +121,15 @@ final class SolverOptions {
      * 37.4), rather than after the starting plans.
      */
     void requireSolver() {
-        if (backend().needsNative()) {
-            dev.memplan.formulations.milp.Solvers.requireNative("--solver " + backend().id());
+        if (solver.needsNative()) {
+            dev.memplan.formulations.milp.Solvers.requireNative("--solver " + solver.id());
         }
     }
 
-    Limits limits() {
-        Duration wallLimit = limit.wallLimit();
-        int threads = limit.threads();
-        if (limit.workLimit != null) {
-            limit.workUnits();
-            if (backend() != Backend.CPSAT) {
-                throw new UserException("--work-limit needs --solver cpsat: CP-SAT counts deterministic time; SCIP, CBC,"
-                        + " HiGHS and ojAlgo report no deterministic work memplan can count (use --time-limit with them)");
-            }
-            // The work decides; the wall limit guards it as the command's (commandLimits).
-            return new Limits(threads, 0.0, 0L, LimitValues.budget(limit.workLimit, null), null);
-        }
-        return new Limits(wallLimit, threads, 0.0, 0L);
-    }
-
-    /**
-     * The limits of a command whose --time-limit bounds its whole wall time (solve, compare, budgets): one
-     * {@link Budget} from the command's start ({@link LimitOptions#commandBudget}); every step reads what is left of it.
-     */
-    Limits commandLimits() {
-        Limits limits = limits();
-        return limit.timeLimit == null ? limits : limits.withBudget(limit.commandBudget());
-    }
-
-    String describe() {
-        return (limit.workLimit == null ? "" : "work limit " + limit.workLimit + " units, ")
-                + "time limit " + (limit.timeLimit == null ? "none" : limit.timeLimit + " s") + ", threads "
-                + (limit.workLimit == null ? limit.threads
-                : 1 + " (a work limit runs CP-SAT on one worker)") + ", encoding "
-                + encoding + (without == null || without.isEmpty() ? "" : ", without " + ids(without));
-    }
-
-    /** The COSMA options of this command line: objective, fixed schedule (or null), encoding, start plan. */
-    CosmaSolver.Options cosma(CosmaObjective objective, Schedule schedule, Plan start) {
-        return cosmaPlanner(java.util.Map.of()).cosmaOptions(objective, schedule, backend(), start);
-    }
-
-    /** Whether --without prune builds the model without its lifetime windows. */
-    boolean pruned() {
-        return !techniquesOff().contains(Technique.PRUNE);
-    }
-
-    /** The encoding, with the techniques switched off if any (e.g. "decoupled without forced"). */
-    String encodingLabel() {
-        return encoding + (without == null || without.isEmpty() ? "" : " without " + ids(without));
-    }
-
-    /** The techniques' ids, comma-separated. */
-    static String ids(List<Technique> techniques) {
-        return String.join(",", techniques.stream().map(Technique::id).toList());
-    }
-
-    /** The techniques --without switches off. */
-    Set<Technique> techniquesOff() {
-        Set<Technique> off = EnumSet.noneOf(Technique.class);
-        if (without != null) {
-            off.addAll(without);
-        }
-        return off;
-    }
-
-    /** The "work" row under a work limit ({@link LimitValues#workUsed}). */
-    void workRow(Table t, Limits limits) {
-        if (limits.workMode()) {
-            t.row("work", LimitValues.workUsed(limits.budget(), limit.workLimit));
+    /** The "work" row under a work limit ({@link SolveCase#workUsed}). */
+    static void workRow(TextTable t, SolveCase c, Limits limits) {
+        if (c.workUsed(limits) != null) {
+            t.row("work", c.workUsed(limits));
         }
     }
 }

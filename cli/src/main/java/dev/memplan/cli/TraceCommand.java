@@ -44,12 +44,12 @@ final class TraceCommand extends CommandBase {
             if (schedule != null || setting.given()) {
                 throw new UserException("--schedule and --setting apply to a graph, not to the generated trace " + source);
             }
-            buffers = Inputs.buffers(source);
+            buffers = UserException.of(() -> dev.memplan.datasets.GeneratedTraces.read(source));
             what = source;
         } else {
             dev.memplan.model.TensorSetting ts = setting.or(dev.memplan.model.TensorSetting.ACTIVATIONS);
             Graph g = Inputs.graph(source).withSetting(ts);
-            Schedule order = schedule == null ? Schedule.defaultOrder(g) : SolveCommand.readSchedule(g, schedule);
+            Schedule order = schedule == null ? Schedule.defaultOrder(g) : UserException.of(() -> dev.memplan.model.io.OperatorLists.schedule(g, schedule));
             buffers = dev.memplan.datasets.ScheduleTrace.of(g, order);
             what = "graph " + g.name() + " (" + ts.fileName() + ", " + (schedule == null ? "default order" : schedule) + ")";
         }

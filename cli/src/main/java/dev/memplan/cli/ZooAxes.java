@@ -1,6 +1,7 @@
 package dev.memplan.cli;
 
 import dev.memplan.datasets.zoo.Zoo;
+import dev.memplan.model.TensorSetting;
 import java.util.List;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -19,9 +20,12 @@ final class ZooAxes {
             description = "tensor settings; NAS networks use activations only, as the paper (default: ${DEFAULT-VALUE})")
     List<String> settings;
 
-    /** The networks given, or the zoo's {@code nas} or all of them (nas null); each checked, as are the settings. */
+    /**
+     * The networks given, or the zoo's {@code nas} or all of them (nas null); each checked, as are the settings (then
+     * written as files write them).
+     */
     List<String> networks(Boolean nas) {
-        settings.forEach(Inputs::setting);
+        settings = settings.stream().map(s -> UserException.of(() -> TensorSetting.parse(s)).fileName()).toList();
         return Inputs.zooNetworks(networks != null ? networks
                 : Zoo.names().stream().filter(n -> nas == null || Zoo.entry(n).nas() == nas).toList());
     }

@@ -2,6 +2,7 @@ package dev.memplan.cli;
 
 import dev.memplan.datasets.zoo.Zoo;
 import dev.memplan.datasets.zoo.ZooFiles;
+import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,7 +23,7 @@ final class ZooCommand extends CommandBase.Group {
         @Override
         public Integer call() {
             PrintWriter out = out();
-            Table t = new Table("name", "kind", "operators", "tensors", "activation bytes", "parameter bytes",
+            TextTable t = new TextTable("name", "kind", "operators", "tensors", "activation bytes", "parameter bytes",
                     "M_R activations", "M_R all", "network");
             java.util.List<String> names = new java.util.ArrayList<>(Zoo.names());
             names.addAll(ZooFiles.trainingNames());

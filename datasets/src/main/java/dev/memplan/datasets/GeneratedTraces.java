@@ -1,6 +1,9 @@
 package dev.memplan.datasets;
 
 import dev.memplan.model.BufferSet;
+import dev.memplan.model.io.MiniMallocCsv;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.function.BiFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,6 +31,23 @@ public final class GeneratedTraces {
      */
     public static BufferSet of(String name) {
         return HeapTrace.isTraceName(name) ? HeapTrace.of(name) : TrainingTrace.of(name);
+    }
+
+    /**
+     * A buffer set from a MiniMalloc CSV file or a generated trace (a file of that name wins); the file is checked to
+     * exist first, so a missing file is named as such.
+     *
+     * @throws IllegalArgumentException for a missing file or a malformed trace name
+     */
+    public static BufferSet read(String argument) {
+        Path file = Path.of(argument);
+        if (isTraceName(argument) && !Files.exists(file)) {
+            return of(argument);
+        }
+        if (!Files.exists(file)) {
+            throw new IllegalArgumentException("no such file: " + file + " (give a MiniMalloc CSV, " + FORMS + ")");
+        }
+        return MiniMallocCsv.read(file);
     }
 
     /**

@@ -21,6 +21,17 @@ public enum TensorSetting {
         return fileName;
     }
 
+    /**
+     * The setting a command line or a sweep spec names: {@link #fromFileName}'s names, or a value's name in any case
+     * ({@link EnumNames}).
+     *
+     * @throws IllegalArgumentException naming both settings
+     */
+    public static TensorSetting parse(String text) {
+        TensorSetting s = fromFileName(text);
+        return s != null ? s : EnumNames.parse(values(), TensorSetting::fileName, text, "tensor setting");
+    }
+
     /** Parses {@code activations} or {@code all} (also {@code activations+parameters}); null otherwise. */
     public static TensorSetting fromFileName(String text) {
         if (text == null) {

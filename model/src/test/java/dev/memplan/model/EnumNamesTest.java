@@ -19,4 +19,12 @@ class EnumNamesTest {
         }
         assertEquals("unknown status 'nope': use " + listed, e.getMessage());
     }
+
+    @Test
+    void aTensorSettingIsParsedByTheSameRuleAndKeepsItsOldSpelling() {
+        assertEquals(TensorSetting.ALL, TensorSetting.parse("activations+parameters"));
+        assertEquals(TensorSetting.ACTIVATIONS, TensorSetting.parse("Activations"));
+        assertEquals("unknown tensor setting 'weights': use 'activations' or 'all'",
+                assertThrows(IllegalArgumentException.class, () -> TensorSetting.parse("weights")).getMessage());
+    }
 }

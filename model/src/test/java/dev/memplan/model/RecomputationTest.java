@@ -77,6 +77,17 @@ class RecomputationTest {
         assertEquals(new Traffic(5, 0, 4, 0, 1, 7), r.traffic());
         assertEquals(4 + 8 + 2 + 16, r.peakFootprint());
         assertEquals(32, r.peakAddress());
+        // The figures check prints: the recomputes among them, since the plan has one.
+        Plan p = new Plan(G.name(), TensorSetting.ALL, BUDGET, RUNS, valid(), null, null);
+        Map<String, String> figures = new java.util.LinkedHashMap<>();
+        r.figures(G, p).forEach(row -> figures.put(row[0], row[1]));
+        assertEquals(List.of("graph", "budget", "compulsory", "non-compulsory", "loads", "spills", "recomputes",
+                "recompute cost", "peak footprint", "peak address"), List.copyOf(figures.keySet()));
+        assertEquals(Long.toString(BUDGET), figures.get("budget"));
+        assertEquals("1", figures.get("recomputes"));
+        assertEquals("7", figures.get("recompute cost"));
+        assertEquals("32", figures.get("peak address"));
+        assertTrue(figures.get("graph").endsWith(" tensors, setting all)"), figures.get("graph"));
     }
 
     @Test

@@ -8,7 +8,6 @@ import dev.memplan.decomposition.CosmaPipeline;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.baselines.scheduling.ScheduleResult;
 import dev.memplan.formulations.cosma.CosmaObjective;
-import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.model.Allocation;
 import dev.memplan.model.BufferChecker;
@@ -146,14 +145,10 @@ public final class CaseRunner {
             case "mpmf" -> ctx.mp.schedule();
             default -> null;
         };
-        CosmaSolver.Options options = c.planner().cosmaOptions(CosmaObjective.TRAFFIC, fixed,
-                Backend.parse(c.solver()), null);
-        // The same pipeline as memplan solve and compare: the same case gives the same row.
-        CosmaPipeline.Settings settings = CosmaPipeline.Settings.of(options, ctx.mpmf)
-                .withDecompose(c.planner().option("decompose").equals("none") ? CosmaPipeline.Decompose.NONE
-                        : CosmaPipeline.Decompose.AUTO)
-                .withSchemeStart(!c.planner().option("start").equals("jit"))
-                .withRecomputeWeight(c.recomputeWeight());
+        // The same case record and pipeline as memplan solve and compare: the same case gives the same row.
+        SolveCase sc = c.solveCase();
+        CosmaPipeline.Settings settings = sc.pipeline(ctx.graph, sc.cosma(CosmaObjective.TRAFFIC, fixed, null),
+                ctx.mpmf).withSchemeStart(!c.planner().option("start").equals("jit"));
         CosmaPipeline.Outcome o = new CosmaPipeline(settings, null).run(ctx.full, ctx.setting, budget.bytes(), limits,
                 null);
         PlanResult r = o.result();

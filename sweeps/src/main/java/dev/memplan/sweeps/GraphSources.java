@@ -37,6 +37,11 @@ public final class GraphSources {
      * @throws SweepException naming what exists when the text is neither
      */
     public static Graph graph(String argument) {
+        return graph(argument, OnnxImport.Options.defaults());
+    }
+
+    /** As {@link #graph(String)}, an ONNX model (also as {@code MODEL.onnx:train}) imported with {@code onnx}. */
+    public static Graph graph(String argument, OnnxImport.Options onnx) {
         if (argument.isEmpty()) {
             throw new SweepException("GRAPH is empty: name a graph file, an example, a zoo network or a generated graph");
         }
@@ -48,7 +53,7 @@ public final class GraphSources {
             if (file == null || !Files.isRegularFile(file)) {
                 throw new SweepException("no such file: " + argument);
             }
-            return OnnxImport.read(file, OnnxImport.Options.defaults());
+            return OnnxImport.read(file, onnx);
         }
         if (file != null && Files.exists(file)) {
             // Any existing file: a regular file, a named pipe, /dev/stdin or /dev/null (reported as empty).
@@ -62,7 +67,7 @@ public final class GraphSources {
         }
         TrainingGraphs.Name training = TrainingGraphs.parse(argument);
         if (training != null) {
-            return training(training, graph(training.base()));
+            return training(training, graph(training.base(), onnx));
         }
         if (GeneratedGraphs.isGeneratedName(argument)) {
             try {

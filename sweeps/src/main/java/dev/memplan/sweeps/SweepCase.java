@@ -1,5 +1,6 @@
 package dev.memplan.sweeps;
 
+import dev.memplan.model.TensorSetting;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -60,6 +61,17 @@ public record SweepCase(String graph, String source, String setting, String budg
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every Java platform", e);
         }
+    }
+
+    /**
+     * This COSMA case as the record the command line makes ({@link SolveCase}): setting, budget, recompute weight,
+     * back-end and limits, encoding and techniques off, its decomposition with the default part size.
+     */
+    SolveCase solveCase() {
+        return new SolveCase(TensorSetting.parse(setting), budget, recomputeWeight,
+                dev.memplan.formulations.milp.Backend.parse(solver), timeLimit, workLimit, threads,
+                PlannerChoice.Encoding.parse(planner.option("encoding")), planner.techniquesOff(), null,
+                planner.option("decompose"), dev.memplan.decomposition.DivideAndConquer.DEFAULT_MAX_PART, null);
     }
 
     /** One line for listings and progress: graph, setting, budget, planner, solver, limits, threads, repeat. */

@@ -16,8 +16,8 @@ import java.nio.file.PathMatcher;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.Collections;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -116,10 +116,12 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
             throw root.error("a spec needs 'graphs' (or 'buffers' for allocators)");
         }
         List<String> settings = values(top, "settings", List.of("activations"), (n, s) -> {
-            if (TensorSetting.fromFileName(s) == null) {
-                throw n.error("unknown setting '" + s + "': use 'activations' or 'all'");
+            try {
+                TensorSetting.parse(s);
+            } catch (IllegalArgumentException e) {
+                throw n.error(e.getMessage());
             }
-        });
+        }).stream().map(s -> TensorSetting.parse(s).fileName()).toList();
         List<String> budgets = values(top, "budgets", List.of("M_R", "M_H", "M_P"), (n, s) -> {
             if (s.replace("_", "").matches("\\d+")) {
                 try {

@@ -142,7 +142,7 @@ class SweepSpecTest {
                 .contains("use one of " + dev.memplan.formulations.cosma.Technique.ids()));
         assertTrue(error("graphs: [fig1]\nsolvers: [gurobi]\n").startsWith("s.yaml:2:11:"));
         assertTrue(error("graphs: [fig1]\ntime_limits: [-3]\n").contains("time limit"));
-        assertTrue(error("graphs: [fig1]\nsettings: [weights]\n").contains("unknown setting 'weights'"));
+        assertTrue(error("graphs: [fig1]\nsettings: [weights]\n").contains("unknown tensor setting 'weights': use 'activations' or 'all'"));
         assertTrue(error("graphs: [fig1]\nexclude: [{network: fig1}]\n").matches("s\\.yaml:2:\\d+: a filter matches.*"));
         assertTrue(error("graphs: [fig1\n").startsWith("s.yaml:"), error("graphs: [fig1\n"));
         assertTrue(error("budgets: [M_R]\n").contains("needs 'graphs'"));

@@ -3,6 +3,7 @@ package dev.memplan.baselines.mmap;
 import dev.memplan.formulations.mmap.MmapCpSat;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Shares;
+import dev.memplan.model.mmap.Action;
 import dev.memplan.model.mmap.MappingPlanner;
 import dev.memplan.model.mmap.MappingResult;
 import dev.memplan.model.mmap.MmapInstance;
@@ -45,6 +46,36 @@ public final class MmapPlanners {
     public static String describe(MmapInstance in) {
         return in.name() + " (" + in.size() + " buffers, " + in.instructions() + " instructions, capacity "
                 + in.capacity() + " bytes, benefit of all buffers that fit " + in.benefitBound() + ")";
+    }
+
+    /**
+     * One planner's result as (label, value) rows ({@code memplan mmap solve}): instance, planner and status (with
+     * {@code cut}, what the wall clock cut under a work limit); then, when a mapping was found, its reward, bound and
+     * gap, actions, that it was checked, seconds, the work used ({@code work}, unless null) and the note.
+     */
+    public static List<String[]> report(MmapInstance in, MappingResult r, String cut, String work) {
+        List<String[]> rows = new ArrayList<>();
+        rows.add(new String[] {"instance", describe(in)});
+        rows.add(new String[] {"planner", r.planner()});
+        rows.add(new String[] {"status", r.status() + cut});
+        if (r.mapping() == null) {
+            return rows;
+        }
+        rows.add(new String[] {"reward", Long.toString(r.reward())});
+        rows.add(new String[] {"bound", r.bound() < 0 ? "- (a heuristic has none)" : r.bound() + " (gap "
+                + percent(r.gap()) + ")"});
+        int[] counts = r.mapping().actionCounts();
+        rows.add(new String[] {"actions", "copy " + counts[Action.COPY.ordinal()] + ", nocopy "
+                + counts[Action.NOCOPY.ordinal()] + ", drop " + counts[Action.DROP.ordinal()]});
+        rows.add(new String[] {"checked", "valid"});
+        rows.add(new String[] {"time", String.format(Locale.ROOT, "%.2f s", r.seconds())});
+        if (work != null) {
+            rows.add(new String[] {"work", work});
+        }
+        if (!r.note().isEmpty()) {
+            rows.add(new String[] {"note", r.note()});
+        }
+        return rows;
     }
 
     /** A fraction as a percentage with two decimals, "-" for NaN. */

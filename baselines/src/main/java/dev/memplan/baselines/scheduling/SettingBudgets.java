@@ -6,6 +6,7 @@ import dev.memplan.model.Limits;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorSetting;
+import dev.memplan.model.TrainingStep;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -48,5 +49,20 @@ public record SettingBudgets(TensorSetting setting, long mr, ScheduleResult mp, 
         return mp.status() == SolveStatus.OPTIMAL
                 ? String.format("optimal (%.2f s), %s", mp.seconds(), mp.method())
                 : String.format("%s, heuristic, lower bound %d (%.2f s)", mp.method(), mp.bound(), mp.seconds());
+    }
+
+    /**
+     * What the budgets mean when operators may run again at weight {@code lambda} (docs/recomputation.md, "Budgets"),
+     * in two lines: none of them depends on lambda. M_R stays the least budget (a recompute, like a first run, needs its
+     * operator's tensors on chip); M_P and M_H are spill-only figures. Then which operators a training step reruns.
+     */
+    public static List<String> recomputation(Graph g, String lambda) {
+        int forward = TrainingStep.forwardCount(g);
+        return List.of("with recomputation (lambda " + lambda + " bytes per cost unit): M_R is the same (every run,"
+                + " first or again, needs its operator's tensors on chip); M_P and M_H are spill-only (below M_P a plan"
+                + " may recompute instead of moving bytes)", forward >= 0 ? "training step: operators 0 .. "
+                + (forward - 1) + " are the forward pass (" + forward + " of " + g.operatorCount() + "), the ones"
+                + " checkpointing and the joint program rerun" : "not a training step (no " + TrainingStep.LOSS
+                + " operator): any operator may run again");
     }
 }

@@ -36,4 +36,17 @@ class SettingBudgetsTest {
                     b.mpStatus());
         }
     }
+
+    @Test
+    void recomputationLeavesTheBudgetsAndNamesTheForwardPassOfATrainingStep() {
+        List<String> lines = SettingBudgets.recomputation(Examples.graph("fig1"), "0.5");
+        assertTrue(lines.get(0).startsWith("with recomputation (lambda 0.5 bytes per cost unit): M_R is the same"));
+        assertTrue(lines.get(1).startsWith("not a training step (no "), lines.get(1));
+        Graph train = dev.memplan.datasets.TrainingGraphs.of(Examples.graph("fig1"),
+                dev.memplan.datasets.TrainingGraphs.Step.BACKWARD);
+        int forward = dev.memplan.model.TrainingStep.forwardCount(train);
+        assertEquals("training step: operators 0 .. " + (forward - 1) + " are the forward pass (" + forward + " of "
+                + train.operatorCount() + "), the ones checkpointing and the joint program rerun",
+                SettingBudgets.recomputation(train, "1").get(1));
+    }
 }

@@ -84,6 +84,32 @@ public final class MmapInstances {
         return isGeneratedName(argument) ? generated(argument) : fromGraph(graphs.apply(argument));
     }
 
+    /**
+     * As {@link #read(String, java.util.function.Function)}, with the capacity replaced by {@code capacity} unless it is
+     * null; the capacity is checked ({@link #checkCapacity}) before anything is read.
+     */
+    public static MmapInstance read(String argument, java.util.function.Function<String, Graph> graphs,
+                                    Long capacity) {
+        checkCapacity(capacity);
+        MmapInstance in = read(argument, graphs);
+        return capacity == null ? in : in.withCapacity(capacity);
+    }
+
+    /**
+     * Checks a fast-memory capacity given as {@code --capacity} (null: none): a byte count from 0 to 2^53.
+     *
+     * @throws IllegalArgumentException naming the rule
+     */
+    public static void checkCapacity(Long capacity) {
+        if (capacity != null && capacity < 0) {
+            throw new IllegalArgumentException("--capacity must be >= 0, got " + capacity);
+        }
+        String problem = capacity == null ? null : dev.memplan.model.ByteRange.problem(capacity, "--capacity");
+        if (problem != null) {
+            throw new IllegalArgumentException(problem);
+        }
+    }
+
     /** True for a name of the form {@code gen:mmap:N[:SEED]}. */
     public static boolean isGeneratedName(String text) {
         return text.startsWith(GENERATED_PREFIX);

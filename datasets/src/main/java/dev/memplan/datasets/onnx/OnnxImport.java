@@ -2,6 +2,7 @@ package dev.memplan.datasets.onnx;
 
 import dev.memplan.model.Graph;
 import dev.memplan.model.io.FormatException;
+import dev.memplan.model.io.PrintableText;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -62,6 +63,26 @@ public final class OnnxImport {
             if (bytesPerElement < 1) {
                 throw new IllegalArgumentException("bytes per element must be >= 1, got " + bytesPerElement);
             }
+        }
+
+        /**
+         * The options a user writes: the fusion by name ({@link Fusion#parse}), bytes per element, whether unknown
+         * operators are opaque, and each input's shape as {@code NAME=D0,D1,...} ({@link #parseInput}), once each.
+         *
+         * @throws IllegalArgumentException for a malformed value or an input given twice
+         */
+        public static Options of(String fusion, int bytesPerElement, boolean opaque, java.util.List<String> inputs) {
+            Options o = defaults().withFusion(Fusion.parse(fusion)).withBytesPerElement(bytesPerElement)
+                    .withOpaque(opaque);
+            for (String text : inputs) {
+                Map.Entry<String, long[]> e = parseInput(text);
+                if (o.inputs().containsKey(e.getKey())) {
+                    throw new IllegalArgumentException("--input " + PrintableText.clean(text) + ": input '"
+                            + PrintableText.clean(e.getKey()) + "' is given twice; give each input's shape once");
+                }
+                o = o.withInput(e.getKey(), e.getValue());
+            }
+            return o;
         }
 
         /** No input shapes given, 8-bit data, the zoo's fusion, unknown operators rejected. */

@@ -14,6 +14,16 @@ public final class NativeSolversUnavailableException extends RuntimeException {
         this.reason = reason;
     }
 
+    /** The failure behind {@code e} (a step on another thread wraps it), or null. */
+    public static NativeSolversUnavailableException in(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof NativeSolversUnavailableException n) {
+                return n;
+            }
+        }
+        return null;
+    }
+
     /** Why loading failed (the loader's error, in one line). */
     public String reason() {
         return reason;

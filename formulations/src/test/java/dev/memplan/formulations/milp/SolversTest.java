@@ -2,6 +2,8 @@ package dev.memplan.formulations.milp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
@@ -36,6 +38,10 @@ class SolversTest {
         assertEquals("the cpsat solver needs OR-Tools' native libraries, which cannot be loaded on this Java runtime"
                 + " (UnsatisfiedLinkError no jniortools)", e.getMessage());
         assertEquals("UnsatisfiedLinkError no jniortools", e.reason());
+        // Found behind the wrapping of a step run on another thread, and not found where it is not.
+        assertSame(e, NativeSolversUnavailableException.in(new java.util.concurrent.ExecutionException(
+                new IllegalStateException("step failed", e))));
+        assertNull(NativeSolversUnavailableException.in(new IllegalStateException("other")));
     }
 
     @Test

@@ -182,6 +182,56 @@ public final class AtomicFiles {
         return Files.isWritable(dir) ? null : "the folder is not writable (permission denied)";
     }
 
+    /** Why {@code file} cannot be read as an input file, or null when it can: a folder, or no such file. */
+    public static String whyNotInput(Path file) {
+        if (Files.isDirectory(file)) {
+            return file + " is a folder: name a file";
+        }
+        return Files.isRegularFile(file) ? null : "no such file: " + file;
+    }
+
+    /**
+     * Why {@code out}, named by {@code option}, cannot be an output, or null when it can (or is null): empty (which
+     * would name the working folder), one of {@code inputs} (writing would replace it; names of no file are
+     * skipped), or not writable ({@link #whyNotWritable}). Checked before any work, so a long run does not end in
+     * "cannot write".
+     */
+    public static String whyNotOutput(Path out, String option, String... inputs) {
+        if (out == null) {
+            return null;
+        }
+        if (out.toString().isEmpty()) {
+            return option + " is empty: name a file";
+        }
+        for (String input : inputs) {
+            if (input != null && sameFile(out, input)) {
+                return option + " " + out + " is the input file " + input + "; writing would replace it: name another"
+                        + " file";
+            }
+        }
+        String why = whyNotWritable(out);
+        return why == null ? null : option + " " + out + ": cannot write: " + why;
+    }
+
+    /**
+     * Why {@code dir}, named by {@code option}, cannot be a folder files are written into, or null when it can (or is
+     * null): empty (an empty argument must not write into the working folder unasked), a file, or
+     * {@link #whyNoFolder} (which creates it).
+     */
+    public static String whyNotOutputFolder(Path dir, String option) {
+        if (dir == null) {
+            return null;
+        }
+        if (dir.toString().isEmpty()) {
+            return option + " is empty: name a folder ('.' for this one)";
+        }
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            return option + " " + dir + " is a file, not a folder";
+        }
+        String why = whyNoFolder(dir);
+        return why == null ? null : option + " " + dir + ": " + why;
+    }
+
     /** Whether {@code a} and the file named {@code b} are one file (after links; false when either is missing). */
     public static boolean sameFile(Path a, String b) {
         try {

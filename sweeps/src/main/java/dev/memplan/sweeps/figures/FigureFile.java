@@ -50,6 +50,13 @@ public final class FigureFile {
         throw new IllegalArgumentException(file + ": unknown image format; name the file .svg or .png");
     }
 
+    /** A figure's default file: NAME + {@code suffix} beside {@code file}, NAME its name without its last extension. */
+    public static Path beside(Path file, String suffix) {
+        String name = file.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        return file.toAbsolutePath().getParent().resolve((dot > 0 ? name.substring(0, dot) : name) + suffix);
+    }
+
     /** Writes the drawing to the file in the format of its extension. */
     public static void write(Drawing drawing, Path file) {
         AtomicFiles.write(file, formatOf(file) == Format.SVG ? svg(drawing).getBytes(java.nio.charset.StandardCharsets.UTF_8)

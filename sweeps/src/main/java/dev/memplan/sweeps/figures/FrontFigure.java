@@ -167,6 +167,13 @@ public final class FrontFigure implements FigureFile.Drawing {
         return rows;
     }
 
+    /** What the figure shows, in a few words: panels, planners and plans. */
+    public String summary() {
+        int points = panels().stream().mapToInt(p -> p.points().stream().mapToInt(List::size).sum()).sum();
+        return panels().size() + " panel" + (panels().size() == 1 ? "" : "s") + ", " + series().size() + " planners, "
+                + points + " plans";
+    }
+
     public List<Panel> panels() {
         return panels;
     }

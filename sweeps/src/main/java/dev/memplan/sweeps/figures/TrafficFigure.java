@@ -63,6 +63,12 @@ public final class TrafficFigure implements FigureFile.Drawing {
     private final int panelWidth;
     private final int legendHeight;
 
+    /** What the figure shows, in a few words: panels x budgets x planners. */
+    public String summary() {
+        return cells.panels().size() + " panels x " + cells.budgets().size() + " budgets x " + cells.series().size()
+                + " planners";
+    }
+
     /** A figure of the cells; {@code log} draws logarithmic y axes. */
     public TrafficFigure(ResultCells cells, boolean log, String title) {
         this.cells = cells;

@@ -63,6 +63,8 @@ class FrontFigureTest {
     void onePanelPerNetworkWithEachPlannersPointsAndTheFront() {
         FrontFigure f = new FrontFigure(rows(), null, null, null, null, "t");
         assertEquals(2, f.panels().size());
+        int plans = f.panels().stream().mapToInt(p -> p.points().stream().mapToInt(List::size).sum()).sum();
+        assertEquals("2 panels, 4 planners, " + plans + " plans", f.summary());
         assertEquals("net:train (activations), M_R = 1 kB", f.panels().get(0).title());
         // By name, COSMA last.
         assertEquals(List.of("default/belady/tflite", "default/checkpoint-sqrt/belady/tflite",

@@ -45,7 +45,13 @@ class TrafficFigureTest {
 
     @Test
     void oneBarPerCellWithAPlanHeightsProportionalToTrafficOnALinearAxis() throws Exception {
-        Svg svg = new Svg(FigureFile.svg(new TrafficFigure(cells(), false, "t")));
+        TrafficFigure figure = new TrafficFigure(cells(), false, "t");
+        assertEquals(cells().panels().size() + " panels x " + cells().budgets().size() + " budgets x "
+                + cells().series().size() + " planners", figure.summary());
+        assertEquals(dir.resolve("results-traffic.svg").toAbsolutePath(),
+                FigureFile.beside(dir.resolve("results.duckdb"), "-traffic.svg"));
+        assertEquals(dir.resolve("plan-layout.svg").toAbsolutePath(), FigureFile.beside(dir.resolve("plan"), "-layout.svg"));
+        Svg svg = new Svg(FigureFile.svg(figure));
         Map<String, Element> bars = svg.byIdPrefix("bar-");
         // 5 cells of resnet50 (cosma at M_P has zero traffic: no bar) and vgg16's belady; vgg16's cosma is UNKNOWN:
         // no plan, no bar.

@@ -1,16 +1,18 @@
-package dev.memplan.cli;
+package dev.memplan.decomposition;
 
 import java.io.PrintWriter;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 /**
  * A heartbeat for long quiet work (a whole-graph solve, the minimum-peak search of {@code budgets}, the
  * portfolio of {@code allocate}): while a stage runs and nothing else was printed for {@link #INTERVAL_NANOS},
- * one line on standard error says what is running and for how long. Never more than a line per interval, so
- * a log of a long run stays short; nothing at all for work that ends within the interval.
+ * one line on its stream (standard error, in the command line) says what is running and for how long. Never more
+ * than a line per interval, so a log of a long run stays short; nothing at all for work that ends within the
+ * interval.
  */
-final class Ticker implements AutoCloseable {
-    static final long INTERVAL_NANOS = 10_000_000_000L;
+public final class Ticker implements AutoCloseable {
+    public static final long INTERVAL_NANOS = 10_000_000_000L;
 
     private final PrintWriter err;
     private final long interval;
@@ -20,7 +22,7 @@ final class Ticker implements AutoCloseable {
     private long quietSince = System.nanoTime();
     private boolean closed;
 
-    Ticker(PrintWriter err, String stage) {
+    public Ticker(PrintWriter err, String stage) {
         this(err, stage, INTERVAL_NANOS);
     }
 
@@ -34,13 +36,30 @@ final class Ticker implements AutoCloseable {
     }
 
     /** The work now running, as the heartbeat line names it. */
-    synchronized void stage(String value) {
+    public synchronized void stage(String value) {
         stage = value;
     }
 
     /** Something else was just printed: the next heartbeat waits a whole interval. */
-    synchronized void touch() {
+    public synchronized void touch() {
         quietSince = System.nanoTime();
+    }
+
+    /**
+     * The pipeline's progress listener: its lines on this ticker's stream through a {@link Heartbeat} (divide and
+     * conquer's part and window lines thinned), each stage line the ticker's new stage, each routine line a sign of
+     * life.
+     */
+    public Consumer<String> pipelineProgress() {
+        Heartbeat beat = new Heartbeat(err);
+        return line -> {
+            beat.accept(line);
+            if (Heartbeat.routine(line)) {
+                touch();
+            } else {
+                stage(line.endsWith(" ...") ? line.substring(0, line.length() - 4) : line);
+            }
+        };
     }
 
     private void run() {

@@ -1,4 +1,4 @@
-package dev.memplan.cli;
+package dev.memplan.decomposition;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -39,5 +39,23 @@ class TickerTest {
             }
         }
         assertEquals("", buffer.toString());
+    }
+
+    @Test
+    void thePipelinesStageLinesArePrintedAndBecomeTheTickersStage() throws Exception {
+        StringWriter buffer = new StringWriter();
+        try (Ticker ticker = new Ticker(new PrintWriter(buffer), "reading", 100_000_000L)) {
+            java.util.function.Consumer<String> progress = ticker.pipelineProgress();
+            progress.accept("the starting plans ...");
+            Thread.sleep(350);
+        }
+        String text;
+        synchronized (buffer) {
+            text = buffer.toString();
+        }
+        java.util.List<String> lines = text.lines().toList();
+        assertEquals("the starting plans ...", lines.get(0));
+        assertTrue(lines.size() >= 2 && lines.subList(1, lines.size()).stream()
+                .allMatch(l -> l.startsWith("  ... the starting plans (")), text);
     }
 }

@@ -1,4 +1,4 @@
-package dev.memplan.cli;
+package dev.memplan.model.io;
 
 import java.util.Locale;
 
@@ -8,15 +8,15 @@ import java.util.Locale;
  * {@code \u001b}) so a message stays one line, and a word longer than {@link #LONGEST} characters is cut in the
  * middle, saying how long it was.
  */
-final class Messages {
+public final class PrintableText {
     /** Longer words (names, paths) are shortened; real paths and names stay well below this. */
-    static final int LONGEST = 200;
+    public static final int LONGEST = 200;
 
-    private Messages() {
+    private PrintableText() {
     }
 
     /** The message with control characters escaped and over-long words shortened. */
-    static String clean(String message) {
+    public static String clean(String message) {
         if (message == null) {
             return "";
         }
