@@ -80,28 +80,34 @@ public final class DivideAndConquer {
      * @param handover hand the state over across cuts and window edges (off: the paper's spill-at-cut plan, to
      *     measure what the handover buys)
      * @param windows run the large neighbourhood search
+     * @param stemPlans offer the plans of the proven stems' orders ({@link StemPlans}; off: the stems give only
+     *     their bound, to test the steps they would preempt)
      */
     public record Options(CosmaSolver.Options cosma, int maxPart, List<String> breakNodes, boolean handover,
-                          boolean windows) {
+                          boolean windows, boolean stemPlans) {
 
         public static Options of(CosmaSolver.Options cosma) {
-            return new Options(cosma, DEFAULT_MAX_PART, null, true, true);
+            return new Options(cosma, DEFAULT_MAX_PART, null, true, true, true);
         }
 
         public Options withMaxPart(int value) {
-            return new Options(cosma, value, breakNodes, handover, windows);
+            return new Options(cosma, value, breakNodes, handover, windows, stemPlans);
         }
 
         public Options withBreakNodes(List<String> value) {
-            return new Options(cosma, maxPart, value, handover, windows);
+            return new Options(cosma, maxPart, value, handover, windows, stemPlans);
         }
 
         public Options withHandover(boolean value) {
-            return new Options(cosma, maxPart, breakNodes, value, windows);
+            return new Options(cosma, maxPart, breakNodes, value, windows, stemPlans);
         }
 
         public Options withWindows(boolean value) {
-            return new Options(cosma, maxPart, breakNodes, handover, value);
+            return new Options(cosma, maxPart, breakNodes, handover, value, stemPlans);
+        }
+
+        public Options withStemPlans(boolean value) {
+            return new Options(cosma, maxPart, breakNodes, handover, windows, value);
         }
     }
 
@@ -210,6 +216,7 @@ public final class DivideAndConquer {
             new Step("parts", DivideAndConquer::parts),
             new Step("stitch", DivideAndConquer::stitch),
             new Step("stitched order", DivideAndConquer::stitchedOrder),
+            new Step("stem", DivideAndConquer::stem),
             new Step("windows", WindowSearch::windows),
             new Step("reruns", WindowSearch::reruns),
             new Step(BOUND_STEP, DivideAndConquer::bound));
@@ -351,8 +358,46 @@ public final class DivideAndConquer {
     }
 
     /**
-     * The restart plans offered, then the bound: the one computed beside the search and, with budget left, the
-     * live-bytes bound again with the final traffic as its target. After the parts ran out, the bound known then.
+     * Up to {@link #WHOLE_GRAPH_LIMIT} operators, the growing stems ({@link StemBound#growing}) with
+     * {@link Shares#STEM_PLANS} of what is left, the target the best plan's traffic: each proven stem's order gives
+     * plans ({@link StemPlans}) offered to the best, so that the windows start from the best of them; when the best
+     * meets the stems' bound (or the bound beside the search), the run is finished.
+     */
+    private static StepReport.Status stem(DncRun run) {
+        if (run.g.operatorCount() > WHOLE_GRAPH_LIMIT || run.best.plan() == null || run.shares.over()) {
+            return StepReport.Status.SKIPPED;
+        }
+        Limits room = run.shares.left() == Budget.NONE ? run.shares.step(Shares.STEP_CAP.toNanos())
+                : run.shares.step(run.shares.fractionOfRest(Shares.STEM_PLANS));
+        long before = run.best.traffic();
+        try {
+            run.stemBound = StemBound.growing(run.g, run.budget, run.best::traffic, room,
+                    order -> offerStemPlans(run, order, room));
+        } catch (OutOfMemoryError e) {
+            run.progress.accept("dnc: the stems ran out of heap; no stem plans");
+            return StepReport.Status.DONE;
+        }
+        run.progress.accept(String.format(Locale.ROOT, "dnc: the stems' bound %d, best traffic %d (before %d)",
+                run.stemBound, run.best.traffic(), before));
+        if (run.best.traffic() <= run.stemBound || run.best.meets(run.bound)) {
+            run.progress.accept("dnc: the best plan meets the lower bound; no window search");
+            run.finished = true;
+        }
+        return StepReport.Status.DONE;
+    }
+
+    /** The plans of a proven stem's order offered to the best ({@link StemPlans}), unless the options say not. */
+    private static void offerStemPlans(DncRun run, int[] stemOrder, Limits room) {
+        if (run.options.stemPlans()) {
+            StemPlans.offer(run, stemOrder, room);
+        }
+    }
+
+    /**
+     * The restart plans offered, then the bound: the one computed beside the search and the stems' before the
+     * windows, the stem's (with the plans of
+     * each proven stem's order offered, {@link StemPlans}) and, with budget left, the live-bytes bound again with the final
+     * traffic as its target. After the parts ran out, the bound known then.
      */
     private static StepReport.Status bound(DncRun run) {
         run.offerAlternatives();
@@ -360,7 +405,12 @@ public final class DivideAndConquer {
             run.lower = run.bound.getNow(null);
             return StepReport.Status.SKIPPED;
         }
-        run.lower = DncBounds.last(run.g, run.budget, run.best, DncBounds.waitFor(run.bound, run.shares), run.shares);
+        Long lower = DncBounds.waitFor(run.bound, run.shares);
+        if (run.stemBound > 0) {
+            lower = lower == null ? run.stemBound : Math.max(lower, run.stemBound);
+        }
+        run.lower = DncBounds.last(run.g, run.budget, run.best, lower, run.shares,
+                (order, room) -> offerStemPlans(run, order, room));
         return StepReport.Status.DONE;
     }
 

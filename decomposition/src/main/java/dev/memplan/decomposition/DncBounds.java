@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
 
 /**
  * The lower bounds of a divide-and-conquer run on the whole graph with a free schedule: the forced traffic
@@ -55,16 +56,18 @@ final class DncBounds {
     /**
      * The bound once the search is over: when the plan is not proven and time is left (up to
      * {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators), the stem solved exactly ({@link StemBound}, up to
-     * {@link Shares#STEM_BOUND} of what is left), then, unless that proved the plan optimal, the live-bytes bound again
+     * {@link Shares#STEM_BOUND} of what is left), each proven stem's order handed to {@code grown} with the stem's limits
+     * (it may offer plans to {@code best}, which lowers the stem's target), then, unless that proved the plan optimal, the live-bytes bound again
      * with the final traffic as its target, which prunes more and may prove the plan optimal (BENCHMARKS.md, "Divide
      * and conquer", "The stem exactly").
      */
-    static Long last(Graph g, long budget, BestPlan best, Long lower, RunShares run) {
+    static Long last(Graph g, long budget, BestPlan best, Long lower, RunShares run,
+                     BiConsumer<int[], Limits> grown) {
         if (best.plan() == null || best.traffic() == 0 || g.operatorCount() > DivideAndConquer.WHOLE_GRAPH_LIMIT
                 || (lower != null && best.traffic() <= lower) || run.over()) {
             return lower;
         }
-        lower = stem(g, budget, best.traffic(), lower, run);
+        lower = stem(g, budget, best, lower, run, grown);
         if ((lower != null && best.traffic() <= lower) || run.over()) {
             return lower;
         }
@@ -77,12 +80,16 @@ final class DncBounds {
         }
     }
 
-    /** The bound raised to the stem's ({@link StemBound#growing}); unchanged when the heap runs out. */
-    private static Long stem(Graph g, long budget, long target, Long lower, RunShares run) {
+    /**
+     * The bound raised to the stem's ({@link StemBound#growing}, its target the best plan's traffic), each proven
+     * stem's order handed to {@code grown} with the stem's limits; unchanged when the heap runs out.
+     */
+    private static Long stem(Graph g, long budget, BestPlan best, Long lower, RunShares run,
+                             BiConsumer<int[], Limits> grown) {
         try {
             Limits room = run.left() == Budget.NONE ? run.step(Shares.STEP_CAP.toNanos())
                     : run.step(run.fractionOfRest(Shares.STEM_BOUND));
-            long stem = StemBound.growing(g, budget, target, room);
+            long stem = StemBound.growing(g, budget, best::traffic, room, order -> grown.accept(order, room));
             return lower == null ? stem : Math.max(lower, stem);
         } catch (OutOfMemoryError e) {
             return lower;

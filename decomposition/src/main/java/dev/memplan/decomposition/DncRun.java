@@ -49,6 +49,8 @@ final class DncRun {
     boolean finished;
     /** The parts ran out of budget: no stitched plan, and no final bound. */
     boolean cut;
+    /** The stems' bound found before the window search ({@link StemBound#growing}; 0: none). */
+    long stemBound;
     /** The lower bound the result reports (set by the last step). */
     Long lower;
 

@@ -139,8 +139,8 @@ public final class PipelineReport {
             rows.add(new Row("recompute cost", Long.toString(result.check().traffic().recomputeCost())));
         }
         rows.add(new Row("bound", rc.objective() == null ? "-" : lowerBound(rc.bound())
-                + " (over every plan, any recomputes: the live bytes over the budget at one operator, each priced at"
-                + " its load or its producer's recompute)"));
+                + " (over every plan, any recomputes: the live bytes over the budget at one operator or summed over"
+                + " time, each priced at its load or its producer's recompute)"));
         rows.add(new Row("gap", gap(rc.gap())));
         rows.add(new Row("time", String.format(Locale.ROOT, "%.2f s", result.seconds())));
         rows.add(new Row("plan from", rc.source() == null ? "-" : rc.source()));

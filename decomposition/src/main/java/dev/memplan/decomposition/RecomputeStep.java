@@ -120,7 +120,7 @@ final class RecomputeStep {
         // The bound over every plan (any recomputes, any order, or the fixed one): cheap, so computed before the
         // joint program, which it spares when a candidate already meets it.
         RecomputeBound.Result lower = feasible ? RecomputeBound.of(g, budget, lambda,
-                fixed == null ? null : fixed.resolve(g)) : new RecomputeBound.Result(0, -1, 0);
+                fixed == null ? null : fixed.resolve(g), limits.budget()) : RecomputeBound.Result.NONE;
         String whyNot = feasible ? skipReason(best, lower, limits) : "below the least aligned budget no plan exists";
         RecomputeOutcome.Joint joint = null;
         int extraRuns = 0;

@@ -4,6 +4,7 @@ import dev.memplan.model.Budget;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
+import dev.memplan.model.Schedule;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -11,6 +12,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 /**
  * A lower bound on the non-compulsory traffic of every plan of a graph with a free schedule, from its stem solved
@@ -43,6 +46,12 @@ import java.util.PriorityQueue;
  * Alignment and recomputation are not covered (a recompute is not in S's graph); a fixed schedule is (it is one of
  * the orders), but the bound is used for free schedules only.
  *
+ * <p><b>Plans.</b> Each state keeps the state it was reached from, so a proven optimum comes with its path: the
+ * stem's operators in an optimal order, and what leaves the chip before each ({@link StemPlans} makes whole-graph
+ * plans of it). With the order fixed ({@link #fixedOrder}) the search has one ready operator per state; the argument
+ * above, read for plans of that order, makes its optimum the least traffic of that order without addresses, and its
+ * path a plan of it once the segments are packed.
+ *
  * <p>Cost: states are the down-sets of S's graph times the subsets of held and spilled tensors that are reached
  * below the optimum; each expansion tries every ready operator and every minimal set of held tensors to drop.
  * Measured on the NAS networks: BENCHMARKS.md, "The stem exactly".
@@ -53,6 +62,8 @@ public final class StemBound {
      * operators (BENCHMARKS.md, issue 35).
      */
     public static final int DEFAULT_SIZE = 30;
+    /** The fewest operators a growing stem grows by ({@link #growing}). */
+    static final int GROWTH = 10;
     /** Most states kept before the search stops with the bound it has. */
     public static final int DEFAULT_STATE_CAP = 2_000_000;
     /** Successor states generated per work unit. */
@@ -64,8 +75,10 @@ public final class StemBound {
      *     without addresses
      * @param operators the stem's operators with their readers
      * @param states the states the search kept
+     * @param order when proven, the stem's operators (indices of the whole graph) in the order of a least-traffic
+     *     path of the search; otherwise empty
      */
-    public record Result(long traffic, boolean proven, int operators, int states) {
+    public record Result(long traffic, boolean proven, int operators, int states, int[] order) {
     }
 
     private StemBound() {
@@ -106,34 +119,117 @@ public final class StemBound {
      * plan known): the bound is then the target, and that plan is optimal.
      */
     static Result of(Graph g, long budget, int size, long target, int stateCap, Limits limits) {
-        Graph s = stem(g, size).graph();
+        SubGraph stem = stem(g, size);
+        Graph s = stem.graph();
         if (budget < Budgets.minimumRequired(s)) {
             throw new IllegalArgumentException("budget " + budget + " is below the stem's M_R = "
                     + Budgets.minimumRequired(s) + ": no plan exists");
         }
         Budget.Meter meter = limits.workMode() ? limits.budget().meter(SUCCESSORS_PER_UNIT) : null;
-        return new Search(s, budget, target, stateCap, limits, meter).run();
+        Result r = new Search(s, budget, target, stateCap, limits, meter, null).run();
+        int[] order = Arrays.stream(r.order()).map(o -> stem.operators()[o]).toArray();
+        return new Result(r.traffic(), r.proven(), r.operators(), r.states(), order);
     }
 
     /**
-     * The bound of growing stems: {@link #DEFAULT_SIZE} operators, then half as many again each time, while the search
-     * proves its stem's optimum below {@code target} within {@code limits} and the graph has operators left; the
-     * highest bound found (a larger stem's graph holds a smaller one's, so its optimum is no lower).
+     * The bound of growing stems: {@link #DEFAULT_SIZE} operators, then a quarter more each time (at least
+     * {@link #GROWTH} operators more; a stem too large for its work or state cap costs as much as every smaller one
+     * before it, and a proven stem's order is what gives plans), while the search
+     * proves its stem's optimum below the target (the traffic of the best plan known, read before each stem) within
+     * {@code limits} and the graph has operators left; the highest bound found (a larger stem's graph holds a smaller
+     * one's, so its optimum is no lower). Each proven stem's order (indices of the whole graph) goes to
+     * {@code proven} as soon as it is found, which may lower the target by finding a better plan.
      */
-    static long growing(Graph g, long budget, long target, Limits limits) {
+    static long growing(Graph g, long budget, LongSupplier target, Limits limits, Consumer<int[]> proven) {
         long bound = 0;
-        for (int size = DEFAULT_SIZE; ; size += size / 2) {
-            Result r = of(g, budget, size, target, DEFAULT_STATE_CAP, limits);
+        for (int size = DEFAULT_SIZE; ; size += Math.max(GROWTH, size / 4)) {
+            Result r = of(g, budget, size, target.getAsLong(), DEFAULT_STATE_CAP, limits);
             bound = Math.max(bound, r.traffic());
-            if (!r.proven() || bound >= target || size >= g.operatorCount() || limits.stopped()) {
+            if (r.proven()) {
+                proven.accept(r.order());
+            }
+            if (!r.proven() || bound >= target.getAsLong() || size >= g.operatorCount() || limits.stopped()) {
                 return bound;
             }
         }
     }
 
-    /** A state of the search: done operators, held tensors, spilled tensors (bit sets), in one array. */
-    private record Node(long cost, long order, long[] key) {
+    /**
+     * A whole-graph order that runs the stem's operators in {@code stemOrder}: before each, its ancestors not yet run,
+     * in the order of {@code reference} (a topological order of the graph), and after the last, every operator left,
+     * in that order. Topological: an operator runs after its ancestors, which run in a topological order.
+     */
+    static Schedule extend(Graph g, int[] stemOrder, int[] reference) {
+        int n = g.operatorCount();
+        int[] position = new int[n];
+        for (int i = 0; i < reference.length; i++) {
+            position[reference[i]] = i;
+        }
+        BitSet emitted = new BitSet(n);
+        List<String> names = new ArrayList<>(n);
+        for (int o : stemOrder) {
+            BitSet ancestors = new BitSet(n);
+            java.util.ArrayDeque<Integer> stack = new java.util.ArrayDeque<>(List.of(o));
+            while (!stack.isEmpty()) {
+                int x = stack.pop();
+                if (emitted.get(x) || ancestors.get(x)) {
+                    continue;
+                }
+                ancestors.set(x);
+                for (int t : g.inputs(x)) {
+                    if (g.producer(t) >= 0) {
+                        stack.push(g.producer(t));
+                    }
+                }
+            }
+            ancestors.stream().boxed().sorted(java.util.Comparator.comparingInt(x -> position[x])).forEach(x -> {
+                emitted.set(x);
+                names.add(g.operator(x).name());
+            });
+        }
+        for (int o : reference) {
+            if (!emitted.get(o)) {
+                names.add(g.operator(o).name());
+            }
+        }
+        return new Schedule(names);
     }
+
+    /**
+     * A state of the search: done operators, held tensors, spilled tensors (bit sets), in one array; the state it was
+     * reached from (null at the start) and the operator run to get here.
+     */
+    private record Node(long cost, long order, long[] key, Node parent, int op, int[] drops) {
+
+        /** The steps from the start to this state, in order. */
+        List<Step> path() {
+            List<Step> steps = new ArrayList<>();
+            for (Node n = this; n.parent != null; n = n.parent) {
+                steps.add(new Step(n.op, n.drops));
+            }
+            java.util.Collections.reverse(steps);
+            return steps;
+        }
+    }
+
+    /**
+     * One step of a search path: the tensors that leave the chip just before the operator runs, then the operator.
+     * Indices of the searched graph.
+     */
+    record Step(int op, int[] drops) {
+    }
+
+    /**
+     * The least traffic without addresses of the whole graph in a fixed order (the search above with one ready
+     * operator at a time), with its path; null when the search stopped first (its work or the state cap).
+     */
+    static List<Step> fixedOrder(Graph g, long budget, Schedule order, int stateCap, Limits limits) {
+        Budget.Meter meter = limits.workMode() ? limits.budget().meter(SUCCESSORS_PER_UNIT) : null;
+        Search search = new Search(g, budget, Long.MAX_VALUE, stateCap, limits, meter, order.resolve(g));
+        return search.run().proven() ? search.lastPath : null;
+    }
+
+    private static final int[] NONE = new int[0];
 
     /** Dijkstra's algorithm over the stem's states. */
     private static final class Search {
@@ -147,8 +243,13 @@ public final class StemBound {
         private final int tensorWords;
         private final int[][] own;
         private final long[] ownBytes;
+        /** When not null, the only order searched (operator indices). */
+        private final int[] fixed;
+        /** The path of the last optimum found, or null. */
+        private List<Step> lastPath;
 
-        Search(Graph g, long budget, long target, int stateCap, Limits limits, Budget.Meter meter) {
+        Search(Graph g, long budget, long target, int stateCap, Limits limits, Budget.Meter meter, int[] fixed) {
+            this.fixed = fixed;
             this.g = g;
             this.budget = budget;
             this.target = target;
@@ -174,7 +275,7 @@ public final class StemBound {
                     : Long.compare(a.order, b.order));
             long[] start = new long[opWords + 2 * tensorWords];
             best.put(new PeakBound.Key(start), 0L);
-            queue.add(new Node(0, 0, start));
+            queue.add(new Node(0, 0, start, null, -1, NONE));
             long order = 1;
             long expanded = 0;
             while (!queue.isEmpty()) {
@@ -184,30 +285,34 @@ public final class StemBound {
                     continue;
                 }
                 if (Long.bitCount(node.key[0]) + countDone(node.key) == n) {
-                    return new Result(node.cost, true, n, best.size());
+                    lastPath = node.path();
+                    return new Result(node.cost, true, n, best.size(),
+                            lastPath.stream().mapToInt(Step::op).toArray());
                 }
                 if (node.cost >= target) {
-                    return new Result(node.cost, false, n, best.size());
+                    return new Result(node.cost, false, n, best.size(), NONE);
                 }
                 if ((++expanded & 255) == 0 && over()) {
-                    return new Result(node.cost, false, n, best.size());
+                    return new Result(node.cost, false, n, best.size(), NONE);
                 }
                 List<long[]> next = new ArrayList<>();
                 List<Long> costs = new ArrayList<>();
-                successors(node.key, next, costs);
+                List<Integer> ops = new ArrayList<>();
+                List<int[]> dropped = new ArrayList<>();
+                successors(node.key, next, costs, ops, dropped);
                 if (meter != null && !meter.step(next.size())) {
-                    return new Result(node.cost, false, n, best.size());
+                    return new Result(node.cost, false, n, best.size(), NONE);
                 }
                 for (int i = 0; i < next.size(); i++) {
                     long cost = node.cost + costs.get(i);
                     PeakBound.Key k = new PeakBound.Key(next.get(i));
                     Long old = best.get(k);
                     if (old == null && best.size() >= stateCap) {
-                        return new Result(node.cost, false, n, best.size());
+                        return new Result(node.cost, false, n, best.size(), NONE);
                     }
                     if (old == null || cost < old) {
                         best.put(k, cost);
-                        queue.add(new Node(cost, order++, next.get(i)));
+                        queue.add(new Node(cost, order++, next.get(i), node, ops.get(i), dropped.get(i)));
                     }
                 }
             }
@@ -216,6 +321,14 @@ public final class StemBound {
 
         private boolean over() {
             return meter != null ? limits.budget().wallOver() : limits.stopped();
+        }
+
+        private static int countAll(long[] done) {
+            int c = 0;
+            for (long w : done) {
+                c += Long.bitCount(w);
+            }
+            return c;
         }
 
         /** Done operators beyond the first word (the first is counted by the caller). */
@@ -245,7 +358,8 @@ public final class StemBound {
         }
 
         /** Every state one operator later, with what it costs to get there. */
-        private void successors(long[] key, List<long[]> next, List<Long> costs) {
+        private void successors(long[] key, List<long[]> next, List<Long> costs, List<Integer> ops,
+                                List<int[]> dropped) {
             long[] done = Arrays.copyOf(key, opWords);
             List<Integer> heldList = new ArrayList<>();
             for (int w = 0; w < tensorWords; w++) {
@@ -255,8 +369,10 @@ public final class StemBound {
                     bits &= bits - 1;
                 }
             }
+            int doneCount = fixed == null ? 0 : countAll(done);
             for (int o = 0; o < g.operatorCount(); o++) {
-                if (PeakBound.has(done, o) || !PeakBound.ready(g, done, o, false)) {
+                if (PeakBound.has(done, o) || !PeakBound.ready(g, done, o, false)
+                        || (fixed != null && fixed[doneCount] != o)) {
                     continue;
                 }
                 // The held tensors the operator does not read may leave the chip; its own must all be resident.
@@ -299,6 +415,8 @@ public final class StemBound {
                     }
                     next.add(after);
                     costs.add(cost);
+                    ops.add(o);
+                    dropped.add(drop);
                 }
             }
         }

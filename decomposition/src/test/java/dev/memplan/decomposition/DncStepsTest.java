@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class DncStepsTest {
     private static final CosmaSolver.Options COSMA = CosmaSolver.Options.traffic(Backend.CPSAT).withDecoupled(true, null);
     private static final TensorSetting ACT = TensorSetting.ACTIVATIONS;
-    private static final List<String> STEPS = List.of("parts", "stitch", "stitched order", "windows", "reruns",
+    private static final List<String> STEPS = List.of("parts", "stitch", "stitched order", "stem", "windows", "reruns",
             "bound");
 
     private static Plan jit(Graph g, long budget) {

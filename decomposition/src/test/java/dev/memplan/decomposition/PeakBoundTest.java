@@ -10,7 +10,6 @@ import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.TensorSetting;
 import java.util.List;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The traffic bound from the bytes every order must hold live: never above the optimum, tight where it can be. */
@@ -73,33 +72,25 @@ class PeakBoundTest {
      */
     @Test
     void neverAboveTheBruteForceOptimum() {
-        Random random = new Random(11);
         int cases = 0;
         int positive = 0;
         int tight = 0;
-        for (int round = 0; round < 60; round++) {
-            boolean params = round % 3 == 0;
-            Graph raw = BruteForceAccess.randomTinyGraph(random, 4 + round % 2, params);
-            for (TensorSetting setting : params ? List.of(TensorSetting.ACTIVATIONS, TensorSetting.ALL)
-                    : List.of(TensorSetting.ACTIVATIONS)) {
-                Graph g = raw.withSetting(setting);
-                long mr = Budgets.minimumFeasible(g);
-                for (long b : List.of(mr, mr + 1, mr + 3, mr + 7)) {
-                    long optimum = BruteForceAccess.minTraffic(raw, setting, b, null);
-                    PeakBound.Result free = PeakBound.of(g, b, Long.MAX_VALUE, CAP, Limits.DEFAULT);
-                    assertTrue(free.traffic() <= optimum, "round " + round + " " + setting + " at " + b + ": bound "
-                            + free.traffic() + " above the optimum " + optimum);
-                    PeakBound.Result above = PeakBound.of(g, b, optimum + 1, CAP, Limits.DEFAULT);
-                    assertFalse(above.proven(), "round " + round + " at " + b);
-                    assertTrue(above.traffic() <= optimum, "round " + round + " at " + b);
-                    if (free.traffic() == optimum) {
-                        assertTrue(PeakBound.of(g, b, optimum, CAP, Limits.DEFAULT).proven() || optimum == 0);
-                        tight++;
-                    }
-                    positive += free.traffic() > 0 ? 1 : 0;
-                    cases++;
-                }
+        for (TinyCase c : TinyCase.random(11, 60)) {
+            Graph g = c.g();
+            long b = c.budget();
+            long optimum = c.optimum();
+            PeakBound.Result free = PeakBound.of(g, b, Long.MAX_VALUE, CAP, Limits.DEFAULT);
+            assertTrue(free.traffic() <= optimum, c.at() + ": bound " + free.traffic() + " above the optimum "
+                    + optimum);
+            PeakBound.Result above = PeakBound.of(g, b, optimum + 1, CAP, Limits.DEFAULT);
+            assertFalse(above.proven(), c.at());
+            assertTrue(above.traffic() <= optimum, c.at());
+            if (free.traffic() == optimum) {
+                assertTrue(PeakBound.of(g, b, optimum, CAP, Limits.DEFAULT).proven() || optimum == 0);
+                tight++;
             }
+            positive += free.traffic() > 0 ? 1 : 0;
+            cases++;
         }
         assertEquals(320, cases);
         assertTrue(positive >= 20, "the bound is positive on only " + positive + " cases");

@@ -3,13 +3,9 @@ package dev.memplan.decomposition;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.datasets.zoo.Zoo;
-import dev.memplan.formulations.BruteForceAccess;
-import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.TensorSetting;
-import java.util.List;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The bound over orders that sums over time: never above the optimum, and where it beats the single step. */
@@ -22,28 +18,17 @@ class ReloadChainBoundTest {
      */
     @Test
     void neverAboveTheBruteForceOptimum() {
-        Random random = new Random(35);
         int cases = 0;
         int positive = 0;
         int above = 0;
-        for (int round = 0; round < 80; round++) {
-            boolean params = round % 3 == 0;
-            Graph raw = BruteForceAccess.randomTinyGraph(random, 4 + round % 2, params);
-            for (TensorSetting setting : params ? List.of(TensorSetting.ACTIVATIONS, TensorSetting.ALL)
-                    : List.of(TensorSetting.ACTIVATIONS)) {
-                Graph g = raw.withSetting(setting);
-                long mr = Budgets.minimumFeasible(g);
-                for (long b : List.of(mr, mr + 1, mr + 3, mr + 7)) {
-                    long optimum = BruteForceAccess.minTraffic(raw, setting, b, null);
-                    long bound = ReloadChainBound.of(g, b, CAP).traffic();
-                    assertTrue(bound <= optimum, "round " + round + " " + setting + " at " + b + ": bound " + bound
-                            + " above the optimum " + optimum);
-                    long single = PeakBound.of(g, b, Long.MAX_VALUE, CAP, Limits.DEFAULT).traffic();
-                    positive += bound > 0 ? 1 : 0;
-                    above += bound > single ? 1 : 0;
-                    cases++;
-                }
-            }
+        for (TinyCase c : TinyCase.random(35, 80)) {
+            long optimum = c.optimum();
+            long bound = ReloadChainBound.of(c.g(), c.budget(), CAP).traffic();
+            assertTrue(bound <= optimum, c.at() + ": bound " + bound + " above the optimum " + optimum);
+            long single = PeakBound.of(c.g(), c.budget(), Long.MAX_VALUE, CAP, Limits.DEFAULT).traffic();
+            positive += bound > 0 ? 1 : 0;
+            above += bound > single ? 1 : 0;
+            cases++;
         }
         assertTrue(cases == 428 && positive >= 20, cases + " cases, the bound positive on only " + positive);
         // Summing over time, it passes the single-step bound (PeakBound) somewhere.

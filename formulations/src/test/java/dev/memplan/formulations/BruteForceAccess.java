@@ -1,6 +1,7 @@
 package dev.memplan.formulations;
 
 import dev.memplan.model.Graph;
+import dev.memplan.model.Plan;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.TensorSetting;
 import java.util.Random;
@@ -17,6 +18,15 @@ public final class BruteForceAccess {
             throw new AssertionError("brute force found no plan at budget " + budget);
         }
         return o.traffic();
+    }
+
+    /** An optimal plan over every schedule, or over {@code fixedSchedule} when it is not null. */
+    public static Plan optimalPlan(Graph graph, TensorSetting setting, long budget, Schedule fixedSchedule) {
+        BruteForce.Optimum o = BruteForce.minTraffic(graph, setting, budget, fixedSchedule);
+        if (o == null) {
+            throw new AssertionError("brute force found no plan at budget " + budget);
+        }
+        return o.plan();
     }
 
     public static long minPeak(Graph graph) {

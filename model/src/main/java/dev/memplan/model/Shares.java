@@ -92,6 +92,12 @@ public final class Shares {
      */
     public static final double STEM_BOUND = 0.5;
 
+    /**
+     * Divide and conquer up to 600 operators, before its window search: the growing stems (StemBound) and the plans of
+     * their orders (StemPlans) take up to this fraction of what is left (BENCHMARKS.md, "Plans from the stem").
+     */
+    public static final double STEM_PLANS = 0.25;
+
     /** The live-bytes bound (PeakBound): each of its two directions, forward then backward, gets 1/this. */
     public static final int BOUND_DIRECTIONS = 2;
 

@@ -20,6 +20,7 @@ class SharesTest {
         assertTrue(Shares.PARTS + Shares.FINAL_BOUND < 1, "parts and the final bound leave the windows room");
         assertTrue(Shares.EARLY_BOUND < Shares.FINAL_BOUND, "the early bound is the cheap one");
         assertTrue(Shares.STEM_BOUND > 0 && Shares.STEM_BOUND < 1, "the stem leaves the live-bytes bound its part");
+        assertTrue(Shares.STEM_PLANS > 0 && Shares.STEM_PLANS < 1, "the stem's plans leave the windows their part");
         for (int d : new int[] {Shares.FIXED_START_DIVISOR, Shares.WINDOW_STEP_DIVISOR, Shares.WINDOW_PROPOSAL_DIVISOR,
             Shares.START_ORDER_DIVISOR, Shares.LIFT_DIVISOR, Shares.SCIP_PASS_DIVISOR,
             Shares.RECOMPUTE_RELAXATION_DIVISOR, Shares.RECOMPUTE_PACKING_DIVISOR, Shares.LATER_HEURISTIC_DIVISOR,

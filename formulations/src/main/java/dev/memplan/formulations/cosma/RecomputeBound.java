@@ -1,5 +1,6 @@
 package dev.memplan.formulations.cosma;
 
+import dev.memplan.model.Budget;
 import dev.memplan.model.Graph;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -44,6 +45,10 @@ import java.util.List;
  * the most bytes over the budget: each bounds the whole objective. With a free schedule the live sets are those of every order (an ancestor runs before, a descendant
  * after), so the bound holds for every order. Alignment only adds padding, so it holds with alignment too.
  *
+ * <p><b>Over time.</b> One operator's cover pays for one moment. {@link RecomputeTimeBound} sums the covers of a chain
+ * of operators (the order, or a path of the graph), a tensor paying again only after a read between two moments, a
+ * rerun's inputs held or made again as here. The bound is the larger of the two; each is valid on its own.
+ *
  * <p><b>Exact arithmetic.</b> The prices and the sums are computed in doubles rounded towards zero where an operation
  * is inexact (an {@link Math#fma} residual says which), and the tensors are sorted by comparing cross products,
  * exactly when they are close ({@link BigDecimal}): every step keeps the value at most the real one, so the bound is
@@ -72,8 +77,13 @@ public final class RecomputeBound {
      * @param value the lower bound on traffic + lambda x recompute cost over every plan
      * @param operator the operator at whose first run it is attained, -1 when the bound is 0
      * @param excess the bytes over the budget there (own and live bytes less B), 0 when the bound is 0
+     * @param overTime the cover summed over time ({@link RecomputeTimeBound}) alone, 0 without one; {@code value} is
+     *                 the larger of it and the best operator's
      */
-    public record Result(double value, int operator, long excess) {
+    public record Result(double value, int operator, long excess, double overTime) {
+
+        /** No bound: 0. */
+        public static final Result NONE = new Result(0, -1, 0, 0);
     }
 
     private RecomputeBound() {
@@ -86,6 +96,17 @@ public final class RecomputeBound {
      * @param order the order of the first runs (every operator once, topological), or null for a free schedule
      */
     public static Result of(Graph g, long budget, double lambda, int[] order) {
+        return of(g, budget, lambda, order, Budget.unlimited());
+    }
+
+    /**
+     * The bound within a run's budget: the cover summed over time stops at the run's wall end (or Ctrl-C) with the
+     * best it had proven by then, and says so on the run's budget ({@link Budget#markWallStop()}); it is not charged
+     * in work units (it is deterministic: the same graph gives the same number on every machine).
+     *
+     * @param run the run's budget, whose wall end and stop flag the cover over time polls
+     */
+    public static Result of(Graph g, long budget, double lambda, int[] order, Budget run) {
         if (!(lambda >= 0) || Double.isInfinite(lambda)) {
             throw new IllegalArgumentException("the recompute weight must be finite and >= 0, not " + lambda);
         }
@@ -94,7 +115,7 @@ public final class RecomputeBound {
             throw new IllegalArgumentException("the order has " + order.length + " operators, the graph " + n);
         }
         if (n > MAX_OPERATORS) {
-            return new Result(0, -1, 0);
+            return Result.NONE;
         }
         long[] ownBytes = new long[n];
         for (int o = 0; o < n; o++) {
@@ -102,7 +123,7 @@ public final class RecomputeBound {
                 ownBytes[o] += g.size(x);
             }
             if (ownBytes[o] > budget) {
-                return new Result(0, -1, 0); // below M_R no plan exists; there is nothing to bound
+                return Result.NONE; // below M_R no plan exists; there is nothing to bound
             }
         }
         // Two passes over the live pairs: the bytes first, then the tensors of the operators priced only.
@@ -123,7 +144,7 @@ public final class RecomputeBound {
             }
         });
         double[] price = prices(g, lambda);
-        Result best = new Result(0, -1, 0);
+        Result best = Result.NONE;
         for (int o = 0; o < n; o++) {
             if (!priced[o]) {
                 continue;
@@ -132,10 +153,13 @@ public final class RecomputeBound {
             double v = Math.max(cover(g, live[o], price, excess),
                     withInputs(g, o, live[o], price, excess, lambda, pairs));
             if (v > best.value()) {
-                best = new Result(v, o, excess);
+                best = new Result(v, o, excess, 0);
             }
         }
-        return best.value() == 0 ? best : new Result(onGrid(g, lambda, best.value()), best.operator(), best.excess());
+        double overTime = RecomputeTimeBound.of(g, budget, lambda, pairs, bytes, ownBytes, run);
+        double value = Math.max(best.value(), overTime);
+        return value == 0 ? best : new Result(onGrid(g, lambda, value), best.operator(), best.excess(),
+                overTime == 0 ? 0 : onGrid(g, lambda, overTime));
     }
 
     /**
@@ -402,8 +426,21 @@ public final class RecomputeBound {
     }
 
     /** The live pairs (operator o, tensor x live at o's first run), each once, in a fixed order. */
-    private interface Live {
+    interface Live {
         void forEach(Pair action);
+
+        /**
+         * Operators whose first runs come in this order in every plan the pairs cover, the ones with bytes over the
+         * budget first in weight: the order itself, or (free schedule) a path of the graph with the most bytes over
+         * the budget in total (each operator on it an ancestor of the next).
+         */
+        int[] chain(long[] bytes, long budget);
+
+        /**
+         * Whether a first run reading x surely comes strictly between the first runs of chain operators a and b (a
+         * before b), x live at both.
+         */
+        boolean readBetween(int x, int a, int b);
 
         /**
          * Whether tensor y, an input of the producer of a tensor live at o, is surely read by no first run after o's:
@@ -412,7 +449,7 @@ public final class RecomputeBound {
         boolean dead(int o, int y);
     }
 
-    private interface Pair {
+    interface Pair {
         void accept(int operator, int tensor);
     }
 
@@ -495,6 +532,42 @@ public final class RecomputeBound {
             }
             return true;
         }
+
+        @Override
+        public int[] chain(long[] bytes, long budget) {
+            int n = g.operatorCount();
+            long[] best = new long[n];
+            int[] from = new int[n];
+            int end = -1;
+            for (int o : topological(g)) {
+                from[o] = -1;
+                for (int x : g.inputs(o)) {
+                    int p = g.producer(x);
+                    if (p >= 0 && (from[o] < 0 || best[p] > best[from[o]] || best[p] == best[from[o]] && p < from[o])) {
+                        from[o] = p;
+                    }
+                }
+                best[o] = Math.max(0, bytes[o] - budget) + (from[o] < 0 ? 0 : best[from[o]]);
+                if (end < 0 || best[o] > best[end] || best[o] == best[end] && o < end) {
+                    end = o;
+                }
+            }
+            List<Integer> path = new ArrayList<>();
+            for (int o = end; o >= 0; o = from[o]) {
+                path.add(0, o);
+            }
+            return path.stream().mapToInt(Integer::intValue).toArray();
+        }
+
+        @Override
+        public boolean readBetween(int x, int a, int b) {
+            for (int r : g.consumers(x)) {
+                if (desc[a].get(r) && anc[b].get(r)) {
+                    return true;
+                }
+            }
+            return false;
+        }
     }
 
     /** A given order of first runs: x is live at the operators strictly between its first touch and last read. */
@@ -519,6 +592,21 @@ public final class RecomputeBound {
                 }
             }
             return true;
+        }
+
+        @Override
+        public int[] chain(long[] bytes, long budget) {
+            return order;
+        }
+
+        @Override
+        public boolean readBetween(int x, int a, int b) {
+            for (int r : g.consumers(x)) {
+                if (pos[r] > pos[a] && pos[r] < pos[b]) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         @Override

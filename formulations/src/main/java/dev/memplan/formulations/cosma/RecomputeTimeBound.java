@@ -1,0 +1,458 @@
+package dev.memplan.formulations.cosma;
+
+import com.google.ortools.linearsolver.MPConstraint;
+import com.google.ortools.linearsolver.MPObjective;
+import com.google.ortools.linearsolver.MPSolver;
+import com.google.ortools.linearsolver.MPVariable;
+import dev.memplan.formulations.milp.Solvers;
+import dev.memplan.model.Budget;
+import dev.memplan.model.Graph;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * {@link RecomputeBound}'s cover summed over time: the caching linear program of {@link FixedOrderBound} (intervals
+ * between reads, knapsack-cover rows) with a second way to bring a tensor back, running its producer again. Valid over
+ * every plan whose first runs follow the given order, or, with a free schedule, over every plan.
+ *
+ * <p><b>The timeline.</b> A chain of operators whose first runs come in the chain's order in every plan covered: the
+ * given order, or (free schedule) a path of the graph, each operator an ancestor of the next, the one with the most
+ * bytes over the budget in total. Its <em>steps</em> are its operators o with live bytes (as in {@link RecomputeBound})
+ * over the budget. A live tensor x's steps are split into <em>classes</em>: a new class starts where a first run
+ * reading x surely comes between two consecutive ones (in the order, a reader between them; free, a reader that
+ * descends from the first and is an ancestor of the second).
+ *
+ * <p><b>Validity.</b> Take any plan. For a class k of x, if x is off chip at the first run of some step of k, let s be
+ * the last such step: x is read after it, so a segment of x starts in (s, r], r the next first-run read: a load,
+ * which costs size(x) (not a host tensor's free first load: that was at or before a read before s) and needs x's one
+ * spill when x is produced and not a graph output, or a rerun of x's producer p, which costs lambda c(p). Set
+ * l_{k,s} = 1 or r_{k,s} = 1 by that kind, every other l, r of k at 0, and W_{k,t} = 1 at k's steps t up to s (x off
+ * at t implies t <= s), R_{k,t} = 1 at those up to s when the start is a rerun. Two classes of x are separated by a
+ * read, so their starts differ; one rerun of p starts one segment of each output, in at most one class of it, and the
+ * outputs' shares size(x) / out(p) of lambda c(p) sum to at most one. So the plan pays at least sum size(x) l +
+ * sum share r + size(x) z_x (z_x >= the l of x: one spill). At a step t, its own bytes and the live tensors with W = 0
+ * are on chip, so for every set S of t's live classes with D = s(S) - (B - own(t)) > 0, sum over S of min(size, D)
+ * W >= D (knapsack cover, as in FixedOrderBound).
+ *
+ * <p><b>A rerun's inputs.</b> If R_{k,t} = 1, the rerun comes after step t and reads each input y of p; if y is dead
+ * at t (no first run reads it after t), the segment of y holding it then either started after y's last first-run read
+ * (b_y = 1: a load, at least size(y) and y's spill when produced and not a graph output, or a rerun of y's producer,
+ * its share; an event apart from all of y's class starts, which end at first-run reads) or spans t (h_{y,t} = 1: y on
+ * chip at t beyond t's own and live bytes). So R_{k,t} <= h_{y,t} + b_y, and at t the plain room row sum over the live
+ * classes of size W - sum size(y) h_{y,t} >= D holds. Every plan gives a point of this program of cost at most its
+ * objective (y's own inputs are left out: they only add cost).
+ *
+ * <p><b>The number.</b> Rows are added by separation (prefixes of each step's classes by least W) for at most
+ * {@link #MAX_ROUNDS} solves of GLOP, deterministic on every machine. The value reported does not rest on GLOP's
+ * tolerances: it is the Lagrangian pi.b + sum_j min(0, c_j - (A^T pi)_j) u_j at the row duals clamped at 0, a lower
+ * bound for every pi >= 0 and every variable in [0, u_j], less a margin for rounding in the sums. Without OR-Tools'
+ * native libraries, or above {@link #MAX_CELLS} (class, step) cells, it is 0.
+ *
+ * <p>memplan's own bound; the program is Bar-Noy et al.'s caching relaxation (see {@link FixedOrderBound}) with a
+ * recompute option and its inputs' needs. Numbers: BENCHMARKS.md, "The recompute bound summed over time".
+ */
+final class RecomputeTimeBound {
+
+    /** Most LP solves (one per separation round). */
+    static final int MAX_ROUNDS = 12;
+    /** Most (class, step) cells: beyond, no program (it has about five variables and three rows per cell). */
+    static final int MAX_CELLS = 60_000;
+    /** Most prefixes whose cover is tried per step and round. */
+    private static final int PREFIXES = 64;
+    /** A cut enters when it is violated by more than this fraction of its right-hand side. */
+    private static final double VIOLATION = 1e-6;
+
+    private RecomputeTimeBound() {
+    }
+
+    /**
+     * @param g the graph in its tensor setting
+     * @param budget the budget B
+     * @param lambda the recompute weight
+     * @param pairs the live pairs (free schedule or a given order)
+     * @param bytes each operator's own plus live bytes
+     * @param ownBytes each operator's own bytes
+     * @param run the run's budget: its wall end (or Ctrl-C) ends the separation rounds, keeping the best bound so far
+     * @return the lower bound on traffic + lambda x recompute cost (not yet on the objectives' grid), 0 without one
+     */
+    static double of(Graph g, long budget, double lambda, RecomputeBound.Live pairs, long[] bytes, long[] ownBytes,
+                     Budget run) {
+        int[] chain = pairs.chain(bytes, budget);
+        int n = g.operatorCount();
+        int[] step = new int[n];
+        Arrays.fill(step, -1);
+        List<Integer> tightSteps = new ArrayList<>();
+        for (int i = 0; i < chain.length; i++) {
+            if (bytes[chain[i]] > budget) {
+                step[chain[i]] = tightSteps.size();
+                tightSteps.add(chain[i]);
+            }
+        }
+        if (tightSteps.isEmpty() || !Solvers.nativeAvailable()) {
+            return 0;
+        }
+        List<List<Integer>> liveAt = new ArrayList<>(g.tensorCount());
+        for (int x = 0; x < g.tensorCount(); x++) {
+            liveAt.add(new ArrayList<>());
+        }
+        long[] cells = new long[1];
+        pairs.forEach((o, x) -> {
+            if (step[o] >= 0) {
+                liveAt.get(x).add(step[o]);
+                cells[0]++;
+            }
+        });
+        if (cells[0] > MAX_CELLS) {
+            return 0;
+        }
+        // Classes: a tensor and its steps, ascending.
+        List<Integer> classTensor = new ArrayList<>();
+        List<int[]> classSteps = new ArrayList<>();
+        for (int x = 0; x < g.tensorCount(); x++) {
+            List<Integer> at = liveAt.get(x);
+            at.sort(null);
+            int from = 0;
+            for (int i = 1; i <= at.size(); i++) {
+                if (i == at.size() || pairs.readBetween(x, tightSteps.get(at.get(i - 1)), tightSteps.get(at.get(i)))) {
+                    classTensor.add(x);
+                    classSteps.add(at.subList(from, i).stream().mapToInt(Integer::intValue).toArray());
+                    from = i;
+                }
+            }
+        }
+        long[] room = new long[tightSteps.size()];
+        for (int s = 0; s < room.length; s++) {
+            room[s] = budget - ownBytes[tightSteps.get(s)];
+        }
+        // The inputs of each class's producer dead at each of its steps (dead stays dead along the chain).
+        int[][][] dead = new int[classTensor.size()][][];
+        for (int k = 0; k < dead.length; k++) {
+            int p = g.producer(classTensor.get(k));
+            int[] steps = classSteps.get(k);
+            dead[k] = new int[steps.length][];
+            int[] inputs = p < 0 ? new int[0] : Arrays.stream(g.inputs(p)).distinct().toArray();
+            for (int i = 0; i < steps.length; i++) {
+                int o = tightSteps.get(steps[i]);
+                dead[k][i] = Arrays.stream(inputs).filter(y -> pairs.dead(o, y)).toArray();
+            }
+        }
+        return new Program(g, lambda, classTensor.stream().mapToInt(Integer::intValue).toArray(),
+                classSteps.toArray(new int[0][]), room, dead).solve(run);
+    }
+
+    /**
+     * The program, per class k and its i-th step: l, r (the last step where x is off, and how it comes back), W (x off
+     * at or before the last such step), R (the same, brought back by a rerun); per tensor z (its spill); per dead input
+     * y and step, h (held), and b_y (made again: a load, or a rerun of its producer). Sizes and prices in units of the
+     * sizes' gcd.
+     */
+    private static final class Program {
+        private final Graph g;
+        private final double unit;
+        private final MPSolver solver;
+        /** The W variable of each step's live classes, and their sizes, per step. */
+        private final List<List<Integer>> stepVars = new ArrayList<>();
+        private final List<List<Double>> stepSizes = new ArrayList<>();
+        private final long[] room;
+        private final List<Double> cost = new ArrayList<>();
+        private final List<Double> upper = new ArrayList<>();
+        private final List<MPVariable> vars = new ArrayList<>();
+        private final List<MPConstraint> rows = new ArrayList<>();
+        private final List<int[]> rowVars = new ArrayList<>();
+        private final List<double[]> rowCoefs = new ArrayList<>();
+        private final List<Double> rowRhs = new ArrayList<>();
+        private final Set<List<Integer>> seen = new HashSet<>();
+        private final int[] spillOf;
+
+        Program(Graph g, double lambda, int[] classTensor, int[][] classSteps, long[] room, int[][][] dead) {
+            this.g = g;
+            this.room = room;
+            long gcd = 0;
+            for (int x = 0; x < g.tensorCount(); x++) {
+                gcd = java.math.BigInteger.valueOf(gcd).gcd(java.math.BigInteger.valueOf(g.size(x))).longValue();
+            }
+            this.unit = Math.max(1, gcd);
+            this.solver = MPSolver.createSolver("GLOP");
+            if (solver == null) {
+                throw new IllegalStateException("OR-Tools cannot create the GLOP solver");
+            }
+            solver.suppressOutput();
+            for (int s = 0; s < room.length; s++) {
+                stepVars.add(new ArrayList<>());
+                stepSizes.add(new ArrayList<>());
+            }
+            spillOf = new int[g.tensorCount()];
+            Arrays.fill(spillOf, -1);
+            java.util.Map<Integer, Integer> remake = new java.util.TreeMap<>();
+            List<java.util.Map<Integer, Integer>> hold = new ArrayList<>(room.length);
+            for (int s = 0; s < room.length; s++) {
+                hold.add(new java.util.TreeMap<>());
+            }
+            for (int k = 0; k < classTensor.length; k++) {
+                int x = classTensor[k];
+                double size = g.size(x) / unit;
+                boolean rerun = g.producer(x) >= 0;
+                int[] steps = classSteps[k];
+                int len = steps.length;
+                int[] w = new int[len];
+                int[] bigR = new int[len];
+                int spill = spill(x);
+                List<Integer> loads = new ArrayList<>();
+                int nextW = -1;
+                int nextR = -1;
+                for (int i = len - 1; i >= 0; i--) {
+                    int l = variable(size, 1);
+                    int r = variable(rerun ? recomputePrice(x, lambda) : 0, rerun ? 1 : 0);
+                    loads.add(l);
+                    w[i] = variable(0, 1);
+                    // W_i <= l_i + r_i + W_{i+1}
+                    addRow(nextW < 0 ? new int[] {l, r, w[i]} : new int[] {l, r, nextW, w[i]},
+                            nextW < 0 ? new double[] {1, 1, -1} : new double[] {1, 1, 1, -1}, 0);
+                    nextW = w[i];
+                    if (rerun) {
+                        bigR[i] = variable(0, 1);
+                        // R_i >= r_i + R_{i+1}
+                        addRow(nextR < 0 ? new int[] {bigR[i], r} : new int[] {bigR[i], r, nextR},
+                                nextR < 0 ? new double[] {1, -1} : new double[] {1, -1, -1}, 0);
+                        nextR = bigR[i];
+                    }
+                }
+                if (spill >= 0) {
+                    // z >= the sum of the class's l (at most one of them is 1 in a plan).
+                    int[] v = new int[loads.size() + 1];
+                    double[] c = new double[v.length];
+                    v[0] = spill;
+                    c[0] = 1;
+                    for (int i = 0; i < loads.size(); i++) {
+                        v[i + 1] = loads.get(i);
+                        c[i + 1] = -1;
+                    }
+                    addRow(v, c, 0);
+                }
+                for (int i = 0; i < len; i++) {
+                    stepVars.get(steps[i]).add(w[i]);
+                    stepSizes.get(steps[i]).add(size);
+                    for (int y : dead[k][i]) {
+                        int b = remake.computeIfAbsent(y, t -> remakeOf(t, lambda));
+                        int h = hold.get(steps[i]).computeIfAbsent(y, t -> variable(0, 1));
+                        addRow(new int[] {h, b, b + 1, bigR[i]}, new double[] {1, 1, 1, -1}, 0);
+                    }
+                }
+            }
+            MPObjective objective = solver.objective();
+            for (int j = 0; j < vars.size(); j++) {
+                objective.setCoefficient(vars.get(j), cost.get(j));
+            }
+            objective.setMinimization();
+            for (int s = 0; s < room.length; s++) {
+                int[] all = java.util.stream.IntStream.range(0, stepVars.get(s).size()).toArray();
+                cover(s, all);
+                if (!hold.get(s).isEmpty()) {
+                    // Plain room: sum size W - sum size(y) h_{y,s} >= D (a held input takes room too).
+                    int m = all.length;
+                    int[] v = new int[m + hold.get(s).size()];
+                    double[] coef = new double[v.length];
+                    double demand = -room[s] / unit;
+                    for (int i = 0; i < m; i++) {
+                        v[i] = stepVars.get(s).get(i);
+                        coef[i] = stepSizes.get(s).get(i);
+                        demand += coef[i];
+                    }
+                    int i = m;
+                    for (var e : hold.get(s).entrySet()) {
+                        v[i] = e.getValue();
+                        coef[i++] = -g.size(e.getKey()) / unit;
+                    }
+                    addRow(v, coef, demand);
+                }
+            }
+        }
+
+        /** x's spill variable (created once), -1 for a host tensor or a graph output. */
+        private int spill(int x) {
+            if (g.isHost(x) || g.isGraphOutput(x)) {
+                return -1;
+            }
+            if (spillOf[x] < 0) {
+                spillOf[x] = variable(g.size(x) / unit, 1);
+            }
+            return spillOf[x];
+        }
+
+        /** b_y as two variables, a load (with y's spill) and, next to it, a rerun of y's producer; the load's index. */
+        private int remakeOf(int y, double lambda) {
+            int load = variable(g.size(y) / unit, 1);
+            variable(recomputePrice(y, lambda), g.producer(y) < 0 ? 0 : 1);
+            int z = spill(y);
+            if (z >= 0) {
+                addRow(new int[] {z, load}, new double[] {1, -1}, 0);
+            }
+            return load;
+        }
+
+        /** A new variable in [0, up] at this cost; its index. */
+        private int variable(double c, double up) {
+            cost.add(c);
+            upper.add(up);
+            vars.add(solver.makeNumVar(0, up, "v" + vars.size()));
+            return vars.size() - 1;
+        }
+
+        /**
+         * x's share of a recompute of its producer, lambda c(p) size(x) / out(p), in units (0 for a host tensor). A
+         * price above a load and a spill is cut down to them: a lower cost only lowers the program, and keeps GLOP's
+         * numbers in scale.
+         */
+        private double recomputePrice(int x, double lambda) {
+            int p = g.producer(x);
+            if (p < 0) {
+                return 0; // a host tensor has no rerun: its variable's upper bound is 0
+            }
+            long out = 0;
+            for (int y : g.outputs(p)) {
+                out += g.size(y);
+            }
+            return Math.min(2.0 * g.size(x) / unit, lambda * g.cost(p) * (g.size(x) / unit) / out);
+        }
+
+        /** The knapsack cover of step s's classes at positions {@code set}: sum min(size, D) W >= D. */
+        private boolean cover(int s, int[] set) {
+            double total = 0;
+            for (int i : set) {
+                total += stepSizes.get(s).get(i);
+            }
+            double demand = total - room[s] / unit;
+            int[] v = Arrays.stream(set).map(i -> stepVars.get(s).get(i)).sorted().toArray();
+            if (demand <= 0 || !seen.add(Arrays.stream(v).boxed().toList())) {
+                return false;
+            }
+            double[] coef = new double[set.length];
+            for (int i = 0; i < set.length; i++) {
+                int at = stepVars.get(s).indexOf(v[i]);
+                coef[i] = Math.min(stepSizes.get(s).get(at), demand);
+            }
+            addRow(v, coef, demand);
+            return true;
+        }
+
+        private void addRow(int[] v, double[] coef, double rhs) {
+            MPConstraint c = solver.makeConstraint(rhs, MPSolver.infinity());
+            for (int i = 0; i < v.length; i++) {
+                c.setCoefficient(vars.get(v[i]), coef[i]);
+            }
+            rows.add(c);
+            rowVars.add(v);
+            rowCoefs.add(coef);
+            rowRhs.add(rhs);
+        }
+
+        double solve(Budget run) {
+            try {
+                double best = 0;
+                for (int round = 0; round < MAX_ROUNDS; round++) {
+                    Duration left = run.wallLeft();
+                    if (left != null) {
+                        if (left.isZero()) {
+                            run.markWallStop();
+                            break;
+                        }
+                        solver.setTimeLimit(Math.max(1, left.toMillis()));
+                    }
+                    if (solver.solve() != MPSolver.ResultStatus.OPTIMAL) {
+                        if (run.wallOver()) {
+                            run.markWallStop();
+                        }
+                        break;
+                    }
+                    best = Math.max(best, safeBound());
+                    if (!separate()) {
+                        break;
+                    }
+                }
+                return best * unit;
+            } finally {
+                solver.delete();
+            }
+        }
+
+        /** Adds the most violated prefix cover of each step (classes by least W first); false when none is. */
+        private boolean separate() {
+            boolean added = false;
+            double[] value = new double[vars.size()];
+            for (int j = 0; j < value.length; j++) {
+                value[j] = vars.get(j).solutionValue();
+            }
+            for (int s = 0; s < room.length; s++) {
+                List<Integer> ws = stepVars.get(s);
+                List<Double> sizes = stepSizes.get(s);
+                Integer[] byValue = java.util.stream.IntStream.range(0, ws.size()).boxed().toArray(Integer[]::new);
+                Arrays.sort(byValue, (a, b) -> value[ws.get(a)] != value[ws.get(b)]
+                        ? Double.compare(value[ws.get(a)], value[ws.get(b)])
+                        : !sizes.get(a).equals(sizes.get(b)) ? Double.compare(sizes.get(b), sizes.get(a))
+                        : Integer.compare(a, b));
+                double total = 0;
+                int best = -1;
+                double bestViolation = 0;
+                int tried = 0;
+                for (int k = 0; k < byValue.length && tried < PREFIXES; k++) {
+                    total += sizes.get(byValue[k]);
+                    double demand = total - room[s] / unit;
+                    if (demand <= 0) {
+                        continue;
+                    }
+                    tried++;
+                    double lhs = 0;
+                    for (int j = 0; j <= k; j++) {
+                        lhs += Math.min(sizes.get(byValue[j]), demand) * value[ws.get(byValue[j])];
+                    }
+                    double violation = (demand - lhs) / demand;
+                    if (violation > VIOLATION && violation > bestViolation) {
+                        bestViolation = violation;
+                        best = k;
+                    }
+                }
+                if (best >= 0) {
+                    int[] set = new int[best + 1];
+                    for (int j = 0; j <= best; j++) {
+                        set[j] = byValue[j];
+                    }
+                    added |= cover(s, set);
+                }
+            }
+            return added;
+        }
+
+        /**
+         * The Lagrangian of the row duals clamped at 0: pi.b + sum_j min(0, c_j - (A^T pi)_j) over the variables in
+         * [0, 1] (r of a host tensor in [0, 0]), less a margin far above the rounding in these sums.
+         */
+        private double safeBound() {
+            double[] reduced = cost.stream().mapToDouble(Double::doubleValue).toArray();
+            double bound = 0;
+            double magnitude = 0;
+            for (int r = 0; r < rows.size(); r++) {
+                double pi = Math.max(0, rows.get(r).dualValue());
+                if (pi == 0) {
+                    continue;
+                }
+                bound += pi * rowRhs.get(r);
+                magnitude += Math.abs(pi * rowRhs.get(r));
+                int[] v = rowVars.get(r);
+                double[] coef = rowCoefs.get(r);
+                for (int i = 0; i < v.length; i++) {
+                    reduced[v[i]] -= pi * coef[i];
+                    magnitude += Math.abs(pi * coef[i]);
+                }
+            }
+            for (int j = 0; j < reduced.length; j++) {
+                bound += Math.min(0, reduced[j]) * upper.get(j);
+                magnitude += Math.abs(cost.get(j)) + Math.abs(reduced[j]);
+            }
+            return Math.max(0, bound - (1e-9 * magnitude + 1e-6));
+        }
+    }
+}
