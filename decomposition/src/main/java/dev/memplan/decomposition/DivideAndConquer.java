@@ -1,13 +1,11 @@
 package dev.memplan.decomposition;
 
-import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.cosma.ForcedTraffic;
 import dev.memplan.formulations.cosma.ModelEstimate;
 import dev.memplan.formulations.cosma.OperatorWindows;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
-import dev.memplan.model.JustInTimePlanner;
 import dev.memplan.model.Limits;
 import dev.memplan.model.HeapRoom;
 import dev.memplan.model.Plan;
@@ -20,8 +18,6 @@ import dev.memplan.model.TensorSetting;
 import java.time.Duration;
 import dev.memplan.model.Schedule;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
@@ -82,32 +78,41 @@ public final class DivideAndConquer {
      * @param windows run the large neighbourhood search
      * @param stemPlans offer the plans of the proven stems' orders ({@link StemPlans}; off: the stems give only
      *     their bound, to test the steps they would preempt)
+     * @param admits the plans the run may keep (every plan; for the plans of a {@link RunGraph}, those that map back
+     *     to valid plans of its graph); the starts must be admitted
      */
     public record Options(CosmaSolver.Options cosma, int maxPart, List<String> breakNodes, boolean handover,
-                          boolean windows, boolean stemPlans) {
+                          boolean windows, boolean stemPlans, Predicate<Plan> admits) {
 
         public static Options of(CosmaSolver.Options cosma) {
-            return new Options(cosma, DEFAULT_MAX_PART, null, true, true, true);
+            return new Options(cosma, DEFAULT_MAX_PART, null, true, true, true, EVERY_PLAN);
         }
 
+        /** Every plan (one instance, so that two options made alike are equal). */
+        private static final Predicate<Plan> EVERY_PLAN = p -> true;
+
         public Options withMaxPart(int value) {
-            return new Options(cosma, value, breakNodes, handover, windows, stemPlans);
+            return new Options(cosma, value, breakNodes, handover, windows, stemPlans, admits);
         }
 
         public Options withBreakNodes(List<String> value) {
-            return new Options(cosma, maxPart, value, handover, windows, stemPlans);
+            return new Options(cosma, maxPart, value, handover, windows, stemPlans, admits);
         }
 
         public Options withHandover(boolean value) {
-            return new Options(cosma, maxPart, breakNodes, value, windows, stemPlans);
+            return new Options(cosma, maxPart, breakNodes, value, windows, stemPlans, admits);
         }
 
         public Options withWindows(boolean value) {
-            return new Options(cosma, maxPart, breakNodes, handover, value, stemPlans);
+            return new Options(cosma, maxPart, breakNodes, handover, value, stemPlans, admits);
         }
 
         public Options withStemPlans(boolean value) {
-            return new Options(cosma, maxPart, breakNodes, handover, windows, value);
+            return new Options(cosma, maxPart, breakNodes, handover, windows, value, admits);
+        }
+
+        Options withAdmits(Predicate<Plan> value) {
+            return new Options(cosma, maxPart, breakNodes, handover, windows, stemPlans, value);
         }
     }
 
@@ -160,22 +165,12 @@ public final class DivideAndConquer {
     /**
      * Divide and conquer as above, with {@code alternatives}: checked plans that neither decide the cuts nor become
      * the plan the windows first improve (the pipeline's restarts: a start with less traffic but a high peak leaves
-     * the search less to gain); the windows rerun from each of them once
-     * the search has come up empty with budget left ({@link WindowSearch#reruns}), and all are offered at the end,
-     * before the final bound. The result is never worse than the best of them.
+     * the search less to gain); the windows rerun from each of them once the search has come up empty with budget
+     * left ({@link WindowSearch#reruns}), and all are offered at the end, before the final bound. The result is never
+     * worse than the best of them.
      */
     public static DncResult solve(Graph graph, TensorSetting setting, long budget, Options options, Limits limits,
                                   List<Plan> starts, List<Plan> alternatives, Consumer<String> progress) {
-        return solve(graph, setting, budget, options, limits, starts, alternatives, p -> true, progress);
-    }
-
-    /**
-     * Divide and conquer as above, keeping only the plans {@code admits} accepts (the plans of a {@link RunGraph}
-     * that map back to valid plans of its graph); the starts must be admitted.
-     */
-    static DncResult solve(Graph graph, TensorSetting setting, long budget, Options options, Limits limits,
-                           List<Plan> starts, List<Plan> alternatives, Predicate<Plan> admits,
-                           Consumer<String> progress) {
         Graph g = graph.withSetting(setting);
         RunShares shares = new RunShares(limits, graph.operatorCount() <= WHOLE_GRAPH_LIMIT ? Shares.FINAL_BOUND : 0);
         if (limits.workMode()) {
@@ -184,7 +179,7 @@ public final class DivideAndConquer {
             progress = line -> lines.accept(line + String.format(Locale.ROOT, " [work %.3f]",
                     limits.budget().workUsed()));
         }
-        DncRun run = new DncRun(g, setting, budget, options, shares, starts, alternatives, admits, progress);
+        DncRun run = new DncRun(g, setting, budget, options, shares, starts, alternatives, progress);
         begin(run);
         List<StepReport> reports = new ArrayList<>();
         for (Step step : STEPS) {
@@ -213,10 +208,10 @@ public final class DivideAndConquer {
 
     /** The steps, in order; each returns what it did and the driver reports it ({@link StepReport}). */
     private static final List<Step> STEPS = List.of(
-            new Step("parts", DivideAndConquer::parts),
+            new Step("parts", DncParts::parts),
             new Step("stitch", DivideAndConquer::stitch),
             new Step("stitched order", DivideAndConquer::stitchedOrder),
-            new Step("stem", DivideAndConquer::stem),
+            new Step("stem", StemPlans::step),
             new Step("windows", WindowSearch::windows),
             new Step("reruns", WindowSearch::reruns),
             new Step(BOUND_STEP, DivideAndConquer::bound));
@@ -250,74 +245,6 @@ public final class DivideAndConquer {
             run.progress.accept("dnc: the starting plan meets the lower bound; nothing to divide");
             run.finished = true;
         }
-    }
-
-    /** The parts, each solved alone with a free schedule (the paper's scheme), then stitched spilling at the cuts. */
-    private static StepReport.Status parts(DncRun run) {
-        Graph g = run.g;
-        Plan startPlan = run.best.plan();
-        int[] startPosition = startPlan == null ? null : PlanSplicer.positions(g, startPlan);
-        List<Plan> partPlans = new ArrayList<>();
-        int at = 0;
-        int left = g.operatorCount();
-        long partsEnd = run.shares.fraction(g.operatorCount() <= WHOLE_GRAPH_LIMIT ? Shares.PARTS : Shares.LARGE_PARTS);
-        for (int k = 0; k < run.partition.size(); k++) {
-            if (run.shares.over()) {
-                // Past the end nothing is stitched: the parts so far are no plan of the whole graph.
-                run.progress.accept(String.format(Locale.ROOT, "dnc: the time is up after %d of %d parts; the best "
-                        + "plan so far is kept", k, run.partition.size()));
-                run.finished = true;
-                run.cut = true;
-                return StepReport.Status.OUT_OF_BUDGET;
-            }
-            int[] ops = run.partition.parts().get(k);
-            SubGraph part = SubGraph.of(g, ops, g.name() + "/part" + k);
-            long share = run.shares.shareUntil(partsEnd, ops.length, left);
-            left -= ops.length;
-            Plan partStart = run.contiguous
-                    ? PlanSplicer.restrict(g, startPlan, startPosition, at, at + ops.length - 1, part) : null;
-            at += ops.length;
-            if (partStart == null) {
-                partStart = new JustInTimePlanner(startPosition == null ? null : inOrder(g, part, startPosition))
-                        .plan(part.graph(), run.setting, run.budget, Limits.DEFAULT);
-            }
-            partPlans.add(solvePart(run, k, part, partStart, share));
-        }
-        Plan stitched = PlanSplicer.concatenate(g, run.setting, run.budget, partPlans);
-        run.spillAtCut = PlanChecker.requireValid(g, stitched, "divide and conquer (spill at cut)").traffic()
-                .nonCompulsory();
-        run.best.offer(stitched, "parts, spill at cut");
-        run.current = stitched;
-        return StepReport.Status.DONE;
-    }
-
-    /** A part's plan: its program's within {@code share}, or its starting plan when that found nothing. */
-    private static Plan solvePart(DncRun run, int k, SubGraph part, Plan partStart, long share) {
-        int count = run.partition.size();
-        int size = part.operators().length;
-        if (share < Math.round(Shares.MIN_SOLVE * 1e9)) {
-            // No budget left for a program: the part's starting plan as it is.
-            run.progress.accept(String.format(Locale.ROOT, "dnc: part %d/%d (%d operators): its starting plan (no "
-                    + "time left)", k + 1, count, size));
-            return partStart;
-        }
-        CosmaResult r;
-        try {
-            r = CosmaSolver.solve(part.graph(), run.setting, run.budget,
-                    run.options.cosma().withSchedule(null).withStart(partStart), run.shares.step(share));
-        } catch (IllegalStateException e) {
-            run.progress.accept("dnc: part " + (k + 1) + " keeps its starting plan: " + e.getMessage()
-                    + " (part saved as " + DncRun.saved(part.graph(), partStart) + ")");
-            r = null;
-        }
-        if (r == null || r.plan() == null) {
-            run.progress.accept(String.format(Locale.ROOT, "dnc: part %d/%d (%d operators): its starting plan (the "
-                    + "solve found none within its share)", k + 1, count, size));
-            return partStart;
-        }
-        run.progress.accept(String.format(Locale.ROOT, "dnc: part %d/%d (%d operators) %s, traffic %d, %.1f s",
-                k + 1, count, size, r.status(), r.objective(), r.seconds()));
-        return r.plan();
     }
 
     /** The on-chip state handed over across the cuts instead of spilled ({@link StateHandover}). */
@@ -358,46 +285,10 @@ public final class DivideAndConquer {
     }
 
     /**
-     * Up to {@link #WHOLE_GRAPH_LIMIT} operators, the growing stems ({@link StemBound#growing}) with
-     * {@link Shares#STEM_PLANS} of what is left, the target the best plan's traffic: each proven stem's order gives
-     * plans ({@link StemPlans}) offered to the best, so that the windows start from the best of them; when the best
-     * meets the stems' bound (or the bound beside the search), the run is finished.
-     */
-    private static StepReport.Status stem(DncRun run) {
-        if (run.g.operatorCount() > WHOLE_GRAPH_LIMIT || run.best.plan() == null || run.shares.over()) {
-            return StepReport.Status.SKIPPED;
-        }
-        Limits room = run.shares.left() == Budget.NONE ? run.shares.step(Shares.STEP_CAP.toNanos())
-                : run.shares.step(run.shares.fractionOfRest(Shares.STEM_PLANS));
-        long before = run.best.traffic();
-        try {
-            run.stemBound = StemBound.growing(run.g, run.budget, run.best::traffic, room,
-                    order -> offerStemPlans(run, order, room));
-        } catch (OutOfMemoryError e) {
-            run.progress.accept("dnc: the stems ran out of heap; no stem plans");
-            return StepReport.Status.DONE;
-        }
-        run.progress.accept(String.format(Locale.ROOT, "dnc: the stems' bound %d, best traffic %d (before %d)",
-                run.stemBound, run.best.traffic(), before));
-        if (run.best.traffic() <= run.stemBound || run.best.meets(run.bound)) {
-            run.progress.accept("dnc: the best plan meets the lower bound; no window search");
-            run.finished = true;
-        }
-        return StepReport.Status.DONE;
-    }
-
-    /** The plans of a proven stem's order offered to the best ({@link StemPlans}), unless the options say not. */
-    private static void offerStemPlans(DncRun run, int[] stemOrder, Limits room) {
-        if (run.options.stemPlans()) {
-            StemPlans.offer(run, stemOrder, room);
-        }
-    }
-
-    /**
-     * The restart plans offered, then the bound: the one computed beside the search and the stems' before the
-     * windows, the stem's (with the plans of
-     * each proven stem's order offered, {@link StemPlans}) and, with budget left, the live-bytes bound again with the final
-     * traffic as its target. After the parts ran out, the bound known then.
+     * The restart plans offered, then the bound: the larger of the one computed beside the search and the stems'
+     * (from the stem step, {@link StemPlans#step}) and, with budget left, the last bound step with the final traffic
+     * as its target ({@link DncBounds#last}, which offers each proven stem's plans too). After the parts ran out, the
+     * bound known then.
      */
     private static StepReport.Status bound(DncRun run) {
         run.offerAlternatives();
@@ -410,10 +301,9 @@ public final class DivideAndConquer {
             lower = lower == null ? run.stemBound : Math.max(lower, run.stemBound);
         }
         run.lower = DncBounds.last(run.g, run.budget, run.best, lower, run.shares,
-                (order, room) -> offerStemPlans(run, order, room));
+                (order, room) -> StemPlans.offerIfAsked(run, order, room));
         return StepReport.Status.DONE;
     }
-
 
     private static DncResult finish(DncRun run, List<StepReport> reports) {
         Plan plan = run.best.plan();
@@ -435,9 +325,4 @@ public final class DivideAndConquer {
                 run.best.source(), List.copyOf(reports));
     }
 
-    /** The part's operators in the order of the given positions (a topological order of the part). */
-    private static Schedule inOrder(Graph g, SubGraph part, int[] position) {
-        return new Schedule(Arrays.stream(part.operators()).boxed().sorted(Comparator.comparingInt(o -> position[o]))
-                .map(o -> g.operator(o).name()).toList());
-    }
 }

@@ -55,14 +55,14 @@ final class DncRun {
     Long lower;
 
     DncRun(Graph g, TensorSetting setting, long budget, DivideAndConquer.Options options, RunShares shares,
-           List<Plan> starts, List<Plan> alternatives, Predicate<Plan> admits, Consumer<String> progress) {
+           List<Plan> starts, List<Plan> alternatives, Consumer<String> progress) {
         this.g = g;
         this.setting = setting;
         this.budget = budget;
         this.options = options;
         this.limits = shares.limits();
         this.shares = shares;
-        this.admits = admits;
+        this.admits = options.admits();
         this.best = new BestPlan(g, admits);
         this.starts = starts;
         this.alternatives = alternatives;

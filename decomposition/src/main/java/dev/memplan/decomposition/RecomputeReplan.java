@@ -43,13 +43,13 @@ final class RecomputeReplan {
     }
 
     /**
-     * Re-plans {@code start}, a valid plan of the graph in its setting within the budget.
-     *
-     * @param free whether the schedule is free (divide and conquer follows the fixed-schedule program)
+     * Re-plans {@code start}, a valid plan of the graph in its setting within the budget; with a free schedule
+     * (no schedule in the settings) divide and conquer follows the fixed-schedule program.
      */
     static Result run(Graph graph, TensorSetting setting, long budget, Plan start, double lambda,
-                      CosmaPipeline.Settings settings, boolean free, Limits limits, Consumer<String> progress) {
+                      CosmaPipeline.Settings settings, Limits limits, Consumer<String> progress) {
         Graph g = graph.withSetting(setting);
+        boolean free = settings.cosma().schedule() == null;
         RunGraph runs;
         try {
             runs = RunGraph.of(g, start);
@@ -78,9 +78,9 @@ final class RecomputeReplan {
         if (free && !limits.stopped()) {
             progress.accept("recompute: divide and conquer on the runs of the best recompute plan ...");
             DivideAndConquer.Options options = DivideAndConquer.Options.of(settings.cosma().withStart(null)
-                    .withSchedule(null)).withMaxPart(settings.maxPart());
+                    .withSchedule(null)).withMaxPart(settings.maxPart()).withAdmits(runs::admits);
             DncResult r = DivideAndConquer.solve(runs.graph(), setting, budget, options, limits.child(), List.of(best),
-                    List.of(), runs::admits, line -> progress.accept(PROGRESS + line));
+                    List.of(), line -> progress.accept(PROGRESS + line));
             if (r.traffic() < bestTraffic) {
                 best = r.plan();
                 bestTraffic = r.traffic();

@@ -195,7 +195,7 @@ final class RecomputeStep {
             Limits share = step.budget().limited() && i < starts.size() - 1 ? step.child(0.5) : step.child();
             progress.accept("recompute: the plan of " + start.name() + " re-planned around its recomputes ...");
             RecomputeReplan.Result r = RecomputeReplan.run(graph, setting, budget, start.result().plan(), lambda,
-                    settings, settings.cosma().schedule() == null, share, progress);
+                    settings, share, progress);
             progress.accept("recompute: re-planned " + start.name() + ": " + r.note());
             notes.add(start.name() + ": " + r.note());
             if (r.plan() != null) {

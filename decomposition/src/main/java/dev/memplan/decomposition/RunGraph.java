@@ -59,18 +59,12 @@ record RunGraph(Graph graph, Plan plan, Graph source, int[] runOf, int[] copyOf,
         for (int x = 0; x < g.tensorCount(); x++) {
             current[x] = g.tensor(x).name();
         }
-        List<Tensor> tensors = new ArrayList<>();
         List<Operator> operators = new ArrayList<>();
         int[] runOf = new int[runs];
-        List<Integer> copyOf = new ArrayList<>();
-        List<Boolean> recomputed = new ArrayList<>();
-        Map<String, Integer> copyIndex = new HashMap<>();
+        Copies copies = new Copies();
         for (int x = 0; x < g.tensorCount(); x++) {
             if (g.producer(x) < 0) {
-                copyIndex.put(g.tensor(x).name(), tensors.size());
-                tensors.add(g.tensor(x));
-                copyOf.add(x);
-                recomputed.add(false);
+                copies.add(g.tensor(x), x, false);
             }
         }
         // Per tensor of the graph, its copies in run order: a segment belongs to the latest one made at or before it.
@@ -91,22 +85,56 @@ record RunGraph(Graph graph, Plan plan, Graph source, int[] runOf, int[] copyOf,
             for (int x : g.outputs(o)) {
                 String name = r == 0 ? g.tensor(x).name() : fresh(taken, g.tensor(x).name() + "@" + r);
                 current[x] = name;
-                copiesAt.get(x).add(new int[] {t, tensors.size()});
-                copyIndex.put(name, tensors.size());
-                tensors.add(r == 0 ? g.tensor(x) : Tensor.activation(name, g.size(x)));
-                copyOf.add(x);
-                recomputed.add(r > 0);
+                copiesAt.get(x).add(new int[] {t, copies.add(r == 0 ? g.tensor(x) : Tensor.activation(name, g.size(x)),
+                        x, r > 0)});
                 outputs.add(name);
             }
             String name = r == 0 ? op.name() : fresh(taken, op.name() + "@" + r);
             operators.add(new Operator(name, op.type(), inputs, outputs, g.cost(o)));
         }
-        Graph unrolled = new Graph(g.name() + "/runs", g.alignment(), tensors, operators, g.outputs());
+        Graph unrolled = new Graph(g.name() + "/runs", g.alignment(), copies.tensors, operators, g.outputs());
+        Plan plan = new Plan(unrolled.name(), p.setting(), p.budget(), Schedule.defaultOrder(unrolled),
+                segments(g, p, unrolled, copies, copiesAt), null, null);
+        CheckReport report = PlanChecker.check(unrolled, plan);
+        if (!report.valid()) {
+            throw new IllegalArgumentException("the plan does not unroll into runs: " + report.violations().get(0));
+        }
+        boolean[] made = new boolean[copies.recomputed.size()];
+        for (int i = 0; i < made.length; i++) {
+            made[i] = copies.recomputed.get(i);
+        }
+        return new RunGraph(unrolled, plan, g, runOf, copies.copyOf.stream().mapToInt(Integer::intValue).toArray(),
+                made);
+    }
+
+    /** The tensors of the unrolled graph as they are made: each a copy of a tensor of the graph. */
+    private static final class Copies {
+        final List<Tensor> tensors = new ArrayList<>();
+        final List<Integer> copyOf = new ArrayList<>();
+        final List<Boolean> recomputed = new ArrayList<>();
+        final Map<String, Integer> index = new HashMap<>();
+
+        /** Adds {@code t}, a copy of the graph's tensor {@code x} (made by a recompute or not); its index. */
+        int add(Tensor t, int x, boolean byRecompute) {
+            index.put(t.name(), tensors.size());
+            tensors.add(t);
+            copyOf.add(x);
+            recomputed.add(byRecompute);
+            return tensors.size() - 1;
+        }
+    }
+
+    /**
+     * The plan's segments moved to the copies of the unrolled graph: each segment belongs to the latest copy made at
+     * or before its start (a host tensor's own copy when none was made).
+     */
+    private static Map<String, List<Segment>> segments(Graph g, Plan p, Graph unrolled, Copies copies,
+                                                       List<List<int[]>> copiesAt) {
         Map<String, List<Segment>> segments = new LinkedHashMap<>();
         p.segments().forEach((name, list) -> {
             int x = g.tensorIndex(name);
             for (Segment s : list) {
-                int copy = g.producer(x) < 0 ? copyIndex.get(name) : -1;
+                int copy = g.producer(x) < 0 ? copies.index.get(name) : -1;
                 for (int[] made : copiesAt.get(x)) {
                     if (made[0] <= s.start()) {
                         copy = made[1];
@@ -116,23 +144,12 @@ record RunGraph(Graph graph, Plan plan, Graph source, int[] runOf, int[] copyOf,
                 // with no read left is dropped (both only lower the footprint and the traffic).
                 int end = Math.min(s.end(), lastRead(unrolled, copy));
                 if (end >= s.start()) {
-                    segments.computeIfAbsent(tensors.get(copy).name(), k -> new ArrayList<>()).add(new Segment(
+                    segments.computeIfAbsent(copies.tensors.get(copy).name(), k -> new ArrayList<>()).add(new Segment(
                             s.start(), end, s.offset(), s.origin() == Origin.RECOMPUTED ? Origin.CREATED : s.origin()));
                 }
             }
         });
-        Plan plan = new Plan(unrolled.name(), p.setting(), p.budget(), Schedule.defaultOrder(unrolled), segments,
-                null, null);
-        CheckReport report = PlanChecker.check(unrolled, plan);
-        if (!report.valid()) {
-            throw new IllegalArgumentException("the plan does not unroll into runs: " + report.violations().get(0));
-        }
-        int[] copies = copyOf.stream().mapToInt(Integer::intValue).toArray();
-        boolean[] made = new boolean[recomputed.size()];
-        for (int i = 0; i < made.length; i++) {
-            made[i] = recomputed.get(i);
-        }
-        return new RunGraph(unrolled, plan, g, runOf, copies, made);
+        return segments;
     }
 
     /** The timestep of the last read of a tensor of the unrolled graph (its producer's when none reads it). */

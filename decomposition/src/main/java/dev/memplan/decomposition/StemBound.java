@@ -361,14 +361,7 @@ public final class StemBound {
         private void successors(long[] key, List<long[]> next, List<Long> costs, List<Integer> ops,
                                 List<int[]> dropped) {
             long[] done = Arrays.copyOf(key, opWords);
-            List<Integer> heldList = new ArrayList<>();
-            for (int w = 0; w < tensorWords; w++) {
-                long bits = key[opWords + w];
-                while (bits != 0) {
-                    heldList.add(w * 64 + Long.numberOfTrailingZeros(bits));
-                    bits &= bits - 1;
-                }
-            }
+            List<Integer> heldList = held(key);
             int doneCount = fixed == null ? 0 : countAll(done);
             for (int o = 0; o < g.operatorCount(); o++) {
                 if (PeakBound.has(done, o) || !PeakBound.ready(g, done, o, false)
@@ -394,31 +387,53 @@ public final class StemBound {
                 }
                 for (int[] drop : drops) {
                     long[] after = key.clone();
-                    set(after, 0, o, true);
-                    long cost = 0;
-                    for (int x : drop) {
-                        cost += g.size(x);
-                        boolean spillable = g.producer(x) >= 0 && !g.isGraphOutput(x);
-                        if (spillable && (key[opWords + tensorWords + (x >> 6)] & (1L << (x & 63))) == 0) {
-                            cost += g.size(x);
-                            set(after, opWords + tensorWords, x, true);
-                        }
-                        set(after, opWords, x, false);
-                    }
-                    long[] doneAfter = Arrays.copyOf(after, opWords);
-                    for (int x : own[o]) {
-                        boolean stays = live(doneAfter, x);
-                        set(after, opWords, x, stays);
-                        if (!stays) {
-                            set(after, opWords + tensorWords, x, false);
-                        }
-                    }
+                    costs.add(advance(key, after, o, drop));
                     next.add(after);
-                    costs.add(cost);
                     ops.add(o);
                     dropped.add(drop);
                 }
             }
+        }
+
+        /** The held tensors of a state. */
+        private List<Integer> held(long[] key) {
+            List<Integer> held = new ArrayList<>();
+            for (int w = 0; w < tensorWords; w++) {
+                long bits = key[opWords + w];
+                while (bits != 0) {
+                    held.add(w * 64 + Long.numberOfTrailingZeros(bits));
+                    bits &= bits - 1;
+                }
+            }
+            return held;
+        }
+
+        /**
+         * Moves {@code after}, a copy of the state {@code key}, past operator o with the held tensors {@code drop}
+         * sent off chip (each spilled the first time it leaves, loaded again later: twice its size, then once); its
+         * outputs held while live. What the move costs.
+         */
+        private long advance(long[] key, long[] after, int o, int[] drop) {
+            set(after, 0, o, true);
+            long cost = 0;
+            for (int x : drop) {
+                cost += g.size(x);
+                boolean spillable = g.producer(x) >= 0 && !g.isGraphOutput(x);
+                if (spillable && (key[opWords + tensorWords + (x >> 6)] & (1L << (x & 63))) == 0) {
+                    cost += g.size(x);
+                    set(after, opWords + tensorWords, x, true);
+                }
+                set(after, opWords, x, false);
+            }
+            long[] doneAfter = Arrays.copyOf(after, opWords);
+            for (int x : own[o]) {
+                boolean stays = live(doneAfter, x);
+                set(after, opWords, x, stays);
+                if (!stays) {
+                    set(after, opWords + tensorWords, x, false);
+                }
+            }
+            return cost;
         }
 
         private boolean reads(int o, int x) {

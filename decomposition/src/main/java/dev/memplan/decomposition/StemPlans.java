@@ -6,6 +6,8 @@ import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.scheduling.GivenOrderScheduler;
 import dev.memplan.baselines.allocation.heuristics.GreedyBySizeAllocator;
 import dev.memplan.baselines.allocation.telamalloc.SkylineAllocator;
+import dev.memplan.model.Budget;
+import dev.memplan.model.Shares;
 import dev.memplan.model.Allocation;
 import dev.memplan.model.Allocator;
 import dev.memplan.model.Graph;
@@ -40,6 +42,43 @@ import java.util.Set;
 final class StemPlans {
 
     private StemPlans() {
+    }
+
+    /**
+     * Up to {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators, the growing stems ({@link StemBound#growing}) with
+     * {@link Shares#STEM_PLANS} of what is left, the target the best plan's traffic: each proven stem's order gives
+     * plans offered to the best, so that the windows start from the best of them; when the best meets the stems'
+     * bound (or the bound beside the search), the run is finished.
+     */
+    static StepReport.Status step(DncRun run) {
+        if (run.g.operatorCount() > DivideAndConquer.WHOLE_GRAPH_LIMIT || run.best.plan() == null
+                || run.shares.over()) {
+            return StepReport.Status.SKIPPED;
+        }
+        Limits room = run.shares.left() == Budget.NONE ? run.shares.step(Shares.STEP_CAP.toNanos())
+                : run.shares.step(run.shares.fractionOfRest(Shares.STEM_PLANS));
+        long before = run.best.traffic();
+        try {
+            run.stemBound = StemBound.growing(run.g, run.budget, run.best::traffic, room,
+                    order -> offerIfAsked(run, order, room));
+        } catch (OutOfMemoryError e) {
+            run.progress.accept("dnc: the stems ran out of heap; no stem plans");
+            return StepReport.Status.DONE;
+        }
+        run.progress.accept(String.format(Locale.ROOT, "dnc: the stems' bound %d, best traffic %d (before %d)",
+                run.stemBound, run.best.traffic(), before));
+        if (run.best.traffic() <= run.stemBound || run.best.meets(run.bound)) {
+            run.progress.accept("dnc: the best plan meets the lower bound; no window search");
+            run.finished = true;
+        }
+        return StepReport.Status.DONE;
+    }
+
+    /** The plans of a proven stem's order offered to the best ({@link #offer}), unless the options say not. */
+    static void offerIfAsked(DncRun run, int[] stemOrder, Limits room) {
+        if (run.options.stemPlans()) {
+            offer(run, stemOrder, room);
+        }
     }
 
     /**
