@@ -304,10 +304,7 @@ public final class FixedOrderBound {
         private final MPSolver solver;
         private final MPVariable[] y;
         private final MPVariable[] z;
-        private final List<MPConstraint> rows = new ArrayList<>();
-        private final List<int[]> rowVars = new ArrayList<>();
-        private final List<double[]> rowCoefs = new ArrayList<>();
-        private final List<Double> rowRhs = new ArrayList<>();
+        private final DualRows dualRows = new DualRows();
         private final Set<List<Integer>> seen = new HashSet<>();
         private int covers;
 
@@ -367,10 +364,7 @@ public final class FixedOrderBound {
             for (int k = 0; k < vars.length; k++) {
                 c.setCoefficient(variable(vars[k]), coef[k]);
             }
-            rows.add(c);
-            rowVars.add(vars);
-            rowCoefs.add(coef);
-            rowRhs.add(rhs);
+            dualRows.add(c, vars, coef, rhs);
         }
 
         private MPVariable variable(int index) {
@@ -458,22 +452,9 @@ public final class FixedOrderBound {
                     reduced[m + in.spillOf[i]] = in.size[i];
                 }
             }
-            double bound = 0;
-            double magnitude = 0;
-            for (int r = 0; r < rows.size(); r++) {
-                double pi = Math.max(0, rows.get(r).dualValue());
-                if (pi == 0) {
-                    continue;
-                }
-                bound += pi * rowRhs.get(r);
-                magnitude += Math.abs(pi * rowRhs.get(r));
-                int[] vars = rowVars.get(r);
-                double[] coef = rowCoefs.get(r);
-                for (int k = 0; k < vars.length; k++) {
-                    reduced[vars[k]] -= pi * coef[k];
-                    magnitude += Math.abs(pi * coef[k]);
-                }
-            }
+            DualRows.Part rows = dualRows.lagrangian(reduced);
+            double bound = rows.value();
+            double magnitude = rows.magnitude();
             for (int j = 0; j < reduced.length; j++) {
                 boolean fixedAtOne = j < m && in.always[j];
                 bound += fixedAtOne ? reduced[j] : Math.min(0, reduced[j]);

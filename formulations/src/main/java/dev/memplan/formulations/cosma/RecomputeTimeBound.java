@@ -161,10 +161,7 @@ final class RecomputeTimeBound {
         private final List<Double> cost = new ArrayList<>();
         private final List<Double> upper = new ArrayList<>();
         private final List<MPVariable> vars = new ArrayList<>();
-        private final List<MPConstraint> rows = new ArrayList<>();
-        private final List<int[]> rowVars = new ArrayList<>();
-        private final List<double[]> rowCoefs = new ArrayList<>();
-        private final List<Double> rowRhs = new ArrayList<>();
+        private final DualRows dualRows = new DualRows();
         private final Set<List<Integer>> seen = new HashSet<>();
         private final int[] spillOf;
 
@@ -344,10 +341,7 @@ final class RecomputeTimeBound {
             for (int i = 0; i < v.length; i++) {
                 c.setCoefficient(vars.get(v[i]), coef[i]);
             }
-            rows.add(c);
-            rowVars.add(v);
-            rowCoefs.add(coef);
-            rowRhs.add(rhs);
+            dualRows.add(c, v, coef, rhs);
         }
 
         double solve(Budget run) {
@@ -432,22 +426,9 @@ final class RecomputeTimeBound {
          */
         private double safeBound() {
             double[] reduced = cost.stream().mapToDouble(Double::doubleValue).toArray();
-            double bound = 0;
-            double magnitude = 0;
-            for (int r = 0; r < rows.size(); r++) {
-                double pi = Math.max(0, rows.get(r).dualValue());
-                if (pi == 0) {
-                    continue;
-                }
-                bound += pi * rowRhs.get(r);
-                magnitude += Math.abs(pi * rowRhs.get(r));
-                int[] v = rowVars.get(r);
-                double[] coef = rowCoefs.get(r);
-                for (int i = 0; i < v.length; i++) {
-                    reduced[v[i]] -= pi * coef[i];
-                    magnitude += Math.abs(pi * coef[i]);
-                }
-            }
+            DualRows.Part rows = dualRows.lagrangian(reduced);
+            double bound = rows.value();
+            double magnitude = rows.magnitude();
             for (int j = 0; j < reduced.length; j++) {
                 bound += Math.min(0, reduced[j]) * upper.get(j);
                 magnitude += Math.abs(cost.get(j)) + Math.abs(reduced[j]);
