@@ -192,7 +192,8 @@ final class RecomputeStep {
         Objective made = null;
         for (int i = 0; i < starts.size() && !step.stopped(); i++) {
             RecomputeOutcome.Candidate start = starts.get(i);
-            Limits share = step.budget().limited() && i < starts.size() - 1 ? step.child(0.5) : step.child();
+            Limits share = step.budget().limited() && i < starts.size() - 1 ? step.child(Shares.REPLAN_EACH_START)
+                    : step.child();
             progress.accept("recompute: the plan of " + start.name() + " re-planned around its recomputes ...");
             RecomputeReplan.Result r = RecomputeReplan.run(graph, setting, budget, start.result().plan(), lambda,
                     settings, share, progress);

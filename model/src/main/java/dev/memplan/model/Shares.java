@@ -52,6 +52,12 @@ public final class Shares {
     public static final double REPLAN_FIXED = 0.5;
 
     /**
+     * Of the re-planning's share, the fraction each recompute plan it starts from gets of what is left, the last
+     * plan all of it (the best first).
+     */
+    public static final double REPLAN_EACH_START = 0.5;
+
+    /**
      * Divide and conquer: each fixed-schedule start (FS(default), then FS(MPMF)) gets 1/this of what is left.
      */
     public static final int FIXED_START_DIVISOR = 8;
