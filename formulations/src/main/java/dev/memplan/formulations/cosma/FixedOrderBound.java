@@ -404,35 +404,14 @@ public final class FixedOrderBound {
             }
             for (Tight t : in.tight) {
                 int[] free = t.free();
-                Integer[] byValue = Arrays.stream(free).boxed().toArray(Integer[]::new);
-                Arrays.sort(byValue, (a, b) -> v[a] != v[b] ? Double.compare(v[a], v[b])
-                        : in.size[a] != in.size[b] ? Long.compare(in.size[b], in.size[a]) : Integer.compare(a, b));
-                long total = 0;
-                int best = -1;
-                double bestViolation = 0;
-                int tried = 0;
-                for (int k = 0; k < byValue.length && tried < PREFIXES; k++) {
-                    total += in.size[byValue[k]];
-                    long demand = total - t.room();
-                    if (demand <= 0) {
-                        continue;
-                    }
-                    tried++;
-                    double lhs = 0;
-                    for (int j = 0; j <= k; j++) {
-                        lhs += Math.min(in.size[byValue[j]], demand) * v[byValue[j]];
-                    }
-                    double violation = (demand - lhs) / demand;
-                    if (violation > VIOLATION && violation > bestViolation) {
-                        bestViolation = violation;
-                        best = k;
-                    }
+                double[] size = new double[free.length];
+                double[] value = new double[free.length];
+                for (int k = 0; k < free.length; k++) {
+                    size[k] = in.size[free[k]];
+                    value[k] = v[free[k]];
                 }
-                if (best >= 0) {
-                    int[] set = new int[best + 1];
-                    for (int j = 0; j <= best; j++) {
-                        set[j] = byValue[j];
-                    }
+                int[] set = KnapsackCover.mostViolated(free, size, value, t.room(), PREFIXES, VIOLATION);
+                if (set != null) {
                     added |= cover(set, t.room());
                 }
             }

@@ -383,37 +383,16 @@ final class RecomputeTimeBound {
             for (int s = 0; s < room.length; s++) {
                 List<Integer> ws = stepVars.get(s);
                 List<Double> sizes = stepSizes.get(s);
-                Integer[] byValue = java.util.stream.IntStream.range(0, ws.size()).boxed().toArray(Integer[]::new);
-                Arrays.sort(byValue, (a, b) -> value[ws.get(a)] != value[ws.get(b)]
-                        ? Double.compare(value[ws.get(a)], value[ws.get(b)])
-                        : !sizes.get(a).equals(sizes.get(b)) ? Double.compare(sizes.get(b), sizes.get(a))
-                        : Integer.compare(a, b));
-                double total = 0;
-                int best = -1;
-                double bestViolation = 0;
-                int tried = 0;
-                for (int k = 0; k < byValue.length && tried < PREFIXES; k++) {
-                    total += sizes.get(byValue[k]);
-                    double demand = total - room[s] / unit;
-                    if (demand <= 0) {
-                        continue;
-                    }
-                    tried++;
-                    double lhs = 0;
-                    for (int j = 0; j <= k; j++) {
-                        lhs += Math.min(sizes.get(byValue[j]), demand) * value[ws.get(byValue[j])];
-                    }
-                    double violation = (demand - lhs) / demand;
-                    if (violation > VIOLATION && violation > bestViolation) {
-                        bestViolation = violation;
-                        best = k;
-                    }
+                int[] positions = new int[ws.size()];
+                double[] size = new double[ws.size()];
+                double[] at = new double[ws.size()];
+                for (int k = 0; k < positions.length; k++) {
+                    positions[k] = k;
+                    size[k] = sizes.get(k);
+                    at[k] = value[ws.get(k)];
                 }
-                if (best >= 0) {
-                    int[] set = new int[best + 1];
-                    for (int j = 0; j <= best; j++) {
-                        set[j] = byValue[j];
-                    }
+                int[] set = KnapsackCover.mostViolated(positions, size, at, room[s] / unit, PREFIXES, VIOLATION);
+                if (set != null) {
                     added |= cover(s, set);
                 }
             }
