@@ -201,8 +201,8 @@ public final class CosmaSolver {
                 start = checked.better(start, d.packed());
             }
         }
-        Program program = build(g, setting, budget, options, options.schedule(), true, forced, limits,
-                options.schedule() == null ? "the joint program" : "the fixed-schedule program", notes);
+        HeldProgram<CosmaFormulation> program = build(g, setting, budget, options, options.schedule(), true, forced,
+                limits, options.schedule() == null ? "the joint program" : "the fixed-schedule program", notes);
         if (program == null) {
             return bestSoFar(checked, start, options, relaxedBound, began);
         }
@@ -408,8 +408,8 @@ public final class CosmaSolver {
                                        Limits limits, long began, ForcedTraffic forced, List<String> notes,
                                        Checked checked) {
         long floor = forced == null ? 0 : forced.bound();
-        Program program = build(g, setting, budget, options, options.schedule(), false, forced, limits,
-                "the program without addresses", notes);
+        HeldProgram<CosmaFormulation> program = build(g, setting, budget, options, options.schedule(), false, forced,
+                limits, "the program without addresses", notes);
         if (program == null) {
             return new Decoupled(null, forced == null ? null : floor, null);
         }
@@ -515,53 +515,18 @@ public final class CosmaSolver {
      * estimate of the room ({@link HeapRoom#reserve}), waiting while other cases of the JVM hold too much. Null, with
      * a note saying what was skipped and why, when it is not built.
      */
-    private static Program build(Graph g, TensorSetting setting, long budget, Options options,
-                                 Schedule schedule, boolean addresses, ForcedTraffic forced, Limits limits,
-                                 String what, List<String> notes) {
+    private static HeldProgram<CosmaFormulation> build(Graph g, TensorSetting setting, long budget,
+                                                       Options options, Schedule schedule, boolean addresses,
+                                                       ForcedTraffic forced, Limits limits, String what,
+                                                       List<String> notes) {
         if (limits.stopped()) {
             notes.add(what + " skipped: " + why(limits));
             return null;
         }
         OperatorWindows windows = OperatorWindows.of(g, schedule, options.uses(Technique.PRUNE));
         ModelEstimate estimate = ModelEstimate.of(g, windows, schedule == null, addresses);
-        // Under a work limit the decision depends on -Xmx alone (not on the free heap of the moment), as every
-        // decision of a work-limited run must be the same on every run.
-        String whyNot = limits.workMode()
-                ? estimate.whyNotUnderWork(Runtime.getRuntime().maxMemory(), limits.budget().workLeft())
-                : estimate.whyNot(HeapRoom.freeFor(estimate.bytes()), limits.budget().wallLeft());
-        if (whyNot != null) {
-            notes.add(what + " skipped (" + estimate + "): " + whyNot);
-            return null;
-        }
-        HeapRoom.Hold hold = HeapRoom.reserve(estimate.bytes(), limits);
-        if (hold == null) {
-            notes.add(what + " skipped (" + estimate + "): stopped while waiting for the heap other jobs hold");
-            return null;
-        }
-        try (BuildGuard guard = BuildGuard.until(limits.budget(), estimate.variables() + estimate.constraints())) {
-            return new Program(new CosmaFormulation(g, setting, budget, options.objective(), schedule, addresses,
-                    options.uses(Technique.PRUNE), forced), hold);
-        } catch (BuildAbandonedException e) {
-            hold.close();
-            notes.add(what + " (" + estimate + "): " + e.getMessage().replaceFirst("^building model '[^']*' was ", ""));
-            return null;
-        } catch (OutOfMemoryError e) {
-            // The estimate was short; the partial model is unreachable now, so the run can go on without it.
-            hold.close();
-            notes.add(what + " abandoned while building (" + estimate + "): out of memory");
-            return null;
-        }
-    }
-
-    /**
-     * A built program and its hold on the heap ({@link HeapRoom#reserve}), released when it is closed, at the end of
-     * its solve: under a work limit two cases of one JVM (a sweep's jobs) then never hold more than the room together.
-     */
-    private record Program(CosmaFormulation formulation, HeapRoom.Hold hold) implements AutoCloseable {
-        @Override
-        public void close() {
-            hold.close();
-        }
+        return HeldProgram.build(what, estimate, limits, notes, () -> new CosmaFormulation(g, setting, budget,
+                options.objective(), schedule, addresses, options.uses(Technique.PRUNE), forced));
     }
 
     /** The best checked plan so far (the start) with the best bound so far, when no program could run. */

@@ -1,8 +1,6 @@
 package dev.memplan.formulations.cosma;
 
 import dev.memplan.formulations.milp.Backend;
-import dev.memplan.formulations.milp.BuildAbandonedException;
-import dev.memplan.formulations.milp.BuildGuard;
 import dev.memplan.formulations.milp.SolverResult;
 import dev.memplan.formulations.milp.Solvers;
 import dev.memplan.formulations.placement.PlacementCpSat;
@@ -10,7 +8,6 @@ import dev.memplan.model.Allocation;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
-import dev.memplan.model.HeapRoom;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Objective;
 import dev.memplan.model.Plan;
@@ -206,7 +203,8 @@ public final class RecomputeSolver {
                 request.schedule(), request.reruns(), request.uses(Technique.PRUNE));
         Double bound = null;
         boolean exact = true;
-        try (Program program = build(g, setting, budget, request, windows, false, limits, notes)) {
+        try (HeldProgram<RecomputeFormulation> program = build(g, setting, budget, request, windows, false, limits,
+                notes)) {
             if (program != null) {
                 RecomputeFormulation relaxed = program.formulation();
                 built = true;
@@ -237,7 +235,7 @@ public final class RecomputeSolver {
                 }
             }
         }
-        Program jointProgram = null;
+        HeldProgram<RecomputeFormulation> jointProgram = null;
         long pairs = windows.addressPairs();
         if (pairs > MAX_PAIRS) {
             notes.add("the joint program skipped: " + pairs + " pairs of tensors for eq. 10, above " + MAX_PAIRS);
@@ -246,7 +244,7 @@ public final class RecomputeSolver {
         } else {
             jointProgram = build(g, setting, budget, request, windows, true, limits, notes);
         }
-        try (Program program = jointProgram) {
+        try (HeldProgram<RecomputeFormulation> program = jointProgram) {
             if (program != null) {
                 RecomputeFormulation joint = program.formulation();
                 built = true;
@@ -330,53 +328,19 @@ public final class RecomputeSolver {
     }
 
     /**
-     * A built program and its hold on the heap ({@link HeapRoom#reserve}), released when it is closed: the model is
-     * garbage after its solve.
-     */
-    private record Program(RecomputeFormulation formulation, HeapRoom.Hold hold) implements AutoCloseable {
-        @Override
-        public void close() {
-            hold.close();
-        }
-    }
-
-    /**
      * The program over these windows, or null with a note when it is not built: its {@link ModelEstimate} says it
      * would not fit the heap (under a work limit half of -Xmx, else the heap free now) or could not be built in half
      * of what is left, as {@link CosmaSolver} decides; or its build is abandoned (the limits; the heap, when the
      * estimate was short). Under a work limit the program holds its estimate of the room from its build to the end of
      * its solve, waiting for the holds of the other cases in the JVM (a sweep's jobs) to leave room.
      */
-    private static Program build(Graph g, TensorSetting setting, long budget, Request request,
-                                 RecomputeWindows windows, boolean addresses, Limits limits, List<String> notes) {
+    private static HeldProgram<RecomputeFormulation> build(Graph g, TensorSetting setting, long budget,
+                                                           Request request, RecomputeWindows windows,
+                                                           boolean addresses, Limits limits, List<String> notes) {
         String what = addresses ? "the joint program" : "the program without addresses";
         ModelEstimate estimate = ModelEstimate.ofRecompute(windows, addresses);
-        // Under a work limit the decision depends on -Xmx alone, never on the heap free at the moment.
-        String whyNot = limits.workMode()
-                ? estimate.whyNotUnderWork(Runtime.getRuntime().maxMemory(), limits.budget().workLeft())
-                : estimate.whyNot(HeapRoom.freeFor(estimate.bytes()), limits.budget().wallLeft());
-        if (whyNot != null) {
-            notes.add(what + " skipped (" + estimate + "): " + whyNot);
-            return null;
-        }
-        HeapRoom.Hold hold = HeapRoom.reserve(estimate.bytes(), limits);
-        if (hold == null) {
-            notes.add(what + " skipped (" + estimate + "): stopped while waiting for the heap other jobs hold");
-            return null;
-        }
-        try (BuildGuard guard = BuildGuard.until(limits.budget(), estimate.variables() + estimate.constraints())) {
-            return new Program(new RecomputeFormulation(g, setting, budget, windows, request.lambda(), addresses),
-                    hold);
-        } catch (BuildAbandonedException e) {
-            hold.close();
-            notes.add(what + " (" + estimate + "): " + e.getMessage().replaceFirst("^building model '[^']*' was ", ""));
-            return null;
-        } catch (OutOfMemoryError e) {
-            // The estimate was short; the partial model is unreachable now, so the run can go on without it.
-            hold.close();
-            notes.add(what + " abandoned while building (" + estimate + "): out of memory");
-            return null;
-        }
+        return HeldProgram.build(what, estimate, limits, notes,
+                () -> new RecomputeFormulation(g, setting, budget, windows, request.lambda(), addresses));
     }
 
     /** OPTIMAL when the bound meets the objective (up to the back-end's rounding) and the program was exact. */
