@@ -36,10 +36,11 @@ import java.util.function.Consumer;
  *       fixed schedule: Belady and greedy replacement on that order), and with a free schedule the restarts from
  *       narrower minimum-peak orders ({@link Restarts}), each only while the time or work left allows it
  *       ({@link Shares#SCHEME_NANOS_PER_OPERATOR});</li>
- *   <li>traffic with a free schedule on a graph above {@link DivideAndConquer#AUTO_THRESHOLD} operators (or with
- *       break nodes): the whole graph's program first with {@link Shares#WHOLE_FIRST} of what is left (unless its
- *       program is estimated too large), then divide and conquer from its plan unless that plan is proven
- *       ({@link DncStep}): the schemes, the fixed-schedule optima FS(default) and FS(MPMF) of graphs up to
+ *   <li>traffic with a free schedule on a graph whose whole program without addresses is estimated too large
+ *       ({@link DivideAndConquer#wholeFirstDoesNotPayOff}, whatever its size), above
+ *       {@link DivideAndConquer#AUTO_THRESHOLD} operators, or with break nodes: divide and conquer, after the whole
+ *       graph's program with {@link Shares#WHOLE_FIRST} of what is left unless that program is estimated too large,
+ *       and from its plan unless that plan is proven ({@link DncStep}): the schemes, the fixed-schedule optima FS(default) and FS(MPMF) of graphs up to
  *       {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators ({@link Shares#FIXED_START} each), then
  *       {@link DivideAndConquer} with the rest;</li>
  *   <li>otherwise the whole graph's program ({@link CosmaSolver}) from the best starting plan; with a fixed
@@ -58,7 +59,10 @@ public final class CosmaPipeline implements Planner {
 
     /** How the pipeline treats a graph with a free schedule and the traffic objective. */
     public enum Decompose {
-        /** Divide and conquer above {@link DivideAndConquer#AUTO_THRESHOLD} operators, the whole graph first. */
+        /**
+         * Divide and conquer when the whole graph's program is estimated too large, else above
+         * {@link DivideAndConquer#AUTO_THRESHOLD} operators with the whole graph first.
+         */
         AUTO,
         /** The whole graph's program only. */
         NONE,
@@ -209,11 +213,12 @@ public final class CosmaPipeline implements Planner {
                 ? new Restarts(settings.mpmf(), settings.cosma(), progress).plans(graph, setting, budget, limits)
                 : List.of();
         Plan bestStart = best(concat(starts, restarts));
-        DivideAndConquer.Options dnc = traffic && free ? chooseDnc(g) : null;
+        Route route = traffic && free ? route(g, limits) : Route.WHOLE;
+        DivideAndConquer.Options dnc = route == Route.WHOLE ? null : settings.dnc();
         CosmaResult whole = null;
-        if (dnc != null && settings.decompose() == Decompose.AUTO) {
+        if (route == Route.WHOLE_FIRST) {
             whole = wholeFirst(graph, setting, budget, cosma.withStart(bestStart), limits);
-            if (whole != null && !decomposeAfter(whole, limits)) {
+            if (!decomposeAfter(whole, limits)) {
                 dnc = null;
             }
         }
@@ -244,41 +249,62 @@ public final class CosmaPipeline implements Planner {
         return new Outcome(result, r, null, null, null, bestStart, null);
     }
 
-    /** The divide-and-conquer options for this graph, or null to solve it whole. */
-    private DivideAndConquer.Options chooseDnc(Graph g) {
+    /** Where a graph with a free schedule and the traffic objective goes. */
+    private enum Route {
+        /** The whole graph's program only. */
+        WHOLE,
+        /** The whole graph's program with {@link Shares#WHOLE_FIRST} of what is left, then divide and conquer. */
+        WHOLE_FIRST,
+        /** Divide and conquer at once. */
+        DIVIDE
+    }
+
+    /**
+     * The route of this graph. With {@link Decompose#AUTO}: a graph whose whole program without addresses is
+     * estimated too large ({@link DivideAndConquer#wholeFirstDoesNotPayOff}: the NAS networks, the zoo's training
+     * graphs) is divided at once whatever its size, since that program spends the run and finds nothing; otherwise
+     * a graph of up to {@link DivideAndConquer#AUTO_THRESHOLD} operators is solved whole, a larger one whole first.
+     */
+    private Route route(Graph g, Limits limits) {
         return switch (settings.decompose()) {
-            case NONE -> null;
-            case ALWAYS -> settings.dnc();
-            case AUTO -> g.operatorCount() <= DivideAndConquer.AUTO_THRESHOLD ? null : settings.dnc();
+            case NONE -> Route.WHOLE;
+            case ALWAYS -> Route.DIVIDE;
+            case AUTO -> {
+                String whyNot = wholeProgramDoesNotPayOff(g, limits);
+                if (whyNot != null) {
+                    progress.accept("decompose auto: divide and conquer at once: " + whyNot);
+                    yield Route.DIVIDE;
+                }
+                yield g.operatorCount() <= DivideAndConquer.AUTO_THRESHOLD ? Route.WHOLE : Route.WHOLE_FIRST;
+            }
         };
     }
 
     /**
-     * With {@link Decompose#AUTO} on a graph it would split, the whole graph's program runs first, with
-     * {@link Shares#WHOLE_FIRST} of what is left ({@link DivideAndConquer#STEP_CAP} without a limit); divide and
-     * conquer follows only when that did not prove its plan optimal and starts from its plan, so auto is never
-     * worse than the whole graph's program within its share.
-     * A graph whose whole program is
-     * estimated too large ({@link DivideAndConquer#wholeFirstDoesNotPayOff}: the NAS networks) is divided at once.
-     * Null when divided at once.
+     * {@link DivideAndConquer#wholeFirstDoesNotPayOff} within the run's clock: the estimate needs every operator's
+     * ancestor set (seconds to tens of seconds on tens of thousands of operators), and a graph whose estimate the
+     * clock stops is divided at once.
      */
-    private CosmaResult wholeFirst(Graph full, TensorSetting s, long budget, CosmaSolver.Options options,
-                                   Limits limits) {
-        String whyNot;
-        // The estimate needs every operator's ancestor set (seconds to tens of seconds on tens of thousands of
-        // operators): it stops with the run's clock, and the graph is then divided at once.
+    private static String wholeProgramDoesNotPayOff(Graph g, Limits limits) {
         try (ClockGuard guard = ClockGuard.until(limits.budget())) {
-            whyNot = DivideAndConquer.wholeFirstDoesNotPayOff(full.withSetting(s), limits);
+            return DivideAndConquer.wholeFirstDoesNotPayOff(g, limits);
         } catch (ClockGuard.TimeUpException e) {
             if (limits.workMode()) {
                 limits.budget().markWallStop();
             }
-            whyNot = e.getMessage();
+            return e.getMessage();
         }
-        if (whyNot != null) {
-            progress.accept("decompose auto: divide and conquer at once: " + whyNot);
-            return null;
-        }
+    }
+
+    /**
+     * With {@link Decompose#AUTO} on a graph above {@link DivideAndConquer#AUTO_THRESHOLD} operators whose program
+     * is not estimated too large, the whole graph's program runs first, with {@link Shares#WHOLE_FIRST} of what is
+     * left ({@link DivideAndConquer#STEP_CAP} without a limit); divide and conquer follows only when that did not
+     * prove its plan optimal and starts from its plan, so auto is never worse than the whole graph's program within
+     * its share.
+     */
+    private CosmaResult wholeFirst(Graph full, TensorSetting s, long budget, CosmaSolver.Options options,
+                                   Limits limits) {
         long left = limits.budget().left();
         long amount = left == Budget.NONE ? Shares.STEP_CAP.toNanos() : Math.round(left * Shares.WHOLE_FIRST);
         Limits share = limits.upTo(amount);

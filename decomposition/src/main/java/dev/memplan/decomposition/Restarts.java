@@ -24,6 +24,7 @@ import dev.memplan.model.SolverInfo;
 import dev.memplan.model.TensorSetting;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -124,8 +125,12 @@ final class Restarts {
             return null;
         }
         long share = Math.min(left / Shares.RESTART_FIXED_DIVISOR, Math.round(Shares.RESTART_FIXED_MOST * 1e9));
+        // Without the forced-traffic rows: this program only looks for a plan (its bound is the order's and is not
+        // kept), and within a unit the rows cost CP-SAT the plan it finds without them.
+        Set<Technique> off = EnumSet.of(Technique.FORCED);
+        off.addAll(cosma.without());
         CosmaResult r = CosmaSolver.solve(full, s, budget,
-                cosma.withSchedule(o.order()).withStart(o.start()), limits.upTo(share));
+                cosma.withSchedule(o.order()).withStart(o.start()).without(off), limits.upTo(share));
         if (r == null || r.plan() == null) {
             return null;
         }
