@@ -8,7 +8,8 @@ import picocli.CommandLine.Option;
 final class DecomposeOptions {
     @Option(names = "--decompose", paramLabel = "auto|none|FILE", defaultValue = "auto",
             description = {"divide and conquer: 'auto' splits graphs above " + DivideAndConquer.AUTO_THRESHOLD
-                + " operators at automatic break nodes,", "'none' solves the whole graph, FILE names break nodes (one "
+                + " operators, or whose whole program is estimated too large,", "at automatic break nodes; 'none' "
+                + "solves the whole graph, FILE names break nodes (one "
                 + "operator a line, # comments) (default: ${DEFAULT-VALUE})"})
     String decompose;
 
