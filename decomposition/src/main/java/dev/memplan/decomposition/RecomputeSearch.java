@@ -27,10 +27,12 @@ import java.util.function.Consumer;
  * <ul>
  *   <li><b>add</b>: a loaded segment of a produced tensor x becomes a run of x's producer p just before the first read
  *       in it (a new timestep; every later timestep moves one on). x's copy is {@code recomputed} at that run, at the
- *       segment's address; each input of p is kept one step longer, loaded one step earlier, or loaded for the run
- *       into a free gap; each sibling output is cut into a copy before the run and a recomputed one after it (or made
- *       for the run alone in a free gap). Tried when lambda x c(p) is below what the load saves (the load, and x's
- *       spill when it is x's only load), the dearest savings first;</li>
+ *       segment's address. Each input of p is kept on chip from its last copy to the run, or its next load is made
+ *       at the run, or it is loaded for the run alone (at its address where that stays free, else in a free gap);
+ *       in the move's second form an input that only a new load would bring is made instead by a rerun of its own
+ *       producer just before (a chain of two reruns). Each sibling output is cut into a copy before the run and a
+ *       recomputed one after it (or made for the run alone in a free gap). Tried when lambda x the reruns' costs is
+ *       below what the load saves (the load, and x's spill when it is x's only load), the dearest savings first;</li>
  *   <li><b>drop</b>: a recompute is removed (its timestep goes); each output's recomputed copy becomes a load when a
  *       read is left in it, else goes, and a segment that held an input only for that run ends at its last read or
  *       goes. Tried on every recompute, the dearest first.</li>
@@ -104,10 +106,12 @@ final class RecomputeSearch {
                     break scan;
                 }
                 tried++;
-                String what = move.add() ? "rerun '" + g.operator(g.producer(move.tensor())).name() + "' for '"
+                String what = move.add() ? "rerun '" + g.operator(g.producer(move.tensor())).name()
+                        + (move.chain() ? "' (and an input's producer)" : "'") + " for '"
                         + g.tensor(move.tensor()).name() + "'" : "drop a rerun of '"
                         + g.operator(best.runs.get(move.time())).name() + "'";
-                State next = move.add() ? best.add(move.tensor(), move.segment()) : best.drop(move.time());
+                State next = move.add() ? best.add(move.tensor(), move.segment(), move.chain())
+                        : best.drop(move.time());
                 CheckReport c;
                 try {
                     c = next == null ? null : PlanChecker.check(g, next.plan(start));
@@ -145,8 +149,10 @@ final class RecomputeSearch {
      * A move: add a rerun for loaded segment {@code segment} of {@code tensor}, or drop the rerun at {@code time}.
      *
      * @param price what it is ordered by, dearest saving first
+     * @param chain for an add: an input of the producer that only a new load would bring on chip is made instead by a
+     *     rerun of its own producer just before
      */
-    private record Move(boolean add, int tensor, int segment, int time, double price) {
+    private record Move(boolean add, int tensor, int segment, int time, double price, boolean chain) {
     }
 
     /** A plan being edited: its runs (operator indices) and, per tensor, its segments in time order. */
@@ -228,18 +234,29 @@ final class RecomputeSearch {
                     long saves = g.size(x) + (loads == 1 && !g.isGraphOutput(x) ? g.size(x) : 0);
                     double price = lambda * g.cost(p);
                     if (price < saves) {
-                        adds.add(new Move(true, x, i, -1, saves - price));
+                        adds.add(new Move(true, x, i, -1, saves - price, false));
+                    }
+                    double chained = price;
+                    boolean produced = false;
+                    for (int b : g.inputs(p)) {
+                        if (g.producer(b) >= 0) {
+                            chained += lambda * g.cost(g.producer(b));
+                            produced = true;
+                        }
+                    }
+                    if (produced && chained < saves) {
+                        adds.add(new Move(true, x, i, -1, saves - chained, true));
                     }
                 }
             }
             adds.sort(Comparator.comparingDouble((Move m) -> -m.price()).thenComparingInt(Move::tensor)
-                    .thenComparingInt(Move::segment));
+                    .thenComparingInt(Move::segment).thenComparing(Move::chain));
             List<Move> drops = new ArrayList<>();
             boolean[] seen = new boolean[g.operatorCount()];
             for (int t = 0; t < runs.size(); t++) {
                 int o = runs.get(t);
                 if (seen[o]) {
-                    drops.add(new Move(false, -1, -1, t, lambda * g.cost(o)));
+                    drops.add(new Move(false, -1, -1, t, lambda * g.cost(o), false));
                 }
                 seen[o] = true;
             }
@@ -257,7 +274,7 @@ final class RecomputeSearch {
             if (m.add()) {
                 Segment s = segments.get(m.tensor()).get(m.segment());
                 int r = firstRead(m.tensor(), s);
-                return "add " + m.tensor() + " " + occurrence(r);
+                return (m.chain() ? "chain " : "add ") + m.tensor() + " " + occurrence(r);
             }
             return "drop " + occurrence(m.time());
         }
@@ -293,7 +310,7 @@ final class RecomputeSearch {
         }
 
         /** The plan with a rerun of x's producer before the first read of x in its loaded segment i; null if none. */
-        State add(int x, int i) {
+        State add(int x, int i, boolean chain) {
             Segment load = segments.get(x).get(i);
             int r = firstRead(x, load);
             if (r < 0) {
@@ -301,28 +318,61 @@ final class RecomputeSearch {
             }
             int p = g.producer(x);
             State n = copy();
-            n.runs.add(r, p);
-            for (List<Segment> list : n.segments) {
-                list.replaceAll(s -> new Segment(s.start() >= r ? s.start() + 1 : s.start(),
-                        s.end() >= r ? s.end() + 1 : s.end(), s.offset(), s.origin()));
-            }
+            n.insert(r, p);
             n.segments.get(x).set(i, Segment.recomputed(r, load.end() + 1, load.offset()));
+            int at = r;
             Set<Integer> done = new HashSet<>();
             for (int b : g.inputs(p)) {
-                if (done.add(b) && !n.input(b, r)) {
+                if (!done.add(b) || n.input(b, at, false)) {
+                    continue;
+                }
+                if (chain && g.producer(b) >= 0) {
+                    // b is on chip only by a load that adds one: its producer q runs first, just before p.
+                    int q = g.producer(b);
+                    n.insert(at, q);
+                    at++;
+                    Long gap = n.gapOver(at - 1, at, g.size(b), b);
+                    if (gap == null) {
+                        return null;
+                    }
+                    n.segments.get(b).add(Segment.recomputed(at - 1, at, gap));
+                    n.segments.get(b).sort(Comparator.comparingInt(Segment::start));
+                    for (int c : g.inputs(q)) {
+                        if (!n.input(c, at - 1, true)) {
+                            return null;
+                        }
+                    }
+                    for (int y : g.outputs(q)) {
+                        if (y != b && !n.sibling(y, at - 1)) {
+                            return null;
+                        }
+                    }
+                } else if (!n.input(b, at, true)) {
                     return null;
                 }
             }
             for (int y : g.outputs(p)) {
-                if (y != x && done.add(y) && !n.sibling(y, r)) {
+                if (y != x && done.add(y) && !n.sibling(y, at)) {
                     return null;
                 }
             }
             return n;
         }
 
-        /** Makes input b resident at the new timestep r; false when no room is found. */
-        private boolean input(int b, int r) {
+        /** A run of o inserted at timestep r: segments from r on move one later, those across r hold through it. */
+        private void insert(int r, int o) {
+            runs.add(r, o);
+            for (List<Segment> list : segments) {
+                list.replaceAll(s -> new Segment(s.start() >= r ? s.start() + 1 : s.start(),
+                        s.end() >= r ? s.end() + 1 : s.end(), s.offset(), s.origin()));
+            }
+        }
+
+        /**
+         * Makes input b resident at the new timestep r, by a load for it alone only when {@code load}; false when
+         * that is not done or no room is found.
+         */
+        private boolean input(int b, int r, boolean load) {
             List<Segment> list = segments.get(b);
             for (int i = 0; i < list.size(); i++) {
                 Segment s = list.get(i);
@@ -334,11 +384,7 @@ final class RecomputeSearch {
                 // The last copy before the run, kept on to it where its address stays free: no load.
                 Segment s = list.get(i);
                 if (s.end() < r) {
-                    boolean free = true;
-                    for (int t = s.end() + 1; t <= r && free; t++) {
-                        free = free(t, s.offset(), g.size(b));
-                    }
-                    if (free) {
+                    if (freeOver(s.end() + 1, r, s.offset(), g.size(b), b)) {
                         list.set(i, new Segment(s.start(), r, s.offset(), s.origin()));
                         return true;
                     }
@@ -352,13 +398,21 @@ final class RecomputeSearch {
                 }
             }
             for (int i = 0; i < list.size(); i++) {
+                // The next load after the run, made at the run instead (where its address, or another, is free).
                 Segment s = list.get(i);
-                if (s.start() == r + 1 && s.origin() == Origin.LOADED && free(r, s.offset(), g.size(b))) {
-                    list.set(i, Segment.loaded(r, s.end(), s.offset()));
-                    return true;
+                if (s.start() > r) {
+                    if (s.origin() == Origin.LOADED) {
+                        Long at = freeOver(r, s.start() - 1, s.offset(), g.size(b), b) ? Long.valueOf(s.offset())
+                                : gapOver(r, s.end(), g.size(b), b);
+                        if (at != null) {
+                            list.set(i, Segment.loaded(r, s.end(), at));
+                            return true;
+                        }
+                    }
+                    break;
                 }
             }
-            Long gap = gap(r, g.size(b));
+            Long gap = load ? gap(r, g.size(b)) : null;
             if (gap == null) {
                 return false;
             }
@@ -425,7 +479,12 @@ final class RecomputeSearch {
         }
 
         private boolean free(int t, long offset, long size) {
-            for (long[] range : live(t)) {
+            return freeOver(t, t, offset, size, -1);
+        }
+
+        /** Whether [offset, offset + size) is free over [from, to] of every tensor's segments but skip's. */
+        private boolean freeOver(int from, int to, long offset, long size, int skip) {
+            for (long[] range : live(from, to, skip)) {
                 if (range[0] < offset + size && offset < range[1]) {
                     return false;
                 }
