@@ -243,7 +243,7 @@ final class RecomputeStep {
         List<String> notes = new ArrayList<>();
         RecomputeSearch.Result found = null;
         for (int i = 0; i < starts.size() && !searches.stopped(); i++) {
-            Limits share = searches.budget().limited() ? searches.child(1.0 / (starts.size() - i)) : searches.child();
+            Limits share = searches.budget().limited() ? searches.part(starts.size() - i) : searches.child();
             progress.accept("recompute: choosing recomputes on the plan of " + names.get(i) + " ...");
             Objective from = Objective.of(PlanChecker.check(g, starts.get(i)).traffic(), lambda);
             RecomputeSearch.Result r = RecomputeSearch.run(g, starts.get(i), lambda, share, progress);
