@@ -48,9 +48,9 @@ import java.util.function.Consumer;
 final class RecomputeSearch {
 
     /**
-     * Plan elements (segments and runs) a work unit covers when a move is tried (copied, edited and checked): on the
-     * zoo's training graphs from a Belady plan at M_R (360 to 1,010 segments, 19 to 275 moves), the 2-core VM at
-     * load 10 went through about 140,000 a second; a unit is meant to take about a second on the quiet machine.
+     * Plan elements (segments and runs) a work unit covers when a move is tried (copied, edited and checked), so that
+     * a unit takes about a second on the quiet reference machine; timed on three training graphs of the zoo
+     * (BENCHMARKS.md, "Recomputes chosen by a local search").
      */
     static final long STEPS_PER_UNIT = 400_000;
 
