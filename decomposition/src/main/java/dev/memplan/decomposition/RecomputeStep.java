@@ -117,10 +117,10 @@ final class RecomputeStep {
         if (feasible) {
             replan(graph, setting, budget, limits, s.plan(), baselines, best, steps);
         }
-        // The bound over every plan (any recomputes, any order, or the fixed one): cheap, so computed before the
-        // joint program, which it spares when a candidate already meets it.
-        RecomputeBound.Result lower = feasible ? RecomputeBound.of(g, budget, lambda,
-                fixed == null ? null : fixed.resolve(g), limits.budget()) : RecomputeBound.Result.NONE;
+        // The bound over every plan (any recomputes, any order, or the fixed one): before the joint program, which it
+        // spares when a candidate already meets it.
+        RecomputeBound.Result lower = feasible ? bound(g, budget, fixed, limits, best, steps)
+                : RecomputeBound.Result.NONE;
         String whyNot = feasible ? skipReason(best, lower, limits) : "below the least aligned budget no plan exists";
         RecomputeOutcome.Joint joint = null;
         int extraRuns = 0;
@@ -207,6 +207,29 @@ final class RecomputeStep {
         steps.add(new StepReport(RecomputeOutcome.REPLAN, step.stopped() ? StepReport.Status.OUT_OF_BUDGET
                 : StepReport.Status.DONE, made == null ? null : made.traffic(), null, step.budget().wallSeconds(),
                 work(step), String.join(" | ", notes)));
+    }
+
+    /**
+     * {@link RecomputeBound}'s bound, its cover over time also as an integer program with
+     * {@link Shares#RECOMPUTE_BOUND} of what is left (counted in work) when its linear program does not meet the best
+     * plan; reported as a step ({@link RecomputeOutcome#BOUND}) saying which bound gave the number.
+     */
+    private RecomputeBound.Result bound(Graph g, long budget, Schedule fixed, Limits limits, Best best,
+                                        List<StepReport> steps) {
+        Limits share = limits.child(Shares.RECOMPUTE_BOUND);
+        progress.accept("recompute: the bound over every plan ...");
+        RecomputeBound.Result lower = RecomputeBound.of(g, budget, lambda, fixed == null ? null : fixed.resolve(g),
+                limits.budget(), best.objective == null || !settings.cosma().uses(Technique.INTEGRAL_BOUND) ? null
+                        : new RecomputeBound.Integral(share, best.objective.value()));
+        String note = lower.value() == 0 ? "none" : PipelineReport.lowerBound(lower.value()) + " from "
+                + lower.source() + "; the cover over time " + PipelineReport.lowerBound(lower.overTime())
+                + " (linear program), " + (lower.integralNote() == null ? "no integer program"
+                : lower.integral() > 0 ? PipelineReport.lowerBound(lower.integral()) + " (integer program, "
+                + lower.integralNote() + ")" : "integer program " + lower.integralNote());
+        steps.add(new StepReport(RecomputeOutcome.BOUND, StepReport.Status.DONE, null,
+                (long) Math.floor(lower.value()), share.budget().wallSeconds(), work(share), note));
+        progress.accept("recompute: bound " + note);
+        return lower;
     }
 
     /** The scheduler's part of the name of a recompute scheme run in the spill-only plan's order. */
