@@ -48,7 +48,9 @@ import java.util.List;
  *
  * <p><b>Over time.</b> One operator's cover pays for one moment. {@link RecomputeTimeBound} sums the covers of a chain
  * of operators (the order, or a path of the graph), a tensor paying again only after a read between two moments, a
- * rerun's inputs held or made again as here. The bound is the larger of the two; each is valid on its own.
+ * rerun's inputs held or made again as here, as a linear program; given a share of the run ({@link Integral}), the
+ * same program over integers on CP-SAT, whose proven bound closes the linear program's integrality gap. The bound is
+ * the largest of these; each is valid on its own.
  *
  * <p><b>Exact arithmetic.</b> The prices and the sums are computed in doubles rounded towards zero where an operation
  * is inexact (an {@link Math#fma} residual says which), and the tensors are sorted by comparing cross products,

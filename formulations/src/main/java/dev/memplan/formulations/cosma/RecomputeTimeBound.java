@@ -62,6 +62,15 @@ import java.util.Set;
  * bound for every pi >= 0 and every variable in [0, u_j], less a margin for rounding in the sums. Without OR-Tools'
  * native libraries, or above {@link #MAX_CELLS} (class, step) cells, it is 0.
  *
+ * <p><b>Over integers.</b> The point a plan gives is integral (l, r, W, R, z, h, b in {0, 1}), so the least value of the
+ * same program over integers is a bound too, without the LP's integrality gap, and so is any bound on it that CP-SAT
+ * proves. There the rows keep integer coefficients (sizes in units; a knapsack row's room rounded down to whole units,
+ * which every integral point still meets, the live sizes being whole units) and the costs lie on a grid of
+ * 1/{@link #GRID} unit, a rerun's share rounded down exactly (a lower cost only lowers the program). CP-SAT runs on one
+ * worker within a share of the run: under a work limit its deterministic time is the limit and is charged as work, so
+ * the bound is the same on every machine; the wall end and Ctrl-C stop it as every CP-SAT search. Without reruns (r,
+ * R at 0, no rerun's inputs) the program bounds the traffic of the plans that recompute nothing.
+ *
  * <p>memplan's own bound; the program is Bar-Noy et al.'s caching relaxation (see {@link FixedOrderBound}) with a
  * recompute option and its inputs' needs. Numbers: BENCHMARKS.md, "The recompute bound summed over time".
  */
