@@ -224,8 +224,9 @@ final class RecomputeStep {
         String note = lower.value() == 0 ? "none" : PipelineReport.lowerBound(lower.value()) + " from "
                 + lower.source() + "; the cover over time " + PipelineReport.lowerBound(lower.overTime())
                 + " (linear program), " + (lower.integralNote() == null ? "no integer program"
-                : lower.integral() > 0 ? PipelineReport.lowerBound(lower.integral()) + " (integer program, "
-                + lower.integralNote() + ")" : "integer program " + lower.integralNote());
+                : (lower.integral() > 0 ? PipelineReport.lowerBound(lower.integral()) + " (integer program, "
+                + lower.integralNote() + ")" : "integer program " + lower.integralNote())
+                + (work(share) == null ? "" : String.format(java.util.Locale.ROOT, ", %.2f units", work(share))));
         steps.add(new StepReport(RecomputeOutcome.BOUND, StepReport.Status.DONE, null,
                 (long) Math.floor(lower.value()), share.budget().wallSeconds(), work(share), note));
         progress.accept("recompute: bound " + note);

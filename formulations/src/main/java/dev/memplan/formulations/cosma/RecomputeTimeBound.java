@@ -535,7 +535,7 @@ final class RecomputeTimeBound {
             // The objective takes whole values: its proven bound, less a margin for its double, rounded up.
             double proven = cpSolver.bestObjectiveBound();
             double whole = Math.ceil(proven - (1e-9 * Math.abs(proven) + 1e-6));
-            notes.add("CP-SAT " + status + (status == CpSolverStatus.OPTIMAL ? "" : " (its best bound)"));
+            notes.add(status == CpSolverStatus.OPTIMAL ? "CP-SAT, optimal" : "CP-SAT's best bound, not closed");
             return Math.max(0, whole) / GRID * unit;
         }
 
