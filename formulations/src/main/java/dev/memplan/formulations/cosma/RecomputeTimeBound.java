@@ -498,6 +498,19 @@ final class RecomputeTimeBound {
                 notes.add("not run: " + HeapRoom.shortfall("the integer program", bytes, limits));
                 return 0;
             }
+            // Held while the model lives, as every program's estimate is: a sweep's other jobs then wait for the room.
+            HeapRoom.Hold hold = HeapRoom.reserve(bytes, limits);
+            if (hold == null) {
+                notes.add("not run: stopped while waiting for the heap other jobs hold");
+                return 0;
+            }
+            try (hold) {
+                return solveOverIntegers(limits, notes);
+            }
+        }
+
+        /** {@link #integral}'s model and search, within the heap it holds. */
+        private double solveOverIntegers(Limits limits, List<String> notes) {
             CpModel cp = new CpModel();
             IntVar[] x = new IntVar[vars.size()];
             LinearExprBuilder objective = LinearExpr.newBuilder();
