@@ -26,8 +26,8 @@ import java.util.List;
  * @param joint the joint program's result; null when it did not run (the steps say why)
  * @param extraRuns the most recomputes the joint program allowed (0 when it did not run)
  * @param steps every step of it, in order: the baselines, the spill-only steps, the re-planned baseline
- *     ({@link #REPLAN}), the chosen recomputes ({@link #CHOOSE}), the joint program (skipped ones with why in
- *     their note)
+ *     ({@link #REPLAN}), the bound ({@link #BOUND}), the chosen recomputes ({@link #CHOOSE}), the joint program
+ *     (skipped ones with why in their note)
  */
 public record RecomputeOutcome(double lambda, SolveStatus status, Objective objective, double bound, Double gap,
                                String source, Objective spillOnly, List<Candidate> baselines, Joint joint,
@@ -43,6 +43,9 @@ public record RecomputeOutcome(double lambda, SolveStatus status, Objective obje
 
     /** The step that re-plans the best recompute baseline's plan around its recomputes ({@link RecomputeReplan}). */
     public static final String REPLAN = "re-planned recompute baseline";
+
+    /** The step that computes the bound over every plan; its note says which bound gave the number. */
+    public static final String BOUND = "bound over every plan";
 
     /**
      * The step that chooses recomputes on the best plan so far ({@link RecomputeSearch}), and the source of its plan

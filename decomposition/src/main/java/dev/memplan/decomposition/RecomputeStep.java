@@ -42,7 +42,8 @@ import java.util.function.Function;
  *       and conquer, on its runs unrolled), with {@link Shares#RECOMPUTE_REPLAN} of what is left;</li>
  *   <li>recomputes chosen on the best plan so far ({@link RecomputeSearch}: a rerun in place of a load, a rerun
  *       dropped, each kept when the checked objective falls), then re-planned around them, with
- *       {@link Shares#RECOMPUTE_CHOOSE} of what is left;</li>
+ *       {@link Shares#RECOMPUTE_CHOOSE} of what the bound over every plan ({@link #bound}) leaves, unless a plan
+ *       meets it;</li>
  *   <li>the joint program ({@link RecomputeSolver}, at most {@link #EXTRA_RUNS} recomputes of the forward
  *       operators ({@link Reruns#FORWARD}), in the fixed schedule's order when there is one) with
  *       {@link Shares#RECOMPUTE_JOINT} of the limit, started from the best plan so far; the program skips what is
@@ -120,12 +121,14 @@ final class RecomputeStep {
         }
         if (feasible) {
             replan(graph, setting, budget, limits, s.plan(), baselines, best, steps);
-            choose(graph, setting, budget, limits, s.plan(), best, steps);
         }
-        // The bound over every plan (any recomputes, any order, or the fixed one): cheap, so computed before the
+        // The bound over every plan (any recomputes, any order, or the fixed one): before the recompute search and the
         // joint program, which it spares when a candidate already meets it.
-        RecomputeBound.Result lower = feasible ? RecomputeBound.of(g, budget, lambda,
-                fixed == null ? null : fixed.resolve(g), limits.budget()) : RecomputeBound.Result.NONE;
+        RecomputeBound.Result lower = feasible ? bound(g, budget, fixed, limits, best, steps)
+                : RecomputeBound.Result.NONE;
+        if (feasible) {
+            choose(graph, setting, budget, limits, s.plan(), best, lower, steps);
+        }
         String whyNot = feasible ? skipReason(best, lower, limits) : "below the least aligned budget no plan exists";
         RecomputeOutcome.Joint joint = null;
         int extraRuns = 0;
@@ -222,12 +225,13 @@ final class RecomputeStep {
      * rest. Every plan replaces the best when lower.
      */
     private void choose(Graph graph, TensorSetting setting, long budget, Limits limits, Plan spillPlan, Best best,
-                        List<StepReport> steps) {
-        if (!settings.cosma().uses(Technique.CHOOSE) || best.objective == null || best.objective.value() == 0
-                || limits.stopped()) {
+                        RecomputeBound.Result lower, List<StepReport> steps) {
+        if (!settings.cosma().uses(Technique.CHOOSE) || best.objective == null
+                || best.objective.value() <= lower.value() || limits.stopped()) {
             String why = !settings.cosma().uses(Technique.CHOOSE) ? "switched off (without " + Technique.CHOOSE.id()
                     + ")" : best.objective == null ? "no plan to start from" : best.objective.value() == 0
-                    ? "a plan with objective 0 is optimal" : "the limit is spent";
+                    ? "a plan with objective 0 is optimal" : best.objective.value() <= lower.value() ? "the plan of "
+                    + best.source + " meets the bound over every plan: it is optimal" : "the limit is spent";
             steps.add(new StepReport(RecomputeOutcome.CHOOSE, StepReport.Status.SKIPPED, null, null, 0, null, why));
             return;
         }
@@ -272,6 +276,30 @@ final class RecomputeStep {
         steps.add(new StepReport(RecomputeOutcome.CHOOSE, step.stopped() ? StepReport.Status.OUT_OF_BUDGET
                 : StepReport.Status.DONE, made == null ? null : made.traffic(), null, step.budget().wallSeconds(),
                 work(step), String.join(" | ", notes)));
+    }
+
+    /**
+     * {@link RecomputeBound}'s bound, its cover over time also as an integer program with
+     * {@link Shares#RECOMPUTE_BOUND} of what is left (counted in work) when its linear program does not meet the best
+     * plan; reported as a step ({@link RecomputeOutcome#BOUND}) saying which bound gave the number.
+     */
+    private RecomputeBound.Result bound(Graph g, long budget, Schedule fixed, Limits limits, Best best,
+                                        List<StepReport> steps) {
+        Limits share = limits.child(Shares.RECOMPUTE_BOUND);
+        progress.accept("recompute: the bound over every plan ...");
+        RecomputeBound.Result lower = RecomputeBound.of(g, budget, lambda, fixed == null ? null : fixed.resolve(g),
+                limits.budget(), best.objective == null || !settings.cosma().uses(Technique.INTEGRAL_BOUND) ? null
+                        : new RecomputeBound.Integral(share, best.objective.value()));
+        String note = lower.value() == 0 ? "none" : PipelineReport.lowerBound(lower.value()) + " from "
+                + lower.source() + "; the cover over time " + PipelineReport.lowerBound(lower.overTime())
+                + " (linear program), " + (lower.integralNote() == null ? "no integer program"
+                : (lower.integral() > 0 ? PipelineReport.lowerBound(lower.integral()) + " (integer program, "
+                + lower.integralNote() + ")" : "integer program " + lower.integralNote())
+                + (work(share) == null ? "" : String.format(java.util.Locale.ROOT, ", %.2f units", work(share))));
+        steps.add(new StepReport(RecomputeOutcome.BOUND, StepReport.Status.DONE, null,
+                (long) Math.floor(lower.value()), share.budget().wallSeconds(), work(share), note));
+        progress.accept("recompute: bound " + note);
+        return lower;
     }
 
     /** The scheduler's part of the name of a recompute scheme run in the spill-only plan's order. */

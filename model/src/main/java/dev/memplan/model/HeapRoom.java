@@ -16,7 +16,8 @@ import java.util.Locale;
  * <p>Cases run side by side in one JVM (a sweep's jobs) share its heap. Under a work limit a structure that fits
  * {@link #reserve reserves} its bytes of the room for as long as it lives, and waits while the structures of the
  * other cases leave too little: the wait costs wall time, never a decision, so a case's plan is the same with any
- * number of jobs.
+ * number of jobs. A thread that holds the room already (a search packing the plan of the program it holds) is never
+ * kept waiting: whoever it would wait for may be waiting for it.
  */
 public final class HeapRoom {
     /** The fraction of the free heap one structure may take: the rest is for the JVM, the output and garbage. */
@@ -30,6 +31,8 @@ public final class HeapRoom {
     private static long reserved;
     /** The room's cap ({@link #roomAtMost}), Long.MAX_VALUE without one; guarded by LOCK. */
     private static long cap = Long.MAX_VALUE;
+    /** How many open holds the current thread took. */
+    private static final ThreadLocal<int[]> HELD = ThreadLocal.withInitial(() -> new int[1]);
 
     private HeapRoom() {
     }
@@ -42,17 +45,18 @@ public final class HeapRoom {
 
     /**
      * Holds {@code bytes} of {@link #workRoom()} for a structure about to be built, until the hold is closed, waiting
-     * while the holds of other threads (a sweep's other jobs) leave too little; a structure alone in the room is never
-     * kept waiting. Without a work limit the hold holds nothing (the room is the heap free at the moment). Null when a
-     * stop was requested or the wall limit (with work and time limits both) passed while waiting: the structure is
-     * then not built.
+     * while the holds of other threads (a sweep's other jobs) leave too little; a structure alone in the room, or built
+     * by a thread that holds the room already, is never kept waiting. Without a work limit the hold holds nothing (the
+     * room is the heap free at the moment). Null when a stop was requested or the wall limit (with work and time limits
+     * both) passed while waiting: the structure is then not built.
      */
     public static Hold reserve(long bytes, Limits limits) {
         if (!limits.workMode()) {
             return () -> { };
         }
+        int[] held = HELD.get();
         synchronized (LOCK) {
-            while (reserved > 0 && reserved + bytes > workRoom()) {
+            while (held[0] == 0 && reserved > 0 && reserved + bytes > workRoom()) {
                 java.time.Duration left = limits.budget().wallLeft();
                 if (limits.budget().requested() || left != null && left.isZero()) {
                     return null;
@@ -65,6 +69,7 @@ public final class HeapRoom {
                 }
             }
             reserved += bytes;
+            held[0]++;
         }
         boolean[] open = {true};
         return () -> {
@@ -72,6 +77,7 @@ public final class HeapRoom {
                 if (open[0]) {
                     open[0] = false;
                     reserved -= bytes;
+                    held[0]--;
                     LOCK.notifyAll();
                 }
             }

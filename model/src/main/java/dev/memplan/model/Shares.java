@@ -46,8 +46,15 @@ public final class Shares {
     public static final double RECOMPUTE_REPLAN = 0.5;
 
     /**
-     * With a recompute weight, of what the re-planned baselines leave, the share the recompute search gets (recomputes
-     * chosen on the best plan so far, then re-planned); the joint program gets the rest.
+     * With a recompute weight, of what the re-planning leaves, the share the bound over every plan takes for its cover
+     * over time as an integer program (CP-SAT), when its linear program does not meet the best plan; the recompute
+     * search and the joint program get the rest.
+     */
+    public static final double RECOMPUTE_BOUND = 0.5;
+
+    /**
+     * With a recompute weight, of what the bound over every plan leaves, the share the recompute search gets
+     * (recomputes chosen on the best plan so far, then re-planned); the joint program gets the rest.
      */
     public static final double RECOMPUTE_CHOOSE = 0.5;
 

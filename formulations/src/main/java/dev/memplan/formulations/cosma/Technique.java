@@ -31,6 +31,11 @@ public enum Technique {
      */
     REPLAN("replan", Stage.PIPELINE),
     /**
+     * With a recompute weight: the bound over every plan's cover over time ({@link RecomputeBound}) also solved as an
+     * integer program on CP-SAT, with a share of the run (read by {@code CosmaPipeline}'s recompute step).
+     */
+    INTEGRAL_BOUND("integral-bound", Stage.PIPELINE),
+    /**
      * With a recompute weight: recomputes chosen on the best plan so far by a local search (a rerun in place of a
      * load, a rerun dropped), then re-planned around them (read by {@code CosmaPipeline}'s recompute step).
      */

@@ -36,7 +36,8 @@ import java.util.Objects;
  *
  * <p>Worst-case time is exponential (O(n!) nodes for n buffers, as the paper states); each node costs
  * O(n + s) for s cross sections plus the incremental updates of one placement. Memory O(n + p + m) for p
- * overlapping pairs and m (buffer, section) memberships, per thread.
+ * overlapping pairs and m (buffer, section) memberships, per thread: a search that would not fit the heap is not
+ * run, and one that fits holds its estimate of the room while it runs ({@link HeapRoom#reserve}).
  */
 public final class MiniMallocAllocator implements Allocator {
     /** Node limit of a capacity probe in the first bisection pass of {@link #minimize}, at least. */
@@ -110,10 +111,19 @@ public final class MiniMallocAllocator implements Allocator {
     public Allocation allocate(BufferSet buffers, long capacity, Limits limits) {
         long start = System.nanoTime();
         long deadline = deadline(start, limits);
-        String tooBig = tooBig(buffers, limits);
+        long bytes = Instance.estimateBytes(buffers, limits.threads());
+        String tooBig = tooBig(buffers, bytes, limits);
         if (tooBig != null) {
             return new Allocation(SolveStatus.UNKNOWN, null, (System.nanoTime() - start) / 1e9, tooBig);
         }
+        try (HeapRoom.Hold hold = HeapRoom.reserve(bytes, limits)) {
+            return hold == null ? stoppedWaiting(buffers, limits, start, null)
+                    : decide(buffers, capacity, limits, start, deadline);
+        }
+    }
+
+    /** {@link #allocate}'s search, holding its room. */
+    private Allocation decide(BufferSet buffers, long capacity, Limits limits, long start, long deadline) {
         Instance instance = new Instance(buffers);
         Race.Verdict verdict = quickVerdict(instance, capacity);
         if (verdict == null && instance.huge && capacity >= Instance.MAX_ROOM) {
@@ -181,13 +191,22 @@ public final class MiniMallocAllocator implements Allocator {
     public Allocation minimize(BufferSet buffers, Limits limits, Placement upper) {
         long start = System.nanoTime();
         long deadline = deadline(start, limits);
-        String tooBig = tooBig(buffers, limits);
+        long bytes = Instance.estimateBytes(buffers, limits.threads());
+        String tooBig = tooBig(buffers, bytes, limits);
         if (tooBig != null) {
             double s = (System.nanoTime() - start) / 1e9;
             return upper == null ? new Allocation(SolveStatus.UNKNOWN, null, s, tooBig)
                     : new Allocation(SolveStatus.FEASIBLE, checked(buffers, upper.offsets(), upper.height()), s,
                             tooBig + "; kept the starting packing");
         }
+        try (HeapRoom.Hold hold = HeapRoom.reserve(bytes, limits)) {
+            return hold == null ? stoppedWaiting(buffers, limits, start, upper)
+                    : bisect(buffers, limits, upper, start, deadline);
+        }
+    }
+
+    /** {@link #minimize(BufferSet, Limits, Placement)}'s search, holding its room. */
+    private Allocation bisect(BufferSet buffers, Limits limits, Placement upper, long start, long deadline) {
         Instance instance = new Instance(buffers);
         if (instance.huge) {
             throw new IllegalArgumentException(TOO_LARGE);
@@ -280,11 +299,23 @@ public final class MiniMallocAllocator implements Allocator {
                 : Math.max(MIN_PROBE_NODES, (long) (units * EFFORT_PER_UNIT));
     }
 
-    /** Why the search would not fit in the heap, or null when it fits. */
-    private static String tooBig(BufferSet buffers, Limits limits) {
-        long bytes = Instance.estimateBytes(buffers, limits.threads());
+    /** Why the search, of about {@code bytes}, would not fit in the heap, or null when it fits. */
+    private static String tooBig(BufferSet buffers, long bytes, Limits limits) {
         return HeapRoom.fits(bytes, limits) ? null
                 : HeapRoom.shortfall("MiniMalloc's search of " + buffers.size() + " buffers", bytes, limits);
+    }
+
+    /**
+     * The answer when a stop came while the search waited for the room other jobs hold ({@link HeapRoom#reserve}):
+     * {@code upper} (FEASIBLE) when there is one, else UNKNOWN.
+     */
+    private Allocation stoppedWaiting(BufferSet buffers, Limits limits, long start, Placement upper) {
+        limits.budget().markWallStop();
+        String note = "stopped while waiting for the heap other jobs hold";
+        double s = (System.nanoTime() - start) / 1e9;
+        return upper == null ? new Allocation(SolveStatus.UNKNOWN, null, s, note)
+                : new Allocation(SolveStatus.FEASIBLE, checked(buffers, upper.offsets(), upper.height()), s,
+                        note + "; kept the starting packing");
     }
 
     /** A verdict that needs no search, or null. */

@@ -105,6 +105,19 @@ public final class TelaMallocAllocator implements Allocator {
             return new Run(skyline != null ? notPacked(skyline, capacity, start, why)
                     : fallback(buffers, capacity, limits, start, why), 0, 0, 0, 0, 0, 0);
         }
+        try (HeapRoom.Hold hold = HeapRoom.reserve(need, limits)) {
+            if (hold == null) {
+                limits.budget().markWallStop();
+                return new Run(new Allocation(SolveStatus.UNKNOWN, null, seconds(start),
+                        "stopped while waiting for the heap other jobs hold"), 0, 0, 0, 0, 0, 0);
+            }
+            return searchParts(buffers, axis, parts, capacity, limits, start, budget);
+        }
+    }
+
+    /** The searches of the parts, holding their room ({@link HeapRoom#reserve}). */
+    private Run searchParts(BufferSet buffers, TimeAxis axis, List<int[]> parts, long capacity, Limits limits,
+                            long start, long budget) {
         List<TelaSearch> searches = new ArrayList<>();
         for (int[] part : parts) {
             TelaSearch search = search(buffers, axis, part, capacity, start, budget, limits.budget());
