@@ -45,7 +45,9 @@ import java.util.function.Consumer;
  *       {@link DivideAndConquer} with the rest;</li>
  *   <li>otherwise the whole graph's program ({@link CosmaSolver}) from the best starting plan; with a fixed
  *       schedule its bound is then raised to the fixed-order caching bound of the plan's order
- *       ({@link FixedOrderBound}) where that is higher (the plan stays the one the program gave).</li>
+ *       ({@link FixedOrderBound}) where that is higher (the plan stays the one the program gave);</li>
+ *   <li>without a recompute weight, the traffic bound of either road is raised to the cover summed over time
+ *       without recomputes ({@link SpillOnlyTimeBound}) where that is higher.</li>
  * </ol>
  * With a recompute weight ({@link Settings#recomputeWeight()}) and the traffic objective, these steps are the
  * spill-only part of {@link RecomputeStep}: the recompute baselines run before them, the joint program after them,
@@ -185,7 +187,9 @@ public final class CosmaPipeline implements Planner {
     public Outcome run(Graph graph, TensorSetting setting, long budget, Limits limits, List<Plan> givenStarts) {
         Double lambda = settings.recomputeWeight();
         if (lambda == null || settings.cosma().objective() != CosmaObjective.TRAFFIC) {
-            return spillOnly(graph, setting, budget, limits, givenStarts);
+            Outcome o = spillOnly(graph, setting, budget, limits, givenStarts);
+            return settings.cosma().objective() != CosmaObjective.TRAFFIC ? o : SpillOnlyTimeBound.raise(
+                    graph.withSetting(setting), budget, settings.cosma().schedule(), limits, o);
         }
         return new RecomputeStep(settings, lambda, progress).run(graph, setting, budget, limits,
                 share -> spillOnly(graph, setting, budget, share, givenStarts));

@@ -152,7 +152,8 @@ public final class PipelineReport {
         for (StepReport step : rc.steps()) {
             if (step.status() == StepReport.Status.SKIPPED) {
                 rows.add(new Row(step.name(), "skipped: " + step.note()));
-            } else if (step.name().equals(RecomputeOutcome.REPLAN)) {
+            } else if (step.name().equals(RecomputeOutcome.REPLAN) || step.name().equals(RecomputeOutcome.BOUND)
+                    || step.name().equals(RecomputeOutcome.CHOOSE)) {
                 rows.add(new Row(step.name(), step.note()));
             }
         }

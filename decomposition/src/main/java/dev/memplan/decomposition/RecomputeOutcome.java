@@ -20,13 +20,14 @@ import java.util.List;
  *     spill-only bound (recomputing can lower the traffic below it) nor the joint program's (over its plans only)
  * @param gap (objective - bound) / objective, 0 when the objective is 0; null without a plan
  * @param source the candidate the plan comes from: {@code spill-only}, a baseline's name (with {@code , re-planned}
- *     when {@link RecomputeReplan} improved it), or {@code joint program}
+ *     when {@link RecomputeReplan} improved it), {@link #CHOOSE} (the same), or {@code joint program}
  * @param spillOnly the best spill-only plan's objective (its traffic, no recomputes); null when it found none
  * @param baselines the recompute baselines that ran, in order, each with its result and objective
  * @param joint the joint program's result; null when it did not run (the steps say why)
  * @param extraRuns the most recomputes the joint program allowed (0 when it did not run)
  * @param steps every step of it, in order: the baselines, the spill-only steps, the re-planned baseline
- *     ({@link #REPLAN}), the joint program (skipped ones with why in their note)
+ *     ({@link #REPLAN}), the bound ({@link #BOUND}), the chosen recomputes ({@link #CHOOSE}), the joint program
+ *     (skipped ones with why in their note)
  */
 public record RecomputeOutcome(double lambda, SolveStatus status, Objective objective, double bound, Double gap,
                                String source, Objective spillOnly, List<Candidate> baselines, Joint joint,
@@ -42,6 +43,15 @@ public record RecomputeOutcome(double lambda, SolveStatus status, Objective obje
 
     /** The step that re-plans the best recompute baseline's plan around its recomputes ({@link RecomputeReplan}). */
     public static final String REPLAN = "re-planned recompute baseline";
+
+    /** The step that computes the bound over every plan; its note says which bound gave the number. */
+    public static final String BOUND = "bound over every plan";
+
+    /**
+     * The step that chooses recomputes on the best plan so far ({@link RecomputeSearch}), and the source of its plan
+     * (with {@code , re-planned} when {@link RecomputeReplan} then improved it).
+     */
+    public static final String CHOOSE = "chosen recomputes";
 
     /** The source of a plan the joint program made. */
     public static final String JOINT = "joint program";

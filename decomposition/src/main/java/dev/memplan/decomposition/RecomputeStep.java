@@ -17,6 +17,7 @@ import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Objective;
 import dev.memplan.model.Plan;
+import dev.memplan.model.PlanChecker;
 import dev.memplan.model.PlanResult;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.Shares;
@@ -39,6 +40,10 @@ import java.util.function.Function;
  *       spill-only plan's order), each with its order, spills and addresses re-planned around its recomputes through
  *       the spill-only road ({@link RecomputeReplan}: the fixed-schedule program and, with a free schedule, divide
  *       and conquer, on its runs unrolled), with {@link Shares#RECOMPUTE_REPLAN} of what is left;</li>
+ *   <li>recomputes chosen on the best plan so far ({@link RecomputeSearch}: a rerun in place of a load, a rerun
+ *       dropped, each kept when the checked objective falls), then re-planned around them, with
+ *       {@link Shares#RECOMPUTE_CHOOSE} of what the bound over every plan ({@link #bound}) leaves, unless a plan
+ *       meets it;</li>
  *   <li>the joint program ({@link RecomputeSolver}, at most {@link #EXTRA_RUNS} recomputes of the forward
  *       operators ({@link Reruns#FORWARD}), in the fixed schedule's order when there is one) with
  *       {@link Shares#RECOMPUTE_JOINT} of the limit, started from the best plan so far; the program skips what is
@@ -117,10 +122,13 @@ final class RecomputeStep {
         if (feasible) {
             replan(graph, setting, budget, limits, s.plan(), baselines, best, steps);
         }
-        // The bound over every plan (any recomputes, any order, or the fixed one): cheap, so computed before the
+        // The bound over every plan (any recomputes, any order, or the fixed one): before the recompute search and the
         // joint program, which it spares when a candidate already meets it.
-        RecomputeBound.Result lower = feasible ? RecomputeBound.of(g, budget, lambda,
-                fixed == null ? null : fixed.resolve(g), limits.budget()) : RecomputeBound.Result.NONE;
+        RecomputeBound.Result lower = feasible ? bound(g, budget, fixed, limits, best, steps)
+                : RecomputeBound.Result.NONE;
+        if (feasible) {
+            choose(graph, setting, budget, limits, s.plan(), best, lower, steps);
+        }
         String whyNot = feasible ? skipReason(best, lower, limits) : "below the least aligned budget no plan exists";
         RecomputeOutcome.Joint joint = null;
         int extraRuns = 0;
@@ -207,6 +215,91 @@ final class RecomputeStep {
         steps.add(new StepReport(RecomputeOutcome.REPLAN, step.stopped() ? StepReport.Status.OUT_OF_BUDGET
                 : StepReport.Status.DONE, made == null ? null : made.traffic(), null, step.budget().wallSeconds(),
                 work(step), String.join(" | ", notes)));
+    }
+
+    /**
+     * Recomputes chosen ({@link RecomputeSearch}: reruns that replace loads, reruns dropped) on the best plan so far
+     * and, when it is another, on the spill-only plan, with {@link Shares#RECOMPUTE_CHOOSE} of what is left, unless
+     * switched off ({@link Technique#CHOOSE}); the searches take {@link Shares#CHOOSE_SEARCH} of that, each start an
+     * equal part, and the best plan they made is re-planned around its recomputes ({@link RecomputeReplan}) with the
+     * rest. Every plan replaces the best when lower.
+     */
+    private void choose(Graph graph, TensorSetting setting, long budget, Limits limits, Plan spillPlan, Best best,
+                        RecomputeBound.Result lower, List<StepReport> steps) {
+        if (!settings.cosma().uses(Technique.CHOOSE) || best.objective == null
+                || best.objective.value() <= lower.value() || limits.stopped()) {
+            String why = !settings.cosma().uses(Technique.CHOOSE) ? "switched off (without " + Technique.CHOOSE.id()
+                    + ")" : best.objective == null ? "no plan to start from" : best.objective.value() == 0
+                    ? "a plan with objective 0 is optimal" : best.objective.value() <= lower.value() ? "the plan of "
+                    + best.source + " meets the bound over every plan: it is optimal" : "the limit is spent";
+            steps.add(new StepReport(RecomputeOutcome.CHOOSE, StepReport.Status.SKIPPED, null, null, 0, null, why));
+            return;
+        }
+        Limits step = limits.budget().limited() ? limits.child(Shares.RECOMPUTE_CHOOSE) : limits.child();
+        Limits searches = step.budget().limited() ? step.child(Shares.CHOOSE_SEARCH) : step.child();
+        List<Plan> starts = new ArrayList<>(List.of(best.plan));
+        List<String> names = new ArrayList<>(List.of(best.source));
+        if (spillPlan != null && !spillPlan.equals(best.plan)) {
+            starts.add(spillPlan);
+            names.add(RecomputeOutcome.SPILL_ONLY);
+        }
+        Graph g = graph.withSetting(setting);
+        List<String> notes = new ArrayList<>();
+        RecomputeSearch.Result found = null;
+        for (int i = 0; i < starts.size() && !searches.stopped(); i++) {
+            Limits share = searches.budget().limited() ? searches.part(starts.size() - i) : searches.child();
+            progress.accept("recompute: choosing recomputes on the plan of " + names.get(i) + " ...");
+            Objective from = Objective.of(PlanChecker.check(g, starts.get(i)).traffic(), lambda);
+            RecomputeSearch.Result r = RecomputeSearch.run(g, starts.get(i), lambda, share, progress);
+            progress.accept("recompute: chosen on the plan of " + names.get(i) + ": " + r.note(from));
+            notes.add("from the plan of " + names.get(i) + ": " + r.note(from));
+            if (r.improved() && (found == null || r.objective().value() < found.objective().value())) {
+                found = r;
+            }
+        }
+        Objective made = null;
+        if (found != null) {
+            best.offer(found.plan(), found.check(), found.objective(), RecomputeOutcome.CHOOSE);
+            made = found.objective();
+            if (!step.stopped()) {
+                progress.accept("recompute: the plan with the chosen recomputes re-planned around them ...");
+                RecomputeReplan.Result again = RecomputeReplan.run(graph, setting, budget, found.plan(), lambda,
+                        settings, step.child(), progress);
+                notes.add("re-planned: " + again.note());
+                if (again.plan() != null) {
+                    best.offer(again.plan(), again.check(), again.objective(), RecomputeOutcome.CHOOSE
+                            + ", re-planned");
+                    made = again.objective().value() < made.value() ? again.objective() : made;
+                }
+            }
+        }
+        steps.add(new StepReport(RecomputeOutcome.CHOOSE, step.stopped() ? StepReport.Status.OUT_OF_BUDGET
+                : StepReport.Status.DONE, made == null ? null : made.traffic(), null, step.budget().wallSeconds(),
+                work(step), String.join(" | ", notes)));
+    }
+
+    /**
+     * {@link RecomputeBound}'s bound, its cover over time also as an integer program with
+     * {@link Shares#RECOMPUTE_BOUND} of what is left (counted in work) when its linear program does not meet the best
+     * plan; reported as a step ({@link RecomputeOutcome#BOUND}) saying which bound gave the number.
+     */
+    private RecomputeBound.Result bound(Graph g, long budget, Schedule fixed, Limits limits, Best best,
+                                        List<StepReport> steps) {
+        Limits share = limits.child(Shares.RECOMPUTE_BOUND);
+        progress.accept("recompute: the bound over every plan ...");
+        RecomputeBound.Result lower = RecomputeBound.of(g, budget, lambda, fixed == null ? null : fixed.resolve(g),
+                limits.budget(), best.objective == null || !settings.cosma().uses(Technique.INTEGRAL_BOUND) ? null
+                        : new RecomputeBound.Integral(share, best.objective.value()));
+        String note = lower.value() == 0 ? "none" : PipelineReport.lowerBound(lower.value()) + " from "
+                + lower.source() + "; the cover over time " + PipelineReport.lowerBound(lower.overTime())
+                + " (linear program), " + (lower.integralNote() == null ? "no integer program"
+                : (lower.integral() > 0 ? PipelineReport.lowerBound(lower.integral()) + " (integer program, "
+                + lower.integralNote() + ")" : "integer program " + lower.integralNote())
+                + (work(share) == null ? "" : String.format(java.util.Locale.ROOT, ", %.2f units", work(share))));
+        steps.add(new StepReport(RecomputeOutcome.BOUND, StepReport.Status.DONE, null,
+                (long) Math.floor(lower.value()), share.budget().wallSeconds(), work(share), note));
+        progress.accept("recompute: bound " + note);
+        return lower;
     }
 
     /** The scheduler's part of the name of a recompute scheme run in the spill-only plan's order. */

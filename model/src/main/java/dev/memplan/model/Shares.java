@@ -46,6 +46,22 @@ public final class Shares {
     public static final double RECOMPUTE_REPLAN = 0.5;
 
     /**
+     * With a recompute weight, of what the re-planning leaves, the share the bound over every plan takes for its cover
+     * over time as an integer program (CP-SAT), when its linear program does not meet the best plan; the recompute
+     * search and the joint program get the rest.
+     */
+    public static final double RECOMPUTE_BOUND = 0.5;
+
+    /**
+     * With a recompute weight, of what the bound over every plan leaves, the share the recompute search gets
+     * (recomputes chosen on the best plan so far, then re-planned); the joint program gets the rest.
+     */
+    public static final double RECOMPUTE_CHOOSE = 0.5;
+
+    /** Of the recompute search's share, the fraction its moves get; re-planning the plan they made gets the rest. */
+    public static final double CHOOSE_SEARCH = 0.25;
+
+    /**
      * Of the re-planning's share with a free schedule, the fraction its fixed-schedule program gets; divide and
      * conquer gets the rest.
      */

@@ -13,9 +13,12 @@ class SharesTest {
     void theSharesLeaveRoomForTheStepsAfterThem() {
         // Fractions of what is left: strictly between 0 and 1, or the step after them gets nothing.
         for (double f : new double[] {Shares.WHOLE_FIRST, Shares.PARTS, Shares.LARGE_PARTS, Shares.FINAL_BOUND,
-            Shares.EARLY_BOUND, Shares.STITCHED_ORDER, Shares.RECOMPUTE_JOINT}) {
+            Shares.EARLY_BOUND, Shares.STITCHED_ORDER, Shares.RECOMPUTE_JOINT, Shares.RECOMPUTE_BOUND}) {
             assertTrue(f > 0 && f < 1, "share " + f);
         }
+        // The recompute search leaves the joint program, and its moves leave the re-planning, a part.
+        assertTrue(Shares.RECOMPUTE_CHOOSE > 0 && Shares.RECOMPUTE_CHOOSE < 1 && Shares.CHOOSE_SEARCH > 0
+                && Shares.CHOOSE_SEARCH < 1, "the recompute search's shares");
         // Divide and conquer: the parts, then the windows, then the final bound, within one limit.
         assertTrue(Shares.PARTS + Shares.FINAL_BOUND < 1, "parts and the final bound leave the windows room");
         assertTrue(Shares.EARLY_BOUND < Shares.FINAL_BOUND, "the early bound is the cheap one");

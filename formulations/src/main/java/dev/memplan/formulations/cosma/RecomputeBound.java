@@ -2,6 +2,7 @@ package dev.memplan.formulations.cosma;
 
 import dev.memplan.model.Budget;
 import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -47,7 +48,9 @@ import java.util.List;
  *
  * <p><b>Over time.</b> One operator's cover pays for one moment. {@link RecomputeTimeBound} sums the covers of a chain
  * of operators (the order, or a path of the graph), a tensor paying again only after a read between two moments, a
- * rerun's inputs held or made again as here. The bound is the larger of the two; each is valid on its own.
+ * rerun's inputs held or made again as here, as a linear program; given a share of the run ({@link Integral}), the
+ * same program over integers on CP-SAT, whose proven bound closes the linear program's integrality gap. The bound is
+ * the largest of these; each is valid on its own.
  *
  * <p><b>Exact arithmetic.</b> The prices and the sums are computed in doubles rounded towards zero where an operation
  * is inexact (an {@link Math#fma} residual says which), and the tensors are sorted by comparing cross products,
@@ -77,13 +80,39 @@ public final class RecomputeBound {
      * @param value the lower bound on traffic + lambda x recompute cost over every plan
      * @param operator the operator at whose first run it is attained, -1 when the bound is 0
      * @param excess the bytes over the budget there (own and live bytes less B), 0 when the bound is 0
-     * @param overTime the cover summed over time ({@link RecomputeTimeBound}) alone, 0 without one; {@code value} is
-     *                 the larger of it and the best operator's
+     * @param overTime the cover summed over time ({@link RecomputeTimeBound}) alone, its linear program's bound, 0
+     *                 without one
+     * @param integral the same program over integers, CP-SAT's proven bound, 0 when it did not run or proved nothing;
+     *                 {@code value} is the largest of the three
+     * @param integralNote how the integer program ended (or why it did not run), null when it was not asked for
      */
-    public record Result(double value, int operator, long excess, double overTime) {
+    public record Result(double value, int operator, long excess, double overTime, double integral,
+                         String integralNote) {
 
         /** No bound: 0. */
-        public static final Result NONE = new Result(0, -1, 0, 0);
+        public static final Result NONE = new Result(0, -1, 0, 0, 0, null);
+
+        /** Which bound gave {@link #value()}, in words. */
+        public String source() {
+            if (value == 0) {
+                return "none";
+            }
+            if (overTime >= value) {
+                return "the cover over time (linear program)";
+            }
+            return integral >= value ? "the cover over time as an integer program (" + integralNote + ")"
+                    : "one operator's cover";
+        }
+    }
+
+    /**
+     * The integer program of the cover over time ({@link RecomputeTimeBound}): its share of the run and the objective
+     * it need not pass (the best plan's: once the linear program's bound meets it, the integer program is not run).
+     *
+     * @param limits its share, charged in work under a work limit
+     * @param target the best plan's objective (infinity: none)
+     */
+    public record Integral(Limits limits, double target) {
     }
 
     private RecomputeBound() {
@@ -107,29 +136,28 @@ public final class RecomputeBound {
      * @param run the run's budget, whose wall end and stop flag the cover over time polls
      */
     public static Result of(Graph g, long budget, double lambda, int[] order, Budget run) {
+        return of(g, budget, lambda, order, run, null);
+    }
+
+    /**
+     * The bound with the cover over time also solved as an integer program on CP-SAT (after its linear program, when
+     * that does not meet {@code integral}'s target), within {@code integral}'s share, counted in work: its proven
+     * bound counts where it is higher.
+     *
+     * @param integral the integer program's share and target, or null for none
+     */
+    public static Result of(Graph g, long budget, double lambda, int[] order, Budget run, Integral integral) {
         if (!(lambda >= 0) || Double.isInfinite(lambda)) {
             throw new IllegalArgumentException("the recompute weight must be finite and >= 0, not " + lambda);
         }
-        int n = g.operatorCount();
-        if (order != null && order.length != n) {
-            throw new IllegalArgumentException("the order has " + order.length + " operators, the graph " + n);
-        }
-        if (n > MAX_OPERATORS) {
+        Setup setup = setup(g, budget, order);
+        if (setup == null) {
             return Result.NONE;
         }
-        long[] ownBytes = new long[n];
-        for (int o = 0; o < n; o++) {
-            for (int x : own(g, o)) {
-                ownBytes[o] += g.size(x);
-            }
-            if (ownBytes[o] > budget) {
-                return Result.NONE; // below M_R no plan exists; there is nothing to bound
-            }
-        }
-        // Two passes over the live pairs: the bytes first, then the tensors of the operators priced only.
-        Live pairs = order == null ? new Free(g) : new InOrder(g, order);
-        long[] bytes = ownBytes.clone();
-        pairs.forEach((o, x) -> bytes[o] += g.size(x));
+        int n = g.operatorCount();
+        Live pairs = setup.pairs();
+        long[] bytes = setup.bytes();
+        long[] ownBytes = setup.ownBytes();
         boolean[] priced = candidates(bytes, budget);
         int[][] live = new int[n][];
         int[] count = new int[n];
@@ -153,13 +181,62 @@ public final class RecomputeBound {
             double v = Math.max(cover(g, live[o], price, excess),
                     withInputs(g, o, live[o], price, excess, lambda, pairs));
             if (v > best.value()) {
-                best = new Result(v, o, excess, 0);
+                best = new Result(v, o, excess, 0, 0, null);
             }
         }
-        double overTime = RecomputeTimeBound.of(g, budget, lambda, pairs, bytes, ownBytes, run);
-        double value = Math.max(best.value(), overTime);
-        return value == 0 ? best : new Result(onGrid(g, lambda, value), best.operator(), best.excess(),
-                overTime == 0 ? 0 : onGrid(g, lambda, overTime));
+        RecomputeTimeBound.Value overTime = RecomputeTimeBound.of(g, budget, lambda, pairs, bytes, ownBytes, true, run,
+                integral);
+        double value = Math.max(best.value(), Math.max(overTime.relaxed(), overTime.integral()));
+        return value == 0 ? new Result(0, -1, 0, 0, 0, overTime.note()) : new Result(onGrid(g, lambda, value),
+                best.operator(), best.excess(), overTime.relaxed() == 0 ? 0 : onGrid(g, lambda, overTime.relaxed()),
+                overTime.integral() == 0 ? 0 : onGrid(g, lambda, overTime.integral()), overTime.note());
+    }
+
+    /**
+     * A lower bound on the non-compulsory traffic of every plan that recomputes nothing (any order of the operators,
+     * or the given one): the cover summed over time ({@link RecomputeTimeBound}) without the rerun option, its linear
+     * program's bound. Every plan without recomputes is one of {@link #of}'s plans with no rerun, so it maps to a
+     * point of that program with r and R at 0. 0 without one; its wall end (or Ctrl-C) on {@code run} stops it, as
+     * in {@link #of(Graph, long, double, int[], Budget)}, and it is not charged in work.
+     *
+     * @param order the order of the operators, or null for a free schedule
+     */
+    public static long spillOnly(Graph g, long budget, int[] order, Budget run) {
+        Setup setup = setup(g, budget, order);
+        if (setup == null) {
+            return 0;
+        }
+        double v = RecomputeTimeBound.of(g, budget, 0, setup.pairs(), setup.bytes(), setup.ownBytes(), false, run,
+                null).relaxed();
+        return v == 0 ? 0 : (long) Math.floor(onGrid(g, 0, v));
+    }
+
+    /** The live pairs and each operator's own and own plus live bytes. */
+    private record Setup(Live pairs, long[] bytes, long[] ownBytes) {
+    }
+
+    /** The setup of a bound; null when there is none (too many operators, or an operator alone over the budget). */
+    private static Setup setup(Graph g, long budget, int[] order) {
+        int n = g.operatorCount();
+        if (order != null && order.length != n) {
+            throw new IllegalArgumentException("the order has " + order.length + " operators, the graph " + n);
+        }
+        if (n > MAX_OPERATORS) {
+            return null;
+        }
+        long[] ownBytes = new long[n];
+        for (int o = 0; o < n; o++) {
+            for (int x : own(g, o)) {
+                ownBytes[o] += g.size(x);
+            }
+            if (ownBytes[o] > budget) {
+                return null; // below M_R no plan exists; there is nothing to bound
+            }
+        }
+        Live pairs = order == null ? new Free(g) : new InOrder(g, order);
+        long[] bytes = ownBytes.clone();
+        pairs.forEach((o, x) -> bytes[o] += g.size(x));
+        return new Setup(pairs, bytes, ownBytes);
     }
 
     /**

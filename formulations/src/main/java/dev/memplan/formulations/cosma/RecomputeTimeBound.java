@@ -4,7 +4,17 @@ import com.google.ortools.linearsolver.MPConstraint;
 import com.google.ortools.linearsolver.MPObjective;
 import com.google.ortools.linearsolver.MPSolver;
 import com.google.ortools.linearsolver.MPVariable;
+import com.google.ortools.sat.CpModel;
+import com.google.ortools.sat.CpSolver;
+import com.google.ortools.sat.CpSolverStatus;
+import com.google.ortools.sat.IntVar;
+import com.google.ortools.sat.LinearExpr;
+import com.google.ortools.sat.LinearExprBuilder;
+import com.google.ortools.sat.SatParameters;
+import dev.memplan.formulations.milp.CpSatBackend;
 import dev.memplan.formulations.milp.Solvers;
+import dev.memplan.model.HeapRoom;
+import dev.memplan.model.Limits;
 import dev.memplan.model.Budget;
 import dev.memplan.model.Graph;
 import java.time.Duration;
@@ -52,6 +62,15 @@ import java.util.Set;
  * bound for every pi >= 0 and every variable in [0, u_j], less a margin for rounding in the sums. Without OR-Tools'
  * native libraries, or above {@link #MAX_CELLS} (class, step) cells, it is 0.
  *
+ * <p><b>Over integers.</b> The point a plan gives is integral (l, r, W, R, z, h, b in {0, 1}), so the least value of the
+ * same program over integers is a bound too, without the LP's integrality gap, and so is any bound on it that CP-SAT
+ * proves. There the rows keep integer coefficients (sizes in units; a knapsack row's room rounded down to whole units,
+ * which every integral point still meets, the live sizes being whole units) and the costs lie on a grid of
+ * 1/{@link #GRID} unit, a rerun's share rounded down exactly (a lower cost only lowers the program). CP-SAT runs on one
+ * worker within a share of the run: under a work limit its deterministic time is the limit and is charged as work, so
+ * the bound is the same on every machine; the wall end and Ctrl-C stop it as every CP-SAT search. Without reruns (r,
+ * R at 0, no rerun's inputs) the program bounds the traffic of the plans that recompute nothing.
+ *
  * <p>memplan's own bound; the program is Bar-Noy et al.'s caching relaxation (see {@link FixedOrderBound}) with a
  * recompute option and its inputs' needs. Numbers: BENCHMARKS.md, "The recompute bound summed over time".
  */
@@ -63,6 +82,11 @@ final class RecomputeTimeBound {
     static final int MAX_CELLS = 60_000;
     /** Most prefixes whose cover is tried per step and round. */
     private static final int PREFIXES = 64;
+    /** The integer program's costs are whole multiples of 1/this unit (rounded down: a lower bound stays one). */
+    static final long GRID = 1024;
+    /** The integer program's heap per row term and per variable (CP-SAT's model in Java). */
+    private static final long BYTES_PER_TERM = 48;
+    private static final long BYTES_PER_VARIABLE = 160;
     /** A cut enters when it is violated by more than this fraction of its right-hand side. */
     private static final double VIOLATION = 1e-6;
 
@@ -76,11 +100,14 @@ final class RecomputeTimeBound {
      * @param pairs the live pairs (free schedule or a given order)
      * @param bytes each operator's own plus live bytes
      * @param ownBytes each operator's own bytes
+     * @param reruns whether a tensor may come back by a rerun of its producer; without, the program bounds the traffic
+     *     of the plans that recompute nothing (r and R at 0, no rerun's inputs)
      * @param run the run's budget: its wall end (or Ctrl-C) ends the separation rounds, keeping the best bound so far
-     * @return the lower bound on traffic + lambda x recompute cost (not yet on the objectives' grid), 0 without one
+     * @param integral the integer program's share and the value it should reach, or null for the linear program alone
+     * @return the bounds on traffic + lambda x recompute cost (not yet on the objectives' grid), 0 without one
      */
-    static double of(Graph g, long budget, double lambda, RecomputeBound.Live pairs, long[] bytes, long[] ownBytes,
-                     Budget run) {
+    static Value of(Graph g, long budget, double lambda, RecomputeBound.Live pairs, long[] bytes, long[] ownBytes,
+                    boolean reruns, Budget run, RecomputeBound.Integral integral) {
         int[] chain = pairs.chain(bytes, budget);
         int n = g.operatorCount();
         int[] step = new int[n];
@@ -93,7 +120,7 @@ final class RecomputeTimeBound {
             }
         }
         if (tightSteps.isEmpty() || !Solvers.nativeAvailable()) {
-            return 0;
+            return Value.NONE;
         }
         List<List<Integer>> liveAt = new ArrayList<>(g.tensorCount());
         for (int x = 0; x < g.tensorCount(); x++) {
@@ -107,7 +134,7 @@ final class RecomputeTimeBound {
             }
         });
         if (cells[0] > MAX_CELLS) {
-            return 0;
+            return Value.NONE;
         }
         // Classes: a tensor and its steps, ascending.
         List<Integer> classTensor = new ArrayList<>();
@@ -134,45 +161,82 @@ final class RecomputeTimeBound {
             int p = g.producer(classTensor.get(k));
             int[] steps = classSteps.get(k);
             dead[k] = new int[steps.length][];
-            int[] inputs = p < 0 ? new int[0] : Arrays.stream(g.inputs(p)).distinct().toArray();
+            int[] inputs = p < 0 || !reruns ? new int[0] : Arrays.stream(g.inputs(p)).distinct().toArray();
             for (int i = 0; i < steps.length; i++) {
                 int o = tightSteps.get(steps[i]);
                 dead[k][i] = Arrays.stream(inputs).filter(y -> pairs.dead(o, y)).toArray();
             }
         }
-        return new Program(g, lambda, classTensor.stream().mapToInt(Integer::intValue).toArray(),
-                classSteps.toArray(new int[0][]), room, dead).solve(run);
+        Program program = new Program(g, lambda, reruns, classTensor.stream().mapToInt(Integer::intValue).toArray(),
+                classSteps.toArray(new int[0][]), room, dead);
+        double relaxed = program.solve(run);
+        List<String> notes = new ArrayList<>();
+        if (integral == null || relaxed >= integral.target() || integral.limits().stopped()) {
+            program.close();
+            return new Value(relaxed, 0, integral == null ? null : relaxed >= integral.target()
+                    ? "not run: the linear program's bound meets the best plan" : "not run: the limit is spent");
+        }
+        try (program) {
+            return new Value(relaxed, program.integral(integral.limits(), notes), notes.get(0));
+        }
+    }
+
+    /**
+     * The bounds of one chain.
+     *
+     * @param relaxed the linear program's (its Lagrangian), 0 without one
+     * @param integral the integer program's, CP-SAT's proven bound on it, 0 when it did not run or proved nothing
+     * @param note how the integer program ended, null when it was not asked for
+     */
+    record Value(double relaxed, double integral, String note) {
+
+        /** No program: 0. */
+        static final Value NONE = new Value(0, 0, null);
     }
 
     /**
      * The program, per class k and its i-th step: l, r (the last step where x is off, and how it comes back), W (x off
      * at or before the last such step), R (the same, brought back by a rerun); per tensor z (its spill); per dead input
      * y and step, h (held), and b_y (made again: a load, or a rerun of its producer). Sizes and prices in units of the
-     * sizes' gcd.
+     * sizes' gcd. Beside the linear rows it keeps each row with integer coefficients for {@link #integral}: the same
+     * rows, a knapsack row's room rounded down to whole units (the live sizes are whole units, so a plan's point
+     * meets the row with the room rounded down too).
      */
-    private static final class Program {
+    private static final class Program implements AutoCloseable {
         private final Graph g;
         private final double unit;
+        private final long wholeUnit;
+        private final boolean reruns;
         private final MPSolver solver;
         /** The W variable of each step's live classes, and their sizes, per step. */
         private final List<List<Integer>> stepVars = new ArrayList<>();
         private final List<List<Double>> stepSizes = new ArrayList<>();
         private final long[] room;
         private final List<Double> cost = new ArrayList<>();
+        /** Each variable's cost on the integer program's grid: in 1/{@link #GRID} units, rounded down. */
+        private final List<Long> gridCost = new ArrayList<>();
         private final List<Double> upper = new ArrayList<>();
         private final List<MPVariable> vars = new ArrayList<>();
         private final DualRows dualRows = new DualRows();
+        private final List<int[]> intVars = new ArrayList<>();
+        private final List<long[]> intCoefs = new ArrayList<>();
+        private final List<Long> intRhs = new ArrayList<>();
         private final Set<List<Integer>> seen = new HashSet<>();
         private final int[] spillOf;
+        private final double lambda;
 
-        Program(Graph g, double lambda, int[] classTensor, int[][] classSteps, long[] room, int[][][] dead) {
+        Program(Graph g, double lambda, boolean reruns, int[] classTensor, int[][] classSteps, long[] room,
+                int[][][] dead) {
             this.g = g;
             this.room = room;
+            this.lambda = lambda;
+            this.reruns = reruns;
             long gcd = 0;
             for (int x = 0; x < g.tensorCount(); x++) {
                 gcd = java.math.BigInteger.valueOf(gcd).gcd(java.math.BigInteger.valueOf(g.size(x))).longValue();
             }
-            this.unit = Math.max(1, gcd);
+            this.wholeUnit = Math.max(1, gcd);
+            this.unit = wholeUnit;
             this.solver = MPSolver.createSolver("GLOP");
             if (solver == null) {
                 throw new IllegalStateException("OR-Tools cannot create the GLOP solver");
@@ -192,7 +256,7 @@ final class RecomputeTimeBound {
             for (int k = 0; k < classTensor.length; k++) {
                 int x = classTensor[k];
                 double size = g.size(x) / unit;
-                boolean rerun = g.producer(x) >= 0;
+                boolean rerun = reruns && g.producer(x) >= 0;
                 int[] steps = classSteps[k];
                 int len = steps.length;
                 int[] w = new int[len];
@@ -202,41 +266,41 @@ final class RecomputeTimeBound {
                 int nextW = -1;
                 int nextR = -1;
                 for (int i = len - 1; i >= 0; i--) {
-                    int l = variable(size, 1);
-                    int r = variable(rerun ? recomputePrice(x, lambda) : 0, rerun ? 1 : 0);
+                    int l = variable(size, whole(x), 1);
+                    int r = rerun ? variable(recomputePrice(x), recomputeGrid(x), 1) : variable(0, 0, 0);
                     loads.add(l);
-                    w[i] = variable(0, 1);
+                    w[i] = variable(0, 0, 1);
                     // W_i <= l_i + r_i + W_{i+1}
                     addRow(nextW < 0 ? new int[] {l, r, w[i]} : new int[] {l, r, nextW, w[i]},
-                            nextW < 0 ? new double[] {1, 1, -1} : new double[] {1, 1, 1, -1}, 0);
+                            nextW < 0 ? new long[] {1, 1, -1} : new long[] {1, 1, 1, -1});
                     nextW = w[i];
                     if (rerun) {
-                        bigR[i] = variable(0, 1);
+                        bigR[i] = variable(0, 0, 1);
                         // R_i >= r_i + R_{i+1}
                         addRow(nextR < 0 ? new int[] {bigR[i], r} : new int[] {bigR[i], r, nextR},
-                                nextR < 0 ? new double[] {1, -1} : new double[] {1, -1, -1}, 0);
+                                nextR < 0 ? new long[] {1, -1} : new long[] {1, -1, -1});
                         nextR = bigR[i];
                     }
                 }
                 if (spill >= 0) {
                     // z >= the sum of the class's l (at most one of them is 1 in a plan).
                     int[] v = new int[loads.size() + 1];
-                    double[] c = new double[v.length];
+                    long[] c = new long[v.length];
                     v[0] = spill;
                     c[0] = 1;
                     for (int i = 0; i < loads.size(); i++) {
                         v[i + 1] = loads.get(i);
                         c[i + 1] = -1;
                     }
-                    addRow(v, c, 0);
+                    addRow(v, c);
                 }
                 for (int i = 0; i < len; i++) {
                     stepVars.get(steps[i]).add(w[i]);
                     stepSizes.get(steps[i]).add(size);
                     for (int y : dead[k][i]) {
-                        int b = remake.computeIfAbsent(y, t -> remakeOf(t, lambda));
-                        int h = hold.get(steps[i]).computeIfAbsent(y, t -> variable(0, 1));
-                        addRow(new int[] {h, b, b + 1, bigR[i]}, new double[] {1, 1, 1, -1}, 0);
+                        int b = remake.computeIfAbsent(y, this::remakeOf);
+                        int h = hold.get(steps[i]).computeIfAbsent(y, t -> variable(0, 0, 1));
+                        addRow(new int[] {h, b, b + 1, bigR[i]}, new long[] {1, 1, 1, -1});
                     }
                 }
             }
@@ -253,20 +317,31 @@ final class RecomputeTimeBound {
                     int m = all.length;
                     int[] v = new int[m + hold.get(s).size()];
                     double[] coef = new double[v.length];
+                    long[] whole = new long[v.length];
                     double demand = -room[s] / unit;
+                    long wholeDemand = -Math.floorDiv(room[s], wholeUnit);
                     for (int i = 0; i < m; i++) {
                         v[i] = stepVars.get(s).get(i);
                         coef[i] = stepSizes.get(s).get(i);
+                        whole[i] = (long) coef[i];
                         demand += coef[i];
+                        wholeDemand += whole[i];
                     }
                     int i = m;
                     for (var e : hold.get(s).entrySet()) {
                         v[i] = e.getValue();
-                        coef[i++] = -g.size(e.getKey()) / unit;
+                        coef[i] = -g.size(e.getKey()) / unit;
+                        whole[i++] = -g.size(e.getKey()) / wholeUnit;
                     }
                     addRow(v, coef, demand);
+                    addIntegerRow(v, whole, wholeDemand);
                 }
             }
+        }
+
+        /** x's size in units on the integer program's grid. */
+        private long whole(int x) {
+            return g.size(x) / wholeUnit * GRID;
         }
 
         /** x's spill variable (created once), -1 for a host tensor or a graph output. */
@@ -275,25 +350,27 @@ final class RecomputeTimeBound {
                 return -1;
             }
             if (spillOf[x] < 0) {
-                spillOf[x] = variable(g.size(x) / unit, 1);
+                spillOf[x] = variable(g.size(x) / unit, whole(x), 1);
             }
             return spillOf[x];
         }
 
         /** b_y as two variables, a load (with y's spill) and, next to it, a rerun of y's producer; the load's index. */
-        private int remakeOf(int y, double lambda) {
-            int load = variable(g.size(y) / unit, 1);
-            variable(recomputePrice(y, lambda), g.producer(y) < 0 ? 0 : 1);
+        private int remakeOf(int y) {
+            int load = variable(g.size(y) / unit, whole(y), 1);
+            boolean hasProducer = g.producer(y) >= 0;
+            variable(hasProducer ? recomputePrice(y) : 0, hasProducer ? recomputeGrid(y) : 0, hasProducer ? 1 : 0);
             int z = spill(y);
             if (z >= 0) {
-                addRow(new int[] {z, load}, new double[] {1, -1}, 0);
+                addRow(new int[] {z, load}, new long[] {1, -1});
             }
             return load;
         }
 
-        /** A new variable in [0, up] at this cost; its index. */
-        private int variable(double c, double up) {
+        /** A new variable in [0, up] at this cost (and at {@code grid} on the integer program's grid); its index. */
+        private int variable(double c, long grid, double up) {
             cost.add(c);
+            gridCost.add(grid);
             upper.add(up);
             vars.add(solver.makeNumVar(0, up, "v" + vars.size()));
             return vars.size() - 1;
@@ -304,36 +381,62 @@ final class RecomputeTimeBound {
          * price above a load and a spill is cut down to them: a lower cost only lowers the program, and keeps GLOP's
          * numbers in scale.
          */
-        private double recomputePrice(int x, double lambda) {
+        private double recomputePrice(int x) {
             int p = g.producer(x);
             if (p < 0) {
                 return 0; // a host tensor has no rerun: its variable's upper bound is 0
             }
+            return Math.min(2.0 * g.size(x) / unit, lambda * g.cost(p) * (g.size(x) / unit) / outBytes(p));
+        }
+
+        /** {@link #recomputePrice} on the integer program's grid, exactly and rounded down. */
+        private long recomputeGrid(int x) {
+            int p = g.producer(x);
+            java.math.BigDecimal share = new java.math.BigDecimal(lambda).multiply(java.math.BigDecimal.valueOf(g.cost(p)))
+                    .multiply(java.math.BigDecimal.valueOf(g.size(x) / wholeUnit * GRID));
+            long down = share.divideToIntegralValue(java.math.BigDecimal.valueOf(outBytes(p)))
+                    .min(java.math.BigDecimal.valueOf(2 * whole(x))).longValueExact();
+            return Math.max(0, down);
+        }
+
+        private long outBytes(int p) {
             long out = 0;
             for (int y : g.outputs(p)) {
                 out += g.size(y);
             }
-            return Math.min(2.0 * g.size(x) / unit, lambda * g.cost(p) * (g.size(x) / unit) / out);
+            return out;
         }
 
         /** The knapsack cover of step s's classes at positions {@code set}: sum min(size, D) W >= D. */
         private boolean cover(int s, int[] set) {
             double total = 0;
+            long wholeTotal = 0;
             for (int i : set) {
                 total += stepSizes.get(s).get(i);
+                wholeTotal += stepSizes.get(s).get(i).longValue();
             }
             double demand = total - room[s] / unit;
+            long wholeDemand = wholeTotal - Math.floorDiv(room[s], wholeUnit);
             int[] v = Arrays.stream(set).map(i -> stepVars.get(s).get(i)).sorted().toArray();
             if (demand <= 0 || !seen.add(Arrays.stream(v).boxed().toList())) {
                 return false;
             }
             double[] coef = new double[set.length];
+            long[] whole = new long[set.length];
             for (int i = 0; i < set.length; i++) {
                 int at = stepVars.get(s).indexOf(v[i]);
                 coef[i] = Math.min(stepSizes.get(s).get(at), demand);
+                whole[i] = Math.min(stepSizes.get(s).get(at).longValue(), wholeDemand);
             }
             addRow(v, coef, demand);
+            addIntegerRow(v, whole, wholeDemand);
             return true;
+        }
+
+        /** A row with integer coefficients and right-hand side 0, in both programs. */
+        private void addRow(int[] v, long[] coef) {
+            addRow(v, Arrays.stream(coef).asDoubleStream().toArray(), 0);
+            addIntegerRow(v, coef, 0);
         }
 
         private void addRow(int[] v, double[] coef, double rhs) {
@@ -344,33 +447,109 @@ final class RecomputeTimeBound {
             dualRows.add(c, v, coef, rhs);
         }
 
+        private void addIntegerRow(int[] v, long[] coef, long rhs) {
+            intVars.add(v);
+            intCoefs.add(coef);
+            intRhs.add(rhs);
+        }
+
+        /** The separation rounds of the linear program; its best Lagrangian bound in bytes. */
         double solve(Budget run) {
-            try {
-                double best = 0;
-                for (int round = 0; round < MAX_ROUNDS; round++) {
-                    Duration left = run.wallLeft();
-                    if (left != null) {
-                        if (left.isZero()) {
-                            run.markWallStop();
-                            break;
-                        }
-                        solver.setTimeLimit(Math.max(1, left.toMillis()));
-                    }
-                    if (solver.solve() != MPSolver.ResultStatus.OPTIMAL) {
-                        if (run.wallOver()) {
-                            run.markWallStop();
-                        }
+            double best = 0;
+            for (int round = 0; round < MAX_ROUNDS; round++) {
+                Duration left = run.wallLeft();
+                if (left != null) {
+                    if (left.isZero()) {
+                        run.markWallStop();
                         break;
                     }
-                    best = Math.max(best, safeBound());
-                    if (!separate()) {
-                        break;
-                    }
+                    solver.setTimeLimit(Math.max(1, left.toMillis()));
                 }
-                return best * unit;
-            } finally {
-                solver.delete();
+                if (solver.solve() != MPSolver.ResultStatus.OPTIMAL) {
+                    if (run.wallOver()) {
+                        run.markWallStop();
+                    }
+                    break;
+                }
+                best = Math.max(best, safeBound());
+                if (!separate()) {
+                    break;
+                }
             }
+            return best * unit;
+        }
+
+        @Override
+        public void close() {
+            solver.delete();
+        }
+
+        /**
+         * The same program over integers (every variable in {0, its upper bound}, the rows kept with integer
+         * coefficients, the costs on the grid rounded down) on CP-SAT within {@code limits}; CP-SAT's proven bound on
+         * its optimum in bytes, 0 when it proved none. One worker with a deterministic-time limit under a work limit,
+         * charged as work (the same number on every machine); the wall end and Ctrl-C stop it as every CP-SAT search.
+         * Adds a note saying how it ended.
+         */
+        double integral(Limits limits, List<String> notes) {
+            long terms = intVars.stream().mapToLong(v -> v.length).sum();
+            long bytes = BYTES_PER_TERM * terms + BYTES_PER_VARIABLE * vars.size();
+            if (!HeapRoom.fits(bytes, limits)) {
+                notes.add("not run: " + HeapRoom.shortfall("the integer program", bytes, limits));
+                return 0;
+            }
+            // Held while the model lives, as every program's estimate is: a sweep's other jobs then wait for the room.
+            HeapRoom.Hold hold = HeapRoom.reserve(bytes, limits);
+            if (hold == null) {
+                notes.add("not run: stopped while waiting for the heap other jobs hold");
+                return 0;
+            }
+            try (hold) {
+                return solveOverIntegers(limits, notes);
+            }
+        }
+
+        /** {@link #integral}'s model and search, within the heap it holds. */
+        private double solveOverIntegers(Limits limits, List<String> notes) {
+            CpModel cp = new CpModel();
+            IntVar[] x = new IntVar[vars.size()];
+            LinearExprBuilder objective = LinearExpr.newBuilder();
+            for (int j = 0; j < x.length; j++) {
+                x[j] = cp.newIntVar(0, (long) (double) upper.get(j), "v" + j);
+                objective.addTerm(x[j], gridCost.get(j));
+            }
+            for (int r = 0; r < intVars.size(); r++) {
+                int[] v = intVars.get(r);
+                LinearExprBuilder row = LinearExpr.newBuilder();
+                for (int i = 0; i < v.length; i++) {
+                    row.addTerm(x[v[i]], intCoefs.get(r)[i]);
+                }
+                cp.addGreaterOrEqual(row, intRhs.get(r));
+            }
+            cp.minimize(objective);
+            CpSolver cpSolver = new CpSolver();
+            SatParameters.Builder params = cpSolver.getParameters();
+            params.setLogSearchProgress(Solvers.logRequested());
+            params.setNumWorkers(1);
+            // Every row in CP-SAT's linear relaxation (presolve turns most of them into clauses, which level 1 leaves
+            // out): without, its bound stays near 0 (lraspp_mobilenet_v3_large:train at M_R, BENCHMARKS.md).
+            params.setLinearizationLevel(2);
+            if (limits.workMode()) {
+                CpSatBackend.limitWork(params, limits);
+            } else if (limits.budget().wallLeft() != null) {
+                params.setMaxTimeInSeconds(Math.max(0.001, limits.budget().wallLeft().toNanos() / 1e9));
+            }
+            CpSolverStatus status = CpSatBackend.solveBy(cpSolver, cp, Long.MAX_VALUE, limits.budget());
+            CpSatBackend.chargeWork(cpSolver, params, limits);
+            if (status != CpSolverStatus.OPTIMAL && status != CpSolverStatus.FEASIBLE) {
+                notes.add("CP-SAT " + status + ": no bound proven");
+                return 0;
+            }
+            // The objective takes whole values: its proven bound, less a margin for its double, rounded up.
+            double proven = cpSolver.bestObjectiveBound();
+            double whole = Math.ceil(proven - (1e-9 * Math.abs(proven) + 1e-6));
+            notes.add(status == CpSolverStatus.OPTIMAL ? "CP-SAT, optimal" : "CP-SAT's best bound, not closed");
+            return Math.max(0, whole) / GRID * unit;
         }
 
         /** Adds the most violated prefix cover of each step (classes by least W first); false when none is. */

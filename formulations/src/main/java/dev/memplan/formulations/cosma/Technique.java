@@ -29,7 +29,17 @@ public enum Technique {
      * With a recompute weight: the best recompute baseline's plan re-planned around its recomputes by the
      * fixed-schedule program and divide and conquer on its runs (read by {@code CosmaPipeline}'s recompute step).
      */
-    REPLAN("replan", Stage.PIPELINE);
+    REPLAN("replan", Stage.PIPELINE),
+    /**
+     * With a recompute weight: the bound over every plan's cover over time ({@link RecomputeBound}) also solved as an
+     * integer program on CP-SAT, with a share of the run (read by {@code CosmaPipeline}'s recompute step).
+     */
+    INTEGRAL_BOUND("integral-bound", Stage.PIPELINE),
+    /**
+     * With a recompute weight: recomputes chosen on the best plan so far by a local search (a rerun in place of a
+     * load, a rerun dropped), then re-planned around them (read by {@code CosmaPipeline}'s recompute step).
+     */
+    CHOOSE("choose", Stage.PIPELINE);
 
     /** Who reads a technique's switch: {@link CosmaSolver}'s program steps, or the solve pipeline around it. */
     public enum Stage {

@@ -1,0 +1,566 @@
+package dev.memplan.decomposition;
+
+import dev.memplan.model.Budget;
+import dev.memplan.model.Budgets;
+import dev.memplan.model.CheckReport;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Objective;
+import dev.memplan.model.Origin;
+import dev.memplan.model.Plan;
+import dev.memplan.model.PlanChecker;
+import dev.memplan.model.Schedule;
+import dev.memplan.model.Segment;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * Chooses recomputes on a checked plan (memory-model.md, "Recomputation") by a local search of two moves, each
+ * applied to the plan itself and kept only when the checker accepts the result and its objective (traffic + lambda x
+ * recompute cost) falls strictly:
+ * <ul>
+ *   <li><b>add</b>: a loaded segment of a produced tensor x becomes a run of x's producer p just before the first read
+ *       in it (a new timestep; every later timestep moves one on). x's copy is {@code recomputed} at that run, at the
+ *       segment's address. Each input of p is kept on chip from its last copy to the run, or its next load is made
+ *       at the run, or it is loaded for the run alone (at its address where that stays free, else in a free gap);
+ *       in the move's second form an input that only a new load would bring is made instead by a rerun of its own
+ *       producer just before (a chain of two reruns). Each sibling output is cut into a copy before the run and a
+ *       recomputed one after it (or made for the run alone in a free gap). Tried when lambda x the reruns' costs is
+ *       below what the load saves (the load, and x's spill when it is x's only load), the dearest savings first;</li>
+ *   <li><b>drop</b>: a recompute is removed (its timestep goes); each output's recomputed copy becomes a load when a
+ *       read is left in it, else goes, and a segment that held an input only for that run ends at its last read or
+ *       goes. Tried on every recompute, the dearest first.</li>
+ * </ul>
+ * Each kept move restarts the scan on the new plan; a move the checker refuses or that does not pay is not tried
+ * again. The other segments keep their timesteps and addresses, so the plan's order, spills and addresses are not
+ * re-planned here: {@link RecomputeStep} then re-plans the result around its recomputes ({@link RecomputeReplan}).
+ *
+ * <p>Deterministic: candidates are ordered by their price and then by tensor and timestep, and the work is counted,
+ * one step per segment and run of each plan tried ({@link #STEPS_PER_UNIT} a unit); the search ends when a scan
+ * keeps nothing, the work is spent or the limit stops it. Time O(moves tried x plan size).
+ */
+final class RecomputeSearch {
+
+    /**
+     * Plan elements (segments and runs) a work unit covers when a move is tried (copied, edited and checked), so that
+     * a unit takes about a second on the quiet reference machine; timed on three training graphs of the zoo
+     * (BENCHMARKS.md, "Recomputes chosen by a local search").
+     */
+    static final long STEPS_PER_UNIT = 400_000;
+
+    /**
+     * The search's answer.
+     *
+     * @param plan the best plan, the start when nothing was kept
+     * @param check its check
+     * @param objective its objective
+     * @param added recomputes added by the moves kept
+     * @param dropped recomputes dropped by the moves kept
+     * @param tried moves tried
+     */
+    record Result(Plan plan, CheckReport check, Objective objective, int added, int dropped, int tried) {
+
+        /** Whether the search kept a move: the plan is not the start. */
+        boolean improved() {
+            return added + dropped > 0;
+        }
+
+        /** One line for the report and progress. */
+        String note(Objective from) {
+            return tried + " moves tried, " + added + " recomputes added, " + dropped + " dropped; "
+                    + (improved() ? objective + " from " + from : "nothing below " + from);
+        }
+    }
+
+    private RecomputeSearch() {
+    }
+
+    /**
+     * The search from {@code start}, a valid plan of {@code g} (a graph in its tensor setting) within its budget.
+     */
+    static Result run(Graph g, Plan start, double lambda, Limits limits, Consumer<String> progress) {
+        CheckReport check = PlanChecker.requireValid(g, start, "the recompute search's start");
+        State best = State.of(g, start, start.budget());
+        Objective objective = Objective.of(check.traffic(), lambda);
+        Budget.Meter meter = limits.workMode() ? limits.budget().meter(STEPS_PER_UNIT) : null;
+        Set<String> refused = new HashSet<>();
+        int added = 0;
+        int dropped = 0;
+        int tried = 0;
+        boolean kept = true;
+        scan:
+        while (kept) {
+            kept = false;
+            for (Move move : best.moves(lambda)) {
+                String key = best.key(move);
+                if (refused.contains(key)) {
+                    continue;
+                }
+                if (limits.stopped() || meter != null && !meter.step(best.size())) {
+                    break scan;
+                }
+                tried++;
+                String what = move.add() ? "rerun '" + g.operator(g.producer(move.tensor())).name()
+                        + (move.chain() ? "' (and an input's producer)" : "'") + " for '"
+                        + g.tensor(move.tensor()).name() + "'" : "drop a rerun of '"
+                        + g.operator(best.runs.get(move.time())).name() + "'";
+                State next = move.add() ? best.add(move.tensor(), move.segment(), move.chain())
+                        : best.drop(move.time());
+                CheckReport c;
+                try {
+                    c = next == null ? null : PlanChecker.check(g, next.plan(start));
+                } catch (IllegalArgumentException e) {
+                    // A schedule or segment the plan's records refuse: the move is refused like an invalid plan.
+                    c = null;
+                }
+                Objective o = c == null || !c.valid() ? null : Objective.of(c.traffic(), lambda);
+                if (o == null || o.value() >= objective.value()) {
+                    refused.add(key);
+                    continue;
+                }
+                best = next;
+                check = c;
+                objective = o;
+                if (move.add()) {
+                    added++;
+                } else {
+                    dropped++;
+                }
+                progress.accept("recompute: search: " + what + ": " + objective);
+                kept = true;
+                continue scan;
+            }
+        }
+        if (meter != null) {
+            meter.flush();
+        }
+        Plan plan = best.plan(start);
+        return new Result(added + dropped == 0 ? start : plan.withResult(check.traffic(), start.solver()), check,
+                objective, added, dropped, tried);
+    }
+
+    /**
+     * A move: add a rerun for loaded segment {@code segment} of {@code tensor}, or drop the rerun at {@code time}.
+     *
+     * @param price what it is ordered by, dearest saving first
+     * @param chain for an add: an input of the producer that only a new load would bring on chip is made instead by a
+     *     rerun of its own producer just before
+     */
+    private record Move(boolean add, int tensor, int segment, int time, double price, boolean chain) {
+    }
+
+    /** A plan being edited: its runs (operator indices) and, per tensor, its segments in time order. */
+    private static final class State {
+        final Graph g;
+        final long budget;
+        final List<Integer> runs;
+        final List<List<Segment>> segments;
+
+        private State(Graph g, long budget, List<Integer> runs, List<List<Segment>> segments) {
+            this.g = g;
+            this.budget = budget;
+            this.runs = runs;
+            this.segments = segments;
+        }
+
+        static State of(Graph g, Plan p, long budget) {
+            List<Integer> runs = new ArrayList<>();
+            for (String o : p.schedule().operators()) {
+                runs.add(g.operatorIndex(o));
+            }
+            List<List<Segment>> segments = new ArrayList<>();
+            for (int x = 0; x < g.tensorCount(); x++) {
+                List<Segment> list = new ArrayList<>(p.segmentsOf(g.tensor(x).name()));
+                list.sort(Comparator.comparingInt(Segment::start));
+                segments.add(list);
+            }
+            return new State(g, budget, runs, segments);
+        }
+
+        State copy() {
+            List<List<Segment>> s = new ArrayList<>(segments.size());
+            for (List<Segment> list : segments) {
+                s.add(new ArrayList<>(list));
+            }
+            return new State(g, budget, new ArrayList<>(runs), s);
+        }
+
+        /** The elements a move copies and checks. */
+        long size() {
+            long n = runs.size();
+            for (List<Segment> list : segments) {
+                n += list.size();
+            }
+            return n;
+        }
+
+        Plan plan(Plan template) {
+            List<String> names = new ArrayList<>(runs.size());
+            for (int o : runs) {
+                names.add(g.operator(o).name());
+            }
+            Map<String, List<Segment>> named = new LinkedHashMap<>();
+            for (int x = 0; x < g.tensorCount(); x++) {
+                if (!segments.get(x).isEmpty()) {
+                    List<Segment> list = new ArrayList<>(segments.get(x));
+                    list.sort(Comparator.comparingInt(Segment::start));
+                    named.put(g.tensor(x).name(), list);
+                }
+            }
+            return new Plan(template.graph(), template.setting(), template.budget(), new Schedule(names), named, null,
+                    template.solver());
+        }
+
+        /** The moves to try, in order: adds by saving left after the rerun's price, then drops by price. */
+        List<Move> moves(double lambda) {
+            List<Move> adds = new ArrayList<>();
+            for (int x = 0; x < g.tensorCount(); x++) {
+                int p = g.producer(x);
+                if (p < 0) {
+                    continue;
+                }
+                List<Segment> list = segments.get(x);
+                long loads = list.stream().filter(s -> s.origin() == Origin.LOADED).count();
+                for (int i = 0; i < list.size(); i++) {
+                    if (list.get(i).origin() != Origin.LOADED) {
+                        continue;
+                    }
+                    long saves = g.size(x) + (loads == 1 && !g.isGraphOutput(x) ? g.size(x) : 0);
+                    double price = lambda * g.cost(p);
+                    if (price < saves) {
+                        adds.add(new Move(true, x, i, -1, saves - price, false));
+                    }
+                    double chained = price;
+                    boolean produced = false;
+                    for (int b : g.inputs(p)) {
+                        if (g.producer(b) >= 0) {
+                            chained += lambda * g.cost(g.producer(b));
+                            produced = true;
+                        }
+                    }
+                    if (produced && chained < saves) {
+                        adds.add(new Move(true, x, i, -1, saves - chained, true));
+                    }
+                }
+            }
+            adds.sort(Comparator.comparingDouble((Move m) -> -m.price()).thenComparingInt(Move::tensor)
+                    .thenComparingInt(Move::segment).thenComparing(Move::chain));
+            List<Move> drops = new ArrayList<>();
+            boolean[] seen = new boolean[g.operatorCount()];
+            for (int t = 0; t < runs.size(); t++) {
+                int o = runs.get(t);
+                if (seen[o]) {
+                    drops.add(new Move(false, -1, -1, t, lambda * g.cost(o), false));
+                }
+                seen[o] = true;
+            }
+            drops.sort(Comparator.comparingDouble((Move m) -> -m.price()).thenComparingInt(Move::time));
+            List<Move> all = new ArrayList<>(adds);
+            all.addAll(drops);
+            return all;
+        }
+
+        /**
+         * A move's identity across plans (timesteps shift): the tensor and the operator and occurrence of the run
+         * that reads it, or the operator and occurrence of the rerun dropped.
+         */
+        String key(Move m) {
+            if (m.add()) {
+                Segment s = segments.get(m.tensor()).get(m.segment());
+                int r = firstRead(m.tensor(), s);
+                return (m.chain() ? "chain " : "add ") + m.tensor() + " " + occurrence(r);
+            }
+            return "drop " + occurrence(m.time());
+        }
+
+        private String occurrence(int t) {
+            if (t < 0) {
+                return "-";
+            }
+            int o = runs.get(t);
+            int k = 0;
+            for (int i = 0; i < t; i++) {
+                k += runs.get(i) == o ? 1 : 0;
+            }
+            return o + "#" + k;
+        }
+
+        private boolean reads(int t, int x) {
+            for (int b : g.inputs(runs.get(t))) {
+                if (b == x) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private int firstRead(int x, Segment s) {
+            for (int t = s.start(); t <= s.end() && t < runs.size(); t++) {
+                if (reads(t, x)) {
+                    return t;
+                }
+            }
+            return -1;
+        }
+
+        /** The plan with a rerun of x's producer before the first read of x in its loaded segment i; null if none. */
+        State add(int x, int i, boolean chain) {
+            Segment load = segments.get(x).get(i);
+            int r = firstRead(x, load);
+            if (r < 0) {
+                return null;
+            }
+            int p = g.producer(x);
+            State n = copy();
+            n.insert(r, p);
+            n.segments.get(x).set(i, Segment.recomputed(r, load.end() + 1, load.offset()));
+            int at = r;
+            Set<Integer> done = new HashSet<>();
+            for (int b : g.inputs(p)) {
+                if (!done.add(b) || n.input(b, at, false)) {
+                    continue;
+                }
+                if (chain && g.producer(b) >= 0) {
+                    // b is on chip only by a load that adds one: its producer q runs first, just before p.
+                    int q = g.producer(b);
+                    n.insert(at, q);
+                    at++;
+                    Long gap = n.gapOver(at - 1, at, g.size(b), b);
+                    if (gap == null) {
+                        return null;
+                    }
+                    n.segments.get(b).add(Segment.recomputed(at - 1, at, gap));
+                    n.segments.get(b).sort(Comparator.comparingInt(Segment::start));
+                    for (int c : g.inputs(q)) {
+                        if (!n.input(c, at - 1, true)) {
+                            return null;
+                        }
+                    }
+                    for (int y : g.outputs(q)) {
+                        if (y != b && !n.sibling(y, at - 1)) {
+                            return null;
+                        }
+                    }
+                } else if (!n.input(b, at, true)) {
+                    return null;
+                }
+            }
+            for (int y : g.outputs(p)) {
+                if (y != x && done.add(y) && !n.sibling(y, at)) {
+                    return null;
+                }
+            }
+            return n;
+        }
+
+        /** A run of o inserted at timestep r: segments from r on move one later, those across r hold through it. */
+        private void insert(int r, int o) {
+            runs.add(r, o);
+            for (List<Segment> list : segments) {
+                list.replaceAll(s -> new Segment(s.start() >= r ? s.start() + 1 : s.start(),
+                        s.end() >= r ? s.end() + 1 : s.end(), s.offset(), s.origin()));
+            }
+        }
+
+        /**
+         * Makes input b resident at the new timestep r, by a load for it alone only when {@code load}; false when
+         * that is not done or no room is found.
+         */
+        private boolean input(int b, int r, boolean load) {
+            List<Segment> list = segments.get(b);
+            for (int i = 0; i < list.size(); i++) {
+                Segment s = list.get(i);
+                if (s.contains(r)) {
+                    return true;
+                }
+            }
+            for (int i = list.size() - 1; i >= 0; i--) {
+                // The last copy before the run, kept on to it where its address stays free: no load.
+                Segment s = list.get(i);
+                if (s.end() < r) {
+                    if (freeOver(s.end() + 1, r, s.offset(), g.size(b), b)) {
+                        list.set(i, new Segment(s.start(), r, s.offset(), s.origin()));
+                        return true;
+                    }
+                    // ... or moved where it is free from its start to the run: a load at its start keeps its place.
+                    Long moved = s.origin() == Origin.LOADED ? gapOver(s.start(), r, g.size(b), b) : null;
+                    if (moved != null) {
+                        list.set(i, Segment.loaded(s.start(), r, moved));
+                        return true;
+                    }
+                    break;
+                }
+            }
+            for (int i = 0; i < list.size(); i++) {
+                // The next load after the run, made at the run instead (where its address, or another, is free).
+                Segment s = list.get(i);
+                if (s.start() > r) {
+                    if (s.origin() == Origin.LOADED) {
+                        Long at = freeOver(r, s.start() - 1, s.offset(), g.size(b), b) ? Long.valueOf(s.offset())
+                                : gapOver(r, s.end(), g.size(b), b);
+                        if (at != null) {
+                            list.set(i, Segment.loaded(r, s.end(), at));
+                            return true;
+                        }
+                    }
+                    break;
+                }
+            }
+            Long gap = load ? gap(r, g.size(b)) : null;
+            if (gap == null) {
+                return false;
+            }
+            list.add(Segment.loaded(r, r, gap));
+            list.sort(Comparator.comparingInt(Segment::start));
+            return true;
+        }
+
+        /** Gives sibling y a recomputed copy from the new timestep r; false when no room is found. */
+        private boolean sibling(int y, int r) {
+            List<Segment> list = segments.get(y);
+            for (int i = 0; i < list.size(); i++) {
+                Segment s = list.get(i);
+                if (s.contains(r)) {
+                    if (s.start() == r) {
+                        return false;
+                    }
+                    list.set(i, new Segment(s.start(), r - 1, s.offset(), s.origin()));
+                    list.add(i + 1, Segment.recomputed(r, s.end(), s.offset()));
+                    return true;
+                }
+            }
+            for (int i = 0; i < list.size(); i++) {
+                Segment s = list.get(i);
+                if (s.start() == r + 1 && s.origin() == Origin.LOADED && free(r, s.offset(), g.size(y))) {
+                    list.set(i, Segment.recomputed(r, s.end(), s.offset()));
+                    return true;
+                }
+            }
+            Long gap = gap(r, g.size(y));
+            if (gap == null) {
+                return false;
+            }
+            list.add(Segment.recomputed(r, r, gap));
+            list.sort(Comparator.comparingInt(Segment::start));
+            return true;
+        }
+
+        /** The address ranges of the segments live at t, by offset. */
+        private List<long[]> live(int t) {
+            return live(t, t, -1);
+        }
+
+        /** The address ranges of the segments live at some timestep of [from, to], but tensor skip's, by offset. */
+        private List<long[]> live(int from, int to, int skip) {
+            List<long[]> ranges = new ArrayList<>();
+            for (int x = 0; x < segments.size(); x++) {
+                if (x == skip) {
+                    continue;
+                }
+                for (Segment s : segments.get(x)) {
+                    if (s.start() <= to && s.end() >= from) {
+                        ranges.add(new long[] {s.offset(), s.offset() + g.size(x)});
+                    }
+                }
+            }
+            ranges.sort(Comparator.comparingLong(a -> a[0]));
+            return ranges;
+        }
+
+        /** The lowest aligned address free over [from, to] for size bytes of tensor b below the budget, or null. */
+        private Long gapOver(int from, int to, long size, int b) {
+            return lowest(live(from, to, b), size);
+        }
+
+        private boolean free(int t, long offset, long size) {
+            return freeOver(t, t, offset, size, -1);
+        }
+
+        /** Whether [offset, offset + size) is free over [from, to] of every tensor's segments but skip's. */
+        private boolean freeOver(int from, int to, long offset, long size, int skip) {
+            for (long[] range : live(from, to, skip)) {
+                if (range[0] < offset + size && offset < range[1]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** The lowest aligned address where size bytes are free at t below the budget, or null. */
+        private Long gap(int t, long size) {
+            return lowest(live(t), size);
+        }
+
+        private Long lowest(List<long[]> ranges, long size) {
+            long cursor = 0;
+            for (long[] range : ranges) {
+                long start = Budgets.roundUp(cursor, g.alignment());
+                if (start + size <= range[0]) {
+                    return start;
+                }
+                cursor = Math.max(cursor, range[1]);
+            }
+            long start = Budgets.roundUp(cursor, g.alignment());
+            return start + size <= budget ? start : null;
+        }
+
+        /** The plan without the rerun at timestep r (not an operator's first run); null when none is left. */
+        State drop(int r) {
+            int p = runs.get(r);
+            State n = copy();
+            n.runs.remove(r);
+            for (int x = 0; x < g.tensorCount(); x++) {
+                List<Segment> out = new ArrayList<>();
+                for (Segment s : n.segments.get(x)) {
+                    Segment moved = n.dropped(x, s, r, p);
+                    if (moved != null) {
+                        out.add(moved);
+                    }
+                }
+                n.segments.set(x, out);
+            }
+            return n;
+        }
+
+        /** Segment s of tensor x once timestep r (a rerun of p) is gone, timesteps after it one earlier; or null. */
+        private Segment dropped(int x, Segment s, int r, int p) {
+            if (s.end() < r) {
+                return s;
+            }
+            if (s.start() > r) {
+                return new Segment(s.start() - 1, s.end() - 1, s.offset(), s.origin());
+            }
+            if (s.start() == r) {
+                // Made or loaded at the rerun: a load from the next timestep when a read is left in it.
+                if (s.end() == r) {
+                    return null;
+                }
+                boolean read = false;
+                for (int t = r; t < s.end(); t++) {
+                    read |= reads(t, x);
+                }
+                return read ? Segment.loaded(r, s.end() - 1, s.offset()) : null;
+            }
+            if (s.end() > r) {
+                return new Segment(s.start(), s.end() - 1, s.offset(), s.origin());
+            }
+            // It ended at the rerun: it ends at its last read before it (its own first timestep when made).
+            int last = -1;
+            for (int t = s.start(); t < r; t++) {
+                if (reads(t, x)) {
+                    last = t;
+                }
+            }
+            if (last >= 0) {
+                return new Segment(s.start(), last, s.offset(), s.origin());
+            }
+            return s.origin() == Origin.LOADED ? null : new Segment(s.start(), s.start(), s.offset(), s.origin());
+        }
+    }
+}

@@ -1,0 +1,168 @@
+package dev.memplan.decomposition;
+
+import static dev.memplan.formulations.RecomputeGraphs.minimumObjective;
+import static dev.memplan.formulations.RecomputeGraphs.readEarlyAndLate;
+import static dev.memplan.formulations.RecomputeGraphs.skips;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.baselines.replacement.AddressRule;
+import dev.memplan.baselines.replacement.BeladyReplacement;
+import dev.memplan.baselines.replacement.Scheme;
+import dev.memplan.baselines.scheduling.GivenOrderScheduler;
+import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.formulations.cosma.Technique;
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Budget;
+import dev.memplan.model.Budgets;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Objective;
+import dev.memplan.model.Plan;
+import dev.memplan.model.PlanChecker;
+import dev.memplan.model.Schedule;
+import dev.memplan.model.TensorSetting;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link RecomputeSearch}: a rerun in place of a load when it pays, a rerun dropped when it does not, every plan
+ * checked, never worse than its start nor better than the brute force allows; the same under the same work limit;
+ * and in the pipeline, a step that {@code --without choose} switches off.
+ */
+class RecomputeSearchTest {
+    private static final TensorSetting ALL = TensorSetting.ALL;
+
+    private static Plan belady(Graph g, long budget) {
+        return new Scheme(new GivenOrderScheduler(Schedule.defaultOrder(g)), new BeladyReplacement(),
+                AddressRule.TFLITE).plan(g, ALL, budget, Limits.DEFAULT);
+    }
+
+    private static Objective objective(Graph g, Plan p, double lambda) {
+        return Objective.of(PlanChecker.requireValid(g, p, "test").traffic(), lambda);
+    }
+
+    /**
+     * early-late at 9 bytes: spill only pays 8 (y written and read back); the search reruns a instead, keeping x on
+     * chip to it, and meets the brute force's optimum with one recompute: 1 (the rerun's cost, no traffic).
+     */
+    @Test
+    void aRerunInPlaceOfALoadMeetsTheBruteForce() {
+        Graph g = readEarlyAndLate().withSetting(ALL);
+        Plan start = belady(g, 9);
+        assertEquals(8.0, objective(g, start, 1).value());
+        RecomputeSearch.Result r = RecomputeSearch.run(g, start, 1.0, Limits.DEFAULT, line -> { });
+        assertEquals(objective(g, r.plan(), 1), r.objective());
+        assertEquals(1, r.added());
+        assertEquals(0, r.dropped());
+        assertEquals(1L, r.check().traffic().recomputes());
+        assertEquals(List.of("a", "b", "c", "a", "d"), r.plan().schedule().operators());
+        assertEquals(minimumObjective(g, ALL, 9, 1, 1.0), r.objective().value());
+    }
+
+    /** With a dear weight the search drops the rerun of a plan that recomputes: spilling y is cheaper. */
+    @Test
+    void aRerunThatDoesNotPayIsDropped() {
+        Graph g = readEarlyAndLate().withSetting(ALL);
+        Plan recomputing = RecomputeSearch.run(g, belady(g, 9), 1.0, Limits.DEFAULT, line -> { }).plan();
+        assertEquals(1L, PlanChecker.check(g, recomputing).traffic().recomputes());
+        assertTrue(objective(g, recomputing, 64).value() >= 64);
+        RecomputeSearch.Result r = RecomputeSearch.run(g, recomputing, 64.0, Limits.DEFAULT, line -> { });
+        assertEquals(1, r.dropped());
+        assertEquals(0L, r.check().traffic().recomputes());
+        assertEquals(new Objective(8, 0, 64.0), r.objective());
+        assertEquals(objective(g, r.plan(), 64), r.objective());
+    }
+
+    /**
+     * On chains with skips at M_R .. M_R + 2, a cheap and a dear weight, from the spill-only optimum: every plan is
+     * checked, never above its start and never below the brute force's optimum with as many recomputes; where the
+     * brute force says one recompute strictly lowers the objective, the search often finds one that does.
+     */
+    @Test
+    void fromTheSpillOnlyOptimumItNeverPassesTheBruteForce() {
+        int pays = 0;
+        int found = 0;
+        for (int seed = 0; seed < 6; seed++) {
+            Graph g = skips(400 + seed, 5).withSetting(ALL);
+            long mr = Budgets.minimumRequired(g);
+            for (long b = mr; b <= mr + 2; b++) {
+                Plan start = CosmaSolver.solve(g, ALL, b, CosmaSolver.Options.traffic(Backend.CPSAT), Limits.DEFAULT)
+                        .plan();
+                for (double lambda : new double[] {0.125, 64}) {
+                    String where = g.name() + " B " + b + " lambda " + lambda;
+                    Objective before = objective(g, start, lambda);
+                    RecomputeSearch.Result r = RecomputeSearch.run(g, start, lambda, Limits.DEFAULT, line -> { });
+                    assertEquals(objective(g, r.plan(), lambda), r.objective(), where);
+                    assertTrue(r.objective().value() <= before.value(), where);
+                    assertEquals(r.improved(), r.objective().value() < before.value(), where);
+                    int recomputes = (int) r.check().traffic().recomputes();
+                    if (recomputes <= 2) {
+                        assertTrue(r.objective().value() >= minimumObjective(g, ALL, b, recomputes, lambda) - 1e-9,
+                                where);
+                    }
+                    if (minimumObjective(g, ALL, b, 1, lambda) < before.value()) {
+                        pays++;
+                        found += r.improved() ? 1 : 0;
+                    }
+                }
+            }
+        }
+        assertTrue(pays > 0 && found > 0, "one recompute pays in " + pays + " cases, the search lowers " + found);
+    }
+
+    /** Under a work limit the answer is the same twice; with no work at all the start is kept as it is. */
+    @Test
+    void theSameUnderTheSameWorkLimit() {
+        Graph g = skips(7, 12).withSetting(ALL);
+        long mr = Budgets.minimumRequired(g);
+        Plan start = belady(g, mr);
+        RecomputeSearch.Result one = RecomputeSearch.run(g, start, 0.125,
+                Limits.DEFAULT.withBudget(Budget.ofWork(0.001, null)), line -> { });
+        RecomputeSearch.Result two = RecomputeSearch.run(g, start, 0.125,
+                Limits.DEFAULT.withBudget(Budget.ofWork(0.001, null)), line -> { });
+        assertEquals(one.plan(), two.plan());
+        assertEquals(one.tried(), two.tried());
+        assertTrue(one.tried() > 0);
+        RecomputeSearch.Result none = RecomputeSearch.run(g, start, 0.125,
+                Limits.DEFAULT.withBudget(Budget.ofWork(0, null)), line -> { });
+        assertSame(start, none.plan());
+        assertFalse(none.improved());
+    }
+
+    /**
+     * In the pipeline (the re-planned baselines and the joint program off), the chosen recomputes are the answer on
+     * early-late; {@code without choose} switches the step off and says so, and the answer is spill-only's.
+     */
+    @Test
+    void thePipelineChoosesRecomputesUnlessSwitchedOff() {
+        Graph g = readEarlyAndLate();
+        CosmaPipeline.Settings on = settings(Set.of(Technique.REPLAN));
+        CosmaPipeline.Outcome o = new CosmaPipeline(on, null).run(g, ALL, 9,
+                Limits.DEFAULT.withBudget(Budget.ofWork(20, null)), null);
+        RecomputeOutcome rc = o.recompute();
+        assertTrue(rc.source().startsWith(RecomputeOutcome.CHOOSE), rc.source() + " " + rc.steps());
+        assertEquals(1.0, rc.objective().value());
+        assertTrue(PlanChecker.check(g.withSetting(ALL), o.result().plan()).valid());
+        StepReport step = rc.steps().stream().filter(s -> s.name().equals(RecomputeOutcome.CHOOSE)).findFirst()
+                .orElseThrow();
+        assertEquals(StepReport.Status.DONE, step.status());
+        assertTrue(step.note().contains("1 recomputes added"), step.note());
+
+        CosmaPipeline.Outcome off = new CosmaPipeline(settings(Set.of(Technique.REPLAN, Technique.CHOOSE)), null)
+                .run(g, ALL, 9, Limits.DEFAULT.withBudget(Budget.ofWork(20, null)), null);
+        StepReport skipped = off.recompute().steps().stream().filter(s -> s.name().equals(RecomputeOutcome.CHOOSE))
+                .findFirst().orElseThrow();
+        assertEquals(new StepReport(RecomputeOutcome.CHOOSE, StepReport.Status.SKIPPED, null, null, 0, null,
+                "switched off (without choose)"), skipped);
+        assertFalse(off.recompute().source().startsWith(RecomputeOutcome.CHOOSE));
+    }
+
+    private static CosmaPipeline.Settings settings(Set<Technique> without) {
+        return CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT).without(without), null)
+                .withDecompose(CosmaPipeline.Decompose.NONE).withRecomputeWeight(1.0);
+    }
+}
