@@ -6,9 +6,9 @@ import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanResult;
+import dev.memplan.model.RaisedBound;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.SolveStatus;
-import dev.memplan.model.SolverInfo;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,12 +36,11 @@ final class SpillOnlyTimeBound {
             return o;
         }
         long value = r.objective();
-        SolveStatus status = value <= bound ? SolveStatus.OPTIMAL : r.status();
-        long shown = Math.min(bound, value);
-        double gap = value == 0 ? 0.0 : (value - shown) / (double) value;
-        SolverInfo info = r.plan().solver();
-        Plan plan = r.plan().withResult(r.plan().traffic(), new SolverInfo(info == null ? r.planner() : info.name(),
-                status, info == null ? r.seconds() : info.seconds(), shown));
+        RaisedBound raised = RaisedBound.of(r.plan(), value, r.status(), bound, r.planner(), r.seconds());
+        SolveStatus status = raised.status();
+        long shown = raised.bound();
+        double gap = raised.gap();
+        Plan plan = raised.plan();
         String note = "bound " + shown + " from the cover summed over time without recomputes (before "
                 + (r.bound() == null ? "none" : r.bound()) + ")";
         List<String> notes = new ArrayList<>(r.notes());

@@ -12,9 +12,8 @@ import dev.memplan.formulations.milp.Solvers;
 import dev.memplan.formulations.milp.Variable;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Graph;
-import dev.memplan.model.Plan;
+import dev.memplan.model.RaisedBound;
 import dev.memplan.model.SolveStatus;
-import dev.memplan.model.SolverInfo;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -192,16 +191,10 @@ public final class FixedOrderBound {
         if (r.bound() != null && bound <= r.bound()) {
             return r;
         }
-        long value = r.objective();
-        SolveStatus status = value <= bound ? SolveStatus.OPTIMAL : r.status();
-        long shown = Math.min(bound, value);
-        double gap = value == 0 ? 0.0 : (value - shown) / (double) value;
-        SolverInfo info = r.plan().solver();
-        Plan plan = r.plan().withResult(r.plan().traffic(), new SolverInfo(
-                info == null ? "cosma/" + r.backend() : info.name(), status, info == null ? r.seconds() : info.seconds(),
-                shown));
-        return new CosmaResult(status, plan, r.check(), r.objective(), shown, gap, r.seconds(), r.backend(), r.pruned(),
-                r.unpruned(), r.startingPlanOnly(), r.notes());
+        RaisedBound raised = RaisedBound.of(r.plan(), r.objective(), r.status(), bound, "cosma/" + r.backend(),
+                r.seconds());
+        return new CosmaResult(raised.status(), raised.plan(), r.check(), r.objective(), raised.bound(), raised.gap(),
+                r.seconds(), r.backend(), r.pruned(), r.unpruned(), r.startingPlanOnly(), r.notes());
     }
 
     /**
