@@ -14,6 +14,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntPredicate;
 
 /**
  * An exhaustive oracle for the objective with recomputation (tests only): the minimum of non-compulsory traffic
@@ -62,11 +63,17 @@ final class RecomputeBruteForce {
      * @throws AssertionError when the optimal plan fails the checker or its checked figures differ
      */
     static Optimum minimum(Graph graph, TensorSetting setting, long budget, int extraRuns, double lambda) {
+        return minimum(graph, setting, budget, extraRuns, lambda, o -> true);
+    }
+
+    /** As {@link #minimum(Graph, TensorSetting, long, int, double)}, over the plans that rerun only these operators. */
+    static Optimum minimum(Graph graph, TensorSetting setting, long budget, int extraRuns, double lambda,
+                           IntPredicate mayRerun) {
         Graph g = graph.withSetting(setting);
         if (budget < Budgets.minimumRequired(g)) {
             return null;
         }
-        Search search = new Search(g, budget, lambda);
+        Search search = new Search(g, budget, lambda, mayRerun);
         search.sequences(new ArrayList<>(), new boolean[g.operatorCount()], 0, extraRuns);
         if (search.bestPlan == null) {
             return null;
@@ -96,15 +103,17 @@ final class RecomputeBruteForce {
         private final Graph g;
         private final long budget;
         private final double lambda;
+        private final IntPredicate mayRerun;
         private double best = Double.POSITIVE_INFINITY;
         private long bestTraffic;
         private long bestRecompute;
         private Plan bestPlan;
 
-        Search(Graph g, long budget, double lambda) {
+        Search(Graph g, long budget, double lambda, IntPredicate mayRerun) {
             this.g = g;
             this.budget = budget;
             this.lambda = lambda;
+            this.mayRerun = mayRerun;
         }
 
         /** Step 1: every run sequence, each judged when every operator has run. */
@@ -119,7 +128,7 @@ final class RecomputeBruteForce {
             }
             for (int o = 0; o < n; o++) {
                 boolean again = ran[o];
-                if (again && recomputes == extraRuns) {
+                if (again && (recomputes == extraRuns || !mayRerun.test(o))) {
                     continue;
                 }
                 boolean ready = true;

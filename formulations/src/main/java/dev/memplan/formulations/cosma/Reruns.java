@@ -2,6 +2,7 @@ package dev.memplan.formulations.cosma;
 
 import dev.memplan.model.Graph;
 import dev.memplan.model.TrainingStep;
+import java.math.BigDecimal;
 
 /**
  * Which operators the recompute program ({@link RecomputeFormulation}) may run more than once. A restriction of the
@@ -26,5 +27,29 @@ public enum Reruns {
             may[o] = true;
         }
         return may;
+    }
+
+    /**
+     * Whether a rerun of the operator can lower the objective at recompute weight lambda (memory-model.md,
+     * "Recomputation"): false when lambda c(p) >= the sum over p's outputs of size plus spill charge (the size
+     * again, except for a graph output, whose write is compulsory). Then some optimal plan never reruns p.
+     *
+     * <p>Why: take any plan with k >= 1 reruns of p. Replace each rerun by loads of the outputs it made that are
+     * read later, each at the timestep after the rerun's and at the same offset, and drop the rerun's timestep; cut
+     * every segment back to its last read that is left. Each output of p was created at p's first run in a segment
+     * that ended before the rerun (no segment runs through a recompute), so it may be written out there (one spill,
+     * charged once) and loaded again. At every timestep left the same tensors or fewer are resident (the rerun's
+     * inputs no longer need to be), at the same offsets; every read is still inside a segment. The plan gains at
+     * most k x the outputs' bytes in loads plus their spills once, at most k (bytes + spill charges) <= k lambda
+     * c(p), and saves the k reruns' k lambda c(p). Done for every such operator, the reruns left are all of
+     * operators for which this is true. The comparison is exact (lambda in {@link BigDecimal}).
+     */
+    public static boolean mayPay(Graph g, double lambda, int operator) {
+        long bytes = 0;
+        for (int x : g.outputs(operator)) {
+            bytes = Math.addExact(bytes, g.isGraphOutput(x) ? g.size(x) : Math.multiplyExact(2, g.size(x)));
+        }
+        BigDecimal rerun = new BigDecimal(lambda).multiply(BigDecimal.valueOf(g.cost(operator)));
+        return rerun.compareTo(BigDecimal.valueOf(bytes)) < 0;
     }
 }
