@@ -171,7 +171,11 @@ public final class RecomputeBound {
                 live[o][count[o]++] = x;
             }
         });
-        double[] price = prices(g, lambda);
+        boolean[] pays = new boolean[n];
+        for (int o = 0; o < n; o++) {
+            pays[o] = Reruns.mayPay(g, lambda, o);
+        }
+        double[] price = prices(g, lambda, pays);
         Result best = Result.NONE;
         for (int o = 0; o < n; o++) {
             if (!priced[o]) {
@@ -179,7 +183,7 @@ public final class RecomputeBound {
             }
             long excess = bytes[o] - budget;
             double v = Math.max(cover(g, live[o], price, excess),
-                    withInputs(g, o, live[o], price, excess, lambda, pairs));
+                    withInputs(g, o, live[o], price, excess, lambda, pairs, pays));
             if (v > best.value()) {
                 best = new Result(v, o, excess, 0, 0, null);
             }
@@ -287,8 +291,11 @@ public final class RecomputeBound {
         return priced;
     }
 
-    /** Each tensor's price per the class comment, rounded down; host tensors cannot be recomputed. */
-    private static double[] prices(Graph g, double lambda) {
+    /**
+     * Each tensor's price per the class comment, rounded down; host tensors cannot be recomputed, nor need the outputs
+     * of an operator that may not pay ({@link Reruns#mayPay}) be: their price is the load's.
+     */
+    private static double[] prices(Graph g, double lambda, boolean[] pays) {
         int m = g.tensorCount();
         double[] price = new double[m];
         for (int x = 0; x < m; x++) {
@@ -299,12 +306,7 @@ public final class RecomputeBound {
                 continue;
             }
             double load = g.isGraphOutput(x) ? size : 2.0 * size;
-            long out = 0;
-            for (int y : g.outputs(p)) {
-                out += g.size(y);
-            }
-            double recompute = Down.div(Down.mul(Down.mul(lambda, g.cost(p)), size), out);
-            price[x] = Math.min(load, recompute);
+            price[x] = pays[p] ? Math.min(load, share(g, lambda, x)) : load;
         }
         return price;
     }
@@ -340,48 +342,45 @@ public final class RecomputeBound {
 
     /** Most dead inputs of one producer whose keep-or-recover choices are enumerated; the others count as free. */
     private static final int MAX_DEAD_INPUTS = 4;
+    /**
+     * Most levels of reruns followed below a live tensor's ({@link Needs}): its producer's dead inputs are level 1; a
+     * tensor at this level may still be brought back by a rerun, but that rerun's own inputs count as free.
+     */
+    static final int MAX_DEPTH = 8;
+    /** Most dead tensors followed per operator ({@link Needs}); the ones beyond count as free. */
+    private static final int MAX_NEEDS = 1024;
     /** Evaluations of the Lagrangian per operator (golden-section search over its multiplier). */
     private static final int SEARCH_STEPS = 60;
+    /** Evenly spaced multipliers tried before the search (with the rerun chains the Lagrangian need not be concave). */
+    private static final int GRID_STEPS = 32;
 
     /**
      * The cover with what a recompute needs: the recompute of x's producer p after o's first run needs every input y
-     * of p on chip. An input that is surely dead at o (no first run reads it after o) is then either on chip at o,
-     * taking room beyond the live bytes, or brought back after o at price(y) (a load, or a recompute of its own
-     * producer, whose inputs are not followed further). One such y may serve the recomputes of every live tensor
-     * whose producer reads it, U_y: x bears the share size(x) / size(U_y) of y's room or price, and the shares of one
-     * y sum to at most one. So each live x has the options: a load; a recompute keeping a subset S of p's dead inputs,
-     * covering min(size(x) - sum over S of share x size(y), E) at lambda c(p) size(x) / out(p) + the shares of the
-     * others' prices. Every plan's choices cover E (knapsack cover, as in the class comment) at no more than it pays,
-     * so for every multiplier pi >= 0 the Lagrangian pi E + sum over x of min(0, least option cost - pi cover) is a
-     * lower bound. The multiplier is searched (the function is concave); any one gives a valid bound.
+     * of p on chip. An input that is surely dead at o (no first run reads it after o; {@link Needs}) is then either on
+     * chip at o, taking room beyond the live bytes, or brought back after o: a load, or a recompute of its own
+     * producer, which needs that producer's inputs in turn (followed down to {@link #MAX_DEPTH} levels). One such y
+     * may serve the recomputes of every tensor whose producer reads it: x bears the share w(x, y) of y's room or price
+     * ({@link Needs}: the shares of one y sum to at most one). Each live x has the options: a load; a recompute of p,
+     * at lambda c(p) size(x) / out(p) plus what its inputs cost. Two lower bounds on a recompute's term cost - pi
+     * cover hold for the same plan point: the one-level enumeration (keep a subset S of p's first
+     * {@link #MAX_DEAD_INPUTS} dead inputs, covering min(size(x) - sum over S of w size(y), E) at the base cost plus
+     * the others' shares of their one-level prices; deeper needs only add cost and room), and the chain
+     * ({@link Needs#chain}: base cost plus the shares of each input's least cost, where holding y costs pi size(y),
+     * against the cover size(x)). Every plan's choices cover E (knapsack cover, as in the class comment: a tensor
+     * whose recompute holds more than it frees is counted as not off chip, the others still cover E) at no more than
+     * it pays, so for every multiplier pi >= 0 the Lagrangian pi E + sum over x of min(0, least option term) is a
+     * lower bound, with the recompute's term the larger of its two bounds. The multiplier is searched; any one gives
+     * a valid bound.
      */
     private static double withInputs(Graph g, int o, int[] live, double[] price, long excess, double lambda,
-                                     Live pairs) {
-        // size(U_y) for each dead input y of a live tensor's producer.
-        java.util.Map<Integer, Long> users = new java.util.HashMap<>();
-        int[][] deadOf = new int[live.length][];
-        for (int i = 0; i < live.length; i++) {
-            int x = live[i];
-            int p = g.producer(x);
-            if (p < 0) {
-                deadOf[i] = new int[0];
-                continue;
-            }
-            deadOf[i] = java.util.Arrays.stream(g.inputs(p)).filter(y -> pairs.dead(o, y)).limit(MAX_DEAD_INPUTS)
-                    .toArray();
-            for (int y : deadOf[i]) {
-                users.merge(y, g.size(x), Long::sum);
-            }
-        }
-        boolean any = false;
-        for (int[] d : deadOf) {
-            any |= d.length > 0;
-        }
-        if (!any) {
+                                     Live pairs, boolean[] pays) {
+        Needs needs = Needs.of(g, o, live, pairs, pays, price);
+        if (needs.count() == 0) {
             return 0; // nothing beyond the plain cover
         }
-        // Each live tensor's options as {cover, cost}.
+        // Each live tensor's options as {cover, cost}: its load first, then the one-level recomputes.
         List<double[][]> options = new ArrayList<>(live.length);
+        double[] base = new double[live.length];
         for (int i = 0; i < live.length; i++) {
             int x = live[i];
             long size = g.size(x);
@@ -389,23 +388,21 @@ public final class RecomputeBound {
             List<double[]> mine = new ArrayList<>();
             double load = p < 0 || g.isGraphOutput(x) ? size : 2.0 * size;
             mine.add(new double[] {Math.min(size, excess), load});
-            if (p >= 0) {
-                long out = 0;
-                for (int y : g.outputs(p)) {
-                    out += g.size(y);
-                }
-                double base = Down.div(Down.mul(Down.mul(lambda, g.cost(p)), size), out);
-                int[] dead = deadOf[i];
-                for (int kept = 0; kept < 1 << dead.length; kept++) {
+            base[i] = Double.POSITIVE_INFINITY;
+            if (p >= 0 && pays[p]) {
+                base[i] = share(g, lambda, x);
+                int[] dead = needs.liveNeeds(i);
+                double[] w = needs.liveShares(i);
+                int enumerated = Math.min(dead.length, MAX_DEAD_INPUTS);
+                for (int kept = 0; kept < 1 << enumerated; kept++) {
                     double room = 0;
-                    double cost = base;
-                    for (int j = 0; j < dead.length; j++) {
-                        int y = dead[j];
-                        long u = users.get(y);
+                    double cost = base[i];
+                    for (int j = 0; j < enumerated; j++) {
+                        int y = needs.tensor(dead[j]);
                         if ((kept & (1 << j)) != 0) {
-                            room = Down.add(room, Down.div(Down.mul(g.size(y), size), u));
+                            room = Down.add(room, Down.mul(w[j], g.size(y)));
                         } else {
-                            cost = Down.add(cost, Down.div(Down.mul(price[y], size), u));
+                            cost = Down.add(cost, Down.mul(w[j], price[y]));
                         }
                     }
                     // The cover is at most this (the room kept is at least its rounded-down share).
@@ -417,35 +414,46 @@ public final class RecomputeBound {
             }
             options.add(mine.toArray(new double[0][]));
         }
+        Lagrangian f = new Lagrangian(g, live, options, base, needs, excess);
         double hi = 0;
         for (double[][] mine : options) {
             for (double[] v : mine) {
                 hi = Math.max(hi, v[1] / v[0]);
             }
         }
-        // Golden-section search for the largest value of the concave Lagrangian on [0, hi].
+        // A grid, then a golden-section search around its best point, for the largest value on [0, hi].
+        double top = hi * (1 + 1e-9);
+        double best = 0;
+        int at = 0;
+        for (int k = 0; k <= GRID_STEPS; k++) {
+            double v = f.at(top * k / GRID_STEPS);
+            if (v > best) {
+                best = v;
+                at = k;
+            }
+        }
         double r = (Math.sqrt(5) - 1) / 2;
-        double a = 0;
-        double b = hi * (1 + 1e-9);
+        double a = top * Math.max(0, at - 1) / GRID_STEPS;
+        double b = top * Math.min(GRID_STEPS, at + 1) / GRID_STEPS;
         double c = b - r * (b - a);
         double d = a + r * (b - a);
-        double fc = lagrangian(options, excess, c);
-        double fd = lagrangian(options, excess, d);
-        double best = Math.max(0, Math.max(fc, fd));
+        double fc = f.at(c);
+        double fd = f.at(d);
+        best = Math.max(best, Math.max(fc, fd));
         for (int step = 0; step < SEARCH_STEPS; step++) {
             if (fc >= fd) {
                 b = d;
                 d = c;
                 fd = fc;
                 c = b - r * (b - a);
-                fc = lagrangian(options, excess, c);
+                fc = f.at(c);
                 best = Math.max(best, fc);
             } else {
                 a = c;
                 c = d;
                 fc = fd;
                 d = a + r * (b - a);
-                fd = lagrangian(options, excess, d);
+                fd = f.at(d);
                 best = Math.max(best, fd);
             }
         }
@@ -464,9 +472,19 @@ public final class RecomputeBound {
             }
         }
         for (double pi : near) {
-            best = Math.max(best, lagrangian(options, excess, pi));
+            best = Math.max(best, f.at(pi));
         }
         return best;
+    }
+
+    /** x's share of a rerun of its producer p, lambda c(p) size(x) / out(p), rounded down. */
+    private static double share(Graph g, double lambda, int x) {
+        int p = g.producer(x);
+        long out = 0;
+        for (int y : g.outputs(p)) {
+            out += g.size(y);
+        }
+        return Down.div(Down.mul(Down.mul(lambda, g.cost(p)), g.size(x)), out);
     }
 
     /** Most breakpoints tried after the search. */
@@ -478,17 +496,204 @@ public final class RecomputeBound {
         }
     }
 
-    /** pi E + sum over the tensors of min(0, least cost - pi cover over its options), rounded down. */
-    private static double lagrangian(List<double[][]> options, long excess, double pi) {
-        double value = Down.mul(pi, excess);
-        for (double[][] mine : options) {
-            double least = 0;
-            for (double[] v : mine) {
-                least = Math.min(least, Down.add(v[1], -Up.mul(pi, v[0])));
-            }
-            value = Down.add(value, least);
+    /**
+     * What the reruns of the live tensors' producers after o's first run need beyond the live bytes: the tensors dead
+     * at o (every first run reading them comes before o's; {@link Live#dead}) that some rerun reads, level by level.
+     * A live x whose producer p may pay ({@link Reruns#mayPay}; one that may not is never rerun in some optimal plan)
+     * needs p's dead inputs, level 1; a need y of level below {@link #MAX_DEPTH} whose producer q may pay, brought back
+     * by a rerun of q, needs q's dead inputs in turn, one level deeper. An input live at o needs nothing: it is on chip
+     * at o, or it is off and its own price pays for a segment that starts after o, one that may serve the rerun. An
+     * input of o itself is on chip at o within o's own bytes.
+     *
+     * <p><b>Why the chain is a bound.</b> Take a plan and the reruns after t (o's first run) that bring back live
+     * tensors. Each need y of such a rerun is on chip at the rerun: its segment then either spans t (y held at t: room
+     * beyond o's own and live bytes, y being neither) or starts after t (a load, or a rerun of y's producer after t,
+     * which needs that producer's inputs on chip at its own time, after t: the same two cases). Each need y has
+     * parents, the live tensors and the needs whose producers read it; each parent q bears the share w(q, y) = size(q)
+     * / the sizes of all of y's parents, so the shares into y sum to at most one. Call a parent active when it is
+     * brought back by a rerun after t in the plan; by induction from the live tensors (weight 1) the products of the
+     * shares along the active paths into y sum to at most one, so charging every live x the shares of its needs'
+     * costs along its paths charges at most what the plan pays for each need once (its load or rerun share) and at
+     * most the bytes it holds at t. The least of the three costs of y (pi size(y) for the room at the multiplier pi, its
+     * load, its rerun share plus its own needs' shares) is at most the plan's, so {@link #chain} is a lower bound on
+     * x's cost plus pi times the room its needs hold; and x's cover is at most size(x) less that room. Needs beyond the
+     * limits count as free, every product and sum is rounded down: each only lowers the bound.
+     */
+    private static final class Needs {
+        private final Graph g;
+        private final int[] tensor;
+        private final int[][] liveNeeds;
+        private final double[][] liveShares;
+        private final int[][] needs;
+        private final double[][] shares;
+        private final double[] load;
+        private final double[] rerun;
+        private final double[] held;
+
+        private Needs(Graph g, int[] tensor, int[][] liveNeeds, double[][] liveShares, int[][] needs,
+                      double[][] shares, double[] load, double[] rerun) {
+            this.g = g;
+            this.tensor = tensor;
+            this.liveNeeds = liveNeeds;
+            this.liveShares = liveShares;
+            this.needs = needs;
+            this.shares = shares;
+            this.load = load;
+            this.rerun = rerun;
+            this.held = new double[tensor.length];
         }
-        return value;
+
+        static Needs of(Graph g, int o, int[] live, Live pairs, boolean[] pays, double[] price) {
+            java.util.Map<Integer, Integer> id = new java.util.HashMap<>();
+            List<Integer> tensors = new ArrayList<>();
+            List<Integer> depth = new ArrayList<>();
+            int[][] liveNeeds = new int[live.length][];
+            for (int i = 0; i < live.length; i++) {
+                int p = g.producer(live[i]);
+                liveNeeds[i] = p < 0 || !pays[p] ? new int[0] : deadInputs(g, o, p, pairs, id, tensors, depth, 1);
+            }
+            List<int[]> needs = new ArrayList<>();
+            for (int j = 0; j < tensors.size(); j++) { // breadth first: the list grows, each tensor at its least level
+                int q = g.producer(tensors.get(j));
+                needs.add(q < 0 || !pays[q] || depth.get(j) >= MAX_DEPTH ? new int[0]
+                        : deadInputs(g, o, q, pairs, id, tensors, depth, depth.get(j) + 1));
+            }
+            int m = tensors.size();
+            double[] parents = new double[m];
+            for (int i = 0; i < live.length; i++) {
+                for (int y : liveNeeds[i]) {
+                    parents[y] += g.size(live[i]);
+                }
+            }
+            for (int j = 0; j < m; j++) {
+                for (int y : needs.get(j)) {
+                    parents[y] += g.size(tensors.get(j));
+                }
+            }
+            double[][] liveShares = new double[live.length][];
+            for (int i = 0; i < live.length; i++) {
+                liveShares[i] = shares(liveNeeds[i], g.size(live[i]), parents);
+            }
+            double[][] shares = new double[m][];
+            double[] load = new double[m];
+            double[] rerun = new double[m];
+            for (int j = 0; j < m; j++) {
+                int y = tensors.get(j);
+                shares[j] = shares(needs.get(j), g.size(y), parents);
+                int q = g.producer(y);
+                load[j] = q < 0 || g.isGraphOutput(y) ? g.size(y) : 2.0 * g.size(y);
+                // price[y] is the least of the load and the rerun share when q may pay, the load otherwise.
+                rerun[j] = q < 0 || !pays[q] ? Double.POSITIVE_INFINITY : price[y];
+            }
+            return new Needs(g, tensors.stream().mapToInt(Integer::intValue).toArray(), liveNeeds, liveShares,
+                    needs.toArray(new int[0][]), shares, load, rerun);
+        }
+
+        /** p's inputs dead at o, each once, as need indices (new ones at this level, up to {@link #MAX_NEEDS}). */
+        private static int[] deadInputs(Graph g, int o, int p, Live pairs, java.util.Map<Integer, Integer> id,
+                                        List<Integer> tensors, List<Integer> depth, int level) {
+            return java.util.Arrays.stream(g.inputs(p)).distinct().filter(y -> pairs.dead(o, y)).map(y -> {
+                Integer known = id.get(y);
+                if (known != null) {
+                    return known;
+                }
+                if (tensors.size() >= MAX_NEEDS) {
+                    return -1; // beyond the limit: free
+                }
+                id.put(y, tensors.size());
+                tensors.add(y);
+                depth.add(level);
+                return tensors.size() - 1;
+            }).filter(j -> j >= 0).toArray();
+        }
+
+        /** size(q) / the sizes of each need's parents, rounded down. */
+        private static double[] shares(int[] of, long size, double[] parents) {
+            double[] w = new double[of.length];
+            for (int k = 0; k < of.length; k++) {
+                w[k] = Down.div(size, parents[of[k]]);
+            }
+            return w;
+        }
+
+        int count() {
+            return tensor.length;
+        }
+
+        int tensor(int need) {
+            return tensor[need];
+        }
+
+        int[] liveNeeds(int i) {
+            return liveNeeds[i];
+        }
+
+        double[] liveShares(int i) {
+            return liveShares[i];
+        }
+
+        /** Sets every need's least cost at multiplier pi (held: pi size; a load; a rerun with its needs' shares). */
+        void price(double pi) {
+            java.util.Arrays.fill(held, Double.NaN);
+            for (int j = 0; j < held.length; j++) {
+                least(j, pi);
+            }
+        }
+
+        private double least(int j, double pi) {
+            if (!Double.isNaN(held[j])) {
+                return held[j];
+            }
+            double v = Math.min(Down.mul(pi, g.size(tensor[j])), load[j]);
+            if (rerun[j] < v) {
+                double r = rerun[j];
+                for (int k = 0; k < needs[j].length && r < v; k++) {
+                    r = Down.add(r, Down.mul(shares[j][k], least(needs[j][k], pi)));
+                }
+                v = Math.min(v, r);
+            }
+            held[j] = v;
+            return v;
+        }
+
+        /**
+         * The chain's bound on a rerun of live tensor i at the multiplier set by {@link #price}: its base cost plus
+         * its needs' shares of their least costs, less pi size(x).
+         */
+        double chain(int i, double base, long size, double pi) {
+            double v = base;
+            for (int k = 0; k < liveNeeds[i].length; k++) {
+                v = Down.add(v, Down.mul(liveShares[i][k], held[liveNeeds[i][k]]));
+            }
+            return Down.add(v, -Up.mul(pi, size));
+        }
+    }
+
+    /** The Lagrangian of the cover with a rerun's inputs ({@link #withInputs}) at a multiplier. */
+    private record Lagrangian(Graph g, int[] live, List<double[][]> options, double[] base, Needs needs,
+                              long excess) {
+
+        /**
+         * pi E + sum over the live tensors of min(0, the load's cost - pi cover, a recompute's term: the larger of the
+         * least one-level option's and the chain's), rounded down.
+         */
+        double at(double pi) {
+            needs.price(pi);
+            double value = Down.mul(pi, excess);
+            for (int i = 0; i < live.length; i++) {
+                double[][] mine = options.get(i);
+                double least = Math.min(0, Down.add(mine[0][1], -Up.mul(pi, mine[0][0])));
+                if (base[i] < Double.POSITIVE_INFINITY && mine.length > 1) {
+                    double oneLevel = Double.POSITIVE_INFINITY;
+                    for (int k = 1; k < mine.length; k++) {
+                        oneLevel = Math.min(oneLevel, Down.add(mine[k][1], -Up.mul(pi, mine[k][0])));
+                    }
+                    least = Math.min(least, Math.max(oneLevel, needs.chain(i, base[i], g.size(live[i]), pi)));
+                }
+                value = Down.add(value, least);
+            }
+            return value;
+        }
     }
 
     /** Compares c1 / a1 with c2 / a2 (a1, a2 > 0) exactly: c1 a2 against c2 a1, in BigDecimal when close. */
