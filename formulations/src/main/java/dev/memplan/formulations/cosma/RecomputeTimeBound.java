@@ -80,6 +80,10 @@ final class RecomputeTimeBound {
     static final int MAX_ROUNDS = 12;
     /** Most (class, step) cells: beyond, no program (it has about five variables and three rows per cell). */
     static final int MAX_CELLS = 60_000;
+    /** Most tensors on a path of a rerun's needs ({@link #needs}). */
+    static final int MAX_DEPTH = 4;
+    /** Most paths of a rerun's needs per class and step ({@link #needs}). */
+    static final int MAX_NEEDS = 8;
     /** Most prefixes whose cover is tried per step and round. */
     private static final int PREFIXES = 64;
     /** The integer program's costs are whole multiples of 1/this unit (rounded down: a lower bound stays one). */
@@ -155,19 +159,24 @@ final class RecomputeTimeBound {
         for (int s = 0; s < room.length; s++) {
             room[s] = budget - ownBytes[tightSteps.get(s)];
         }
-        // The inputs of each class's producer dead at each of its steps (dead stays dead along the chain).
-        int[][][] dead = new int[classTensor.size()][][];
+        // What a rerun of each class's producer after each of its steps needs (dead stays dead along the chain).
+        boolean[] pays = new boolean[n];
+        for (int o = 0; o < n; o++) {
+            pays[o] = reruns && Reruns.mayPay(g, lambda, o);
+        }
+        java.util.Map<Long, int[][]> known = new java.util.HashMap<>();
+        int[][][][] dead = new int[classTensor.size()][][][];
         for (int k = 0; k < dead.length; k++) {
             int p = g.producer(classTensor.get(k));
             int[] steps = classSteps.get(k);
-            dead[k] = new int[steps.length][];
-            int[] inputs = p < 0 || !reruns ? new int[0] : Arrays.stream(g.inputs(p)).distinct().toArray();
+            dead[k] = new int[steps.length][][];
             for (int i = 0; i < steps.length; i++) {
                 int o = tightSteps.get(steps[i]);
-                dead[k][i] = Arrays.stream(inputs).filter(y -> pairs.dead(o, y)).toArray();
+                dead[k][i] = p < 0 || !pays[p] ? new int[0][]
+                        : known.computeIfAbsent((long) p * n + o, key -> needs(g, o, p, pairs, pays));
             }
         }
-        Program program = new Program(g, lambda, reruns, classTensor.stream().mapToInt(Integer::intValue).toArray(),
+        Program program = new Program(g, lambda, pays, classTensor.stream().mapToInt(Integer::intValue).toArray(),
                 classSteps.toArray(new int[0][]), room, dead);
         double relaxed = program.solve(run);
         List<String> notes = new ArrayList<>();
@@ -179,6 +188,33 @@ final class RecomputeTimeBound {
         try (program) {
             return new Value(relaxed, program.integral(integral.limits(), notes), notes.get(0));
         }
+    }
+
+    /**
+     * The needs of a rerun of p after o's first run, as paths: [y] for each input y of p dead at o, then [y, z] for
+     * each input z of y's producer dead at o when that producer may pay, and so on, breadth first, paths of at most
+     * {@link #MAX_DEPTH} tensors, at most {@link #MAX_NEEDS} of them (the ones left out only weaken the program).
+     */
+    private static int[][] needs(Graph g, int o, int p, RecomputeBound.Live pairs, boolean[] pays) {
+        List<int[]> out = new ArrayList<>();
+        java.util.ArrayDeque<int[]> open = new java.util.ArrayDeque<>();
+        open.add(new int[0]);
+        while (!open.isEmpty() && out.size() < MAX_NEEDS) {
+            int[] path = open.poll();
+            int q = path.length == 0 ? p : g.producer(path[path.length - 1]);
+            if (path.length >= MAX_DEPTH || q < 0 || !pays[q]) {
+                continue;
+            }
+            for (int y : Arrays.stream(g.inputs(q)).distinct().toArray()) {
+                if (out.size() < MAX_NEEDS && pairs.dead(o, y)) {
+                    int[] longer = Arrays.copyOf(path, path.length + 1);
+                    longer[path.length] = y;
+                    out.add(longer);
+                    open.add(longer);
+                }
+            }
+        }
+        return out.toArray(new int[0][]);
     }
 
     /**
@@ -206,7 +242,7 @@ final class RecomputeTimeBound {
         private final Graph g;
         private final double unit;
         private final long wholeUnit;
-        private final boolean reruns;
+        private final boolean[] pays;
         private final MPSolver solver;
         /** The W variable of each step's live classes, and their sizes, per step. */
         private final List<List<Integer>> stepVars = new ArrayList<>();
@@ -225,12 +261,12 @@ final class RecomputeTimeBound {
         private final int[] spillOf;
         private final double lambda;
 
-        Program(Graph g, double lambda, boolean reruns, int[] classTensor, int[][] classSteps, long[] room,
-                int[][][] dead) {
+        Program(Graph g, double lambda, boolean[] pays, int[] classTensor, int[][] classSteps, long[] room,
+                int[][][][] dead) {
             this.g = g;
             this.room = room;
             this.lambda = lambda;
-            this.reruns = reruns;
+            this.pays = pays;
             long gcd = 0;
             for (int x = 0; x < g.tensorCount(); x++) {
                 gcd = java.math.BigInteger.valueOf(gcd).gcd(java.math.BigInteger.valueOf(g.size(x))).longValue();
@@ -256,7 +292,7 @@ final class RecomputeTimeBound {
             for (int k = 0; k < classTensor.length; k++) {
                 int x = classTensor[k];
                 double size = g.size(x) / unit;
-                boolean rerun = reruns && g.producer(x) >= 0;
+                boolean rerun = g.producer(x) >= 0 && pays[g.producer(x)];
                 int[] steps = classSteps[k];
                 int len = steps.length;
                 int[] w = new int[len];
@@ -297,10 +333,29 @@ final class RecomputeTimeBound {
                 for (int i = 0; i < len; i++) {
                     stepVars.get(steps[i]).add(w[i]);
                     stepSizes.get(steps[i]).add(size);
-                    for (int y : dead[k][i]) {
-                        int b = remake.computeIfAbsent(y, this::remakeOf);
-                        int h = hold.get(steps[i]).computeIfAbsent(y, t -> variable(0, 0, 1));
-                        addRow(new int[] {h, b, b + 1, bigR[i]}, new long[] {1, 1, 1, -1});
+                    for (int[] path : dead[k][i]) {
+                        // R_i <= the sum over the path of h_{y,i} + l_y, plus the rerun of its last tensor r_y.
+                        int[] v = new int[2 * path.length + 2];
+                        long[] c = new long[v.length];
+                        for (int j = 0; j < path.length; j++) {
+                            int y = path[j];
+                            Integer b = remake.get(y);
+                            if (b == null) {
+                                b = remakeOf(y);
+                                remake.put(y, b);
+                            }
+                            v[2 * j] = hold.get(steps[i]).computeIfAbsent(y, t -> variable(0, 0, 1));
+                            v[2 * j + 1] = b;
+                            c[2 * j] = 1;
+                            c[2 * j + 1] = 1;
+                            if (j == path.length - 1) {
+                                v[2 * j + 2] = b + 1;
+                                c[2 * j + 2] = 1;
+                            }
+                        }
+                        v[v.length - 1] = bigR[i];
+                        c[v.length - 1] = -1;
+                        addRow(v, c);
                     }
                 }
             }
@@ -358,7 +413,7 @@ final class RecomputeTimeBound {
         /** b_y as two variables, a load (with y's spill) and, next to it, a rerun of y's producer; the load's index. */
         private int remakeOf(int y) {
             int load = variable(g.size(y) / unit, whole(y), 1);
-            boolean hasProducer = g.producer(y) >= 0;
+            boolean hasProducer = g.producer(y) >= 0 && pays[g.producer(y)];
             variable(hasProducer ? recomputePrice(y) : 0, hasProducer ? recomputeGrid(y) : 0, hasProducer ? 1 : 0);
             int z = spill(y);
             if (z >= 0) {
