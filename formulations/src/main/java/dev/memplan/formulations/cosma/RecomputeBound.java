@@ -340,8 +340,11 @@ public final class RecomputeBound {
         return value;
     }
 
-    /** Most dead inputs of one producer whose keep-or-recover choices are enumerated; the others count as free. */
-    private static final int MAX_DEAD_INPUTS = 4;
+    /**
+     * Most ways to provide one recompute's needs that are enumerated ({@link Needs#trees}): the levels followed are cut
+     * until they fit, the needs below counting as free.
+     */
+    private static final int MAX_TREES = 256;
     /**
      * Most levels of reruns followed below a live tensor's ({@link Needs}): its producer's dead inputs are level 1; a
      * tensor at this level may still be brought back by a rerun, but that rerun's own inputs count as free.
@@ -391,24 +394,11 @@ public final class RecomputeBound {
             base[i] = Double.POSITIVE_INFINITY;
             if (p >= 0 && pays[p]) {
                 base[i] = share(g, lambda, x);
-                int[] dead = needs.liveNeeds(i);
-                double[] w = needs.liveShares(i);
-                int enumerated = Math.min(dead.length, MAX_DEAD_INPUTS);
-                for (int kept = 0; kept < 1 << enumerated; kept++) {
-                    double room = 0;
-                    double cost = base[i];
-                    for (int j = 0; j < enumerated; j++) {
-                        int y = needs.tensor(dead[j]);
-                        if ((kept & (1 << j)) != 0) {
-                            room = Down.add(room, Down.mul(w[j], g.size(y)));
-                        } else {
-                            cost = Down.add(cost, Down.mul(w[j], price[y]));
-                        }
-                    }
-                    // The cover is at most this (the room kept is at least its rounded-down share).
-                    double cover = Math.min(Up.sub(size, room), excess);
+                for (double[] tree : needs.trees(i, base[i])) {
+                    // The cover is at most this (the room held is at least its rounded-down share).
+                    double cover = Math.min(Up.sub(size, tree[0]), excess);
                     if (cover > 0) {
-                        mine.add(new double[] {cover, cost});
+                        mine.add(new double[] {cover, tree[1]});
                     }
                 }
             }
@@ -464,7 +454,7 @@ public final class RecomputeBound {
         for (double[][] mine : options) {
             for (int i = 0; i < mine.length && near.size() < MAX_BREAKPOINTS; i++) {
                 addNear(near, mine[i][1] / mine[i][0], a - width, b + width);
-                for (int j = i + 1; j < mine.length; j++) {
+                for (int j = i + 1; j < mine.length && mine.length <= PAIRED; j++) {
                     if (mine[i][0] != mine[j][0]) {
                         addNear(near, (mine[i][1] - mine[j][1]) / (mine[i][0] - mine[j][0]), a - width, b + width);
                     }
@@ -489,6 +479,8 @@ public final class RecomputeBound {
 
     /** Most breakpoints tried after the search. */
     private static final int MAX_BREAKPOINTS = 256;
+    /** Most options of one tensor whose pairwise crossings are tried as breakpoints (each one's zero always is). */
+    private static final int PAIRED = 32;
 
     private static void addNear(java.util.TreeSet<Double> near, double pi, double from, double to) {
         if (pi >= from && pi <= to && pi >= 0) {
@@ -630,6 +622,91 @@ public final class RecomputeBound {
 
         double[] liveShares(int i) {
             return liveShares[i];
+        }
+
+        /**
+         * The ways to provide the needs of a rerun of live tensor i, each as {room held at o, cost}: every need reached
+         * either held (its share of its size as room), loaded (its share of the load) or made again by a rerun (its
+         * share of that rerun's price, its own needs reached in turn, at the products of the shares). Needs are
+         * followed to the deepest level at which there are at most {@link #MAX_TREES} ways; below it a rerun's needs
+         * count as free, and when even the first level has too many, its needs past the first few count as free.
+         */
+        List<double[]> trees(int i, double base) {
+            for (int levels = MAX_DEPTH; levels >= 1; levels--) {
+                if (count(liveNeeds[i], 1, levels) <= MAX_TREES) {
+                    List<double[]> out = new ArrayList<>();
+                    List<Integer> pending = new ArrayList<>();
+                    List<Double> weights = new ArrayList<>();
+                    List<Integer> levelOf = new ArrayList<>();
+                    for (int k = 0; k < liveNeeds[i].length; k++) {
+                        pending.add(liveNeeds[i][k]);
+                        weights.add(liveShares[i][k]);
+                        levelOf.add(1);
+                    }
+                    enumerate(pending, weights, levelOf, 0, 0, base, levels, out);
+                    return out;
+                }
+            }
+            // The first level's needs alone are too many: the first few are held or loaded or rerun, no deeper.
+            int few = 0;
+            while (few < liveNeeds[i].length && Math.pow(3, few + 1) <= MAX_TREES) {
+                few++;
+            }
+            List<double[]> out = new ArrayList<>();
+            List<Integer> pending = new ArrayList<>();
+            List<Double> weights = new ArrayList<>();
+            List<Integer> levelOf = new ArrayList<>();
+            for (int k = 0; k < few; k++) {
+                pending.add(liveNeeds[i][k]);
+                weights.add(liveShares[i][k]);
+                levelOf.add(1);
+            }
+            enumerate(pending, weights, levelOf, 0, 0, base, 1, out);
+            return out;
+        }
+
+        /** The number of ways for these needs at this level, followed to {@code levels}, capped above MAX_TREES. */
+        private long count(int[] of, int level, int levels) {
+            long ways = 1;
+            for (int y : of) {
+                long mine = 2;
+                if (rerun[y] < Double.POSITIVE_INFINITY) {
+                    mine += level >= levels ? 1 : count(needs[y], level + 1, levels);
+                }
+                ways = Math.min(ways * mine, MAX_TREES + 1L);
+            }
+            return ways;
+        }
+
+        private void enumerate(List<Integer> pending, List<Double> weights, List<Integer> levelOf, int at,
+                               double room, double cost, int levels, List<double[]> out) {
+            if (at == pending.size()) {
+                out.add(new double[] {room, cost});
+                return;
+            }
+            int y = pending.get(at);
+            double w = weights.get(at);
+            enumerate(pending, weights, levelOf, at + 1, Down.add(room, Down.mul(w, g.size(tensor[y]))), cost,
+                    levels, out);
+            enumerate(pending, weights, levelOf, at + 1, room, Down.add(cost, Down.mul(w, load[y])), levels, out);
+            if (rerun[y] < Double.POSITIVE_INFINITY) {
+                int added = 0;
+                if (levelOf.get(at) < levels) {
+                    for (int k = 0; k < needs[y].length; k++) {
+                        pending.add(needs[y][k]);
+                        weights.add(Down.mul(w, shares[y][k]));
+                        levelOf.add(levelOf.get(at) + 1);
+                        added++;
+                    }
+                }
+                enumerate(pending, weights, levelOf, at + 1, room, Down.add(cost, Down.mul(w, rerun[y])), levels,
+                        out);
+                for (int k = 0; k < added; k++) {
+                    pending.remove(pending.size() - 1);
+                    weights.remove(weights.size() - 1);
+                    levelOf.remove(levelOf.size() - 1);
+                }
+            }
         }
 
         /** Sets every need's least cost at multiplier pi (held: pi size; a load; a rerun with its needs' shares). */
