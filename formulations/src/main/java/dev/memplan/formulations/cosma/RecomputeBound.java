@@ -41,10 +41,18 @@ import java.util.List;
  * </pre>
  * (a fractional knapsack: the live tensors by price per covered byte, cheapest first) is at most what every plan
  * pays after the first run of o. A recompute also needs its producer's inputs on chip; one that no first run reads
- * after o must be kept through o (room) or brought back (a price), which {@link #withInputs} adds as further options
- * of a Lagrangian of the same cover. The bound is the largest of these over the {@link #CANDIDATES} operators with
- * the most bytes over the budget: each bounds the whole objective. With a free schedule the live sets are those of every order (an ancestor runs before, a descendant
- * after), so the bound holds for every order. Alignment only adds padding, so it holds with alignment too.
+ * after o must be kept through o (room) or brought back (a price: a load, or a recompute that needs its own
+ * producer's inputs in turn), which {@link #withInputs} adds as further options of a Lagrangian of the same cover,
+ * following those needs level by level ({@link Needs}). The bound is the largest of these over the
+ * {@link #CANDIDATES} operators with the most bytes over the budget: each bounds the whole objective. With a free
+ * schedule the live sets are those of every order (an ancestor runs before, a descendant after), so the bound holds
+ * for every order. Alignment only adds padding, so it holds with alignment too.
+ *
+ * <p><b>Operators that may not pay.</b> When lambda c(p) is at least the loads and spills of p's outputs
+ * ({@link Reruns#mayPay} false), some optimal plan never reruns p (the proof is there; it keeps the order of first
+ * runs), so it is enough to bound the plans that rerun no such operator, among which is an optimum: p's outputs are
+ * priced at their loads, and a rerun of p is no option, here and over time. Strictly the bound is then one on the
+ * least objective (in the order given, if any), not on every plan's; that is all a bound is used for.
  *
  * <p><b>Over time.</b> One operator's cover pays for one moment. {@link RecomputeTimeBound} sums the covers of a chain
  * of operators (the order, or a path of the graph), a tensor paying again only after a read between two moments, a
@@ -361,19 +369,20 @@ public final class RecomputeBound {
      * The cover with what a recompute needs: the recompute of x's producer p after o's first run needs every input y
      * of p on chip. An input that is surely dead at o (no first run reads it after o; {@link Needs}) is then either on
      * chip at o, taking room beyond the live bytes, or brought back after o: a load, or a recompute of its own
-     * producer, which needs that producer's inputs in turn (followed down to {@link #MAX_DEPTH} levels). One such y
-     * may serve the recomputes of every tensor whose producer reads it: x bears the share w(x, y) of y's room or price
-     * ({@link Needs}: the shares of one y sum to at most one). Each live x has the options: a load; a recompute of p,
-     * at lambda c(p) size(x) / out(p) plus what its inputs cost. Two lower bounds on a recompute's term cost - pi
-     * cover hold for the same plan point: the one-level enumeration (keep a subset S of p's first
-     * {@link #MAX_DEAD_INPUTS} dead inputs, covering min(size(x) - sum over S of w size(y), E) at the base cost plus
-     * the others' shares of their one-level prices; deeper needs only add cost and room), and the chain
-     * ({@link Needs#chain}: base cost plus the shares of each input's least cost, where holding y costs pi size(y),
-     * against the cover size(x)). Every plan's choices cover E (knapsack cover, as in the class comment: a tensor
-     * whose recompute holds more than it frees is counted as not off chip, the others still cover E) at no more than
-     * it pays, so for every multiplier pi >= 0 the Lagrangian pi E + sum over x of min(0, least option term) is a
-     * lower bound, with the recompute's term the larger of its two bounds. The multiplier is searched; any one gives
-     * a valid bound.
+     * producer, which needs that producer's dead inputs in turn, and so on. One such y may serve the recomputes of
+     * every tensor whose producer reads it: x bears the share w of y's room or price along each path to y
+     * ({@link Needs}: the shares into one y sum to at most one). So each live x has the options: a load, covering
+     * min(size(x), E); a recompute with a way to provide its needs ({@link Needs#trees}: each need held, loaded or made
+     * by a rerun), covering min(size(x) - the shares of the bytes held, E) at lambda c(p) size(x) / out(p) plus the
+     * shares of the loads' and reruns' prices. Past the levels enumerated a rerun's needs count as free, which only
+     * lowers a cost and raises a cover. A second bound on a recompute's term cost - pi cover holds for the same plan
+     * point with no limit on the ways: {@link Needs#chain}, the base cost plus the shares of each need's least cost
+     * where holding y costs pi size(y), against the cover size(x); the term taken is the larger of the two. Every
+     * plan's choices cover E (knapsack cover, as in the class comment: a tensor whose recompute holds at least as much
+     * as it frees is counted as not off chip, and the others still cover E) at no more than it pays, so for every
+     * multiplier pi >= 0 the Lagrangian pi E + sum over x of min(0, the least option's term) is a lower bound. The
+     * multiplier is searched (a grid, then golden sections, then the breakpoints near the best); any one gives a
+     * valid bound.
      */
     private static double withInputs(Graph g, int o, int[] live, double[] price, long excess, double lambda,
                                      Live pairs, boolean[] pays) {

@@ -53,8 +53,17 @@ import java.util.Set;
  * (b_y = 1: a load, at least size(y) and y's spill when produced and not a graph output, or a rerun of y's producer,
  * its share; an event apart from all of y's class starts, which end at first-run reads) or spans t (h_{y,t} = 1: y on
  * chip at t beyond t's own and live bytes). So R_{k,t} <= h_{y,t} + b_y, and at t the plain room row sum over the live
- * classes of size W - sum size(y) h_{y,t} >= D holds. Every plan gives a point of this program of cost at most its
- * objective (y's own inputs are left out: they only add cost).
+ * classes of size W - sum size(y) h_{y,t} >= D holds. If instead y comes back by a rerun of its producer q after t,
+ * that rerun needs each input z of q too, and a z dead at t is again either on chip at t (h_{z,t}: room at t, z being
+ * neither t's own nor live there) or made again after its last first-run read (b_z, its load or its producer's
+ * rerun). So for every path y_1, ..., y_m of such needs (y_1 an input of p dead at t, y_{j+1} an input of y_j's
+ * producer dead at t), R_{k,t} <= sum over j of (h_{y_j,t} + l_{y_j}) + r_{y_m}, with l_y and r_y the load and rerun
+ * parts of b_y: in a plan with R_{k,t} = 1, the first y_j held at t or loaded satisfies it, or else every y_j up to
+ * the last is made by a rerun, r_{y_m} = 1. Paths have at most {@link #MAX_DEPTH} tensors, at most {@link #MAX_NEEDS}
+ * per class and step, breadth first (fewer rows only weaken the program); a path stops at an operator that may not
+ * pay ({@link Reruns#mayPay}: never rerun in some optimal plan, so its outputs' r and a class's r are 0 there, as in
+ * {@link RecomputeBound}). Every plan that reruns no such operator, an optimal one among them, gives a point of this
+ * program of cost at most its objective (needs beyond the paths are left out: they only add cost).
  *
  * <p><b>The number.</b> Rows are added by separation (prefixes of each step's classes by least W) for at most
  * {@link #MAX_ROUNDS} solves of GLOP, deterministic on every machine. The value reported does not rest on GLOP's
