@@ -68,7 +68,9 @@ import java.util.List;
  *
  * <p>memplan's own bound (the recompute literature cited in docs/recomputation.md proves none over all plans). Time:
  * O(n^2 / 64) words for the ancestor and descendant sets (free schedule; a given order needs none), three passes over
- * the live pairs, then O(L log L + 60 x 17 L) per priced operator, L its live tensors; memory O(n^2 / 32) bytes.
+ * the live pairs, then O(L log L + 120 x (L T + N)) per priced operator, L its live tensors, T the ways of providing
+ * a recompute's needs (at most {@link #MAX_TREES}) and N the needs (at most {@link #MAX_NEEDS}); memory O(n^2 / 32)
+ * bytes.
  * Numbers: BENCHMARKS.md, "A bound over every plan with recomputation".
  */
 public final class RecomputeBound {
@@ -390,7 +392,7 @@ public final class RecomputeBound {
         if (needs.count() == 0) {
             return 0; // nothing beyond the plain cover
         }
-        // Each live tensor's options as {cover, cost}: its load first, then the one-level recomputes.
+        // Each live tensor's options as {cover, cost}: its load first, then a recompute per way of providing its needs.
         List<double[][]> options = new ArrayList<>(live.length);
         double[] base = new double[live.length];
         for (int i = 0; i < live.length; i++) {
