@@ -68,9 +68,9 @@ import java.util.List;
  *
  * <p>memplan's own bound (the recompute literature cited in docs/recomputation.md proves none over all plans). Time:
  * O(n^2 / 64) words for the ancestor and descendant sets (free schedule; a given order needs none), three passes over
- * the live pairs, then O(L log L + 120 x (L T + N)) per priced operator, L its live tensors, T the ways of providing
- * a recompute's needs (at most {@link #MAX_TREES}) and N the needs (at most {@link #MAX_NEEDS}); memory O(n^2 / 32)
- * bytes.
+ * the live pairs, then O(L log L + K (L T + N)) per priced operator, L its live tensors, T the ways of providing a
+ * recompute's needs (at most {@link #MAX_TREES}), N the needs (at most {@link #MAX_NEEDS}) and K the multipliers tried
+ * (33 on a grid, 62 in the search, at most 256 breakpoints); memory O(n^2 / 32) bytes.
  * Numbers: BENCHMARKS.md, "A bound over every plan with recomputation".
  */
 public final class RecomputeBound {
