@@ -40,12 +40,14 @@ import java.util.function.Function;
  *       spill-only plan's order), each with its order, spills and addresses re-planned around its recomputes through
  *       the spill-only road ({@link RecomputeReplan}: the fixed-schedule program and, with a free schedule, divide
  *       and conquer, on its runs unrolled), with {@link Shares#RECOMPUTE_REPLAN} of what is left;</li>
- *   <li>recomputes chosen on the best plan so far ({@link RecomputeSearch}: a rerun in place of a load, a rerun
- *       dropped, each kept when the checked objective falls), then re-planned around them, with
+ *   <li>recomputes chosen on the best plan so far, the spill-only plan and the lowest raw baseline plans
+ *       ({@link RecomputeSearch}: a rerun in place of a load, a rerun dropped, each kept when the checked objective
+ *       falls), then re-planned around them, with
  *       {@link Shares#RECOMPUTE_CHOOSE} of what the bound over every plan ({@link #bound}) leaves, unless a plan
  *       meets it;</li>
  *   <li>the joint program ({@link RecomputeSolver}, at most {@link #EXTRA_RUNS} recomputes of the forward
- *       operators ({@link Reruns#FORWARD}), in the fixed schedule's order when there is one) with
+ *       operators ({@link Reruns#FORWARD}; of those only the ones that {@link Reruns#mayPay}, which loses no plan it
+ *       bounds), in the fixed schedule's order when there is one) with
  *       {@link Shares#RECOMPUTE_JOINT} of the limit, started from the best plan so far; the program skips what is
  *       too large for it and says so in its notes.</li>
  * </ol>
