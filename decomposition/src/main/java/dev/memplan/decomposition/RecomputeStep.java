@@ -281,23 +281,46 @@ final class RecomputeStep {
     /**
      * {@link RecomputeBound}'s bound, its cover over time also as an integer program with
      * {@link Shares#RECOMPUTE_BOUND} of what is left (counted in work) when its linear program does not meet the best
-     * plan; reported as a step ({@link RecomputeOutcome#BOUND}) saying which bound gave the number.
+     * plan; with a free schedule, before it, raised to the stem solved exactly with the traffic priced for reruns
+     * ({@link StemBound#withReruns}, {@link Shares#RECOMPUTE_STEM} of what is left, unless switched off:
+     * {@link Technique#PRICED_STEM}), which spares the integer program when it meets the best plan. Reported as a step
+     * ({@link RecomputeOutcome#BOUND}) saying which bound gave the number.
      */
     private RecomputeBound.Result bound(Graph g, long budget, Schedule fixed, Limits limits, Best best,
                                         List<StepReport> steps) {
-        Limits share = limits.child(Shares.RECOMPUTE_BOUND);
         progress.accept("recompute: the bound over every plan ...");
+        Limits whole = limits.child();
+        String stemNote = null;
+        long stem = 0;
+        if (fixed == null && settings.cosma().uses(Technique.PRICED_STEM)) {
+            Limits stemShare = whole.child(Shares.RECOMPUTE_STEM);
+            stem = StemBound.withReruns(g, budget, lambda, best.objective == null ? Double.POSITIVE_INFINITY
+                    : best.objective.value(), stemShare);
+            stemNote = "the stem priced for reruns " + (stem == 0 ? "none" : PipelineReport.lowerBound(stem))
+                    + (work(stemShare) == null ? "" : String.format(java.util.Locale.ROOT, " (%.2f units)",
+                    work(stemShare)));
+        }
+        Limits share = whole.child(Shares.RECOMPUTE_BOUND);
         RecomputeBound.Result lower = RecomputeBound.of(g, budget, lambda, fixed == null ? null : fixed.resolve(g),
-                limits.budget(), best.objective == null || !settings.cosma().uses(Technique.INTEGRAL_BOUND) ? null
+                limits.budget(), best.objective == null || !settings.cosma().uses(Technique.INTEGRAL_BOUND)
+                        || stem >= best.objective.value() ? null
                         : new RecomputeBound.Integral(share, best.objective.value()));
+        String source = lower.source();
+        if (stem > lower.value()) {
+            // The stem's bound is the answer's; the rest of the record stays RecomputeBound's.
+            lower = new RecomputeBound.Result(stem, lower.operator(), lower.excess(), lower.overTime(),
+                    lower.integral(), lower.integralNote());
+            source = "the stem priced for reruns";
+        }
         String note = lower.value() == 0 ? "none" : PipelineReport.lowerBound(lower.value()) + " from "
-                + lower.source() + "; the cover over time " + PipelineReport.lowerBound(lower.overTime())
+                + source + (stemNote == null ? "" : "; " + stemNote) + "; the cover over time "
+                + PipelineReport.lowerBound(lower.overTime())
                 + " (linear program), " + (lower.integralNote() == null ? "no integer program"
                 : (lower.integral() > 0 ? PipelineReport.lowerBound(lower.integral()) + " (integer program, "
                 + lower.integralNote() + ")" : "integer program " + lower.integralNote())
                 + (work(share) == null ? "" : String.format(java.util.Locale.ROOT, ", %.2f units", work(share))));
         steps.add(new StepReport(RecomputeOutcome.BOUND, StepReport.Status.DONE, null,
-                (long) Math.floor(lower.value()), share.budget().wallSeconds(), work(share), note));
+                (long) Math.floor(lower.value()), whole.budget().wallSeconds(), work(whole), note));
         progress.accept("recompute: bound " + note);
         return lower;
     }

@@ -53,6 +53,13 @@ public final class Shares {
     public static final double RECOMPUTE_BOUND = 0.5;
 
     /**
+     * With a recompute weight and a free schedule, of what the re-planning leaves, the share the stem solved exactly
+     * with traffic priced for reruns (a bound over every plan) takes before the cover over time; its growing stems stop
+     * at the first they cannot prove within it.
+     */
+    public static final double RECOMPUTE_STEM = 0.25;
+
+    /**
      * With a recompute weight, of what the bound over every plan leaves, the share the recompute search gets
      * (recomputes chosen on the best plan so far, then re-planned); the joint program gets the rest.
      */

@@ -1,0 +1,171 @@
+package dev.memplan.decomposition;
+
+import static dev.memplan.formulations.RecomputeGraphs.minimumObjective;
+import static dev.memplan.formulations.RecomputeGraphs.readEarlyAndLate;
+import static dev.memplan.formulations.RecomputeGraphs.skips;
+import static dev.memplan.formulations.RecomputeGraphs.tiny;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.formulations.cosma.RecomputeBound;
+import dev.memplan.formulations.cosma.Reruns;
+import dev.memplan.model.Budgets;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Operator;
+import dev.memplan.model.TensorSetting;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The stem solved exactly with the traffic priced for reruns ({@link TrafficPrices#withReruns},
+ * {@link StemBound#withReruns}): never above the least traffic + lambda x recompute cost of the exhaustive
+ * {@link dev.memplan.formulations.RecomputeBruteForce}, the spill-only stem bound where no rerun may pay, and above
+ * {@link RecomputeBound} where the order decides what is live.
+ */
+class PricedStemBoundTest {
+    private static final TensorSetting ALL = TensorSetting.ALL;
+
+    private static List<Graph> graphs() {
+        List<Graph> graphs = new ArrayList<>(List.of(readEarlyAndLate(), twoBranches(100)));
+        for (int seed = 0; seed < 8; seed++) {
+            graphs.add(tiny(seed, 4));
+            graphs.add(skips(seed, 4 + seed % 2));
+        }
+        return graphs;
+    }
+
+    /**
+     * x:1 read by two branches a1 -> p:4 -> a2 -> q:4 -> a3 -> h:3 (and b1, b2, b3 to p', q', h') joined by j into
+     * o:1, every operator costing {@code cost}. At budget 10 whichever branch runs second meets the other's h live
+     * over its 8 bytes, which no operator's ancestors and descendants say (the branches are unordered).
+     */
+    static Graph twoBranches(long cost) {
+        Graph.Builder b = Graph.builder("two-branches").activation("x", 1).activation("o", 1);
+        for (String s : List.of("a", "b")) {
+            b.activation("p" + s, 4).activation("q" + s, 4).activation("h" + s, 3)
+                    .operator(new Operator(s + "1", null, List.of("x"), List.of("p" + s), cost))
+                    .operator(new Operator(s + "2", null, List.of("p" + s), List.of("q" + s), cost))
+                    .operator(new Operator(s + "3", null, List.of("q" + s), List.of("h" + s), cost));
+        }
+        return b.operator(new Operator("j", null, List.of("ha", "hb"), List.of("o"), cost)).output("o").build();
+    }
+
+    /**
+     * Every stem size (tensors written outside a smaller stem are its host tensors, priced as in the whole graph),
+     * three budgets, lambda 0.25 .. 4: never above the brute force's optimum (up to two reruns, at least the optimum
+     * over every plan).
+     */
+    @Test
+    void neverAboveTheBruteForceOptimum() {
+        int cases = 0;
+        int positive = 0;
+        int met = 0;
+        for (Graph graph : graphs()) {
+            Graph g = graph.withSetting(ALL);
+            long mr = Budgets.minimumRequired(g);
+            for (long budget : new long[] {mr, mr + 1, mr + 3}) {
+                for (double lambda : new double[] {0.25, 0.5, 1, 2, 4}) {
+                    Double optimum = minimumObjective(g, ALL, budget, 2, lambda);
+                    if (optimum == null) {
+                        continue;
+                    }
+                    TrafficPrices prices = TrafficPrices.withReruns(g, lambda);
+                    for (int size = 1; size <= g.operatorCount(); size++) {
+                        StemBound.Result r = StemBound.of(g, prices, budget, size, Long.MAX_VALUE,
+                                StemBound.DEFAULT_STATE_CAP, Limits.DEFAULT);
+                        String c = g.name() + " B " + budget + " lambda " + lambda + " stem " + size;
+                        assertTrue(r.proven(), c);
+                        assertTrue(r.traffic() <= optimum, c + ": bound " + r.traffic() + " above the optimum "
+                                + optimum);
+                        cases++;
+                        positive += r.traffic() > 0 ? 1 : 0;
+                        met += size == g.operatorCount() && r.traffic() > 0 && r.traffic() == optimum ? 1 : 0;
+                    }
+                }
+            }
+        }
+        assertTrue(cases > 500 && positive > 100, cases + " cases, positive on " + positive);
+        assertTrue(met >= 20, "the whole graph's priced bound met a positive optimum on only " + met);
+    }
+
+    /** Where no operator's rerun may pay, the prices are the spill-only ones, and so is the bound. */
+    @Test
+    void whereNoRerunMayPayItIsTheSpillOnlyBound() {
+        int compared = 0;
+        for (Graph graph : graphs()) {
+            Graph g = graph.withSetting(ALL);
+            double lambda = 1e6;
+            for (int o = 0; o < g.operatorCount(); o++) {
+                assertTrue(!Reruns.mayPay(g, lambda, o), g.name());
+            }
+            TrafficPrices priced = TrafficPrices.withReruns(g, lambda);
+            TrafficPrices spill = TrafficPrices.spillOnly(g);
+            assertArrayEquals(spill.load(), priced.load(), g.name());
+            assertArrayEquals(spill.spill(), priced.spill(), g.name());
+            long mr = Budgets.minimumRequired(g);
+            for (long budget : new long[] {mr, mr + 1, mr + 3}) {
+                long withPrices = StemBound.of(g, priced, budget, g.operatorCount(), Long.MAX_VALUE,
+                        StemBound.DEFAULT_STATE_CAP, Limits.DEFAULT).traffic();
+                long without = StemBound.of(g, budget, g.operatorCount(), StemBound.DEFAULT_STATE_CAP,
+                        Limits.DEFAULT).traffic();
+                assertEquals(without, withPrices, g.name() + " B " + budget);
+                assertEquals(without, StemBound.withReruns(g, budget, lambda, Double.POSITIVE_INFINITY,
+                        Limits.DEFAULT), g.name() + " B " + budget);
+                compared += without > 0 ? 1 : 0;
+            }
+        }
+        assertTrue(compared >= 10, "positive spill-only bounds compared: " + compared);
+    }
+
+    /**
+     * A rerun brings an output back at its share of the rerun's cost, never above its size, and with no spill;
+     * shares are whole bytes rounded down.
+     */
+    @Test
+    void pricesAreTheCheaperReturnRoundedDown() {
+        Graph g = readEarlyAndLate().withSetting(ALL);
+        int y = g.tensorIndex("y");
+        int v = g.tensorIndex("v");
+        // a (cost 1) may pay below lambda 8: y (4 bytes) comes back at min(4, lambda).
+        TrafficPrices p = TrafficPrices.withReruns(g, 2.75);
+        assertEquals(2, p.load()[y]);
+        assertEquals(0, p.spill()[y]);
+        assertEquals(4, TrafficPrices.withReruns(g, 7.5).load()[y]);
+        assertEquals(8, TrafficPrices.withReruns(g, 8).load()[y] + TrafficPrices.withReruns(g, 8).spill()[y]);
+        // d (cost 5) makes the graph output v (1 byte): may pay only below lambda 0.2.
+        assertEquals(0, TrafficPrices.withReruns(g, 0.19).load()[v]);
+        assertEquals(1, TrafficPrices.withReruns(g, 0.2).load()[v]);
+        // Lambda 0: every rerun is free.
+        assertEquals(0, TrafficPrices.withReruns(g, 0).load()[y]);
+    }
+
+    /**
+     * Two unordered branches: every order holds one branch's output while the other peaks, which the stem's search
+     * over orders sees and {@link RecomputeBound}'s live sets (ancestors and descendants) do not; reruns too dear to
+     * pay, the priced bound is the optimum.
+     */
+    @Test
+    void theOrderSearchBeatsTheCoverWhereBranchesMeet() {
+        Graph g = twoBranches(100).withSetting(ALL);
+        long budget = 10;
+        double optimum = minimumObjective(g, ALL, budget, 2, 1.0);
+        long stem = StemBound.withReruns(g, budget, 1.0, Double.POSITIVE_INFINITY, Limits.DEFAULT);
+        double cover = RecomputeBound.of(g, budget, 1.0, null).value();
+        assertEquals(optimum, stem, 1e-9);
+        assertTrue(stem > cover, "stem " + stem + ", cover " + cover);
+        // And among the random tiny graphs, where the cover's live sets miss it too.
+        int above = 0;
+        for (long seed = 0; seed < 8; seed++) {
+            Graph t = tiny(seed, 4).withSetting(ALL);
+            long mr = Budgets.minimumRequired(t);
+            for (double lambda : new double[] {1, 2, 4}) {
+                above += StemBound.withReruns(t, mr, lambda, Double.POSITIVE_INFINITY, Limits.DEFAULT)
+                        > RecomputeBound.of(t, mr, lambda, null).value() ? 1 : 0;
+            }
+        }
+        assertTrue(above > 0, "the priced stem above the cover on no tiny graph");
+    }
+}
