@@ -8,15 +8,21 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.cosma.RecomputeBound;
 import dev.memplan.formulations.cosma.Reruns;
+import dev.memplan.formulations.cosma.Technique;
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Budget;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Operator;
+import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorSetting;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -167,5 +173,36 @@ class PricedStemBoundTest {
             }
         }
         assertTrue(above > 0, "the priced stem above the cover on no tiny graph");
+    }
+
+    /**
+     * The pipeline: on the two branches (reruns too dear to pay) the recompute road's plan is the spill-only optimum;
+     * the bound over every plan comes from the priced stem and proves it, where without it ({@code --without
+     * priced-stem}) RecomputeBound's cover leaves a gap.
+     */
+    @Test
+    void thePipelineProvesWhatTheCoverCouldNot() {
+        Graph g = twoBranches(100);
+        CosmaPipeline.Settings on = CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT), null)
+                .withDecompose(CosmaPipeline.Decompose.NONE).withRecomputeWeight(1.0);
+        CosmaPipeline.Settings off = CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT)
+                .without(Set.of(Technique.PRICED_STEM)), null)
+                .withDecompose(CosmaPipeline.Decompose.NONE).withRecomputeWeight(1.0);
+        Limits work = Limits.DEFAULT.withBudget(Budget.ofWork(10, null));
+        RecomputeOutcome with = new CosmaPipeline(on, null).run(g, ALL, 10, work, null).recompute();
+        RecomputeOutcome without = new CosmaPipeline(off, null).run(g, ALL, 10, work, null).recompute();
+        double optimum = minimumObjective(g.withSetting(ALL), ALL, 10, 2, 1.0);
+        assertEquals(optimum, with.objective().value(), 1e-9);
+        assertEquals(optimum, without.objective().value(), 1e-9);
+        assertEquals(SolveStatus.OPTIMAL, with.status());
+        assertEquals(optimum, with.bound(), 1e-9);
+        assertEquals(SolveStatus.FEASIBLE, without.status());
+        assertTrue(without.bound() < optimum, "without: " + without.bound());
+        StepReport bound = with.steps().stream().filter(s -> s.name().equals(RecomputeOutcome.BOUND)).findFirst()
+                .orElseThrow();
+        assertTrue(bound.note().contains("from the stem priced for reruns"), bound.note());
+        StepReport offBound = without.steps().stream().filter(s -> s.name().equals(RecomputeOutcome.BOUND))
+                .findFirst().orElseThrow();
+        assertTrue(!offBound.note().contains("stem"), offBound.note());
     }
 }
