@@ -52,7 +52,8 @@ import java.util.function.Function;
  * So the answer is never worse than spill-only COSMA within its share, nor than any baseline. Spill-only steps'
  * bounds bound the traffic of plans that do not recompute, and the joint program's bound the plans it allows, not
  * the joint objective: the bound is {@link RecomputeBound}'s, over every plan (any recomputes; any order, or the fixed
- * schedule's), and the answer is OPTIMAL only when it meets it.
+ * schedule's), with a free schedule raised to the stem's priced for reruns ({@link StemBound#withReruns}), and the
+ * answer is OPTIMAL only when it meets it.
  */
 final class RecomputeStep {
 
