@@ -4,8 +4,11 @@ import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Budget;
 import dev.memplan.model.Shares;
+import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -58,6 +61,20 @@ public final class PeakBound {
      * @param limits the budget of both directions together
      */
     public static Result of(Graph g, long budget, long target, int stateCap, Limits limits) {
+        return of(g, null, budget, target, stateCap, limits);
+    }
+
+    /**
+     * The bound as above with each live tensor that leaves the chip charged at {@code prices} (its load price plus,
+     * when an operator writes it and it is not a graph output, its spill price) instead of its size once or twice:
+     * the least of these covering the bytes over the budget, by price per byte, cheapest first (a fractional knapsack
+     * cover, which with the spill-only prices is the E + max(0, E - H) above). The argument holds for any nonnegative
+     * prices: at the timestep it is charged, each tensor off chip pays its load after it and its spill once; with
+     * {@link TrafficPrices#withReruns} it bounds the objective with recomputes over every plan.
+     *
+     * @param prices the prices of g's tensors, or null for the non-compulsory traffic
+     */
+    static Result of(Graph g, TrafficPrices prices, long budget, long target, int stateCap, Limits limits) {
         long began = System.nanoTime();
         // nanoTime may be near any value: compare elapsed times, never sums with a far-off sentinel.
         java.time.Duration wall = limits.budget().wallLeft();
@@ -66,14 +83,15 @@ public final class PeakBound {
         Limits step = limits.workMode() ? limits.child() : limits;
         Budget.Meter forwardMeter = step.workMode()
                 ? step.budget().splitWork(Shares.BOUND_DIRECTIONS).meter(CHECKS_PER_UNIT) : null;
+        Cheap cheap = prices == null ? null : Cheap.of(g, prices);
         long[] forward = new Direction(g, budget, target, false, stateCap,
-                new Stop(began, half, limits, forwardMeter)).run();
+                new Stop(began, half, limits, forwardMeter), cheap).run();
         if (forward[2] == 1) {
             return new Result(forward[0], true, (int) forward[1], 0);
         }
         Budget.Meter backwardMeter = step.workMode() ? step.budget().meter(CHECKS_PER_UNIT) : null;
         long[] backward = new Direction(g, budget, target, true, stateCap,
-                new Stop(began, 2 * half, limits, backwardMeter)).run();
+                new Stop(began, 2 * half, limits, backwardMeter), cheap).run();
         return new Result(Math.max(forward[0], backward[0]), backward[2] == 1, (int) forward[1], (int) backward[1]);
     }
 
@@ -91,7 +109,66 @@ public final class PeakBound {
      * One direction of the bound's DP: the graph, the budget, the target, the state cap, and when to stop (the clock
      * from {@code began} up to {@code allowed}, or the meter under a work limit, and the budget's stop flag).
      */
-    private record Direction(Graph g, long budget, long target, boolean reverse, int stateCap, Stop stop) {
+    /**
+     * With prices: the tensors that leave for less than twice their size (a load and a spill at full size), with
+     * their prices (load, and spill when an operator writes the tensor and it is not a graph output), cheapest per
+     * byte first (ratios compared exactly); every other tensor pays twice its size.
+     */
+    private record Cheap(int[] tensors, long[] price) {
+
+        static Cheap of(Graph g, TrafficPrices prices) {
+            List<Integer> list = new ArrayList<>();
+            long[] price = new long[g.tensorCount()];
+            for (int x = 0; x < g.tensorCount(); x++) {
+                boolean spills = g.producer(x) >= 0 && !g.isGraphOutput(x);
+                price[x] = prices.load()[x] + (spills ? prices.spill()[x] : 0);
+                if (g.size(x) > 0 && price[x] < 2 * g.size(x)) {
+                    list.add(x);
+                }
+            }
+            list.sort((x, y) -> BigInteger.valueOf(price[x]).multiply(BigInteger.valueOf(g.size(y)))
+                    .compareTo(BigInteger.valueOf(price[y]).multiply(BigInteger.valueOf(g.size(x)))));
+            return new Cheap(list.stream().mapToInt(Integer::intValue).toArray(), price);
+        }
+
+        /**
+         * The least price of {@code excess} bytes of the tensors live at {@code done} other than operator o's own,
+         * fractionally, the cheapest per byte first (the rest at twice their size), each part rounded down.
+         */
+        long cover(Graph g, long[] done, int o, boolean reverse, long excess) {
+            long left = excess;
+            long cost = 0;
+            int[] own = own(g, o);
+            for (int i = 0; i < tensors.length && left > 0; i++) {
+                int x = tensors[i];
+                if (contains(own, x) || !isLive(g, x, done, reverse)) {
+                    continue;
+                }
+                long size = g.size(x);
+                if (size <= left) {
+                    cost += price[x];
+                    left -= size;
+                } else {
+                    cost += BigInteger.valueOf(price[x]).multiply(BigInteger.valueOf(left))
+                            .divide(BigInteger.valueOf(size)).longValueExact();
+                    left = 0;
+                }
+            }
+            return cost + 2 * left;
+        }
+
+        private static boolean contains(int[] a, int x) {
+            for (int y : a) {
+                if (y == x) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    private record Direction(Graph g, long budget, long target, boolean reverse, int stateCap, Stop stop,
+                             Cheap cheap) {
 
         /** Out of budget before a layer starts. */
         private boolean overBeforeLayer() {
@@ -101,7 +178,8 @@ public final class PeakBound {
 
         /** Out of budget before the {@code seen}-th state of a layer (checked every 1,024 states by the clock). */
         private boolean overInLayer(int n, int seen) {
-            return stop.meter() != null ? !stop.meter().step(n) || stop.limits().budget().wallOver()
+            return stop.meter() != null ? !stop.meter().step(cheap == null ? n : n + cheap.tensors().length)
+                    || stop.limits().budget().wallOver()
                     : (seen & 1023) == 0 && (System.nanoTime() - stop.began() > stop.allowed()
                     || stop.limits().stopped());
         }
@@ -190,7 +268,8 @@ public final class PeakBound {
                 }
             }
             long excess = Math.max(0, step - budget);
-            long value = Math.max(v[2], excess + Math.max(0, excess - cheap));
+            long value = Math.max(v[2], this.cheap == null ? excess + Math.max(0, excess - cheap)
+                    : excess == 0 ? 0 : this.cheap.cover(g, done, o, reverse, excess));
             if (value >= target) {
                 return true; // no order through here costs less than the best plan known
             }

@@ -46,7 +46,7 @@ import java.util.function.LongSupplier;
  * Alignment is not covered; a fixed schedule is (it is one of the orders), but the bound is used for free schedules
  * only. Recomputation is not covered by the traffic (a recompute is not in S's graph), but the argument holds for
  * any nonnegative price per load and per spill of each tensor, and with the prices of
- * {@link TrafficPrices#withReruns} it bounds the objective with recomputes ({@link #withReruns}).
+ * {@link TrafficPrices#withReruns} it bounds the objective with recomputes ({@link PricedBounds}).
  *
  * <p><b>Plans.</b> Each state keeps the state it was reached from, so a proven optimum comes with its path: the
  * stem's operators in an optimal order, and what leaves the chip before each ({@link StemPlans} makes whole-graph
@@ -171,26 +171,6 @@ public final class StemBound {
             if (!r.proven() || bound >= target.getAsLong() || size >= g.operatorCount() || limits.stopped()) {
                 return bound;
             }
-        }
-    }
-
-    /**
-     * A lower bound on traffic + lambda x recompute cost over every plan with a free schedule, reruns allowed: the
-     * growing stems ({@link #growing}) with the prices of {@link TrafficPrices#withReruns}, stopped once a stem's bound
-     * reaches {@code target} (the best plan's objective; infinity: none); 0 above
-     * {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators, or when the heap runs out.
-     *
-     * @param g the graph in its tensor setting, with a budget at or above its M_R
-     */
-    static long withReruns(Graph g, long budget, double lambda, double target, Limits limits) {
-        if (g.operatorCount() > DivideAndConquer.WHOLE_GRAPH_LIMIT) {
-            return 0;
-        }
-        long goal = target >= Long.MAX_VALUE ? Long.MAX_VALUE : (long) Math.ceil(target);
-        try {
-            return growing(g, TrafficPrices.withReruns(g, lambda), budget, () -> goal, limits, order -> { });
-        } catch (OutOfMemoryError e) {
-            return 0;
         }
     }
 

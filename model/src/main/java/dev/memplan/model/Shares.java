@@ -53,11 +53,11 @@ public final class Shares {
     public static final double RECOMPUTE_BOUND = 0.5;
 
     /**
-     * With a recompute weight and a free schedule, of what the re-planning leaves, the share the stem solved exactly
-     * with traffic priced for reruns (a bound over every plan) takes before the cover over time; its growing stems stop
-     * at the first they cannot prove within it.
+     * With a recompute weight and a free schedule, of what the re-planning leaves, the share divide and conquer's
+     * bounds priced for reruns (bounds over every plan: the growing stems with {@link #STEM_BOUND} of it, the live
+     * bytes the rest) take before the cover over time.
      */
-    public static final double RECOMPUTE_STEM = 0.25;
+    public static final double RECOMPUTE_PRICED = 0.25;
 
     /**
      * With a recompute weight, of what the bound over every plan leaves, the share the recompute search gets

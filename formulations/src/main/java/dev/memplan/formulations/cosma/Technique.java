@@ -41,11 +41,11 @@ public enum Technique {
      */
     CHOOSE("choose", Stage.PIPELINE),
     /**
-     * With a recompute weight and a free schedule: divide and conquer's stem solved exactly with every tensor's
-     * traffic priced for reruns, a bound on every plan beside {@link RecomputeBound}'s, with a share of the run (read
-     * by {@code CosmaPipeline}'s recompute step).
+     * With a recompute weight and a free schedule: divide and conquer's bounds (the stem solved exactly, the live
+     * bytes) with every tensor's traffic priced for reruns, bounds on every plan beside {@link RecomputeBound}'s, with
+     * a share of the run (read by {@code CosmaPipeline}'s recompute step).
      */
-    PRICED_STEM("priced-stem", Stage.PIPELINE);
+    PRICED_BOUNDS("priced-bounds", Stage.PIPELINE);
 
     /** Who reads a technique's switch: {@link CosmaSolver}'s program steps, or the solve pipeline around it. */
     public enum Stage {

@@ -26,12 +26,12 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * The stem solved exactly with the traffic priced for reruns ({@link TrafficPrices#withReruns},
- * {@link StemBound#withReruns}): never above the least traffic + lambda x recompute cost of the exhaustive
- * {@link dev.memplan.formulations.RecomputeBruteForce}, the spill-only stem bound where no rerun may pay, and above
- * {@link RecomputeBound} where the order decides what is live.
+ * Divide and conquer's bounds with the traffic priced for reruns ({@link TrafficPrices#withReruns},
+ * {@link PricedBounds}: the stem solved exactly, the live bytes): never above the least traffic + lambda x recompute
+ * cost of the exhaustive {@link dev.memplan.formulations.RecomputeBruteForce}, the spill-only bounds where no rerun may
+ * pay, and above {@link RecomputeBound} where the order decides what is live.
  */
-class PricedStemBoundTest {
+class PricedBoundsTest {
     private static final TensorSetting ALL = TensorSetting.ALL;
 
     private static List<Graph> graphs() {
@@ -60,7 +60,7 @@ class PricedStemBoundTest {
     }
 
     /**
-     * Every stem size (tensors written outside a smaller stem are its host tensors, priced as in the whole graph),
+     * Every stem size and the live bytes (tensors written outside a smaller stem are its host tensors, priced as in the whole graph),
      * three budgets, lambda 0.25 .. 4: never above the brute force's optimum (up to two reruns, at least the optimum
      * over every plan).
      */
@@ -69,6 +69,7 @@ class PricedStemBoundTest {
         int cases = 0;
         int positive = 0;
         int met = 0;
+        int peaks = 0;
         for (Graph graph : graphs()) {
             Graph g = graph.withSetting(ALL);
             long mr = Budgets.minimumRequired(g);
@@ -90,14 +91,20 @@ class PricedStemBoundTest {
                         positive += r.traffic() > 0 ? 1 : 0;
                         met += size == g.operatorCount() && r.traffic() > 0 && r.traffic() == optimum ? 1 : 0;
                     }
+                    long peak = PeakBound.of(g, prices, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP,
+                            Limits.DEFAULT).traffic();
+                    assertTrue(peak <= optimum, g.name() + " B " + budget + " lambda " + lambda + ": live bytes "
+                            + peak + " above the optimum " + optimum);
+                    peaks += peak > 0 ? 1 : 0;
                 }
             }
         }
         assertTrue(cases > 500 && positive > 100, cases + " cases, positive on " + positive);
         assertTrue(met >= 20, "the whole graph's priced bound met a positive optimum on only " + met);
+        assertTrue(peaks >= 20, "the priced live bytes positive on only " + peaks);
     }
 
-    /** Where no operator's rerun may pay, the prices are the spill-only ones, and so is the bound. */
+    /** Where no operator's rerun may pay, the prices are the spill-only ones, and so are the bounds. */
     @Test
     void whereNoRerunMayPayItIsTheSpillOnlyBound() {
         int compared = 0;
@@ -118,8 +125,10 @@ class PricedStemBoundTest {
                 long without = StemBound.of(g, budget, g.operatorCount(), StemBound.DEFAULT_STATE_CAP,
                         Limits.DEFAULT).traffic();
                 assertEquals(without, withPrices, g.name() + " B " + budget);
-                assertEquals(without, StemBound.withReruns(g, budget, lambda, Double.POSITIVE_INFINITY,
-                        Limits.DEFAULT), g.name() + " B " + budget);
+                assertEquals(without, PricedBounds.stem(g, budget, lambda), g.name() + " B " + budget);
+                assertEquals(PeakBound.of(g, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP, Limits.DEFAULT)
+                        .traffic(), PeakBound.of(g, priced, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP,
+                        Limits.DEFAULT).traffic(), g.name() + " B " + budget);
                 compared += without > 0 ? 1 : 0;
             }
         }
@@ -158,7 +167,7 @@ class PricedStemBoundTest {
         Graph g = twoBranches(100).withSetting(ALL);
         long budget = 10;
         double optimum = minimumObjective(g, ALL, budget, 2, 1.0);
-        long stem = StemBound.withReruns(g, budget, 1.0, Double.POSITIVE_INFINITY, Limits.DEFAULT);
+        long stem = PricedBounds.stem(g, budget, 1.0);
         double cover = RecomputeBound.of(g, budget, 1.0, null).value();
         assertEquals(optimum, stem, 1e-9);
         assertTrue(stem > cover, "stem " + stem + ", cover " + cover);
@@ -168,8 +177,7 @@ class PricedStemBoundTest {
             Graph t = tiny(seed, 4).withSetting(ALL);
             long mr = Budgets.minimumRequired(t);
             for (double lambda : new double[] {1, 2, 4}) {
-                above += StemBound.withReruns(t, mr, lambda, Double.POSITIVE_INFINITY, Limits.DEFAULT)
-                        > RecomputeBound.of(t, mr, lambda, null).value() ? 1 : 0;
+                above += PricedBounds.stem(t, mr, lambda) > RecomputeBound.of(t, mr, lambda, null).value() ? 1 : 0;
             }
         }
         assertTrue(above > 0, "the priced stem above the cover on no tiny graph");
@@ -177,8 +185,8 @@ class PricedStemBoundTest {
 
     /**
      * The pipeline: on the two branches (reruns too dear to pay) the recompute road's plan is the spill-only optimum;
-     * the bound over every plan comes from the priced stem and proves it, where without it ({@code --without
-     * priced-stem}) RecomputeBound's cover leaves a gap.
+     * the bound over every plan comes from the priced bounds and proves it, where without them ({@code --without
+     * priced-bounds}) RecomputeBound's cover leaves a gap.
      */
     @Test
     void thePipelineProvesWhatTheCoverCouldNot() {
@@ -186,7 +194,7 @@ class PricedStemBoundTest {
         CosmaPipeline.Settings on = CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT), null)
                 .withDecompose(CosmaPipeline.Decompose.NONE).withRecomputeWeight(1.0);
         CosmaPipeline.Settings off = CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT)
-                .without(Set.of(Technique.PRICED_STEM)), null)
+                .without(Set.of(Technique.PRICED_BOUNDS)), null)
                 .withDecompose(CosmaPipeline.Decompose.NONE).withRecomputeWeight(1.0);
         Limits work = Limits.DEFAULT.withBudget(Budget.ofWork(10, null));
         RecomputeOutcome with = new CosmaPipeline(on, null).run(g, ALL, 10, work, null).recompute();
@@ -200,9 +208,11 @@ class PricedStemBoundTest {
         assertTrue(without.bound() < optimum, "without: " + without.bound());
         StepReport bound = with.steps().stream().filter(s -> s.name().equals(RecomputeOutcome.BOUND)).findFirst()
                 .orElseThrow();
-        assertTrue(bound.note().contains("from the stem priced for reruns"), bound.note());
+        assertTrue(bound.note().contains("priced for reruns: the stem 6"), bound.note());
+        assertTrue(bound.note().contains(" from the stem priced for reruns")
+                || bound.note().contains(" from the live bytes priced for reruns"), bound.note());
         StepReport offBound = without.steps().stream().filter(s -> s.name().equals(RecomputeOutcome.BOUND))
                 .findFirst().orElseThrow();
-        assertTrue(!offBound.note().contains("stem"), offBound.note());
+        assertTrue(!offBound.note().contains("priced for reruns"), offBound.note());
     }
 }
