@@ -8,9 +8,9 @@ import java.util.Locale;
 /**
  * Divide and conquer's spill-only bounds made bounds on traffic + lambda x recompute cost over every plan with a free
  * schedule, reruns allowed, by pricing each tensor's traffic for reruns ({@link TrafficPrices#withReruns}, whose class
- * comment has the argument): the growing stems solved exactly ({@link StemBound#growing}), then the live-bytes bound
- * ({@link PeakBound}), as divide and conquer runs them at its end ({@link DncBounds#last}). Both arguments hold for
- * any nonnegative price per load and per spill of each tensor.
+ * comment has the argument): the live-bytes bound ({@link PeakBound}, its priced cover weighing a rerun's inputs at the
+ * moment), then the growing stems solved exactly ({@link StemBound#growing}), the two divide and conquer runs at its
+ * end ({@link DncBounds#last}). Both arguments hold for any nonnegative price per load and per spill of each tensor.
  */
 final class PricedBounds {
 
@@ -26,14 +26,14 @@ final class PricedBounds {
 
         /** Which gave the value, what each reached and the work, in words. */
         String note() {
-            return "the stem " + (stem == 0 ? "none" : PipelineReport.lowerBound(stem)) + ", the live bytes "
-                    + (peak == 0 ? "none" : PipelineReport.lowerBound(peak))
+            return "the live bytes " + (peak == 0 ? "none" : PipelineReport.lowerBound(peak)) + ", the stem "
+                    + (stem == 0 ? "none" : PipelineReport.lowerBound(stem))
                     + (work == null ? "" : String.format(Locale.ROOT, ", %.2f units", work));
         }
 
         /** Which of the two gave the value. */
         String source() {
-            return stem >= peak ? "the stem priced for reruns" : "the live bytes priced for reruns";
+            return peak >= stem ? "the live bytes priced for reruns" : "the stem priced for reruns";
         }
     }
 
@@ -41,9 +41,9 @@ final class PricedBounds {
     }
 
     /**
-     * The bound within {@code limits}: the growing stems with {@link Shares#STEM_BOUND} of it, stopped once a stem
-     * reaches {@code target} (the best plan's objective; infinity: none), then, unless that met the target, the
-     * live-bytes bound with the rest. Nothing above {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators; a part whose
+     * The bound within {@code limits}: the live-bytes bound with {@link Shares#PRICED_LIVE_BYTES} of it, then, unless
+     * that met {@code target} (the best plan's objective; infinity: none), the growing stems with the rest, stopped
+     * once a stem reaches the target. Nothing above {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators; a part whose
      * heap runs out gives 0.
      *
      * @param g the graph in its tensor setting, with a budget at or above its M_R
@@ -58,15 +58,16 @@ final class PricedBounds {
         long stem = 0;
         long peak = 0;
         try {
-            stem = StemBound.growing(g, prices, budget, () -> goal, all.child(Shares.STEM_BOUND), order -> { });
+            peak = PeakBound.of(g, prices, budget, goal, PeakBound.DEFAULT_STATE_CAP,
+                    all.child(Shares.PRICED_LIVE_BYTES)).traffic();
         } catch (OutOfMemoryError e) {
-            stem = 0;
+            peak = 0;
         }
-        if (stem < goal && !all.stopped()) {
+        if (peak < goal && !all.stopped()) {
             try {
-                peak = PeakBound.of(g, prices, budget, goal, PeakBound.DEFAULT_STATE_CAP, all.child()).traffic();
+                stem = StemBound.growing(g, prices, budget, () -> goal, all.child(), order -> { });
             } catch (OutOfMemoryError e) {
-                peak = 0;
+                stem = 0;
             }
         }
         return new Result(Math.max(stem, peak), stem, peak, all.workMode() ? all.budget().workUsed() : null);

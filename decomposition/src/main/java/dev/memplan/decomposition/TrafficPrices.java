@@ -46,16 +46,21 @@ import java.math.RoundingMode;
  *
  * @param load per tensor, the price of a load that is not its first (host tensor) or of a return after a write
  * @param spill per tensor, the price of its first departure when an operator writes it and it is not a graph output
+ * @param rerun per tensor, its share of a rerun of its producer rounded down when that operator may pay
+ *     ({@link Reruns#mayPay}), else -1: a bound that looks at one moment ({@link PeakBound}) weighs it against a
+ *     real load and spill, and against what the rerun's inputs need
  */
-record TrafficPrices(long[] load, long[] spill) {
+record TrafficPrices(long[] load, long[] spill, long[] rerun) {
 
-    /** The non-compulsory traffic: a load costs the size, a spill the size again. */
+    /** The non-compulsory traffic: a load costs the size, a spill the size again; no reruns. */
     static TrafficPrices spillOnly(Graph g) {
         long[] sizes = new long[g.tensorCount()];
         for (int x = 0; x < sizes.length; x++) {
             sizes[x] = g.size(x);
         }
-        return new TrafficPrices(sizes, sizes.clone());
+        long[] none = new long[sizes.length];
+        java.util.Arrays.fill(none, -1);
+        return new TrafficPrices(sizes, sizes.clone(), none);
     }
 
     /** The prices of the class comment at recompute weight lambda (>= 0, finite). O(tensors + operators). */
@@ -72,10 +77,10 @@ record TrafficPrices(long[] load, long[] spill) {
             }
             BigDecimal rerun = weight.multiply(BigDecimal.valueOf(g.cost(o)));
             for (int x : g.outputs(o)) {
-                long share = out == 0 ? 0 : rerun.multiply(BigDecimal.valueOf(g.size(x)))
-                        .divide(BigDecimal.valueOf(out), 0, RoundingMode.FLOOR)
-                        .min(BigDecimal.valueOf(g.size(x))).longValueExact();
-                p.load[x] = share;
+                BigDecimal share = out == 0 ? BigDecimal.ZERO : rerun.multiply(BigDecimal.valueOf(g.size(x)))
+                        .divide(BigDecimal.valueOf(out), 0, RoundingMode.FLOOR);
+                p.rerun[x] = share.min(BigDecimal.valueOf(Long.MAX_VALUE / 4)).longValueExact();
+                p.load[x] = share.min(BigDecimal.valueOf(g.size(x))).longValueExact();
                 p.spill[x] = 0;
             }
         }
@@ -91,11 +96,13 @@ record TrafficPrices(long[] load, long[] spill) {
         Graph s = part.graph();
         long[] l = new long[s.tensorCount()];
         long[] sp = new long[s.tensorCount()];
+        long[] r = new long[s.tensorCount()];
         for (int x = 0; x < l.length; x++) {
             int w = whole.tensorIndex(s.tensor(x).name());
             l[x] = load[w];
             sp[x] = spill[w];
+            r[x] = rerun[w];
         }
-        return new TrafficPrices(l, sp);
+        return new TrafficPrices(l, sp, r);
     }
 }

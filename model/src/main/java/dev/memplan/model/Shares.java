@@ -54,10 +54,14 @@ public final class Shares {
 
     /**
      * With a recompute weight and a free schedule, of what the re-planning leaves, the share divide and conquer's
-     * bounds priced for reruns (bounds over every plan: the growing stems with {@link #STEM_BOUND} of it, the live
-     * bytes the rest) take before the cover over time.
+     * bounds priced for reruns (bounds over every plan) take before the cover over time: on r2plus1d18:train the
+     * live-bytes bound priced takes about 2.2 units for both directions (BENCHMARKS.md, "Divide and conquer's bounds
+     * priced for reruns"), about half of this share at 60 units.
      */
-    public static final double RECOMPUTE_PRICED = 0.25;
+    public static final double RECOMPUTE_PRICED = 0.4;
+
+    /** Of that share, the live-bytes bound's (first); the growing stems get the rest. */
+    public static final double PRICED_LIVE_BYTES = 0.5;
 
     /**
      * With a recompute weight, of what the bound over every plan leaves, the share the recompute search gets
