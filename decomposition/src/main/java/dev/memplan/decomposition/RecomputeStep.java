@@ -297,16 +297,16 @@ final class RecomputeStep {
             priced = PricedBounds.of(g, budget, lambda, best.objective == null ? Double.POSITIVE_INFINITY
                     : best.objective.value(), whole.child(Shares.RECOMPUTE_PRICED));
         }
-        long stem = priced == null ? 0 : priced.value();
+        long byOrders = priced == null ? 0 : priced.value();
         Limits share = whole.child(Shares.RECOMPUTE_BOUND);
         RecomputeBound.Result lower = RecomputeBound.of(g, budget, lambda, fixed == null ? null : fixed.resolve(g),
                 limits.budget(), best.objective == null || !settings.cosma().uses(Technique.INTEGRAL_BOUND)
-                        || stem >= best.objective.value() ? null
+                        || byOrders >= best.objective.value() ? null
                         : new RecomputeBound.Integral(share, best.objective.value()));
         String source = lower.source();
-        if (stem > lower.value()) {
-            // The stem's bound is the answer's; the rest of the record stays RecomputeBound's.
-            lower = new RecomputeBound.Result(stem, lower.operator(), lower.excess(), lower.overTime(),
+        if (byOrders > lower.value()) {
+            // The priced bound is the answer's; the rest of the record stays RecomputeBound's.
+            lower = new RecomputeBound.Result(byOrders, lower.operator(), lower.excess(), lower.overTime(),
                     lower.integral(), lower.integralNote());
             source = priced.source();
         }
