@@ -71,7 +71,7 @@ public final class RecomputeBench {
         }
         TensorSetting s = TensorSetting.ACTIVATIONS;
         if (sizes) {
-            sizes(nets, budgets, k);
+            sizes(nets, budgets, k, lambdas.get(0));
             return;
         }
         System.out.println("network | budget | lambda | n | spill-only traffic (status) | status | objective | traffic"
@@ -121,9 +121,10 @@ public final class RecomputeBench {
     /**
      * {@code sizes}: the program without addresses, its variables and constraints (and build seconds), and the
      * number of eq. 10 pairs the joint program would add (two variables, three rows each), per network and budget,
-     * free and fixed (default order) schedule, windows on and off, every operator or the forward pass rerunning.
+     * free and fixed (default order) schedule, windows on and off, every operator or the forward pass rerunning (of
+     * them, those that may pay at the first lambda).
      */
-    private static void sizes(List<String> nets, List<String> budgets, int k) {
+    private static void sizes(List<String> nets, List<String> budgets, int k, double lambda) {
         TensorSetting s = TensorSetting.ACTIVATIONS;
         System.out.println("network | budget | k | schedule | windows | reruns | variables | constraints (without"
                 + " addresses) | eq. 10 pairs of the joint program | build s");
@@ -142,7 +143,7 @@ public final class RecomputeBench {
                                                  Budget.ofWall(java.time.Duration.ofSeconds(60)))) {
                                 dev.memplan.formulations.cosma.RecomputeFormulation f =
                                         new dev.memplan.formulations.cosma.RecomputeFormulation(g, s, bytes, k,
-                                                1.0 / 1024, fixedOrder ? dev.memplan.model.Schedule.defaultOrder(g)
+                                                lambda, fixedOrder ? dev.memplan.model.Schedule.defaultOrder(g)
                                                 : null, reruns, prune, false);
                                 cells = f.model().variableCount() + " | " + f.model().constraintCount() + " | "
                                         + f.addressPairs();

@@ -1,5 +1,6 @@
 package dev.memplan.decomposition;
 
+import dev.memplan.formulations.cosma.Reruns;
 import dev.memplan.model.Budget;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.CheckReport;
@@ -32,7 +33,10 @@ import java.util.function.Consumer;
  *       in the move's second form an input that only a new load would bring is made instead by a rerun of its own
  *       producer just before (a chain of two reruns). Each sibling output is cut into a copy before the run and a
  *       recomputed one after it (or made for the run alone in a free gap). Tried when lambda x the reruns' costs is
- *       below what the load saves (the load, and x's spill when it is x's only load), the dearest savings first;</li>
+ *       below what the load saves (the load, and x's spill when it is x's only load), the dearest savings first.
+ *       No move reruns an operator that {@link Reruns#mayPay} rules out (some optimum reruns none of them, by the
+ *       dominance argument there): p must may-pay, and the chain reruns only the inputs' producers that may pay,
+ *       the other inputs are loaded;</li>
  *   <li><b>drop</b>: a recompute is removed (its timestep goes); each output's recomputed copy becomes a load when a
  *       read is left in it, else goes, and a segment that held an input only for that run ends at its last read or
  *       goes. Tried on every recompute, the dearest first.</li>
@@ -86,7 +90,11 @@ final class RecomputeSearch {
      */
     static Result run(Graph g, Plan start, double lambda, Limits limits, Consumer<String> progress) {
         CheckReport check = PlanChecker.requireValid(g, start, "the recompute search's start");
-        State best = State.of(g, start, start.budget());
+        boolean[] pays = new boolean[g.operatorCount()];
+        for (int o = 0; o < pays.length; o++) {
+            pays[o] = Reruns.mayPay(g, lambda, o);
+        }
+        State best = State.of(g, start, start.budget(), pays);
         Objective objective = Objective.of(check.traffic(), lambda);
         Budget.Meter meter = limits.workMode() ? limits.budget().meter(STEPS_PER_UNIT) : null;
         Set<String> refused = new HashSet<>();
@@ -150,26 +158,31 @@ final class RecomputeSearch {
      *
      * @param price what it is ordered by, dearest saving first
      * @param chain for an add: an input of the producer that only a new load would bring on chip is made instead by a
-     *     rerun of its own producer just before
+     *     rerun of its own producer just before, when that producer may pay
      */
     private record Move(boolean add, int tensor, int segment, int time, double price, boolean chain) {
     }
 
-    /** A plan being edited: its runs (operator indices) and, per tensor, its segments in time order. */
+    /**
+     * A plan being edited: its runs (operator indices) and, per tensor, its segments in time order; pays[o]: o may
+     * rerun ({@link Reruns#mayPay} at the search's lambda).
+     */
     private static final class State {
         final Graph g;
         final long budget;
+        final boolean[] pays;
         final List<Integer> runs;
         final List<List<Segment>> segments;
 
-        private State(Graph g, long budget, List<Integer> runs, List<List<Segment>> segments) {
+        private State(Graph g, long budget, boolean[] pays, List<Integer> runs, List<List<Segment>> segments) {
             this.g = g;
             this.budget = budget;
+            this.pays = pays;
             this.runs = runs;
             this.segments = segments;
         }
 
-        static State of(Graph g, Plan p, long budget) {
+        static State of(Graph g, Plan p, long budget, boolean[] pays) {
             List<Integer> runs = new ArrayList<>();
             for (String o : p.schedule().operators()) {
                 runs.add(g.operatorIndex(o));
@@ -180,7 +193,7 @@ final class RecomputeSearch {
                 list.sort(Comparator.comparingInt(Segment::start));
                 segments.add(list);
             }
-            return new State(g, budget, runs, segments);
+            return new State(g, budget, pays, runs, segments);
         }
 
         State copy() {
@@ -188,7 +201,7 @@ final class RecomputeSearch {
             for (List<Segment> list : segments) {
                 s.add(new ArrayList<>(list));
             }
-            return new State(g, budget, new ArrayList<>(runs), s);
+            return new State(g, budget, pays, new ArrayList<>(runs), s);
         }
 
         /** The elements a move copies and checks. */
@@ -222,7 +235,7 @@ final class RecomputeSearch {
             List<Move> adds = new ArrayList<>();
             for (int x = 0; x < g.tensorCount(); x++) {
                 int p = g.producer(x);
-                if (p < 0) {
+                if (p < 0 || !pays[p]) {
                     continue;
                 }
                 List<Segment> list = segments.get(x);
@@ -239,7 +252,7 @@ final class RecomputeSearch {
                     double chained = price;
                     boolean produced = false;
                     for (int b : g.inputs(p)) {
-                        if (g.producer(b) >= 0) {
+                        if (g.producer(b) >= 0 && pays[g.producer(b)]) {
                             chained += lambda * g.cost(g.producer(b));
                             produced = true;
                         }
@@ -326,7 +339,7 @@ final class RecomputeSearch {
                 if (!done.add(b) || n.input(b, at, false)) {
                     continue;
                 }
-                if (chain && g.producer(b) >= 0) {
+                if (chain && g.producer(b) >= 0 && pays[g.producer(b)]) {
                     // b is on chip only by a load that adds one: its producer q runs first, just before p.
                     int q = g.producer(b);
                     n.insert(at, q);

@@ -40,12 +40,14 @@ import java.util.function.Function;
  *       spill-only plan's order), each with its order, spills and addresses re-planned around its recomputes through
  *       the spill-only road ({@link RecomputeReplan}: the fixed-schedule program and, with a free schedule, divide
  *       and conquer, on its runs unrolled), with {@link Shares#RECOMPUTE_REPLAN} of what is left;</li>
- *   <li>recomputes chosen on the best plan so far ({@link RecomputeSearch}: a rerun in place of a load, a rerun
- *       dropped, each kept when the checked objective falls), then re-planned around them, with
+ *   <li>recomputes chosen on the best plan so far, the spill-only plan and the lowest raw baseline plans
+ *       ({@link RecomputeSearch}: a rerun in place of a load, a rerun dropped, each kept when the checked objective
+ *       falls), then re-planned around them, with
  *       {@link Shares#RECOMPUTE_CHOOSE} of what the bound over every plan ({@link #bound}) leaves, unless a plan
  *       meets it;</li>
  *   <li>the joint program ({@link RecomputeSolver}, at most {@link #EXTRA_RUNS} recomputes of the forward
- *       operators ({@link Reruns#FORWARD}), in the fixed schedule's order when there is one) with
+ *       operators ({@link Reruns#FORWARD}; of those only the ones that {@link Reruns#mayPay}, which loses no plan it
+ *       bounds), in the fixed schedule's order when there is one) with
  *       {@link Shares#RECOMPUTE_JOINT} of the limit, started from the best plan so far; the program skips what is
  *       too large for it and says so in its notes.</li>
  * </ol>
@@ -120,15 +122,17 @@ final class RecomputeStep {
         for (RecomputeOutcome.Candidate c : baselines) {
             best.offer(c.result().plan(), c.result().check(), c.objective(), c.name());
         }
+        List<RecomputeOutcome.Candidate> raw = new ArrayList<>(baselines);
         if (feasible) {
-            replan(graph, setting, budget, limits, s.plan(), baselines, best, steps);
+            raw.addAll(replan(graph, setting, budget, limits, s.plan(), baselines, best, steps));
         }
         // The bound over every plan (any recomputes, any order, or the fixed one): before the recompute search and the
         // joint program, which it spares when a candidate already meets it.
         RecomputeBound.Result lower = feasible ? bound(g, budget, fixed, limits, best, steps)
                 : RecomputeBound.Result.NONE;
         if (feasible) {
-            choose(graph, setting, budget, limits, s.plan(), best, lower, steps);
+            choose(graph, setting, budget, limits, s.plan(), rawStarts(g, raw, so.bestStart(), best.plan, s.plan()),
+                    best, lower, steps);
         }
         String whyNot = feasible ? skipReason(best, lower, limits) : "below the least aligned budget no plan exists";
         RecomputeOutcome.Joint joint = null;
@@ -159,8 +163,10 @@ final class RecomputeStep {
      * recomputations run on the spill-only plan's order (an order COSMA chose, often far less traffic than the default
      * one); each start, the best first, gets half of what the step has left, the last all of it. Every plan replaces
      * the best when lower.
+     *
+     * @return the recompute schemes' plans on the spill-only plan's order (empty when none ran)
      */
-    private void replan(Graph graph, TensorSetting setting, long budget, Limits limits, Plan spillPlan,
+    private List<RecomputeOutcome.Candidate> replan(Graph graph, TensorSetting setting, long budget, Limits limits, Plan spillPlan,
                         List<RecomputeOutcome.Candidate> baselines, Best best, List<StepReport> steps) {
         if (!settings.cosma().uses(Technique.REPLAN) || best.objective == null || best.objective.value() == 0
                 || limits.stopped()) {
@@ -168,13 +174,13 @@ final class RecomputeStep {
                     + ")" : best.objective == null ? "no plan to start from" : best.objective.value() == 0
                     ? "a plan with objective 0 is optimal" : "the limit is spent";
             steps.add(new StepReport(RecomputeOutcome.REPLAN, StepReport.Status.SKIPPED, null, null, 0, null, why));
-            return;
+            return List.of();
         }
         Limits step = limits.budget().limited() ? limits.child(Shares.RECOMPUTE_REPLAN) : limits.child();
         List<RecomputeOutcome.Candidate> starts = new ArrayList<>(baselines);
+        List<RecomputeOutcome.Candidate> onOrder = List.of();
         if (settings.cosma().schedule() == null && spillPlan != null) {
-            List<RecomputeOutcome.Candidate> onOrder = run(graph, setting, budget, step,
-                    baselines(graph, lambda, spillPlan.schedule()), null);
+            onOrder = run(graph, setting, budget, step, baselines(graph, lambda, spillPlan.schedule()), null);
             for (RecomputeOutcome.Candidate c : onOrder) {
                 best.offer(c.result().plan(), c.result().check(), c.objective(), c.name());
             }
@@ -195,7 +201,7 @@ final class RecomputeStep {
         if (starts.isEmpty()) {
             steps.add(new StepReport(RecomputeOutcome.REPLAN, StepReport.Status.SKIPPED, null, null, 0, null,
                     "no recompute plan to start from"));
-            return;
+            return onOrder;
         }
         List<String> notes = new ArrayList<>();
         Objective made = null;
@@ -216,17 +222,69 @@ final class RecomputeStep {
         steps.add(new StepReport(RecomputeOutcome.REPLAN, step.stopped() ? StepReport.Status.OUT_OF_BUDGET
                 : StepReport.Status.DONE, made == null ? null : made.traffic(), null, step.budget().wallSeconds(),
                 work(step), String.join(" | ", notes)));
+        return onOrder;
     }
 
     /**
-     * Recomputes chosen ({@link RecomputeSearch}: reruns that replace loads, reruns dropped) on the best plan so far
-     * and, when it is another, on the spill-only plan, with {@link Shares#RECOMPUTE_CHOOSE} of what is left, unless
-     * switched off ({@link Technique#CHOOSE}); the searches take {@link Shares#CHOOSE_SEARCH} of that, each start an
-     * equal part, and the best plan they made is re-planned around its recomputes ({@link RecomputeReplan}) with the
-     * rest. Every plan replaces the best when lower.
+     * The most raw plans (not re-planned) the recompute search starts from besides the best plan so far and the
+     * spill-only plan: another basin than theirs (on lraspp_mobilenet_v3_large:train M_R at lambda 2^-8 the search
+     * went lower from a raw Belady plan than the best plan's objective then).
      */
-    private void choose(Graph graph, TensorSetting setting, long budget, Limits limits, Plan spillPlan, Best best,
-                        RecomputeBound.Result lower, List<StepReport> steps) {
+    static final int CHOOSE_RAW_STARTS = 2;
+
+    /**
+     * The {@link #CHOOSE_RAW_STARTS} lowest by objective of the raw plans the step has (the recompute baselines', on
+     * the given order and on the spill-only plan's, and the spill-only pipeline's best scheme plan), valid, other
+     * than {@code best} and {@code spillPlan} and than each other; the lowest first. O(plans x plan size).
+     */
+    private List<Start> rawStarts(Graph g, List<RecomputeOutcome.Candidate> raw, Plan scheme, Plan best,
+                                  Plan spillPlan) {
+        List<Start> all = new ArrayList<>();
+        for (RecomputeOutcome.Candidate c : raw) {
+            if (c.objective() != null && c.result().check() != null && c.result().check().valid()) {
+                all.add(new Start(c.name(), c.result().plan(), c.objective()));
+            }
+        }
+        if (scheme != null) {
+            CheckReport c = PlanChecker.check(g, scheme);
+            if (c.valid()) {
+                all.add(new Start(scheme.solver() == null ? "the spill-only best start" : scheme.solver().name(),
+                        scheme, Objective.of(c.traffic(), lambda)));
+            }
+        }
+        // Stable: ties keep the order above (the baselines', the schemes' on the spill-only order, the scheme's).
+        all.sort(java.util.Comparator.comparingDouble(c -> c.objective().value()));
+        List<Start> out = new ArrayList<>();
+        List<Plan> taken = new ArrayList<>();
+        taken.add(best);
+        if (spillPlan != null) {
+            taken.add(spillPlan);
+        }
+        for (Start c : all) {
+            if (out.size() < CHOOSE_RAW_STARTS && taken.stream().noneMatch(t -> t != null
+                    && t.schedule().equals(c.plan().schedule()) && t.segments().equals(c.plan().segments()))) {
+                out.add(c);
+                taken.add(c.plan());
+            }
+        }
+        return out;
+    }
+
+    /** A plan the recompute search may start from, with its name and objective. */
+    private record Start(String name, Plan plan, Objective objective) {
+    }
+
+    /**
+     * Recomputes chosen ({@link RecomputeSearch}: reruns that replace loads, reruns dropped) on the best plan so far,
+     * and, when they are others, on the spill-only plan and on the raw plans given ({@link #rawStarts}), with
+     * {@link Shares#RECOMPUTE_CHOOSE} of what is left, unless switched off ({@link Technique#CHOOSE}); the searches
+     * take {@link Shares#CHOOSE_SEARCH} of that, each start an equal part of what the ones before it left, and the
+     * best plan they made is re-planned around its recomputes ({@link RecomputeReplan}) with the rest. Every plan
+     * replaces the best when lower.
+     */
+    private void choose(Graph graph, TensorSetting setting, long budget, Limits limits, Plan spillPlan,
+                        List<Start> raw, Best best, RecomputeBound.Result lower,
+                        List<StepReport> steps) {
         if (!settings.cosma().uses(Technique.CHOOSE) || best.objective == null
                 || best.objective.value() <= lower.value() || limits.stopped()) {
             String why = !settings.cosma().uses(Technique.CHOOSE) ? "switched off (without " + Technique.CHOOSE.id()
@@ -243,6 +301,10 @@ final class RecomputeStep {
         if (spillPlan != null && !spillPlan.equals(best.plan)) {
             starts.add(spillPlan);
             names.add(RecomputeOutcome.SPILL_ONLY);
+        }
+        for (Start c : raw) {
+            starts.add(c.plan());
+            names.add(c.name());
         }
         Graph g = graph.withSetting(setting);
         List<String> notes = new ArrayList<>();

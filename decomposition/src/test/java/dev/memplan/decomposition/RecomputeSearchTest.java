@@ -13,6 +13,7 @@ import dev.memplan.baselines.replacement.BeladyReplacement;
 import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.scheduling.GivenOrderScheduler;
 import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.formulations.cosma.Reruns;
 import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.model.Budget;
@@ -112,6 +113,71 @@ class RecomputeSearchTest {
             }
         }
         assertTrue(pays > 0 && found > 0, "one recompute pays in " + pays + " cases, the search lowers " + found);
+    }
+
+    /**
+     * No move reruns an operator that {@link Reruns#mayPay} rules out: from Belady's plan (no rerun) on chains with
+     * skips at M_R, lambdas around the operators' thresholds, every rerun of the answer may pay, and the answer is
+     * checked and never above the start.
+     */
+    @Test
+    void itNeverRerunsAnOperatorThatMayNotPay() {
+        int reruns = 0;
+        int ruledOut = 0;
+        for (int seed = 0; seed < 8; seed++) {
+            Graph g = skips(430 + seed, 8).withSetting(ALL);
+            long mr = Budgets.minimumRequired(g);
+            Plan start = belady(g, mr);
+            for (double lambda : new double[] {0.125, 0.5, 1, 2}) {
+                String where = g.name() + " lambda " + lambda;
+                RecomputeSearch.Result r = RecomputeSearch.run(g, start, lambda, Limits.DEFAULT, line -> { });
+                assertEquals(objective(g, r.plan(), lambda), r.objective(), where);
+                assertTrue(r.objective().value() <= objective(g, start, lambda).value(), where);
+                List<String> ops = r.plan().schedule().operators();
+                boolean[] again = r.plan().schedule().recomputeRuns();
+                for (int t = 0; t < again.length; t++) {
+                    if (again[t]) {
+                        reruns++;
+                        assertTrue(Reruns.mayPay(g, lambda, g.operatorIndex(ops.get(t))), where + ": " + ops.get(t));
+                    }
+                }
+                for (int o = 0; o < g.operatorCount(); o++) {
+                    ruledOut += Reruns.mayPay(g, lambda, o) ? 0 : 1;
+                }
+            }
+        }
+        assertTrue(reruns > 0 && ruledOut > 0, reruns + " reruns, " + ruledOut + " operators ruled out");
+    }
+
+    /**
+     * The search also starts from the raw plans of the baselines that are neither the best plan nor the spill-only
+     * one ({@link RecomputeStep#CHOOSE_RAW_STARTS} at most): on chains with skips at M_R with a cheap weight
+     * (re-planning off), such starts are tried and named in the step's note, and the answer is never above
+     * spill-only, a baseline or the joint program.
+     */
+    @Test
+    void theSearchAlsoStartsFromTheBaselinesRawPlans() {
+        int tried = 0;
+        for (int seed = 0; seed < 4; seed++) {
+            Graph g = skips(440 + seed, 8);
+            long mr = Budgets.minimumRequired(g.withSetting(ALL));
+            CosmaPipeline.Outcome o = new CosmaPipeline(settings(Set.of(Technique.REPLAN)).withRecomputeWeight(0.125),
+                    null).run(g, ALL, mr, Limits.DEFAULT.withBudget(Budget.ofWork(20, null)), null);
+            RecomputeOutcome rc = o.recompute();
+            assertTrue(PlanChecker.check(g.withSetting(ALL), o.result().plan()).valid());
+            double value = rc.objective().value();
+            assertTrue(value <= rc.spillOnly().value(), g.name());
+            for (RecomputeOutcome.Candidate c : rc.baselines()) {
+                assertTrue(c.objective() == null || value <= c.objective().value(), g.name() + " " + c.name());
+            }
+            StepReport step = rc.steps().stream().filter(s -> s.name().equals(RecomputeOutcome.CHOOSE)).findFirst()
+                    .orElseThrow();
+            long raw = rc.baselines().stream().filter(c -> step.note().contains("from the plan of " + c.name() + ":"))
+                    .count();
+            assertTrue(raw <= RecomputeStep.CHOOSE_RAW_STARTS, step.note());
+            tried += (int) raw;
+        }
+        assertTrue(tried > 0, "no baseline's raw plan was a start");
     }
 
     /** Under a work limit the answer is the same twice; with no work at all the start is kept as it is. */

@@ -7,9 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.formulations.cosma.RecomputeSolver;
 import dev.memplan.formulations.cosma.Reruns;
+import dev.memplan.formulations.milp.Backend;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.PlanChecker;
+import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorSetting;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,5 +78,47 @@ class RerunsMayPayTest {
         }
         assertTrue(restricted > 20, "cases with an operator ruled out: " + restricted);
         assertTrue(cutReruns > 5, "cases where reruns pay and an operator is ruled out: " + cutReruns);
+    }
+
+    /**
+     * The mask of the joint program is its set and {@link Reruns#mayPay}; with it (the program has no rerun variable
+     * of a ruled-out operator) the program's proven optimum is still the brute force's over every plan, on cases
+     * where an operator is ruled out and reruns pay, at k = 1 and 2.
+     */
+    @Test
+    void theJointProgramWithTheMaskKeepsTheBruteForcesOptimum() {
+        List<Graph> graphs = new ArrayList<>(List.of(readEarlyAndLate()));
+        for (int seed = 0; seed < 4; seed++) {
+            graphs.add(tiny(seed, 4));
+            graphs.add(skips(seed, 4 + seed % 2));
+        }
+        int cases = 0;
+        for (Graph graph : graphs) {
+            Graph g = graph.withSetting(ALL);
+            long mr = Budgets.minimumRequired(g);
+            for (long budget : new long[] {mr, mr + 1}) {
+                for (double lambda : new double[] {0.25, 1}) {
+                    boolean[] mask = Reruns.ANY.of(g, lambda);
+                    boolean cut = false;
+                    for (int o = 0; o < g.operatorCount(); o++) {
+                        assertEquals(Reruns.mayPay(g, lambda, o), mask[o]);
+                        cut |= !mask[o];
+                    }
+                    for (int k = 1; k <= 2; k++) {
+                        String c = g.name() + " B " + budget + " lambda " + lambda + " k " + k;
+                        RecomputeBruteForce.Optimum all = RecomputeBruteForce.minimum(g, ALL, budget, k, lambda);
+                        RecomputeSolver.Result r = RecomputeSolver.solve(g, ALL, budget,
+                                RecomputeSolver.Request.of(k, lambda, Backend.CPSAT), Limits.DEFAULT);
+                        assertEquals(SolveStatus.OPTIMAL, r.status(), c);
+                        assertTrue(PlanChecker.check(g, r.plan()).valid(), c);
+                        assertEquals(all.objective(), r.objective().value(), 1e-9, c);
+                        assertTrue(r.bound() <= all.objective() + 1e-9, c);
+                        RecomputeBruteForce.Optimum none = RecomputeBruteForce.minimum(g, ALL, budget, 0, lambda);
+                        cases += cut && none.objective() > all.objective() ? 1 : 0;
+                    }
+                }
+            }
+        }
+        assertTrue(cases > 3, "cases where an operator is ruled out and reruns pay: " + cases);
     }
 }

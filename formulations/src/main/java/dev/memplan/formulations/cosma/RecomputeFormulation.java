@@ -27,7 +27,8 @@ import java.util.Map;
  *   <li>X_{o,t}: operator o runs at t (eq. 6-7's C, which may now be 1 at several t); F_{o,t}: that run is o's
  *       first (it creates); D_{o,t} = F_{o,0} + ... + F_{o,t}: o has run by t. X - F is a recompute; each output a
  *       of o then starts a {@code recomputed} segment, and C_{a,t} = F_{o,t} is COSMA's C. An operator that may
- *       not run again ({@link Reruns}) has X = F (one variable). Z_{o,t}, an integer, counts the runs of such an
+ *       not run again ({@link Reruns}: outside its set, or one whose rerun cannot pay at lambda,
+ *       {@link Reruns#mayPay}, which loses no optimum) has X = F (one variable). Z_{o,t}, an integer, counts the runs of such an
  *       operator at slots >= t.</li>
  *   <li>P_{a,t} (preserved), R_{a,t} (loaded), as COSMA; one spill variable S_a per produced tensor instead of
  *       eq. 3's S_{a,t}: with memory-model.md's host copies a produced tensor is charged once when it has any
@@ -198,7 +199,7 @@ public final class RecomputeFormulation {
                         + " bytes) is larger than the budget " + budget);
             }
         }
-        return new RecomputeWindows(graph, extraRuns, schedule, reruns, prune);
+        return new RecomputeWindows(graph, extraRuns, lambda, schedule, reruns, prune);
     }
 
     public Model model() {

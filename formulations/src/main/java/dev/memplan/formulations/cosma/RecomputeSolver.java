@@ -89,12 +89,15 @@ public final class RecomputeSolver {
 
     /**
      * @param status OPTIMAL only when proven and the objective was stated exactly
-     *     ({@link RecomputeFormulation#exact()}); optimal means among the plans of the request (at most k recomputes, of the operators its {@link Reruns}
-     *     allows, in its schedule's order when fixed); INFEASIBLE when proven (below M_R, or by the back-end)
+     *     ({@link RecomputeFormulation#exact()}); optimal means among the plans of the request (at most k
+     *     recomputes, of the operators of its {@link Reruns} set, in its schedule's order when fixed; the program
+     *     reruns only those that {@link Reruns#mayPay}, which loses none of these optima); INFEASIBLE when proven
+     *     (below M_R, or by the back-end)
      * @param plan the checked plan, null without one
      * @param check the checker's report on it, null without a plan
      * @param objective the plan's objective from the checked traffic, null without a plan
-     * @param bound a lower bound on traffic + lambda x recompute cost over the same plans, null when there is none
+     * @param bound a lower bound on traffic + lambda x recompute cost over the same plans (all of them, the reruns
+     *     that may not pay included, by {@link Reruns}' dominance argument), null when there is none
      * @param startOnly the plan is the request's starting plan: the program found nothing better
      * @param built whether any program was built and solved; false when each was skipped (too large for the heap
      *     or the limits, {@link ModelEstimate}) and the notes say why

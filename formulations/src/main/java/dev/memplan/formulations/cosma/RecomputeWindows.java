@@ -29,7 +29,7 @@ final class RecomputeWindows {
     final int[] resHi;
 
     /** The arguments as {@link RecomputeFormulation}'s (the graph in its tensor setting). */
-    RecomputeWindows(Graph graph, int extraRuns, Schedule schedule, Reruns reruns, boolean prune) {
+    RecomputeWindows(Graph graph, int extraRuns, double lambda, Schedule schedule, Reruns reruns, boolean prune) {
         this.graph = graph;
         this.n = graph.operatorCount();
         this.m = graph.tensorCount();
@@ -38,7 +38,7 @@ final class RecomputeWindows {
         this.fixedOrder = schedule == null ? null : schedule.resolve(graph);
         this.windows = schedule == null ? OperatorWindows.free(graph, prune) : OperatorWindows.fixed(graph, schedule,
                 prune);
-        this.again = reruns.of(graph);
+        this.again = reruns.of(graph, lambda);
         this.firstLo = new int[n];
         this.firstHi = new int[n];
         this.runHi = new int[n];

@@ -6,7 +6,12 @@ import java.math.BigDecimal;
 
 /**
  * Which operators the recompute program ({@link RecomputeFormulation}) may run more than once. A restriction of the
- * program: its optimum and bound are then those of the plans that rerun only these operators.
+ * program: its optimum and bound are then those of the plans that rerun only these operators. Within either set the
+ * program reruns only the operators that {@link #mayPay} at its lambda, which keeps both: by the dominance argument
+ * there, a plan of at most k reruns of the set becomes one no dearer with at most k reruns of the set's operators that
+ * may pay (the reruns are only removed, the first runs and their order stay, so a fixed schedule's plan stays one).
+ * So the program's optimum over its plans is the optimum over every plan of at most k reruns of the set, and its bound
+ * bounds all of those too (with {@link #FORWARD}: every plan with at most k reruns of forward operators).
  */
 public enum Reruns {
     /** Every operator (the program of the brute-force proof). */
@@ -17,14 +22,17 @@ public enum Reruns {
      */
     FORWARD;
 
-    /** For each operator of the graph, whether it may run again. O(n). */
-    public boolean[] of(Graph graph) {
+    /**
+     * For each operator of the graph, whether it may run again at recompute weight lambda: it is in the set and
+     * {@link #mayPay}. O(n + m).
+     */
+    public boolean[] of(Graph graph, double lambda) {
         int n = graph.operatorCount();
         int forward = this == FORWARD ? TrainingStep.forwardCount(graph) : -1;
         int limit = forward < 0 ? n : forward;
         boolean[] may = new boolean[n];
         for (int o = 0; o < limit; o++) {
-            may[o] = true;
+            may[o] = mayPay(graph, lambda, o);
         }
         return may;
     }
