@@ -4,8 +4,11 @@ import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Budget;
 import dev.memplan.model.Shares;
+import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -58,6 +61,24 @@ public final class PeakBound {
      * @param limits the budget of both directions together
      */
     public static Result of(Graph g, long budget, long target, int stateCap, Limits limits) {
+        return of(g, null, budget, target, stateCap, limits);
+    }
+
+    /**
+     * The bound as above with each live tensor that leaves the chip charged at {@code prices} instead of its size once
+     * or twice: the least of these covering the bytes over the budget, by price per byte, cheapest first (a fractional
+     * knapsack cover, which with the spill-only prices is the E + max(0, E - H) above). The argument holds for any
+     * nonnegative prices: at the timestep it is charged, each tensor off chip pays its return after it and its spill
+     * once. With reruns ({@link TrafficPrices#withReruns}; reruns only of operators that may pay, by
+     * {@link dev.memplan.formulations.cosma.Reruns#mayPay}, lose nothing), a tensor off chip at the first run of o
+     * comes back after it by a load, after one spill, or by a rerun of its producer p, which pays its share and needs
+     * p's inputs on chip at the rerun: an input that no first run after o reads is then either on chip through o
+     * (its bytes are not free for the cover) or brought back after o (its own return): {@code Cheap} prices these
+     * options, so the bound holds over every plan, reruns allowed, with each first run's timestep as the moment.
+     *
+     * @param prices the prices of g's tensors, or null for the non-compulsory traffic
+     */
+    static Result of(Graph g, TrafficPrices prices, long budget, long target, int stateCap, Limits limits) {
         long began = System.nanoTime();
         // nanoTime may be near any value: compare elapsed times, never sums with a far-off sentinel.
         java.time.Duration wall = limits.budget().wallLeft();
@@ -66,14 +87,15 @@ public final class PeakBound {
         Limits step = limits.workMode() ? limits.child() : limits;
         Budget.Meter forwardMeter = step.workMode()
                 ? step.budget().splitWork(Shares.BOUND_DIRECTIONS).meter(CHECKS_PER_UNIT) : null;
+        Cheap cheap = prices == null ? null : new Cheap(g, prices);
         long[] forward = new Direction(g, budget, target, false, stateCap,
-                new Stop(began, half, limits, forwardMeter)).run();
+                new Stop(began, half, limits, forwardMeter), cheap).run();
         if (forward[2] == 1) {
             return new Result(forward[0], true, (int) forward[1], 0);
         }
         Budget.Meter backwardMeter = step.workMode() ? step.budget().meter(CHECKS_PER_UNIT) : null;
         long[] backward = new Direction(g, budget, target, true, stateCap,
-                new Stop(began, 2 * half, limits, backwardMeter)).run();
+                new Stop(began, 2 * half, limits, backwardMeter), cheap).run();
         return new Result(Math.max(forward[0], backward[0]), backward[2] == 1, (int) forward[1], (int) backward[1]);
     }
 
@@ -91,7 +113,153 @@ public final class PeakBound {
      * One direction of the bound's DP: the graph, the budget, the target, the state cap, and when to stop (the clock
      * from {@code began} up to {@code allowed}, or the meter under a work limit, and the budget's stop flag).
      */
-    private record Direction(Graph g, long budget, long target, boolean reverse, int stateCap, Stop stop) {
+    /**
+     * With prices: the tensors that may leave for less than twice their size, cheapest per byte first at each state.
+     * A tensor x whose producer may not pay ({@code rerun[x] < 0}) pays its load and spill prices; one whose producer
+     * p may pays the least of a real load and spill (its size, and its size again unless a graph output) and a rerun:
+     * its share, plus, for each input y of p that is dead at the moment (no first run after it reads y) and not the
+     * operator's own, either y's return (the least of its load and spill and its own share) or its room (y is kept on
+     * chip through the moment, its bytes taken from what x covers). An input shared by k outputs of operators that
+     * may pay is charged 1/k of either to each, rounded down, so together they never pay more than the plan does.
+     * Each option is a (price, bytes covered) pair; x takes the least price per byte among them over all its bytes
+     * (every mix of the options pays at least that per byte covered, and covers at most x's bytes), so the cover is
+     * a fractional knapsack still.
+     */
+    private static final class Cheap {
+        /** Most dead inputs whose room-or-return choices are enumerated; beyond, the rerun is priced at its share. */
+        private static final int MOST_INPUTS = 4;
+
+        private final Graph g;
+        private final int[] tensors;
+        private final long[] full;
+        private final long[] rerun;
+        /** Per tensor with a rerun price, its producer's distinct inputs; and per tensor, 1/k of its return, room. */
+        private final int[][] inputs;
+        private final long[] returnShare;
+        private final long[] roomShare;
+
+        Cheap(Graph g, TrafficPrices prices) {
+            this.g = g;
+            int m = g.tensorCount();
+            full = new long[m];
+            rerun = prices.rerun();
+            inputs = new int[m][];
+            long[] sharers = new long[m];
+            for (int x = 0; x < m; x++) {
+                boolean spills = g.producer(x) >= 0 && !g.isGraphOutput(x);
+                full[x] = rerun[x] >= 0 ? g.size(x) + (spills ? g.size(x) : 0)
+                        : prices.load()[x] + (spills ? prices.spill()[x] : 0);
+                if (rerun[x] >= 0) {
+                    inputs[x] = Arrays.stream(g.inputs(g.producer(x))).distinct().toArray();
+                    for (int y : inputs[x]) {
+                        sharers[y]++;
+                    }
+                }
+            }
+            returnShare = new long[m];
+            roomShare = new long[m];
+            List<Integer> list = new ArrayList<>();
+            for (int x = 0; x < m; x++) {
+                if (sharers[x] > 0) {
+                    long back = rerun[x] >= 0 ? Math.min(full[x], rerun[x]) : full[x];
+                    returnShare[x] = back / sharers[x];
+                    roomShare[x] = g.size(x) / sharers[x];
+                }
+                if (g.size(x) > 0 && (rerun[x] >= 0 || full[x] < 2 * g.size(x))) {
+                    list.add(x);
+                }
+            }
+            tensors = list.stream().mapToInt(Integer::intValue).toArray();
+        }
+
+        int size() {
+            return tensors.length;
+        }
+
+        /**
+         * The least price of {@code excess} bytes of the tensors live at {@code done} other than operator o's own,
+         * fractionally, the cheapest per byte first (the rest at twice their size), each part rounded down.
+         */
+        long cover(long[] done, int o, boolean reverse, long excess) {
+            int[] own = own(g, o);
+            List<long[]> items = new ArrayList<>();
+            for (int x : tensors) {
+                if (!contains(own, x) && isLive(g, x, done, reverse)) {
+                    long[] best = {full[x], g.size(x)};
+                    if (rerun[x] >= 0) {
+                        best = cheaper(best, rerunOption(x, done, own, reverse));
+                    }
+                    items.add(new long[] {best[0], best[1], g.size(x)});
+                }
+            }
+            items.sort((a, b) -> ratio(a, b));
+            long left = excess;
+            long cost = 0;
+            for (long[] it : items) {
+                if (left == 0) {
+                    break;
+                }
+                long a = Math.min(it[2], left);
+                cost += BigInteger.valueOf(it[0]).multiply(BigInteger.valueOf(a)).divide(BigInteger.valueOf(it[1]))
+                        .longValueExact();
+                left -= a;
+            }
+            return cost + 2 * left;
+        }
+
+        /** The rerun's cheapest (price, bytes covered) over its dead inputs' choices; null when it covers nothing. */
+        private long[] rerunOption(int x, long[] done, int[] own, boolean reverse) {
+            List<Integer> dead = new ArrayList<>();
+            for (int y : inputs[x]) {
+                if (!contains(own, y) && !isLive(g, y, done, reverse)) {
+                    dead.add(y);
+                }
+            }
+            if (dead.size() > MOST_INPUTS) {
+                return new long[] {rerun[x], g.size(x)};
+            }
+            long[] best = null;
+            for (int room = 0; room < 1 << dead.size(); room++) {
+                long price = rerun[x];
+                long covers = g.size(x);
+                for (int i = 0; i < dead.size(); i++) {
+                    int y = dead.get(i);
+                    if ((room & (1 << i)) != 0) {
+                        covers -= roomShare[y];
+                    } else {
+                        price += returnShare[y];
+                    }
+                }
+                if (covers > 0) {
+                    best = cheaper(best, new long[] {price, covers});
+                }
+            }
+            return best;
+        }
+
+        /** The pair with the lower price per byte (a when equal; a null side loses). */
+        private static long[] cheaper(long[] a, long[] b) {
+            return a == null ? b : b == null || ratio(a, b) <= 0 ? a : b;
+        }
+
+        /** Compares a[0] / a[1] with b[0] / b[1] exactly. */
+        private static int ratio(long[] a, long[] b) {
+            return BigInteger.valueOf(a[0]).multiply(BigInteger.valueOf(b[1]))
+                    .compareTo(BigInteger.valueOf(b[0]).multiply(BigInteger.valueOf(a[1])));
+        }
+
+        private static boolean contains(int[] a, int x) {
+            for (int y : a) {
+                if (y == x) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    private record Direction(Graph g, long budget, long target, boolean reverse, int stateCap, Stop stop,
+                             Cheap cheap) {
 
         /** Out of budget before a layer starts. */
         private boolean overBeforeLayer() {
@@ -101,7 +269,8 @@ public final class PeakBound {
 
         /** Out of budget before the {@code seen}-th state of a layer (checked every 1,024 states by the clock). */
         private boolean overInLayer(int n, int seen) {
-            return stop.meter() != null ? !stop.meter().step(n) || stop.limits().budget().wallOver()
+            return stop.meter() != null ? !stop.meter().step(cheap == null ? n : n + cheap.size())
+                    || stop.limits().budget().wallOver()
                     : (seen & 1023) == 0 && (System.nanoTime() - stop.began() > stop.allowed()
                     || stop.limits().stopped());
         }
@@ -190,7 +359,8 @@ public final class PeakBound {
                 }
             }
             long excess = Math.max(0, step - budget);
-            long value = Math.max(v[2], excess + Math.max(0, excess - cheap));
+            long value = Math.max(v[2], this.cheap == null ? excess + Math.max(0, excess - cheap)
+                    : excess == 0 ? 0 : this.cheap.cover(done, o, reverse, excess));
             if (value >= target) {
                 return true; // no order through here costs less than the best plan known
             }

@@ -54,7 +54,8 @@ import java.util.function.Function;
  * So the answer is never worse than spill-only COSMA within its share, nor than any baseline. Spill-only steps'
  * bounds bound the traffic of plans that do not recompute, and the joint program's bound the plans it allows, not
  * the joint objective: the bound is {@link RecomputeBound}'s, over every plan (any recomputes; any order, or the fixed
- * schedule's), and the answer is OPTIMAL only when it meets it.
+ * schedule's), with a free schedule raised to divide and conquer's bounds priced for reruns ({@link PricedBounds}),
+ * and the answer is OPTIMAL only when it meets it.
  */
 final class RecomputeStep {
 
@@ -343,23 +344,43 @@ final class RecomputeStep {
     /**
      * {@link RecomputeBound}'s bound, its cover over time also as an integer program with
      * {@link Shares#RECOMPUTE_BOUND} of what is left (counted in work) when its linear program does not meet the best
-     * plan; reported as a step ({@link RecomputeOutcome#BOUND}) saying which bound gave the number.
+     * plan; with a free schedule, before it, raised to divide and conquer's bounds with the traffic priced for reruns
+     * ({@link PricedBounds}, {@link Shares#RECOMPUTE_PRICED} of what is left, unless switched off:
+     * {@link Technique#PRICED_BOUNDS}), which spare the integer program when they meet the best plan. Reported as a step
+     * ({@link RecomputeOutcome#BOUND}) saying which bound gave the number.
      */
     private RecomputeBound.Result bound(Graph g, long budget, Schedule fixed, Limits limits, Best best,
                                         List<StepReport> steps) {
-        Limits share = limits.child(Shares.RECOMPUTE_BOUND);
         progress.accept("recompute: the bound over every plan ...");
+        Limits whole = limits.child();
+        PricedBounds.Result priced = null;
+        if (fixed == null && settings.cosma().uses(Technique.PRICED_BOUNDS)) {
+            progress.accept("recompute: divide and conquer's bounds priced for reruns ...");
+            priced = PricedBounds.of(g, budget, lambda, best.objective == null ? Double.POSITIVE_INFINITY
+                    : best.objective.value(), whole.child(Shares.RECOMPUTE_PRICED));
+        }
+        long byOrders = priced == null ? 0 : priced.value();
+        Limits share = whole.child(Shares.RECOMPUTE_BOUND);
         RecomputeBound.Result lower = RecomputeBound.of(g, budget, lambda, fixed == null ? null : fixed.resolve(g),
-                limits.budget(), best.objective == null || !settings.cosma().uses(Technique.INTEGRAL_BOUND) ? null
+                limits.budget(), best.objective == null || !settings.cosma().uses(Technique.INTEGRAL_BOUND)
+                        || byOrders >= best.objective.value() ? null
                         : new RecomputeBound.Integral(share, best.objective.value()));
+        String source = lower.source();
+        if (byOrders > lower.value()) {
+            // The priced bound is the answer's; the rest of the record stays RecomputeBound's.
+            lower = new RecomputeBound.Result(byOrders, lower.operator(), lower.excess(), lower.overTime(),
+                    lower.integral(), lower.integralNote());
+            source = priced.source();
+        }
         String note = lower.value() == 0 ? "none" : PipelineReport.lowerBound(lower.value()) + " from "
-                + lower.source() + "; the cover over time " + PipelineReport.lowerBound(lower.overTime())
+                + source + (priced == null ? "" : "; priced for reruns: " + priced.note()) + "; the cover over time "
+                + PipelineReport.lowerBound(lower.overTime())
                 + " (linear program), " + (lower.integralNote() == null ? "no integer program"
                 : (lower.integral() > 0 ? PipelineReport.lowerBound(lower.integral()) + " (integer program, "
                 + lower.integralNote() + ")" : "integer program " + lower.integralNote())
                 + (work(share) == null ? "" : String.format(java.util.Locale.ROOT, ", %.2f units", work(share))));
         steps.add(new StepReport(RecomputeOutcome.BOUND, StepReport.Status.DONE, null,
-                (long) Math.floor(lower.value()), share.budget().wallSeconds(), work(share), note));
+                (long) Math.floor(lower.value()), whole.budget().wallSeconds(), work(whole), note));
         progress.accept("recompute: bound " + note);
         return lower;
     }

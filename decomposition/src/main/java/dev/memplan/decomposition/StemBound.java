@@ -43,8 +43,10 @@ import java.util.function.LongSupplier;
  * operator fit; each tensor the search drops is off chip in the plan within the same interval, so it is paid there
  * too, and one the search never drops before its read costs it nothing. So the search's optimum is at most every
  * plan's traffic, and when it stops early (its work or a state cap), the least cost of a state not yet expanded is.
- * Alignment and recomputation are not covered (a recompute is not in S's graph); a fixed schedule is (it is one of
- * the orders), but the bound is used for free schedules only.
+ * Alignment is not covered; a fixed schedule is (it is one of the orders), but the bound is used for free schedules
+ * only. Recomputation is not covered by the traffic (a recompute is not in S's graph), but the argument holds for
+ * any nonnegative price per load and per spill of each tensor, and with the prices of
+ * {@link TrafficPrices#withReruns} it bounds the objective with recomputes ({@link PricedBounds}).
  *
  * <p><b>Plans.</b> Each state keeps the state it was reached from, so a proven optimum comes with its path: the
  * stem's operators in an optimal order, and what leaves the chip before each ({@link StemPlans} makes whole-graph
@@ -119,6 +121,17 @@ public final class StemBound {
      * plan known): the bound is then the target, and that plan is optimal.
      */
     static Result of(Graph g, long budget, int size, long target, int stateCap, Limits limits) {
+        return of(g, TrafficPrices.spillOnly(g), budget, size, target, stateCap, limits);
+    }
+
+    /**
+     * The stem bound as above with each tensor's loads and spill charged at {@code prices} (of the whole graph's
+     * tensors) instead of its size: the least priced traffic of the stem, a bound on whatever those prices bound
+     * ({@link TrafficPrices}). The argument of the class comment holds for any nonnegative prices: it matches each
+     * drop of the search with a while the plan holds the tensor off chip, whatever that while costs.
+     */
+    static Result of(Graph g, TrafficPrices prices, long budget, int size, long target, int stateCap,
+                     Limits limits) {
         SubGraph stem = stem(g, size);
         Graph s = stem.graph();
         if (budget < Budgets.minimumRequired(s)) {
@@ -126,7 +139,7 @@ public final class StemBound {
                     + Budgets.minimumRequired(s) + ": no plan exists");
         }
         Budget.Meter meter = limits.workMode() ? limits.budget().meter(SUCCESSORS_PER_UNIT) : null;
-        Result r = new Search(s, budget, target, stateCap, limits, meter, null).run();
+        Result r = new Search(s, prices.on(g, stem), budget, target, stateCap, limits, meter, null).run();
         int[] order = Arrays.stream(r.order()).map(o -> stem.operators()[o]).toArray();
         return new Result(r.traffic(), r.proven(), r.operators(), r.states(), order);
     }
@@ -141,9 +154,16 @@ public final class StemBound {
      * {@code proven} as soon as it is found, which may lower the target by finding a better plan.
      */
     static long growing(Graph g, long budget, LongSupplier target, Limits limits, Consumer<int[]> proven) {
+        return growing(g, TrafficPrices.spillOnly(g), budget, target, limits, proven);
+    }
+
+    /** The growing stems as above, each tensor's traffic charged at {@code prices} ({@link #of(Graph,
+     * TrafficPrices, long, int, long, int, Limits)}). */
+    static long growing(Graph g, TrafficPrices prices, long budget, LongSupplier target, Limits limits,
+                        Consumer<int[]> proven) {
         long bound = 0;
         for (int size = DEFAULT_SIZE; ; size += Math.max(GROWTH, size / 4)) {
-            Result r = of(g, budget, size, target.getAsLong(), DEFAULT_STATE_CAP, limits);
+            Result r = of(g, prices, budget, size, target.getAsLong(), DEFAULT_STATE_CAP, limits);
             bound = Math.max(bound, r.traffic());
             if (r.proven()) {
                 proven.accept(r.order());
@@ -225,7 +245,8 @@ public final class StemBound {
      */
     static List<Step> fixedOrder(Graph g, long budget, Schedule order, int stateCap, Limits limits) {
         Budget.Meter meter = limits.workMode() ? limits.budget().meter(SUCCESSORS_PER_UNIT) : null;
-        Search search = new Search(g, budget, Long.MAX_VALUE, stateCap, limits, meter, order.resolve(g));
+        Search search = new Search(g, TrafficPrices.spillOnly(g), budget, Long.MAX_VALUE, stateCap, limits, meter,
+                order.resolve(g));
         return search.run().proven() ? search.lastPath : null;
     }
 
@@ -234,6 +255,7 @@ public final class StemBound {
     /** Dijkstra's algorithm over the stem's states. */
     private static final class Search {
         private final Graph g;
+        private final TrafficPrices prices;
         private final long budget;
         private final long target;
         private final int stateCap;
@@ -248,9 +270,11 @@ public final class StemBound {
         /** The path of the last optimum found, or null. */
         private List<Step> lastPath;
 
-        Search(Graph g, long budget, long target, int stateCap, Limits limits, Budget.Meter meter, int[] fixed) {
+        Search(Graph g, TrafficPrices prices, long budget, long target, int stateCap, Limits limits,
+               Budget.Meter meter, int[] fixed) {
             this.fixed = fixed;
             this.g = g;
+            this.prices = prices;
             this.budget = budget;
             this.target = target;
             this.stateCap = stateCap;
@@ -410,17 +434,17 @@ public final class StemBound {
 
         /**
          * Moves {@code after}, a copy of the state {@code key}, past operator o with the held tensors {@code drop}
-         * sent off chip (each spilled the first time it leaves, loaded again later: twice its size, then once); its
-         * outputs held while live. What the move costs.
+         * sent off chip (each spilled the first time it leaves, loaded again later: its load and spill prices, then
+         * its load price; spill only, twice its size, then once); its outputs held while live. What the move costs.
          */
         private long advance(long[] key, long[] after, int o, int[] drop) {
             set(after, 0, o, true);
             long cost = 0;
             for (int x : drop) {
-                cost += g.size(x);
+                cost += prices.load()[x];
                 boolean spillable = g.producer(x) >= 0 && !g.isGraphOutput(x);
                 if (spillable && (key[opWords + tensorWords + (x >> 6)] & (1L << (x & 63))) == 0) {
-                    cost += g.size(x);
+                    cost += prices.spill()[x];
                     set(after, opWords + tensorWords, x, true);
                 }
                 set(after, opWords, x, false);

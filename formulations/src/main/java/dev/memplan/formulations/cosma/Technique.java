@@ -39,7 +39,13 @@ public enum Technique {
      * With a recompute weight: recomputes chosen on the best plan so far by a local search (a rerun in place of a
      * load, a rerun dropped), then re-planned around them (read by {@code CosmaPipeline}'s recompute step).
      */
-    CHOOSE("choose", Stage.PIPELINE);
+    CHOOSE("choose", Stage.PIPELINE),
+    /**
+     * With a recompute weight and a free schedule: divide and conquer's bounds (the stem solved exactly, the live
+     * bytes) with every tensor's traffic priced for reruns, bounds on every plan beside {@link RecomputeBound}'s, with
+     * a share of the run (read by {@code CosmaPipeline}'s recompute step).
+     */
+    PRICED_BOUNDS("priced-bounds", Stage.PIPELINE);
 
     /** Who reads a technique's switch: {@link CosmaSolver}'s program steps, or the solve pipeline around it. */
     public enum Stage {

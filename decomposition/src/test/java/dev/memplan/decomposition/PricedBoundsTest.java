@@ -1,0 +1,260 @@
+package dev.memplan.decomposition;
+
+import static dev.memplan.formulations.RecomputeGraphs.minimumObjective;
+import static dev.memplan.formulations.RecomputeGraphs.readEarlyAndLate;
+import static dev.memplan.formulations.RecomputeGraphs.skips;
+import static dev.memplan.formulations.RecomputeGraphs.tiny;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.formulations.cosma.RecomputeBound;
+import dev.memplan.formulations.cosma.Reruns;
+import dev.memplan.formulations.cosma.Technique;
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Budget;
+import dev.memplan.model.Budgets;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Operator;
+import dev.memplan.model.SolveStatus;
+import dev.memplan.model.TensorSetting;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Divide and conquer's bounds with the traffic priced for reruns ({@link TrafficPrices#withReruns},
+ * {@link PricedBounds}: the stem solved exactly, the live bytes): never above the least traffic + lambda x recompute
+ * cost of the exhaustive {@link dev.memplan.formulations.RecomputeBruteForce}, the spill-only bounds where no rerun may
+ * pay, and above {@link RecomputeBound} where the order decides what is live.
+ */
+class PricedBoundsTest {
+    private static final TensorSetting ALL = TensorSetting.ALL;
+
+    private static List<Graph> graphs() {
+        List<Graph> graphs = new ArrayList<>(List.of(readEarlyAndLate(), twoBranches(100)));
+        for (int seed = 0; seed < 8; seed++) {
+            graphs.add(tiny(seed, 4));
+            graphs.add(skips(seed, 4 + seed % 2));
+        }
+        return graphs;
+    }
+
+    /**
+     * x:1 read by two branches a1 -> p:4 -> a2 -> q:4 -> a3 -> h:3 (and b1, b2, b3 to p', q', h') joined by j into
+     * o:1, every operator costing {@code cost}. At budget 10 whichever branch runs second meets the other's h live
+     * over its 8 bytes, which no operator's ancestors and descendants say (the branches are unordered).
+     */
+    static Graph twoBranches(long cost) {
+        Graph.Builder b = Graph.builder("two-branches").activation("x", 1).activation("o", 1);
+        for (String s : List.of("a", "b")) {
+            b.activation("p" + s, 4).activation("q" + s, 4).activation("h" + s, 3)
+                    .operator(new Operator(s + "1", null, List.of("x"), List.of("p" + s), cost))
+                    .operator(new Operator(s + "2", null, List.of("p" + s), List.of("q" + s), cost))
+                    .operator(new Operator(s + "3", null, List.of("q" + s), List.of("h" + s), cost));
+        }
+        return b.operator(new Operator("j", null, List.of("ha", "hb"), List.of("o"), cost)).output("o").build();
+    }
+
+    /**
+     * Every stem size and the live bytes (tensors written outside a smaller stem are its host tensors, priced as in the whole graph),
+     * three budgets, lambda 0.25 .. 4: never above the brute force's optimum (up to two reruns, at least the optimum
+     * over every plan).
+     */
+    @Test
+    void neverAboveTheBruteForceOptimum() {
+        int cases = 0;
+        int positive = 0;
+        int met = 0;
+        int peaks = 0;
+        for (Graph graph : graphs()) {
+            Graph g = graph.withSetting(ALL);
+            long mr = Budgets.minimumRequired(g);
+            for (long budget : new long[] {mr, mr + 1, mr + 3}) {
+                for (double lambda : new double[] {0.25, 0.5, 1, 2, 4}) {
+                    Double optimum = minimumObjective(g, ALL, budget, 2, lambda);
+                    if (optimum == null) {
+                        continue;
+                    }
+                    TrafficPrices prices = TrafficPrices.withReruns(g, lambda);
+                    for (int size = 1; size <= g.operatorCount(); size++) {
+                        StemBound.Result r = StemBound.of(g, prices, budget, size, Long.MAX_VALUE,
+                                StemBound.DEFAULT_STATE_CAP, Limits.DEFAULT);
+                        String c = g.name() + " B " + budget + " lambda " + lambda + " stem " + size;
+                        assertTrue(r.proven(), c);
+                        assertTrue(r.traffic() <= optimum, c + ": bound " + r.traffic() + " above the optimum "
+                                + optimum);
+                        cases++;
+                        positive += r.traffic() > 0 ? 1 : 0;
+                        met += size == g.operatorCount() && r.traffic() > 0 && r.traffic() == optimum ? 1 : 0;
+                    }
+                    long peak = PeakBound.of(g, prices, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP,
+                            Limits.DEFAULT).traffic();
+                    assertTrue(peak <= optimum, g.name() + " B " + budget + " lambda " + lambda + ": live bytes "
+                            + peak + " above the optimum " + optimum);
+                    peaks += peak > 0 ? 1 : 0;
+                }
+            }
+        }
+        assertTrue(cases > 500 && positive > 100, cases + " cases, positive on " + positive);
+        assertTrue(met >= 20, "the whole graph's priced bound met a positive optimum on only " + met);
+        assertTrue(peaks >= 20, "the priced live bytes positive on only " + peaks);
+    }
+
+    /** Where no operator's rerun may pay, the prices are the spill-only ones, and so are the bounds. */
+    @Test
+    void whereNoRerunMayPayItIsTheSpillOnlyBound() {
+        int compared = 0;
+        for (Graph graph : graphs()) {
+            Graph g = graph.withSetting(ALL);
+            double lambda = 1e6;
+            for (int o = 0; o < g.operatorCount(); o++) {
+                assertTrue(!Reruns.mayPay(g, lambda, o), g.name());
+            }
+            TrafficPrices priced = TrafficPrices.withReruns(g, lambda);
+            TrafficPrices spill = TrafficPrices.spillOnly(g);
+            assertArrayEquals(spill.load(), priced.load(), g.name());
+            assertArrayEquals(spill.spill(), priced.spill(), g.name());
+            long mr = Budgets.minimumRequired(g);
+            for (long budget : new long[] {mr, mr + 1, mr + 3}) {
+                long withPrices = StemBound.of(g, priced, budget, g.operatorCount(), Long.MAX_VALUE,
+                        StemBound.DEFAULT_STATE_CAP, Limits.DEFAULT).traffic();
+                long without = StemBound.of(g, budget, g.operatorCount(), StemBound.DEFAULT_STATE_CAP,
+                        Limits.DEFAULT).traffic();
+                assertEquals(without, withPrices, g.name() + " B " + budget);
+                assertEquals(without, PricedBounds.stem(g, budget, lambda), g.name() + " B " + budget);
+                assertEquals(PeakBound.of(g, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP, Limits.DEFAULT)
+                        .traffic(), PeakBound.of(g, priced, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP,
+                        Limits.DEFAULT).traffic(), g.name() + " B " + budget);
+                compared += without > 0 ? 1 : 0;
+            }
+        }
+        assertTrue(compared >= 10, "positive spill-only bounds compared: " + compared);
+    }
+
+    /**
+     * A rerun brings an output back at its share of the rerun's cost, never above its size, and with no spill;
+     * shares are whole bytes rounded down.
+     */
+    @Test
+    void pricesAreTheCheaperReturnRoundedDown() {
+        Graph g = readEarlyAndLate().withSetting(ALL);
+        int y = g.tensorIndex("y");
+        int v = g.tensorIndex("v");
+        // a (cost 1) may pay below lambda 8: y (4 bytes) comes back at min(4, lambda).
+        TrafficPrices p = TrafficPrices.withReruns(g, 2.75);
+        assertEquals(2, p.load()[y]);
+        assertEquals(0, p.spill()[y]);
+        assertEquals(4, TrafficPrices.withReruns(g, 7.5).load()[y]);
+        assertEquals(8, TrafficPrices.withReruns(g, 8).load()[y] + TrafficPrices.withReruns(g, 8).spill()[y]);
+        // d (cost 5) makes the graph output v (1 byte): may pay only below lambda 0.2.
+        assertEquals(0, TrafficPrices.withReruns(g, 0.19).load()[v]);
+        assertEquals(1, TrafficPrices.withReruns(g, 0.2).load()[v]);
+        // Lambda 0: every rerun is free.
+        assertEquals(0, TrafficPrices.withReruns(g, 0).load()[y]);
+    }
+
+    /**
+     * Two unordered branches: every order holds one branch's output while the other peaks, which the stem's search
+     * over orders sees and {@link RecomputeBound}'s live sets (ancestors and descendants) do not; reruns too dear to
+     * pay, the priced bound is the optimum.
+     */
+    @Test
+    void theOrderSearchBeatsTheCoverWhereBranchesMeet() {
+        Graph g = twoBranches(100).withSetting(ALL);
+        long budget = 10;
+        double optimum = minimumObjective(g, ALL, budget, 2, 1.0);
+        long stem = PricedBounds.stem(g, budget, 1.0);
+        double cover = RecomputeBound.of(g, budget, 1.0, null).value();
+        assertEquals(optimum, stem, 1e-9);
+        assertTrue(stem > cover, "stem " + stem + ", cover " + cover);
+        // And among the random tiny graphs, where the cover's live sets miss it too.
+        int above = 0;
+        for (long seed = 0; seed < 8; seed++) {
+            Graph t = tiny(seed, 4).withSetting(ALL);
+            long mr = Budgets.minimumRequired(t);
+            for (double lambda : new double[] {1, 2, 4}) {
+                above += PricedBounds.stem(t, mr, lambda) > RecomputeBound.of(t, mr, lambda, null).value() ? 1 : 0;
+            }
+        }
+        assertTrue(above > 0, "the priced stem above the cover on no tiny graph");
+    }
+
+    /**
+     * The pipeline: on the two branches (reruns too dear to pay) the recompute road's plan is the spill-only optimum;
+     * the bound over every plan comes from the priced bounds and proves it, where without them ({@code --without
+     * priced-bounds}) RecomputeBound's cover leaves a gap.
+     */
+    @Test
+    void thePipelineProvesWhatTheCoverCouldNot() {
+        Graph g = twoBranches(100);
+        CosmaPipeline.Settings on = CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT), null)
+                .withDecompose(CosmaPipeline.Decompose.NONE).withRecomputeWeight(1.0);
+        CosmaPipeline.Settings off = CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT)
+                .without(Set.of(Technique.PRICED_BOUNDS)), null)
+                .withDecompose(CosmaPipeline.Decompose.NONE).withRecomputeWeight(1.0);
+        Limits work = Limits.DEFAULT.withBudget(Budget.ofWork(10, null));
+        RecomputeOutcome with = new CosmaPipeline(on, null).run(g, ALL, 10, work, null).recompute();
+        RecomputeOutcome without = new CosmaPipeline(off, null).run(g, ALL, 10, work, null).recompute();
+        double optimum = minimumObjective(g.withSetting(ALL), ALL, 10, 2, 1.0);
+        assertEquals(optimum, with.objective().value(), 1e-9);
+        assertEquals(optimum, without.objective().value(), 1e-9);
+        assertEquals(SolveStatus.OPTIMAL, with.status());
+        assertEquals(optimum, with.bound(), 1e-9);
+        assertEquals(SolveStatus.FEASIBLE, without.status());
+        assertTrue(without.bound() < optimum, "without: " + without.bound());
+        StepReport bound = with.steps().stream().filter(s -> s.name().equals(RecomputeOutcome.BOUND)).findFirst()
+                .orElseThrow();
+        assertTrue(bound.note().contains(" from the stem priced for reruns") && bound.note().contains(", the stem 6"),
+                bound.note());
+        StepReport offBound = without.steps().stream().filter(s -> s.name().equals(RecomputeOutcome.BOUND))
+                .findFirst().orElseThrow();
+        assertTrue(!offBound.note().contains("priced for reruns"), offBound.note());
+    }
+
+    /**
+     * The live bytes priced, on more cases (lambda 0 to 4, budgets from M_R up): never above the brute force, where
+     * its cover weighs a rerun's dead inputs (their room or their return) against a load; and on some cases above
+     * the same cover with the inputs taken as free (the stem's prices), so the inputs' options are exercised.
+     */
+    @Test
+    void theLiveBytesPricedNeverAboveTheBruteForce() {
+        int cases = 0;
+        int inputsCount = 0;
+        List<Graph> all = new ArrayList<>(graphs());
+        for (int seed = 8; seed < 20; seed++) {
+            all.add(tiny(seed, 4));
+            all.add(skips(seed, 5));
+        }
+        for (Graph graph : all) {
+            Graph g = graph.withSetting(ALL);
+            long mr = Budgets.minimumRequired(g);
+            for (long budget : new long[] {mr, mr + 1, mr + 2, mr + 4}) {
+                for (double lambda : new double[] {0, 0.125, 0.5, 1, 4}) {
+                    Double optimum = minimumObjective(g, ALL, budget, 2, lambda);
+                    if (optimum == null) {
+                        continue;
+                    }
+                    TrafficPrices prices = TrafficPrices.withReruns(g, lambda);
+                    long peak = PeakBound.of(g, prices, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP,
+                            Limits.DEFAULT).traffic();
+                    String c = g.name() + " B " + budget + " lambda " + lambda;
+                    assertTrue(peak <= optimum, c + ": live bytes " + peak + " above the optimum " + optimum);
+                    // The inputs taken as free: no rerun share beyond what the stem's prices say.
+                    long[] none = new long[prices.rerun().length];
+                    java.util.Arrays.fill(none, -1);
+                    long free = PeakBound.of(g, new TrafficPrices(prices.load(), prices.spill(), none), budget,
+                            Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP, Limits.DEFAULT).traffic();
+                    assertTrue(free <= optimum, c + ": " + free);
+                    inputsCount += peak > free ? 1 : 0;
+                    cases++;
+                }
+            }
+        }
+        assertTrue(cases > 400, "cases " + cases);
+        assertTrue(inputsCount > 0, "the rerun's inputs raised the live bytes on no case");
+    }
+}
