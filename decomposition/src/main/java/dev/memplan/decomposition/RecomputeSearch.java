@@ -90,11 +90,7 @@ final class RecomputeSearch {
      */
     static Result run(Graph g, Plan start, double lambda, Limits limits, Consumer<String> progress) {
         CheckReport check = PlanChecker.requireValid(g, start, "the recompute search's start");
-        boolean[] pays = new boolean[g.operatorCount()];
-        for (int o = 0; o < pays.length; o++) {
-            pays[o] = Reruns.mayPay(g, lambda, o);
-        }
-        State best = State.of(g, start, start.budget(), pays);
+        State best = State.of(g, start, start.budget(), Reruns.ANY.of(g, lambda));
         Objective objective = Objective.of(check.traffic(), lambda);
         Budget.Meter meter = limits.workMode() ? limits.budget().meter(STEPS_PER_UNIT) : null;
         Set<String> refused = new HashSet<>();
@@ -114,10 +110,6 @@ final class RecomputeSearch {
                     break scan;
                 }
                 tried++;
-                String what = move.add() ? "rerun '" + g.operator(g.producer(move.tensor())).name()
-                        + (move.chain() ? "' (and an input's producer)" : "'") + " for '"
-                        + g.tensor(move.tensor()).name() + "'" : "drop a rerun of '"
-                        + g.operator(best.runs.get(move.time())).name() + "'";
                 State next = move.add() ? best.add(move.tensor(), move.segment(), move.chain())
                         : best.drop(move.time());
                 CheckReport c;
@@ -132,6 +124,7 @@ final class RecomputeSearch {
                     refused.add(key);
                     continue;
                 }
+                String what = describe(g, best, move);
                 best = next;
                 check = c;
                 objective = o;
@@ -151,6 +144,16 @@ final class RecomputeSearch {
         Plan plan = best.plan(start);
         return new Result(added + dropped == 0 ? start : plan.withResult(check.traffic(), start.solver()), check,
                 objective, added, dropped, tried);
+    }
+
+    /** The move in words, on the state it is made on. */
+    private static String describe(Graph g, State state, Move move) {
+        if (!move.add()) {
+            return "drop a rerun of '" + g.operator(state.runs.get(move.time())).name() + "'";
+        }
+        return "rerun '" + g.operator(g.producer(move.tensor())).name()
+                + (move.chain() ? "' (and an input's producer)" : "'") + " for '" + g.tensor(move.tensor()).name()
+                + "'";
     }
 
     /**

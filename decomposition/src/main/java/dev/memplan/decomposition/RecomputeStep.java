@@ -131,8 +131,8 @@ final class RecomputeStep {
         RecomputeBound.Result lower = feasible ? bound(g, budget, fixed, limits, best, steps)
                 : RecomputeBound.Result.NONE;
         if (feasible) {
-            choose(graph, setting, budget, limits, s.plan(), rawStarts(g, raw, so.bestStart(), best.plan, s.plan()),
-                    best, lower, steps);
+            choose(graph, setting, budget, limits, starts(g, raw, so.bestStart(), best.plan, s.plan()), best, lower,
+                    steps);
         }
         String whyNot = feasible ? skipReason(best, lower, limits) : "below the least aligned budget no plan exists";
         RecomputeOutcome.Joint joint = null;
@@ -233,11 +233,12 @@ final class RecomputeStep {
     static final int CHOOSE_RAW_STARTS = 2;
 
     /**
-     * The {@link #CHOOSE_RAW_STARTS} lowest by objective of the raw plans the step has (the recompute baselines', on
-     * the given order and on the spill-only plan's, and the spill-only pipeline's best scheme plan), valid, other
-     * than {@code best} and {@code spillPlan} and than each other; the lowest first. O(plans x plan size).
+     * The recompute search's starts besides {@code best}: {@code spillPlan} when it is another plan, then the
+     * {@link #CHOOSE_RAW_STARTS} lowest by objective of the raw plans the step has (the recompute baselines', on the
+     * given order and on the spill-only plan's, and the spill-only pipeline's best scheme plan), valid, other than
+     * {@code best} and {@code spillPlan} and than each other; the lowest first. O(plans x plan size).
      */
-    private List<Start> rawStarts(Graph g, List<RecomputeOutcome.Candidate> raw, Plan scheme, Plan best,
+    private List<Start> starts(Graph g, List<RecomputeOutcome.Candidate> raw, Plan scheme, Plan best,
                                   Plan spillPlan) {
         List<Start> all = new ArrayList<>();
         for (RecomputeOutcome.Candidate c : raw) {
@@ -259,32 +260,36 @@ final class RecomputeStep {
         taken.add(best);
         if (spillPlan != null) {
             taken.add(spillPlan);
+            if (!spillPlan.equals(best)) {
+                out.add(new Start(RecomputeOutcome.SPILL_ONLY, spillPlan, null));
+            }
         }
+        int ranked = 0;
         for (Start c : all) {
-            if (out.size() < CHOOSE_RAW_STARTS && taken.stream().noneMatch(t -> t != null
+            if (ranked < CHOOSE_RAW_STARTS && taken.stream().noneMatch(t -> t != null
                     && t.schedule().equals(c.plan().schedule()) && t.segments().equals(c.plan().segments()))) {
                 out.add(c);
                 taken.add(c.plan());
+                ranked++;
             }
         }
         return out;
     }
 
-    /** A plan the recompute search may start from, with its name and objective. */
+    /** A plan the recompute search may start from, its name, its objective (null: the spill-only plan, unranked). */
     private record Start(String name, Plan plan, Objective objective) {
     }
 
     /**
      * Recomputes chosen ({@link RecomputeSearch}: reruns that replace loads, reruns dropped) on the best plan so far,
-     * and, when they are others, on the spill-only plan and on the raw plans given ({@link #rawStarts}), with
+     * and on the other starts given ({@link #starts}: the spill-only plan and raw plans), with
      * {@link Shares#RECOMPUTE_CHOOSE} of what is left, unless switched off ({@link Technique#CHOOSE}); the searches
      * take {@link Shares#CHOOSE_SEARCH} of that, each start an equal part of what the ones before it left, and the
      * best plan they made is re-planned around its recomputes ({@link RecomputeReplan}) with the rest. Every plan
      * replaces the best when lower.
      */
-    private void choose(Graph graph, TensorSetting setting, long budget, Limits limits, Plan spillPlan,
-                        List<Start> raw, Best best, RecomputeBound.Result lower,
-                        List<StepReport> steps) {
+    private void choose(Graph graph, TensorSetting setting, long budget, Limits limits, List<Start> others,
+                        Best best, RecomputeBound.Result lower, List<StepReport> steps) {
         if (!settings.cosma().uses(Technique.CHOOSE) || best.objective == null
                 || best.objective.value() <= lower.value() || limits.stopped()) {
             String why = !settings.cosma().uses(Technique.CHOOSE) ? "switched off (without " + Technique.CHOOSE.id()
@@ -298,11 +303,7 @@ final class RecomputeStep {
         Limits searches = step.budget().limited() ? step.child(Shares.CHOOSE_SEARCH) : step.child();
         List<Plan> starts = new ArrayList<>(List.of(best.plan));
         List<String> names = new ArrayList<>(List.of(best.source));
-        if (spillPlan != null && !spillPlan.equals(best.plan)) {
-            starts.add(spillPlan);
-            names.add(RecomputeOutcome.SPILL_ONLY);
-        }
-        for (Start c : raw) {
+        for (Start c : others) {
             starts.add(c.plan());
             names.add(c.name());
         }

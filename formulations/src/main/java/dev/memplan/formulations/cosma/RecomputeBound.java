@@ -181,10 +181,7 @@ public final class RecomputeBound {
                 live[o][count[o]++] = x;
             }
         });
-        boolean[] pays = new boolean[n];
-        for (int o = 0; o < n; o++) {
-            pays[o] = Reruns.mayPay(g, lambda, o);
-        }
+        boolean[] pays = Reruns.ANY.of(g, lambda);
         double[] price = prices(g, lambda, pays);
         Result best = Result.NONE;
         for (int o = 0; o < n; o++) {

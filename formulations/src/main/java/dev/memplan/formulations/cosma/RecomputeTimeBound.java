@@ -169,10 +169,7 @@ final class RecomputeTimeBound {
             room[s] = budget - ownBytes[tightSteps.get(s)];
         }
         // What a rerun of each class's producer after each of its steps needs (dead stays dead along the chain).
-        boolean[] pays = new boolean[n];
-        for (int o = 0; o < n; o++) {
-            pays[o] = reruns && Reruns.mayPay(g, lambda, o);
-        }
+        boolean[] pays = reruns ? Reruns.ANY.of(g, lambda) : new boolean[n];
         java.util.Map<Long, int[][]> known = new java.util.HashMap<>();
         int[][][][] dead = new int[classTensor.size()][][][];
         for (int k = 0; k < dead.length; k++) {
