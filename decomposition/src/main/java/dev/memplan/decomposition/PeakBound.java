@@ -110,10 +110,6 @@ public final class PeakBound {
     }
 
     /**
-     * One direction of the bound's DP: the graph, the budget, the target, the state cap, and when to stop (the clock
-     * from {@code began} up to {@code allowed}, or the meter under a work limit, and the budget's stop flag).
-     */
-    /**
      * With prices: the tensors that may leave for less than twice their size, cheapest per byte first at each state.
      * A tensor x whose producer may not pay ({@code rerun[x] < 0}) pays its load and spill prices; one whose producer
      * p may pays the least of a real load and spill (its size, and its size again unless a graph output) and a rerun:
@@ -258,6 +254,11 @@ public final class PeakBound {
         }
     }
 
+    /**
+     * One direction of the bound's DP: the graph, the budget, the target, the state cap, when to stop (the clock
+     * from {@code began} up to {@code allowed}, or the meter under a work limit, and the budget's stop flag), and the
+     * priced cover ({@code cheap}, null for the non-compulsory traffic).
+     */
     private record Direction(Graph g, long budget, long target, boolean reverse, int stateCap, Stop stop,
                              Cheap cheap) {
 

@@ -166,8 +166,9 @@ final class RecomputeStep {
      *
      * @return the recompute schemes' plans on the spill-only plan's order (empty when none ran)
      */
-    private List<RecomputeOutcome.Candidate> replan(Graph graph, TensorSetting setting, long budget, Limits limits, Plan spillPlan,
-                        List<RecomputeOutcome.Candidate> baselines, Best best, List<StepReport> steps) {
+    private List<RecomputeOutcome.Candidate> replan(Graph graph, TensorSetting setting, long budget, Limits limits,
+                                                    Plan spillPlan, List<RecomputeOutcome.Candidate> baselines,
+                                                    Best best, List<StepReport> steps) {
         if (!settings.cosma().uses(Technique.REPLAN) || best.objective == null || best.objective.value() == 0
                 || limits.stopped()) {
             String why = !settings.cosma().uses(Technique.REPLAN) ? "switched off (without " + Technique.REPLAN.id()
@@ -347,8 +348,8 @@ final class RecomputeStep {
      * {@link Shares#RECOMPUTE_BOUND} of what is left (counted in work) when its linear program does not meet the best
      * plan; with a free schedule, before it, raised to divide and conquer's bounds with the traffic priced for reruns
      * ({@link PricedBounds}, {@link Shares#RECOMPUTE_PRICED} of what is left, unless switched off:
-     * {@link Technique#PRICED_BOUNDS}), which spare the integer program when they meet the best plan. Reported as a step
-     * ({@link RecomputeOutcome#BOUND}) saying which bound gave the number.
+     * {@link Technique#PRICED_BOUNDS}), which spare the integer program when they meet the best plan. Reported as a
+     * step ({@link RecomputeOutcome#BOUND}) saying which bound gave the number.
      */
     private RecomputeBound.Result bound(Graph g, long budget, Schedule fixed, Limits limits, Best best,
                                         List<StepReport> steps) {
