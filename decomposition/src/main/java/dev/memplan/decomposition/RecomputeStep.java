@@ -355,6 +355,14 @@ final class RecomputeStep {
                                         List<StepReport> steps) {
         progress.accept("recompute: the bound over every plan ...");
         Limits whole = limits.child();
+        if (best.plan != null && best.plan.schedule().recomputes() == 0) {
+            progress.accept("recompute: the best plan's order covered exactly ...");
+            Plan covered = OrderCover.of(g, best.plan, budget, whole.child(Shares.ORDER_COVER));
+            if (covered != null) {
+                best.offer(covered, PlanChecker.check(g, covered), Objective.of(covered.traffic(), lambda),
+                        best.source + ", " + OrderCover.SOURCE);
+            }
+        }
         PricedBounds.Result priced = null;
         if (fixed == null && settings.cosma().uses(Technique.PRICED_BOUNDS)) {
             progress.accept("recompute: divide and conquer's bounds priced for reruns ...");

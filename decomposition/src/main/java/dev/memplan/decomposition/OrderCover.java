@@ -1,0 +1,175 @@
+package dev.memplan.decomposition;
+
+import dev.memplan.baselines.allocation.Portfolio;
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.formulations.milp.LinearExpr;
+import dev.memplan.formulations.milp.Model;
+import dev.memplan.formulations.milp.SolverResult;
+import dev.memplan.formulations.milp.Solvers;
+import dev.memplan.formulations.milp.Variable;
+import dev.memplan.model.Allocation;
+import dev.memplan.model.CheckReport;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Origin;
+import dev.memplan.model.Plan;
+import dev.memplan.model.PlanBuffers;
+import dev.memplan.model.PlanChecker;
+import dev.memplan.model.Segment;
+import dev.memplan.model.SolveStatus;
+import dev.memplan.model.SolverInfo;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A spill-only plan of one order of first runs with the least traffic of that order without addresses, then packed.
+ *
+ * <p>The program is {@link dev.memplan.formulations.cosma.FixedOrderBound#exact}'s, over integers: per tensor and
+ * interval between two consecutive events of it (its write, or a host tensor's first read, and its reads) with a
+ * first run strictly inside, a 0/1 "off chip throughout the interval" (one load, at the interval's last event), per
+ * produced tensor that is not a graph output a 0/1 spill, at least each of its intervals off, and at each first run t
+ * the bytes of t's own tensors and of the intervals spanning t kept on chip at most the budget. Its optimum is the
+ * least traffic of the order without addresses (that class's comment); a solution is read as segments, a tensor
+ * resident from each event to the next unless the interval between them is off, where the segment ends at the
+ * interval's first event and a loaded one starts at its last. The segments are packed by the allocator portfolio
+ * ({@link Portfolio#minimize}) and the plan is checked; it is returned only when it fits the budget and is valid.
+ *
+ * <p>The orders of divide and conquer's and the schemes' plans are often good ones whose plans are not: on the
+ * training graphs at lambda 1 the road's spill-only plans pay up to 17% more than this program's packed optimum in
+ * their own order (BENCHMARKS.md, "Where the lambda-1 gaps lie"). Solved on CP-SAT under the caller's limits (one
+ * worker and its deterministic time as work under a work limit, so the same plan on every machine).
+ */
+final class OrderCover {
+    /** The name of the plans it makes (the solver row of the plan). */
+    static final String NAME = "order-cover";
+    /** What the recompute step's "plan from" adds to the source of a plan this made better. */
+    static final String SOURCE = "its order covered exactly";
+
+    private OrderCover() {
+    }
+
+    /**
+     * The packed optimum of {@code from}'s order, or null when the program finds no solution within limits, the
+     * packing does not fit the budget, the plan is not valid, or {@code from} recomputes (its order is not one of
+     * first runs only).
+     *
+     * @param g the graph in {@code from}'s tensor setting
+     * @param from a plan whose order is kept
+     * @param budget the budget in bytes
+     * @param limits the program's and the packing's limits (half each)
+     */
+    static Plan of(Graph g, Plan from, long budget, Limits limits) {
+        if (from == null || from.schedule().operators().size() != g.operatorCount() || !Solvers.nativeAvailable()) {
+            return null;
+        }
+        int[] order = from.schedule().resolve(g);
+        int n = order.length;
+        int[] pos = new int[n];
+        for (int i = 0; i < n; i++) {
+            pos[order[i]] = i;
+        }
+        int m = g.tensorCount();
+        long unit = 0;
+        for (int x = 0; x < m; x++) {
+            unit = gcd(unit, g.size(x));
+        }
+        unit = Math.max(1, unit);
+        int[][] events = new int[m][];
+        for (int x = 0; x < m; x++) {
+            int p = g.producer(x);
+            events[x] = java.util.stream.IntStream.concat(p >= 0 ? java.util.stream.IntStream.of(pos[p])
+                    : java.util.stream.IntStream.empty(), Arrays.stream(g.consumers(x)).map(c -> pos[c]))
+                    .distinct().sorted().toArray();
+        }
+        Model model = new Model("order cover");
+        Variable[][] off = new Variable[m][];
+        LinearExpr objective = LinearExpr.of();
+        List<List<long[]>> spanning = new ArrayList<>();
+        for (int t = 0; t < n; t++) {
+            spanning.add(new ArrayList<>());
+        }
+        for (int x = 0; x < m; x++) {
+            int[] e = events[x];
+            off[x] = new Variable[Math.max(0, e.length - 1)];
+            boolean spills = g.producer(x) >= 0 && !g.isGraphOutput(x);
+            Variable spill = null;
+            for (int i = 0; i + 1 < e.length; i++) {
+                if (e[i + 1] - e[i] < 2 || g.size(x) == 0) {
+                    continue;
+                }
+                Variable y = model.binary("y" + x + "_" + i);
+                off[x][i] = y;
+                objective.add(g.size(x) / unit, y);
+                if (spills) {
+                    if (spill == null) {
+                        spill = model.binary("z" + x);
+                        objective.add(g.size(x) / unit, spill);
+                    }
+                    model.greaterOrEqual("spill" + x + "_" + i, LinearExpr.term(1, spill).add(-1, y), 0);
+                }
+                for (int t = e[i] + 1; t < e[i + 1]; t++) {
+                    spanning.get(t).add(new long[] {x, i});
+                }
+            }
+        }
+        for (int t = 0; t < n; t++) {
+            long demand = -budget;
+            for (int x : PeakBound.own(g, order[t])) {
+                demand += g.size(x);
+            }
+            for (long[] s : spanning.get(t)) {
+                demand += g.size((int) s[0]);
+            }
+            if (demand <= 0) {
+                continue;
+            }
+            LinearExpr left = LinearExpr.of();
+            for (long[] s : spanning.get(t)) {
+                left.add(g.size((int) s[0]) / unit, off[(int) s[0]][(int) s[1]]);
+            }
+            model.greaterOrEqual("room" + t, left, Math.ceil(demand / (double) unit));
+        }
+        model.minimize(objective);
+        SolverResult r = Solvers.create(Backend.CPSAT).solve(model, limits.child(0.5));
+        if (!r.hasSolution()) {
+            return null;
+        }
+        Map<String, List<Segment>> segments = new LinkedHashMap<>();
+        for (int x = 0; x < m; x++) {
+            int[] e = events[x];
+            if (e.length == 0) {
+                continue;
+            }
+            List<Segment> list = new ArrayList<>();
+            int start = e[0];
+            Origin origin = g.producer(x) >= 0 ? Origin.CREATED : Origin.LOADED;
+            for (int i = 0; i + 1 < e.length; i++) {
+                if (off[x][i] != null && r.isSet(off[x][i])) {
+                    list.add(new Segment(start, e[i], 0, origin));
+                    start = e[i + 1];
+                    origin = Origin.LOADED;
+                }
+            }
+            list.add(new Segment(start, e[e.length - 1], 0, origin));
+            segments.put(g.tensor(x).name(), list);
+        }
+        Plan loose = new Plan(g.name(), from.setting(), budget, from.schedule(), segments, null, null);
+        Allocation packed = Portfolio.minimize(PlanBuffers.toBufferSet(g, loose), limits.child()).allocation();
+        if (packed == null || !packed.solved() || packed.placement().height() > budget) {
+            return null;
+        }
+        Plan plan = PlanBuffers.withPlacement(loose, packed.placement());
+        CheckReport check = PlanChecker.check(g, plan);
+        if (!check.valid()) {
+            return null;
+        }
+        return plan.withResult(check.traffic(), new SolverInfo(NAME, SolveStatus.HEURISTIC, 0, null));
+    }
+
+    private static long gcd(long a, long b) {
+        return b == 0 ? a : gcd(b, a % b);
+    }
+}

@@ -1,0 +1,107 @@
+package dev.memplan.decomposition;
+
+import static dev.memplan.formulations.RecomputeGraphs.skips;
+import static dev.memplan.formulations.RecomputeGraphs.tiny;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.baselines.replacement.Schemes;
+import dev.memplan.formulations.BruteForceAccess;
+import dev.memplan.formulations.milp.Solvers;
+import dev.memplan.model.Budget;
+import dev.memplan.model.Budgets;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.Plan;
+import dev.memplan.model.PlanChecker;
+import dev.memplan.model.Schedule;
+import dev.memplan.model.TensorSetting;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link OrderCover} against the exhaustive spill-only oracle with the order fixed: wherever it returns a plan, the
+ * plan is valid, keeps the order and pays the oracle's optimum of that order (the program's optimum is the order's
+ * least traffic without addresses, at most the oracle's, and a packed plan pays it); it returns one on most cases,
+ * and on some it is strictly below a scheme's plan in the same order.
+ */
+class OrderCoverTest {
+    private static final TensorSetting ALL = TensorSetting.ALL;
+
+    private static List<Graph> graphs() {
+        List<Graph> graphs = new ArrayList<>();
+        for (long seed = 1; seed <= 8; seed++) {
+            graphs.add(tiny(seed, 5));
+            graphs.add(skips(seed, 6));
+        }
+        return graphs;
+    }
+
+    @Test
+    void everyPlanItReturnsIsTheOrdersOptimum() {
+        Assumptions.assumeTrue(Solvers.nativeAvailable(), "OR-Tools natives");
+        int planned = 0;
+        int cases = 0;
+        for (Graph graph : graphs()) {
+            Graph g = graph.withSetting(ALL);
+            long mr = Budgets.minimumRequired(g);
+            Schedule order = Schedule.defaultOrder(g);
+            for (long budget = mr; budget <= mr + 3; budget++) {
+                cases++;
+                Plan from = new Plan(g.name(), ALL, budget, order, Map.of(), null, null);
+                Plan p = OrderCover.of(g, from, budget, Limits.DEFAULT);
+                long optimum = BruteForceAccess.minTraffic(graph, ALL, budget, order);
+                if (p == null) {
+                    continue;
+                }
+                planned++;
+                assertTrue(PlanChecker.check(g, p).valid(), g.name() + " at " + budget);
+                assertEquals(order, p.schedule(), g.name() + " at " + budget);
+                assertEquals(optimum, p.traffic().nonCompulsory(), g.name() + " at " + budget);
+            }
+        }
+        assertTrue(planned >= cases * 3 / 4, planned + " plans of " + cases + " cases");
+    }
+
+    @Test
+    void someOrdersPlanIsBelowTheSchemesInThatOrder() {
+        Assumptions.assumeTrue(Solvers.nativeAvailable(), "OR-Tools natives");
+        int lower = 0;
+        for (Graph graph : graphs()) {
+            Graph g = graph.withSetting(ALL);
+            long mr = Budgets.minimumRequired(g);
+            for (long budget = mr; budget <= mr + 3; budget++) {
+                Plan scheme;
+                try {
+                    scheme = Schemes.byName("default/greedy/tflite").plan(graph, ALL, budget, Limits.DEFAULT);
+                } catch (RuntimeException e) {
+                    continue;
+                }
+                Plan p = OrderCover.of(g, scheme, budget, Limits.DEFAULT);
+                if (p != null) {
+                    assertEquals(scheme.schedule(), p.schedule());
+                    assertTrue(p.traffic().nonCompulsory() <= scheme.traffic().nonCompulsory(), g.name());
+                    if (p.traffic().nonCompulsory() < scheme.traffic().nonCompulsory()) {
+                        lower++;
+                    }
+                }
+            }
+        }
+        assertTrue(lower > 0, "no case where the exact cover beats the scheme's plan in its order");
+    }
+
+    @Test
+    void aPlanThatRecomputesGivesNothing() {
+        Assumptions.assumeTrue(Solvers.nativeAvailable(), "OR-Tools natives");
+        Graph g = tiny(3, 5).withSetting(ALL);
+        long mr = Budgets.minimumRequired(g);
+        List<String> twice = new ArrayList<>(Schedule.defaultOrder(g).operators());
+        twice.add(twice.get(0));
+        Plan recomputing = new Plan(g.name(), ALL, mr, new Schedule(twice), Map.of(), null, null);
+        assertNull(OrderCover.of(g, recomputing, mr, Limits.DEFAULT));
+    }
+}
