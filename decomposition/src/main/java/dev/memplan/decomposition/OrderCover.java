@@ -37,10 +37,10 @@ import java.util.Map;
  * interval's first event and a loaded one starts at its last. The segments are packed by the allocator portfolio
  * ({@link Portfolio#minimize}) and the plan is checked; it is returned only when it fits the budget and is valid.
  *
- * <p>The orders of divide and conquer's and the schemes' plans are often good ones whose plans are not: on the
- * training graphs at lambda 1 the road's spill-only plans pay up to 17% more than this program's packed optimum in
- * their own order (BENCHMARKS.md, "Where the lambda-1 gaps lie"). Solved on CP-SAT under the caller's limits (one
- * worker and its deterministic time as work under a work limit, so the same plan on every machine).
+ * <p>The orders of divide and conquer's and the schemes' plans are often better than their plans: on the training
+ * graphs at lambda 1 the road's spill-only plans paid more than this program's packed optimum in their own order
+ * (BENCHMARKS.md, "Where the lambda-1 gaps lie"). Solved on CP-SAT under the caller's limits (one worker and its
+ * deterministic time as work under a work limit, so the same plan on every machine).
  */
 final class OrderCover {
     /** The name of the plans it makes (the solver row of the plan). */

@@ -344,7 +344,9 @@ final class RecomputeStep {
     }
 
     /**
-     * {@link RecomputeBound}'s bound, its cover over time also as an integer program with
+     * First, when the best plan so far recomputes nothing, its order covered exactly ({@link OrderCover}, at most
+     * {@link Shares#ORDER_COVER} of what is left), offered as a plan: it may meet the bound and spare what follows.
+     * Then {@link RecomputeBound}'s bound, its cover over time also as an integer program with
      * {@link Shares#RECOMPUTE_BOUND} of what is left (counted in work) when its linear program does not meet the best
      * plan; with a free schedule, before it, raised to divide and conquer's bounds with the traffic priced for reruns
      * ({@link PricedBounds}, {@link Shares#RECOMPUTE_PRICED} of what is left, unless switched off:
