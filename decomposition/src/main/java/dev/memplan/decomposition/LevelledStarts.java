@@ -1,5 +1,6 @@
 package dev.memplan.decomposition;
 
+import dev.memplan.baselines.allocation.minimalloc.MiniMallocAllocator;
 import dev.memplan.baselines.replacement.AddressRule;
 import dev.memplan.baselines.replacement.BeladyReplacement;
 import dev.memplan.baselines.replacement.GreedyReplacement;
@@ -22,10 +23,12 @@ import java.util.function.Consumer;
 /**
  * Starting plans of a training step ({@link TrainingStep}) with a free schedule: the default order levelled
  * ({@link LeximaxScheduler}: the weight gradients moved off the peaks of the backward pass) with Belady and greedy
- * replacement and TFLite's arena, named {@code leximax/belady/tflite} and {@code leximax/greedy/tflite}. They join
- * the schemes' plans, so the best of them decides divide and conquer's cuts and the plan its windows improve. Other
- * graphs get none: their road stays as it was. Cost: the order's search (counted in work) and two schemes, each
- * only while the time left allows a scheme.
+ * replacement and TFLite's arena, named {@code leximax/belady/tflite} and {@code leximax/greedy/tflite}, and Belady's
+ * choices made on bytes alone and packed by MiniMalloc ({@code leximax/belady/minimalloc}, with
+ * {@link Shares#LEVELLED_PACKING} of what is left; none when it finds no packing). They join the schemes' plans, so
+ * the best of them decides divide and conquer's cuts and the plan its windows improve. Other graphs get none: their
+ * road stays as it was. Cost: the order's search (counted in work), two schemes, each only while the time left
+ * allows a scheme, and the packing's share.
  */
 final class LevelledStarts {
 
@@ -47,6 +50,20 @@ final class LevelledStarts {
             }
             PlanResult r = new Scheme(new GivenOrderScheduler(order, "leximax"), policy, AddressRule.TFLITE)
                     .solve(full, s, budget, limits);
+            if (r.planned()) {
+                plans.add(r.plan());
+            }
+        }
+        if (limits.budget().left() >= needs) {
+            // Belady's choices on bytes alone, packed exactly: within its share MiniMalloc (its node budget, as in the
+            // decoupled program) finds room that TFLite's arena, placing as tensors arrive, does not.
+            Limits share = limits.child(Shares.LEVELLED_PACKING);
+            PlanResult r = new Scheme(new GivenOrderScheduler(order, "leximax"), new BeladyReplacement(),
+                    new MiniMallocAllocator()).solve(full, s, budget, share);
+            if (share.workMode()) {
+                // The packer's nodes are not counted as work; its share is charged whole, found or not.
+                share.budget().charge(share.budget().workLeft());
+            }
             if (r.planned()) {
                 plans.add(r.plan());
             }

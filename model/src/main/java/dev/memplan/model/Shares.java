@@ -109,6 +109,12 @@ public final class Shares {
      */
     public static final int RESTART_FIXED_ORDERS = 2;
 
+    /**
+     * A training step's levelled order (decomposition's LevelledStarts): the share of what is left that MiniMalloc
+     * gets to pack Belady's choices made on bytes alone (resnet50:train at M_H: found within 2 units, not within 0.5).
+     */
+    public static final double LEVELLED_PACKING = 0.05;
+
     /** Divide and conquer: the parts are solved by this fraction of its limit (graphs up to 600 operators). */
     public static final double PARTS = 0.35;
 
