@@ -1,9 +1,17 @@
 package dev.memplan.decomposition;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+
+import dev.memplan.baselines.allocation.minimalloc.MiniMallocAllocator;
 import dev.memplan.baselines.replacement.Schemes;
+import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
+import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.formulations.milp.Backend;
+import dev.memplan.model.Budgets;
 import dev.memplan.datasets.Examples;
 import dev.memplan.model.Budget;
 import dev.memplan.model.Graph;
@@ -82,5 +90,40 @@ class LevelledStartsTest {
             }
             first = seen;
         }
+    }
+
+    /**
+     * Divide and conquer on a training step: the fixed-schedule start FS(default) does not run, its scheme (20 bytes)
+     * being above the best start (a levelled plan, 0); FS(MPMF), whose scheme also pays 0 on so small a graph, does.
+     * On a graph that is no training step both run, as before.
+     */
+    @Test
+    void onATrainingStepDivideAndConquerRunsNoFixedScheduleStartOnAnOrderWhoseSchemeIsNotTheBestStart() {
+        CosmaSolver.Options cosma = CosmaSolver.Options.traffic(Backend.CPSAT)
+                .withDecoupled(true, new MiniMallocAllocator());
+        Graph g = miniStep();
+        MinimumPeakScheduler mpmf = MinimumPeakScheduler.forCase(null, true, g.operatorCount(), Backend.CPSAT);
+        CosmaPipeline.Settings settings = CosmaPipeline.Settings.of(cosma, mpmf)
+                .withDecompose(CosmaPipeline.Decompose.ALWAYS).withMaxPart(3);
+        List<String> lines = new ArrayList<>();
+        CosmaPipeline.Outcome o = new CosmaPipeline(settings, lines::add).run(g, ACT, 13, work(10), null);
+        assertNotNull(o.dnc(), "divided");
+        assertNull(o.fsDefault(), lines.toString());
+        assertNotNull(o.fsMpmf(), lines.toString());
+        assertEquals(0, o.result().objective());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("dnc: a training step: no fixed-schedule start")),
+                lines.toString());
+
+        Graph fig1 = Examples.graph("fig1");
+        long mr = Budgets.minimumRequired(fig1.withSetting(ACT));
+        MinimumPeakScheduler fig1Mpmf = MinimumPeakScheduler.forCase(null, true, fig1.operatorCount(), Backend.CPSAT);
+        CosmaPipeline.Outcome other = new CosmaPipeline(CosmaPipeline.Settings.of(cosma, fig1Mpmf)
+                .withDecompose(CosmaPipeline.Decompose.ALWAYS).withMaxPart(3), null).run(fig1, ACT, mr, work(10), null);
+        assertNotNull(other.fsDefault());
+        assertNotNull(other.fsMpmf());
+    }
+
+    private static Limits work(double units) {
+        return Limits.DEFAULT.withBudget(Budget.ofWork(units, null));
     }
 }
