@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-
 import dev.memplan.baselines.allocation.minimalloc.MiniMallocAllocator;
 import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
