@@ -111,7 +111,7 @@ public final class Shares {
 
     /**
      * A training step's levelled order (decomposition's LevelledStarts): the share of what is left that MiniMalloc
-     * gets to pack Belady's choices made on bytes alone (resnet50:train at M_H: found within 2 units, not within 0.5).
+     * gets to pack Belady's choices made on bytes alone (BENCHMARKS.md, "Levelled orders for training steps").
      */
     public static final double LEVELLED_PACKING = 0.05;
 

@@ -11,26 +11,28 @@ import java.util.Arrays;
  * its window (after the producers of its inputs, before the readers of its outputs) where the order's live-byte
  * profile, sorted from the largest timestep down, is lexicographically least (leximax); rounds over every operator
  * in index order until one moves nothing. Each move lowers the profile strictly, so the search ends, and every
- * order it visits is topological.
+ * order it visits is topological. Memplan's own search, no published algorithm.
  *
  * <p>Why: on a training step ({@code NAME:train}) the backward pass's weight gradients are graph outputs, written
- * once and never read on chip, and the deepest layers' are the largest tensors of the step (resnet50: 2.4 MB beside
- * 25 KB activations). In the default order each runs right after its input gradient, while nearly every saved
- * activation is still live, so each is a peak that replacement pays for by spilling saved activations (and loading
- * them again). Moved later, where the saved activations of the early layers have died, it costs nothing; moving only
- * the peak is not enough (the next highest timestep becomes the peak), hence the whole sorted profile as the measure.
- * The search knows nothing of the budget: the same order serves every budget.
+ * once and never read on chip, and the deepest layers' are the largest tensors of the step (on resnet50:train
+ * megabytes, beside activations of tens of kilobytes). In the default order each runs right after its input
+ * gradient, while nearly every saved activation is still live, so each is a peak that replacement pays for by
+ * spilling saved activations and loading them again. Moved later, where the saved activations of the early layers
+ * have died, it costs nothing. Moving only the highest peak is not enough (the next one becomes the peak), hence the
+ * whole sorted profile as the measure. The search knows nothing of the budget: the same order serves every budget.
+ * What it gives on the zoo's training graphs: BENCHMARKS.md, "Levelled orders for training steps".
  *
  * <p>Cost: a profile is O(n + m + reads) and its comparison O(n log n); a round tries every position of every
- * operator's window, O(n^2) profiles at worst. Under a work limit it stops, deterministically, after
- * {@link #PROFILES_PER_UNIT} profiles a unit of what is left; the order reached so far is its result.
+ * operator's window, O(n^2) profiles at worst, at most {@link #MAX_ROUNDS} rounds. Under a work limit it stops,
+ * deterministically, after {@link #PROFILES_PER_UNIT} profiles a unit of what is left; the order reached so far is
+ * its result.
  */
 public final class LeximaxScheduler implements Scheduler {
 
-    /** Profiles tried per unit of work: a round on resnet50:train (214 operators) tries about 20,000. */
+    /** Profiles tried per unit of work. */
     static final long PROFILES_PER_UNIT = 200_000;
 
-    /** At most this many rounds over the operators (the zoo's training graphs settle within about 6). */
+    /** At most this many rounds over the operators. */
     static final int MAX_ROUNDS = 16;
 
     @Override
