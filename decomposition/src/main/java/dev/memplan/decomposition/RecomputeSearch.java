@@ -67,8 +67,9 @@ final class RecomputeSearch {
      * @param added recomputes added by the moves kept
      * @param dropped recomputes dropped by the moves kept
      * @param tried moves tried
+     * @param cut the limit (its work share, or the wall clock) ended the search before a scan kept nothing
      */
-    record Result(Plan plan, CheckReport check, Objective objective, int added, int dropped, int tried) {
+    record Result(Plan plan, CheckReport check, Objective objective, int added, int dropped, int tried, boolean cut) {
 
         /** Whether the search kept a move: the plan is not the start. */
         boolean improved() {
@@ -77,7 +78,8 @@ final class RecomputeSearch {
 
         /** One line for the report and progress. */
         String note(Objective from) {
-            return tried + " moves tried, " + added + " recomputes added, " + dropped + " dropped; "
+            return tried + " moves tried, " + added + " recomputes added, " + dropped + " dropped"
+                    + (cut ? ", cut short by the limit; " : "; ")
                     + (improved() ? objective + " from " + from : "nothing below " + from);
         }
     }
@@ -98,6 +100,7 @@ final class RecomputeSearch {
         int dropped = 0;
         int tried = 0;
         boolean kept = true;
+        boolean cut = false;
         scan:
         while (kept) {
             kept = false;
@@ -107,6 +110,7 @@ final class RecomputeSearch {
                     continue;
                 }
                 if (limits.stopped() || meter != null && !meter.step(best.size())) {
+                    cut = true;
                     break scan;
                 }
                 tried++;
@@ -143,7 +147,7 @@ final class RecomputeSearch {
         }
         Plan plan = best.plan(start);
         return new Result(added + dropped == 0 ? start : plan.withResult(check.traffic(), start.solver()), check,
-                objective, added, dropped, tried);
+                objective, added, dropped, tried, cut);
     }
 
     /** The move in words, on the state it is made on. */

@@ -61,6 +61,7 @@ class RecomputeSearchTest {
         assertEquals(0, r.dropped());
         assertEquals(1L, r.check().traffic().recomputes());
         assertEquals(List.of("a", "b", "c", "a", "d"), r.plan().schedule().operators());
+        assertFalse(r.cut(), "no limit: the search ends when a scan keeps nothing");
         assertEquals(minimumObjective(g, ALL, 9, 1, 1.0), r.objective().value());
     }
 
@@ -180,7 +181,45 @@ class RecomputeSearchTest {
         assertTrue(tried > 0, "no baseline's raw plan was a start");
     }
 
-    /** Under a work limit the answer is the same twice; with no work at all the start is kept as it is. */
+    /**
+     * The search's lowest plans are each re-planned ({@link RecomputeStep#CHOOSE_REPLANS} at most), and the lowest
+     * checked plan is kept, whichever search made it: on a chain with skips (14 operators, budget 14, lambda 1/8) the
+     * search from DTR's plan ends at 17.25 and re-plans to 10.25, the one from Belady's ends higher, at 26.375, and
+     * re-plans lower, to 8.375 (6 bytes of traffic, 19 units of cost). Re-planning only the lowest would have kept
+     * 10.25; the step's note names the second as the lowest, its traffic is the step's, and the answer is at most it.
+     */
+    @Test
+    void theReplanningKeepsTheSecondSearchPlanWhenItReplansLower() {
+        Graph g = skips(5, 14);
+        CosmaPipeline.Settings s = CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT), null)
+                .withDecompose(CosmaPipeline.Decompose.NONE).withRecomputeWeight(0.125);
+        CosmaPipeline.Outcome o = new CosmaPipeline(s, null).run(g, ALL, 14,
+                Limits.DEFAULT.withBudget(Budget.ofWork(20, null)), null);
+        RecomputeOutcome rc = o.recompute();
+        StepReport step = rc.steps().stream().filter(x -> x.name().equals(RecomputeOutcome.CHOOSE)).findFirst()
+                .orElseThrow();
+        String dtr = "re-planned the search's plan from the plan of default/dtr/belady/tflite: ";
+        String belady = "re-planned the search's plan from the plan of default/belady/tflite: ";
+        List<String> notes = List.of(step.note().split(" \\| "));
+        int first = notes.indexOf(notes.stream().filter(n -> n.startsWith(dtr)).findFirst().orElseThrow());
+        int second = notes.indexOf(notes.stream().filter(n -> n.startsWith(belady)).findFirst().orElseThrow());
+        assertEquals(first + 1, second, step.note());
+        assertTrue(notes.get(first).endsWith("4 + 0.125 x 50 = 10.25 from 11 + 0.125 x 50 = 17.25"), step.note());
+        assertTrue(notes.get(second).endsWith("6 + 0.125 x 19 = 8.375 from 24 + 0.125 x 19 = 26.375"), step.note());
+        assertTrue(notes.contains("the lowest: the search's plan from the plan of default/belady/tflite, re-planned"),
+                step.note());
+        // ... and the search runs again on that plan, re-planned (here it finds nothing below it).
+        assertTrue(notes.contains("again on the lowest plan re-planned: 7 moves tried, 0 recomputes added, 0 dropped;"
+                + " nothing below 6 + 0.125 x 19 = 8.375"), step.note());
+        assertEquals(6L, step.traffic());
+        assertTrue(rc.objective().value() <= 8.375, rc.objective().toString());
+        assertTrue(PlanChecker.check(g.withSetting(ALL), o.result().plan()).valid());
+    }
+
+    /**
+     * Under a work limit the answer is the same twice; with no work at all the start is kept as it is, and the note
+     * says the limit cut the search short.
+     */
     @Test
     void theSameUnderTheSameWorkLimit() {
         Graph g = skips(7, 12).withSetting(ALL);
@@ -197,6 +236,8 @@ class RecomputeSearchTest {
                 Limits.DEFAULT.withBudget(Budget.ofWork(0, null)), line -> { });
         assertSame(start, none.plan());
         assertFalse(none.improved());
+        assertTrue(none.cut() && none.note(objective(g, start, 0.125)).contains(", cut short by the limit; "),
+                none.note(objective(g, start, 0.125)));
     }
 
     /**
