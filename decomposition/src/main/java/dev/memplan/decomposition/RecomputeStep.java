@@ -387,8 +387,8 @@ final class RecomputeStep {
                     }
                 }
             }
-            notes.add(won == null ? "the lowest: the search's plan from the plan of " + found.get(0).start()
-                    + " as it is" : "the lowest: the search's plan from the plan of " + won + ", re-planned");
+            notes.add("the lowest: the search's plan from the plan of " + (won == null ? found.get(0).start()
+                    + " (its re-planning found nothing lower)" : won + " (after its re-planning)"));
             if (lowest != null && !step.stopped()) {
                 // The re-planning moved the plan's loads and spills: the moves the search refused may pay now.
                 progress.accept("recompute: choosing recomputes again on the lowest plan re-planned ...");

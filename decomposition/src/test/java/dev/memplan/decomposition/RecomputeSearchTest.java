@@ -237,7 +237,8 @@ class RecomputeSearchTest {
         assertEquals(first + 1, second, step.note());
         assertTrue(notes.get(first).endsWith("4 + 0.125 x 50 = 10.25 from 11 + 0.125 x 50 = 17.25"), step.note());
         assertTrue(notes.get(second).endsWith("2 + 0.125 x 29 = 5.625 from 14 + 0.125 x 29 = 17.625"), step.note());
-        assertTrue(notes.contains("the lowest: the search's plan from the plan of default/belady/tflite, re-planned"),
+        assertTrue(notes.contains("the lowest: the search's plan from the plan of default/belady/tflite"
+                + " (after its re-planning)"),
                 step.note());
         // ... and the search runs again on that plan, re-planned (here it finds nothing below it).
         assertTrue(notes.contains("again on the lowest plan re-planned: 10 moves tried, 0 recomputes added, 0 dropped;"
