@@ -96,7 +96,7 @@ final class SolveCommand extends CommandBase.CaseCommand {
                 : what + (fixed == null ? ", free schedule" : ", fixed schedule"));
         t.row("solver", PipelineReport.solver(o) + ", " + sc.describe());
         PipelineReport.result(o, objective, sc.pruned()).forEach(r -> t.row(r.label(), r.value()));
-        SolverOptions.workRow(t, sc, limits);
+        SolverOptions.limitRows(t, sc, limits);
         PipelineReport.details(o).forEach(r -> t.row(r.label(), r.value()));
         t.printWithoutHeader(out);
         PlanResult r = o.result();

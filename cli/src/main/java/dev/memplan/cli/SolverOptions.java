@@ -126,10 +126,19 @@ final class SolverOptions {
         }
     }
 
-    /** The "work" row under a work limit ({@link SolveCase#workUsed}). */
-    static void workRow(TextTable t, SolveCase c, Limits limits) {
+    /**
+     * The "work" row under a work limit ({@link SolveCase#workUsed}), and under --time-limit the "wall clock" row: the
+     * seconds since the command started, which is what the limit bounds. The "time" row above is the planning
+     * alone; the JVM's start-up, the graph and the budget come before it and count against the limit too.
+     */
+    static void limitRows(TextTable t, SolveCase c, Limits limits) {
         if (c.workUsed(limits) != null) {
             t.row("work", c.workUsed(limits));
+        }
+        if (c.timeLimit() != null) {
+            t.row("wall clock", String.format(java.util.Locale.ROOT, "%.2f of %s s since the command started (the "
+                    + "JVM's start-up, the graph and the budget included)", (System.nanoTime() - Main.started()) / 1e9,
+                    dev.memplan.model.LimitValues.units(c.timeLimit())));
         }
     }
 }

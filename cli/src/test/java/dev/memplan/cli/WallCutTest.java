@@ -42,6 +42,23 @@ class WallCutTest {
         assertTrue(row(whole.out(), "work").endsWith("(counted work; the wall clock cut nothing short)"), whole.out());
     }
 
+    /**
+     * Under --time-limit the report says how much of it the command used since it started, which is what the limit
+     * bounds: at least the planning's own "time", at most the limit; without a limit there is no such row.
+     */
+    @Test
+    void aTimeLimitedSolveSaysHowMuchOfTheLimitTheCommandUsed() {
+        MainTest.Result r = MainTest.run("solve", "fig1", "--budget", "M_H", "--time-limit", "30");
+        assertEquals(0, r.code(), r.err());
+        String wall = row(r.out(), "wall clock");
+        assertTrue(wall.endsWith(" of 30 s since the command started (the JVM's start-up, the graph and the budget "
+                + "included)"), wall);
+        double used = Double.parseDouble(wall.split("\\s+")[2]);
+        double planning = Double.parseDouble(row(r.out(), "time").split("\\s+")[1]);
+        assertTrue(used >= planning && used <= 30, r.out());
+        assertFalse(MainTest.run("solve", "fig1", "--budget", "M_H").out().contains("wall clock"));
+    }
+
     /** Divide and conquer stopped by the clock before its first part: bound 0, and now the label to go with it. */
     @Test
     void divideAndConquerCutByTheClockSaysSo() {
