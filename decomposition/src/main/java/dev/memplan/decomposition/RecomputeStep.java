@@ -319,9 +319,10 @@ final class RecomputeStep {
      * {@link Shares#RECOMPUTE_CHOOSE} of what is left, unless switched off ({@link Technique#CHOOSE}); the searches
      * take {@link Shares#CHOOSE_SEARCH} of that, each start an equal part of what the ones before it left, and the
      * {@link #CHOOSE_REPLANS} lowest distinct plans they made are re-planned around their recomputes
-     * ({@link RecomputeReplan}) with the rest, the lowest first, each {@link Shares#CHOOSE_REPLAN_EACH} of what is
-     * left, the last all of it. Every plan replaces the best when lower; the step's note names the search whose plan
-     * ended lowest.
+     * ({@link RecomputeReplan}) with 1 - {@link Shares#CHOOSE_AGAIN} of the rest, the lowest first, each
+     * {@link Shares#CHOOSE_REPLAN_EACH} of what is left, the last all of it; when a re-planned plan is the lowest, the
+     * search runs again on it with what is left. Every plan replaces the best when lower; the step's note names the
+     * search whose plan ended lowest.
      */
     private void choose(Graph graph, TensorSetting setting, long budget, Limits limits, List<Start> others,
                         Best best, RecomputeBound.Result lower, List<StepReport> steps) {
@@ -388,7 +389,7 @@ final class RecomputeStep {
                 }
             }
             notes.add("the lowest: the search's plan from the plan of " + (won == null ? found.get(0).start()
-                    + " (its re-planning found nothing lower)" : won + " (after its re-planning)"));
+                    + " (no re-planning went below it)" : won + " (after its re-planning)"));
             if (lowest != null && !step.stopped()) {
                 // The re-planning moved the plan's loads and spills: the moves the search refused may pay now.
                 progress.accept("recompute: choosing recomputes again on the lowest plan re-planned ...");
