@@ -33,8 +33,9 @@ import java.util.function.Consumer;
  * <ol>
  *   <li>below the least aligned budget no plan exists: COSMA proves INFEASIBLE at once, nothing else runs;</li>
  *   <li>the starting plans: the caller's (compare's scheme rows), else the best of the paper's four schemes (on a
- *       fixed schedule: Belady and greedy replacement on that order), and with a free schedule the restarts from
- *       narrower minimum-peak orders ({@link Restarts}), each only while the time or work left allows it
+ *       fixed schedule: Belady and greedy replacement on that order), and with a free schedule the training step's
+ *       levelled order ({@link LevelledStarts}) and the restarts from narrower minimum-peak orders
+ *       ({@link Restarts}), each only while the time or work left allows it
  *       ({@link Shares#SCHEME_NANOS_PER_OPERATOR});</li>
  *   <li>traffic with a free schedule on a graph whose whole program without addresses is estimated too large
  *       ({@link DivideAndConquer#wholeFirstDoesNotPayOff}, whatever its size), above
@@ -210,6 +211,9 @@ public final class CosmaPipeline implements Planner {
             } else if (settings.schemeStart()) {
                 progress.accept("the starting plans (the paper's schemes) ...");
                 starts.addAll(schemePlans(graph, setting, budget, limits));
+            }
+            if (free && (givenStarts != null || settings.schemeStart())) {
+                starts.addAll(LevelledStarts.plans(graph, setting, budget, limits, progress));
             }
         }
         // The restarts: starts of the whole graph's program, and divide and conquer's alternatives (see there).

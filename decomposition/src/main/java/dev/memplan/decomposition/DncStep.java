@@ -9,6 +9,7 @@ import dev.memplan.model.Plan;
 import dev.memplan.model.PlanResult;
 import dev.memplan.model.Shares;
 import dev.memplan.model.TensorSetting;
+import dev.memplan.model.TrainingStep;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -52,6 +53,8 @@ final class DncStep {
         CosmaResult fsDefault = null;
         CosmaResult fsMpmf = null;
         boolean small = g.operatorCount() <= DivideAndConquer.WHOLE_GRAPH_LIMIT;
+        boolean defaultFs = true;
+        boolean mpmfFs = true;
         // The schemes' plans: cheap, and far better starts for the fixed-schedule programs than just in time. On a
         // large graph a scheme among the starting plans is enough (a scheme there takes seconds); without one (a
         // tight limit left none) the default scheme still beats the just-in-time plan by far.
@@ -66,13 +69,27 @@ final class DncStep {
         if (mpmfScheme != null) {
             starts.add(mpmfScheme);
         }
-        if (small && defaultScheme != null) {
+        // On a training step the fixed-schedule programs run only on an order whose scheme is the best start: there
+        // they found nothing within their share on the zoo's training graphs, whose levelled order (LevelledStarts)
+        // starts far lower; their share goes to the windows.
+        Plan bestMade = TrainingStep.forwardCount(g) >= 0 ? CosmaPipeline.best(made.schemes()) : null;
+        if (bestMade != null) {
+            defaultFs = defaultScheme != null && defaultScheme.traffic().nonCompulsory()
+                    <= bestMade.traffic().nonCompulsory();
+            mpmfFs = mpmfScheme != null && mpmfScheme.traffic().nonCompulsory() <= bestMade.traffic().nonCompulsory();
+            if (!defaultFs || !mpmfFs) {
+                progress.accept("dnc: a training step: no fixed-schedule start on an order whose scheme is not the"
+                        + " best start (" + bestMade.solver().name() + ", traffic " + bestMade.traffic().nonCompulsory()
+                        + ")");
+            }
+        }
+        if (small && defaultScheme != null && defaultFs) {
             fsDefault = fixed(full, s, budget, options, defaultScheme, run, "FS(default)");
             if (fsDefault != null) {
                 starts.add(fsDefault.plan());
             }
         }
-        if (small && mpmfScheme != null) {
+        if (small && mpmfScheme != null && mpmfFs) {
             fsMpmf = fixed(full, s, budget, options, mpmfScheme, run, "FS(MPMF)");
             if (fsMpmf != null) {
                 starts.add(fsMpmf.plan());

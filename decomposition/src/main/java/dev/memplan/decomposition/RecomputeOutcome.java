@@ -20,7 +20,8 @@ import java.util.List;
  *     spill-only bound (recomputing can lower the traffic below it) nor the joint program's (over its plans only)
  * @param gap (objective - bound) / objective, 0 when the objective is 0; null without a plan
  * @param source the candidate the plan comes from: {@code spill-only}, a baseline's name (with {@code , re-planned}
- *     when {@link RecomputeReplan} improved it), {@link #CHOOSE} (the same), or {@code joint program}
+ *     when {@link RecomputeReplan} improved it), {@link #CHOOSE} (the same, or with {@code , re-planned, searched
+ *     again} when the search, run again on its plan re-planned, went lower), or {@code joint program}
  * @param spillOnly the best spill-only plan's objective (its traffic, no recomputes); null when it found none
  * @param baselines the recompute baselines that ran, in order, each with its result and objective
  * @param joint the joint program's result; null when it did not run (the steps say why)

@@ -30,10 +30,13 @@ import java.util.function.Consumer;
  *       in it (a new timestep; every later timestep moves one on). x's copy is {@code recomputed} at that run, at the
  *       segment's address. Each input of p is kept on chip from its last copy to the run, or its next load is made
  *       at the run, or it is loaded for the run alone (at its address where that stays free, else in a free gap);
- *       in the move's second form an input that only a new load would bring is made instead by a rerun of its own
- *       producer just before (a chain of two reruns). Each sibling output is cut into a copy before the run and a
- *       recomputed one after it (or made for the run alone in a free gap). Tried when lambda x the reruns' costs is
- *       below what the load saves (the load, and x's spill when it is x's only load), the dearest savings first.
+ *       in the move's deeper forms an input that only a new load would bring is made instead by a rerun of its own
+ *       producer just before, whose inputs are made the same way, up to {@link #CHAIN_DEPTH} reruns deep (a chain
+ *       of reruns, as checkpointing reruns a segment from its checkpoint). Each sibling output is cut into a copy
+ *       before the run and a recomputed one after it (or made for the run alone in a free gap). Tried when lambda x
+ *       the reruns' costs (p's and its inputs' producers') is below what the load saves (the load, and x's spill when
+ *       it is x's only load), the dearest savings first, each deeper form only where the shallower one was refused
+ *       and when it reruns something that deep.
  *       No move reruns an operator that {@link Reruns#mayPay} rules out (some optimum reruns none of them, by the
  *       dominance argument there): p must may-pay, and the chain reruns only the inputs' producers that may pay,
  *       the other inputs are loaded;</li>
@@ -59,6 +62,13 @@ final class RecomputeSearch {
     static final long STEPS_PER_UNIT = 400_000;
 
     /**
+     * The deepest chain of reruns an add tries for the inputs it needs: on resnet50:train at lambda 2^-8 a rerun of a
+     * residual add for its output mostly swapped the load saved for a load of an input of the same size; making that
+     * input again needs its producer's inputs, a convolution's or the previous block's add's.
+     */
+    static final int CHAIN_DEPTH = 3;
+
+    /**
      * The search's answer.
      *
      * @param plan the best plan, the start when nothing was kept
@@ -67,8 +77,9 @@ final class RecomputeSearch {
      * @param added recomputes added by the moves kept
      * @param dropped recomputes dropped by the moves kept
      * @param tried moves tried
+     * @param cut the limit (its work share, or the wall clock) ended the search before a scan kept nothing
      */
-    record Result(Plan plan, CheckReport check, Objective objective, int added, int dropped, int tried) {
+    record Result(Plan plan, CheckReport check, Objective objective, int added, int dropped, int tried, boolean cut) {
 
         /** Whether the search kept a move: the plan is not the start. */
         boolean improved() {
@@ -77,7 +88,8 @@ final class RecomputeSearch {
 
         /** One line for the report and progress. */
         String note(Objective from) {
-            return tried + " moves tried, " + added + " recomputes added, " + dropped + " dropped; "
+            return tried + " moves tried, " + added + " recomputes added, " + dropped + " dropped"
+                    + (cut ? ", cut short by the limit; " : "; ")
                     + (improved() ? objective + " from " + from : "nothing below " + from);
         }
     }
@@ -98,6 +110,7 @@ final class RecomputeSearch {
         int dropped = 0;
         int tried = 0;
         boolean kept = true;
+        boolean cut = false;
         scan:
         while (kept) {
             kept = false;
@@ -107,10 +120,11 @@ final class RecomputeSearch {
                     continue;
                 }
                 if (limits.stopped() || meter != null && !meter.step(best.size())) {
+                    cut = true;
                     break scan;
                 }
                 tried++;
-                State next = move.add() ? best.add(move.tensor(), move.segment(), move.chain())
+                State next = move.add() ? best.add(move.tensor(), move.segment(), move.depth())
                         : best.drop(move.time());
                 CheckReport c;
                 try {
@@ -143,7 +157,7 @@ final class RecomputeSearch {
         }
         Plan plan = best.plan(start);
         return new Result(added + dropped == 0 ? start : plan.withResult(check.traffic(), start.solver()), check,
-                objective, added, dropped, tried);
+                objective, added, dropped, tried, cut);
     }
 
     /** The move in words, on the state it is made on. */
@@ -152,7 +166,8 @@ final class RecomputeSearch {
             return "drop a rerun of '" + g.operator(state.runs.get(move.time())).name() + "'";
         }
         return "rerun '" + g.operator(g.producer(move.tensor())).name()
-                + (move.chain() ? "' (and an input's producer)" : "'") + " for '" + g.tensor(move.tensor()).name()
+                + (move.depth() == 1 ? "' (and an input's producer)" : move.depth() > 1 ? "' (and reruns for its inputs, "
+                + move.depth() + " deep)" : "'") + " for '" + g.tensor(move.tensor()).name()
                 + "'";
     }
 
@@ -160,10 +175,11 @@ final class RecomputeSearch {
      * A move: add a rerun for loaded segment {@code segment} of {@code tensor}, or drop the rerun at {@code time}.
      *
      * @param price what it is ordered by, dearest saving first
-     * @param chain for an add: an input of the producer that only a new load would bring on chip is made instead by a
-     *     rerun of its own producer just before, when that producer may pay
+     * @param depth for an add: 0, or how deep an input that only a new load would bring on chip is made instead by a
+     *     rerun of its own producer just before (when that producer may pay), that rerun's inputs the same way one
+     *     level less deep
      */
-    private record Move(boolean add, int tensor, int segment, int time, double price, boolean chain) {
+    private record Move(boolean add, int tensor, int segment, int time, double price, int depth) {
     }
 
     /**
@@ -250,7 +266,7 @@ final class RecomputeSearch {
                     long saves = g.size(x) + (loads == 1 && !g.isGraphOutput(x) ? g.size(x) : 0);
                     double price = lambda * g.cost(p);
                     if (price < saves) {
-                        adds.add(new Move(true, x, i, -1, saves - price, false));
+                        adds.add(new Move(true, x, i, -1, saves - price, 0));
                     }
                     double chained = price;
                     boolean produced = false;
@@ -260,19 +276,19 @@ final class RecomputeSearch {
                             produced = true;
                         }
                     }
-                    if (produced && chained < saves) {
-                        adds.add(new Move(true, x, i, -1, saves - chained, true));
+                    for (int depth = 1; produced && chained < saves && depth <= CHAIN_DEPTH; depth++) {
+                        adds.add(new Move(true, x, i, -1, saves - chained, depth));
                     }
                 }
             }
             adds.sort(Comparator.comparingDouble((Move m) -> -m.price()).thenComparingInt(Move::tensor)
-                    .thenComparingInt(Move::segment).thenComparing(Move::chain));
+                    .thenComparingInt(Move::segment).thenComparingInt(Move::depth));
             List<Move> drops = new ArrayList<>();
             boolean[] seen = new boolean[g.operatorCount()];
             for (int t = 0; t < runs.size(); t++) {
                 int o = runs.get(t);
                 if (seen[o]) {
-                    drops.add(new Move(false, -1, -1, t, lambda * g.cost(o), false));
+                    drops.add(new Move(false, -1, -1, t, lambda * g.cost(o), 0));
                 }
                 seen[o] = true;
             }
@@ -290,7 +306,8 @@ final class RecomputeSearch {
             if (m.add()) {
                 Segment s = segments.get(m.tensor()).get(m.segment());
                 int r = firstRead(m.tensor(), s);
-                return (m.chain() ? "chain " : "add ") + m.tensor() + " " + occurrence(r);
+                return (m.depth() == 0 ? "add " : m.depth() == 1 ? "chain " : "chain" + m.depth() + " ") + m.tensor() + " "
+                        + occurrence(r);
             }
             return "drop " + occurrence(m.time());
         }
@@ -325,8 +342,12 @@ final class RecomputeSearch {
             return -1;
         }
 
-        /** The plan with a rerun of x's producer before the first read of x in its loaded segment i; null if none. */
-        State add(int x, int i, boolean chain) {
+        /**
+         * The plan with a rerun of x's producer before the first read of x in its loaded segment i, its inputs made by
+         * reruns up to {@code depth} deep ({@link #rerunFor}); null if none, or if no rerun was {@code depth} deep (the
+         * plan of a shallower move).
+         */
+        State add(int x, int i, int depth) {
             Segment load = segments.get(x).get(i);
             int r = firstRead(x, load);
             if (r < 0) {
@@ -337,32 +358,20 @@ final class RecomputeSearch {
             n.insert(r, p);
             n.segments.get(x).set(i, Segment.recomputed(r, load.end() + 1, load.offset()));
             int at = r;
+            int deepest = 0;
             Set<Integer> done = new HashSet<>();
             for (int b : g.inputs(p)) {
                 if (!done.add(b) || n.input(b, at, false)) {
                     continue;
                 }
-                if (chain && g.producer(b) >= 0 && pays[g.producer(b)]) {
+                if (depth > 0 && g.producer(b) >= 0 && pays[g.producer(b)]) {
                     // b is on chip only by a load that adds one: its producer q runs first, just before p.
-                    int q = g.producer(b);
-                    n.insert(at, q);
-                    at++;
-                    Long gap = n.gapOver(at - 1, at, g.size(b), b);
-                    if (gap == null) {
+                    int[] made = n.rerunFor(b, at, depth);
+                    if (made == null) {
                         return null;
                     }
-                    n.segments.get(b).add(Segment.recomputed(at - 1, at, gap));
-                    n.segments.get(b).sort(Comparator.comparingInt(Segment::start));
-                    for (int c : g.inputs(q)) {
-                        if (!n.input(c, at - 1, true)) {
-                            return null;
-                        }
-                    }
-                    for (int y : g.outputs(q)) {
-                        if (y != b && !n.sibling(y, at - 1)) {
-                            return null;
-                        }
-                    }
+                    at = made[0];
+                    deepest = Math.max(deepest, made[1]);
                 } else if (!n.input(b, at, true)) {
                     return null;
                 }
@@ -372,7 +381,51 @@ final class RecomputeSearch {
                     return null;
                 }
             }
-            return n;
+            return depth > 1 && deepest < depth ? null : n;
+        }
+
+        /**
+         * Makes b, an input of the run at timestep r, by a rerun of its producer q (which may pay) inserted just
+         * before it: b's copy is recomputed there, in a gap free over both runs; each input of q is kept on chip, its
+         * load moved or made for it, or, with {@code depth} above 1 and when its own producer may pay, made by a rerun
+         * in turn, one level less deep; q's other outputs get a recomputed copy.
+         *
+         * @return the reader's timestep after the insertions and the depth of the deepest rerun inserted; null when
+         *     no room is found
+         */
+        private int[] rerunFor(int b, int r, int depth) {
+            int q = g.producer(b);
+            insert(r, q);
+            int at = r + 1;
+            Long gap = gapOver(at - 1, at, g.size(b), b);
+            if (gap == null) {
+                return null;
+            }
+            segments.get(b).add(Segment.recomputed(at - 1, at, gap));
+            segments.get(b).sort(Comparator.comparingInt(Segment::start));
+            int deepest = 1;
+            for (int c : g.inputs(q)) {
+                int qt = at - 1;
+                if (input(c, qt, false)) {
+                    continue;
+                }
+                if (depth > 1 && g.producer(c) >= 0 && pays[g.producer(c)]) {
+                    int[] made = rerunFor(c, qt, depth - 1);
+                    if (made == null) {
+                        return null;
+                    }
+                    at += made[0] - qt;
+                    deepest = Math.max(deepest, made[1] + 1);
+                } else if (!input(c, qt, true)) {
+                    return null;
+                }
+            }
+            for (int y : g.outputs(q)) {
+                if (y != b && !sibling(y, at - 1)) {
+                    return null;
+                }
+            }
+            return new int[] {at, deepest};
         }
 
         /** A run of o inserted at timestep r: segments from r on move one later, those across r hold through it. */

@@ -323,8 +323,8 @@ public final class StemBound {
                 List<Long> costs = new ArrayList<>();
                 List<Integer> ops = new ArrayList<>();
                 List<int[]> dropped = new ArrayList<>();
-                successors(node.key, next, costs, ops, dropped);
-                if (meter != null && !meter.step(next.size())) {
+                if (!successors(node.key, next, costs, ops, dropped)
+                        || meter != null && !meter.step(next.size())) {
                     return new Result(node.cost, false, n, best.size(), NONE);
                 }
                 for (int i = 0; i < next.size(); i++) {
@@ -381,9 +381,14 @@ public final class StemBound {
             return PeakBound.isLive(g, x, done, false);
         }
 
-        /** Every state one operator later, with what it costs to get there. */
-        private void successors(long[] key, List<long[]> next, List<Long> costs, List<Integer> ops,
-                                List<int[]> dropped) {
+        /**
+         * Every state one operator later, with what it costs to get there; false, with nothing built, when they are
+         * more than the state cap (the ways to drop held bytes grow as subsets of the held tensors: millions on a
+         * recompute plan's runs that hold many small copies). Each is a new state with another held set, so the
+         * search would have stopped at the cap on them: stopping before building them gives the same result.
+         */
+        private boolean successors(long[] key, List<long[]> next, List<Long> costs, List<Integer> ops,
+                                   List<int[]> dropped) {
             long[] done = Arrays.copyOf(key, opWords);
             List<Integer> heldList = held(key);
             int doneCount = fixed == null ? 0 : countAll(done);
@@ -409,6 +414,9 @@ public final class StemBound {
                 } else {
                     minimalDrops(others, 0, need, 0, new ArrayList<>(), drops);
                 }
+                if (next.size() + drops.size() > stateCap) {
+                    return false;
+                }
                 for (int[] drop : drops) {
                     long[] after = key.clone();
                     costs.add(advance(key, after, o, drop));
@@ -417,6 +425,7 @@ public final class StemBound {
                     dropped.add(drop);
                 }
             }
+            return true;
         }
 
         /** The held tensors of a state. */
@@ -471,10 +480,14 @@ public final class StemBound {
 
         /**
          * Every minimal set of {@code others} (sorted by size, largest first) from index i on whose sizes, added to
-         * {@code sum}, reach {@code need}: minimal when leaving out any one of them falls short.
+         * {@code sum}, reach {@code need}: minimal when leaving out any one of them falls short; stops once there are
+         * more than the state cap.
          */
         private void minimalDrops(List<Integer> others, int i, long need, long sum, List<Integer> chosen,
                                   List<int[]> out) {
+            if (out.size() > stateCap) {
+                return;
+            }
             if (sum >= need) {
                 long smallest = g.size(chosen.get(chosen.size() - 1));
                 if (sum - smallest < need) {

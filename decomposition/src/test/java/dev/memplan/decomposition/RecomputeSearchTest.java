@@ -21,6 +21,7 @@ import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Objective;
+import dev.memplan.model.Operator;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.Schedule;
@@ -61,7 +62,38 @@ class RecomputeSearchTest {
         assertEquals(0, r.dropped());
         assertEquals(1L, r.check().traffic().recomputes());
         assertEquals(List.of("a", "b", "c", "a", "d"), r.plan().schedule().operators());
+        assertFalse(r.cut(), "no limit: the search ends when a scan keeps nothing");
         assertEquals(minimumObjective(g, ALL, 9, 1, 1.0), r.objective().value());
+    }
+
+    /**
+     * A chain of reruns three deep: x:1 (host) -> a -> w1:4 -> a1 -> w2:4 -> a2 -> y:4 -> b -> z:8 -> c -> u:1;
+     * y, u -> d -> v:1, every cost 1, budget 12: y cannot stay on chip through c (13 bytes), and spilling it costs 8.
+     * Rerunning a2 alone needs w2 back (its spill and load, 8 again), rerunning a1 too needs w1 back (8 again); only
+     * rerunning a, a1 and a2 from x (a load of 1 byte) pays: 1 + 3/8, the brute force's optimum with three recomputes,
+     * found by one add two reruns deep for its inputs.
+     */
+    @Test
+    void aChainOfRerunsThreeDeepMeetsTheBruteForce() {
+        Graph g = Graph.builder("chain3").activation("x", 1).activation("w1", 4).activation("w2", 4)
+                .activation("y", 4).activation("z", 8).activation("u", 1).activation("v", 1)
+                .operator(new Operator("a", null, List.of("x"), List.of("w1"), 1L))
+                .operator(new Operator("a1", null, List.of("w1"), List.of("w2"), 1L))
+                .operator(new Operator("a2", null, List.of("w2"), List.of("y"), 1L))
+                .operator(new Operator("b", null, List.of("y"), List.of("z"), 1L))
+                .operator(new Operator("c", null, List.of("z"), List.of("u"), 1L))
+                .operator(new Operator("d", null, List.of("y", "u"), List.of("v"), 1L))
+                .output("v").build().withSetting(ALL);
+        Plan start = belady(g, 12);
+        assertEquals(8.0, objective(g, start, 0.125).value());
+        List<String> lines = new java.util.ArrayList<>();
+        RecomputeSearch.Result r = RecomputeSearch.run(g, start, 0.125, Limits.DEFAULT, lines::add);
+        assertEquals(1.375, r.objective().value(), lines.toString());
+        assertEquals(1, r.added());
+        assertEquals(3L, r.check().traffic().recomputes());
+        assertTrue(lines.stream().anyMatch(l -> l.contains("rerun 'a2' (and reruns for its inputs, 2 deep) for 'y'")),
+                lines.toString());
+        assertEquals(minimumObjective(g, ALL, 12, 3, 0.125), r.objective().value());
     }
 
     /** With a dear weight the search drops the rerun of a plan that recomputes: spilling y is cheaper. */
@@ -180,7 +212,46 @@ class RecomputeSearchTest {
         assertTrue(tried > 0, "no baseline's raw plan was a start");
     }
 
-    /** Under a work limit the answer is the same twice; with no work at all the start is kept as it is. */
+    /**
+     * The search's lowest plans are each re-planned ({@link RecomputeStep#CHOOSE_REPLANS} at most), and the lowest
+     * checked plan is kept, whichever search made it: on a chain with skips (14 operators, budget 14, lambda 1/8) the
+     * search from DTR's plan ends at 17.25 and re-plans to 10.25, the one from Belady's ends higher, at 17.625, and
+     * re-plans lower, to 5.625 (2 bytes of traffic, 29 units of cost). Re-planning only the lowest would have kept
+     * 10.25; the step's note names the second as the lowest, its traffic is the step's, and the answer is at most it.
+     */
+    @Test
+    void theReplanningKeepsTheSecondSearchPlanWhenItReplansLower() {
+        Graph g = skips(5, 14);
+        CosmaPipeline.Settings s = CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT), null)
+                .withDecompose(CosmaPipeline.Decompose.NONE).withRecomputeWeight(0.125);
+        CosmaPipeline.Outcome o = new CosmaPipeline(s, null).run(g, ALL, 14,
+                Limits.DEFAULT.withBudget(Budget.ofWork(20, null)), null);
+        RecomputeOutcome rc = o.recompute();
+        StepReport step = rc.steps().stream().filter(x -> x.name().equals(RecomputeOutcome.CHOOSE)).findFirst()
+                .orElseThrow();
+        String dtr = "re-planned the search's plan from the plan of default/dtr/belady/tflite: ";
+        String belady = "re-planned the search's plan from the plan of default/belady/tflite: ";
+        List<String> notes = List.of(step.note().split(" \\| "));
+        int first = notes.indexOf(notes.stream().filter(n -> n.startsWith(dtr)).findFirst().orElseThrow());
+        int second = notes.indexOf(notes.stream().filter(n -> n.startsWith(belady)).findFirst().orElseThrow());
+        assertEquals(first + 1, second, step.note());
+        assertTrue(notes.get(first).endsWith("4 + 0.125 x 50 = 10.25 from 11 + 0.125 x 50 = 17.25"), step.note());
+        assertTrue(notes.get(second).endsWith("2 + 0.125 x 29 = 5.625 from 14 + 0.125 x 29 = 17.625"), step.note());
+        assertTrue(notes.contains("the lowest: the search's plan from the plan of default/belady/tflite"
+                + " (after its re-planning)"),
+                step.note());
+        // ... and the search runs again on that plan, re-planned (here it finds nothing below it).
+        assertTrue(notes.contains("again on the lowest plan re-planned: 10 moves tried, 0 recomputes added, 0 dropped;"
+                + " nothing below 2 + 0.125 x 29 = 5.625"), step.note());
+        assertEquals(2L, step.traffic());
+        assertTrue(rc.objective().value() <= 5.625, rc.objective().toString());
+        assertTrue(PlanChecker.check(g.withSetting(ALL), o.result().plan()).valid());
+    }
+
+    /**
+     * Under a work limit the answer is the same twice; with no work at all the start is kept as it is, and the note
+     * says the limit cut the search short.
+     */
     @Test
     void theSameUnderTheSameWorkLimit() {
         Graph g = skips(7, 12).withSetting(ALL);
@@ -197,6 +268,8 @@ class RecomputeSearchTest {
                 Limits.DEFAULT.withBudget(Budget.ofWork(0, null)), line -> { });
         assertSame(start, none.plan());
         assertFalse(none.improved());
+        assertTrue(none.cut() && none.note(objective(g, start, 0.125)).contains(", cut short by the limit; "),
+                none.note(objective(g, start, 0.125)));
     }
 
     /**

@@ -27,6 +27,37 @@ import org.junit.jupiter.api.Test;
 class StemBoundTest {
 
     /**
+     * A state whose ways to drop held bytes pass the state cap ends the search, unproven, before they are built: a
+     * chain t0 .. t10 of 1-byte tensors, each read again at the end, then an operator of 11 bytes at budget 14 that
+     * must drop 8 of the 11 held (165 ways). With a cap of 100 the search stops there with a bound no higher than the
+     * proven optimum it reaches with the default cap.
+     */
+    @Test
+    void tooManyWaysToDropEndTheSearchUnproven() {
+        Graph.Builder b = Graph.builder("drops").activation("x", 1);
+        String last = "x";
+        for (int i = 0; i <= 11; i++) {
+            b.activation("t" + i, 1).operator(new dev.memplan.model.Operator("p" + i, null, List.of(last),
+                    List.of("t" + i), 1L));
+            last = "t" + i;
+        }
+        b.activation("w", 10).activation("v", 1)
+                .operator(new dev.memplan.model.Operator("big", null, List.of("t11"), List.of("w"), 1L))
+                .operator(new dev.memplan.model.Operator("q", null, List.of("w"), List.of("v"), 1L));
+        for (int i = 0; i <= 11; i++) {
+            b.activation("z" + i, 1).operator(new dev.memplan.model.Operator("s" + i, null, List.of("t" + i, "v"),
+                    List.of("z" + i), 1L)).output("z" + i);
+        }
+        Graph g = b.build().withSetting(TensorSetting.ACTIVATIONS);
+        int n = g.operatorCount();
+        StemBound.Result whole = StemBound.of(g, 14, n, StemBound.DEFAULT_STATE_CAP, Limits.DEFAULT);
+        assertTrue(whole.proven() && whole.traffic() > 0, whole.toString());
+        StemBound.Result capped = StemBound.of(g, 14, n, 100, Limits.DEFAULT);
+        assertTrue(!capped.proven() && capped.traffic() <= whole.traffic() && capped.states() <= 100,
+                capped + " " + whole);
+    }
+
+    /**
      * On random tiny graphs, in both settings, at several budgets and every stem size: never above the brute-force
      * free optimum of the whole graph; with the whole graph as its stem, the optimum without addresses, which the
      * brute force (with addresses) meets on every one of these cases.

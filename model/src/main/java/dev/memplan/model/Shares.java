@@ -75,12 +75,27 @@ public final class Shares {
 
     /**
      * With a recompute weight, of what the bound over every plan leaves, the share the recompute search gets
-     * (recomputes chosen on the best plan so far, then re-planned); the joint program gets the rest.
+     * (recomputes chosen on the best plan so far, then re-planned); the joint program gets the rest. Three quarters:
+     * on the zoo's training graphs up to 300 operators the joint program built nothing at lambda 2^-8 (its programs
+     * too large for the work left), while the search's moves were cut short by their share on
+     * lraspp_mobilenet_v3_large:train (BENCHMARKS.md, "The recompute search's plans re-planned").
      */
-    public static final double RECOMPUTE_CHOOSE = 0.5;
+    public static final double RECOMPUTE_CHOOSE = 0.75;
 
     /** Of the recompute search's share, the fraction its moves get; re-planning the plan they made gets the rest. */
     public static final double CHOOSE_SEARCH = 0.25;
+
+    /**
+     * Of the re-planning's share after the recompute search, the fraction each of the search's plans it re-plans
+     * gets of what is left, the last plan all of it (the lowest first).
+     */
+    public static final double CHOOSE_REPLAN_EACH = 0.5;
+
+    /**
+     * Of the recompute search's share after its moves, the fraction kept (the re-planning of its plans takes the
+     * rest first) for the search again on the lowest plan re-planned, whose loads and spills the re-planning moved.
+     */
+    public static final double CHOOSE_AGAIN = 0.25;
 
     /**
      * Of the re-planning's share with a free schedule, the fraction its fixed-schedule program gets; divide and
@@ -115,6 +130,12 @@ public final class Shares {
      * ... on this many orders, those whose schemes paid least.
      */
     public static final int RESTART_FIXED_ORDERS = 2;
+
+    /**
+     * A training step's levelled order (decomposition's LevelledStarts): the share of what is left that MiniMalloc
+     * gets to pack Belady's choices made on bytes alone (BENCHMARKS.md, "Levelled orders for training steps").
+     */
+    public static final double LEVELLED_PACKING = 0.05;
 
     /** Divide and conquer: the parts are solved by this fraction of its limit (graphs up to 600 operators). */
     public static final double PARTS = 0.35;

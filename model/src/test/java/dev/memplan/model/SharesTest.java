@@ -14,7 +14,8 @@ class SharesTest {
         // Fractions of what is left: strictly between 0 and 1, or the step after them gets nothing.
         for (double f : new double[] {Shares.WHOLE_FIRST, Shares.PARTS, Shares.LARGE_PARTS, Shares.FINAL_BOUND,
             Shares.EARLY_BOUND, Shares.STITCHED_ORDER, Shares.RECOMPUTE_JOINT, Shares.RECOMPUTE_BOUND,
-            Shares.RECOMPUTE_PRICED, Shares.PRICED_LIVE_BYTES}) {
+            Shares.RECOMPUTE_PRICED, Shares.PRICED_LIVE_BYTES, Shares.CHOOSE_REPLAN_EACH,
+            Shares.CHOOSE_AGAIN, Shares.ORDER_COVER}) {
             assertTrue(f > 0 && f < 1, "share " + f);
         }
         // The recompute search leaves the joint program, and its moves leave the re-planning, a part.

@@ -1,0 +1,121 @@
+package dev.memplan.baselines.scheduling;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.memplan.baselines.replacement.AddressRule;
+import dev.memplan.baselines.replacement.BeladyReplacement;
+import dev.memplan.baselines.replacement.Scheme;
+import dev.memplan.datasets.RandomGraphs;
+import dev.memplan.datasets.TrainingGraphs;
+import dev.memplan.datasets.zoo.Zoo;
+import dev.memplan.model.Budget;
+import dev.memplan.model.Budgets;
+import dev.memplan.model.Graph;
+import dev.memplan.model.Limits;
+import dev.memplan.model.PlanResult;
+import dev.memplan.model.Schedule;
+import dev.memplan.model.TensorSetting;
+import dev.memplan.model.TrainingStep;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class LeximaxSchedulerTest {
+
+    /**
+     * A training step in miniature: f2's output x2 (10 bytes) is saved for the input gradient ig, and the weight
+     * gradient wg (reads x1 and the loss's gradient g) writes a 10-byte graph output. In the default order wg runs
+     * while x2 is live: 1 (x1) + 10 (x2) + 1 (g) + 10 (dw) = 22 bytes. After ig, x2 is dead: 13 at most.
+     */
+    static Graph weightGradientOnThePeak() {
+        return Graph.builder("mini:train")
+                .activation("in", 1).activation("x1", 1).activation("x2", 10).activation(TrainingStep.LOSS, 1)
+                .activation("g", 1).activation("dw", 10).activation("gx", 1).activation("dx", 1)
+                .operator("f1", List.of("in"), List.of("x1"))
+                .operator("f2", List.of("x1"), List.of("x2"))
+                .operator(TrainingStep.LOSS, List.of("x2"), List.of(TrainingStep.LOSS, "g"))
+                .operator("wg", List.of("x1", "g"), List.of("dw"))
+                .operator("ig", List.of("x2", "g"), List.of("gx"))
+                .operator("dg", List.of("gx"), List.of("dx"))
+                .output(TrainingStep.LOSS).output("dw").output("dx")
+                .build();
+    }
+
+    @Test
+    void theWeightGradientLeavesThePeakAndBeladyThenSpillsNothingWhereTheDefaultOrderMust() {
+        Graph g = weightGradientOnThePeak();
+        ScheduleResult r = new LeximaxScheduler().schedule(g, Limits.DEFAULT);
+        r.schedule().validate(g);
+        assertEquals(22, Budgets.footprint(g, Schedule.defaultOrder(g)));
+        assertEquals(13, r.peak());
+        List<String> order = r.schedule().operators();
+        assertTrue(order.indexOf("wg") > order.indexOf("ig"), "the weight gradient runs after x2's last reader: " + order);
+        // At 13 bytes the levelled order needs no spill; the default order must send x2 (10 bytes) off and back.
+        long budget = 13;
+        PlanResult levelled = new Scheme(new GivenOrderScheduler(r.schedule(), "leximax"), new BeladyReplacement(),
+                AddressRule.TFLITE).solve(g, TensorSetting.ACTIVATIONS, budget, Limits.DEFAULT);
+        PlanResult byDefault = new Scheme(new DefaultScheduler(), new BeladyReplacement(), AddressRule.TFLITE)
+                .solve(g, TensorSetting.ACTIVATIONS, budget, Limits.DEFAULT);
+        assertEquals(0, levelled.plan().traffic().nonCompulsory());
+        assertEquals(20, byDefault.plan().traffic().nonCompulsory(), "x2 spilled and loaded again");
+    }
+
+    @Test
+    void onRandomGraphsAndTheirTrainingStepsTheOrderIsTopologicalNoWorseThanTheDefaultAndTheSameTwice() {
+        for (long seed = 1; seed <= 12; seed++) {
+            Graph forward = RandomGraphs.layered(seed, 8 + (int) seed, 2, 3, 64, true);
+            for (Graph g : List.of(forward, TrainingGraphs.of(forward, TrainingGraphs.Step.BACKWARD))) {
+                Graph a = g.withSetting(TensorSetting.ACTIVATIONS);
+                ScheduleResult r = new LeximaxScheduler().schedule(a, Limits.DEFAULT);
+                r.schedule().validate(a);
+                assertTrue(r.peak() <= Budgets.footprint(a, Schedule.defaultOrder(a)), g.name());
+                assertEquals(r.schedule(), new LeximaxScheduler().schedule(a, Limits.DEFAULT).schedule());
+            }
+        }
+    }
+
+    /** resnet50's training step: its weight gradients (up to 2.4 MB) make the default order's peaks. */
+    static Graph resnet50Step() {
+        return TrainingGraphs.of(Zoo.graph("resnet50"), TrainingGraphs.Step.BACKWARD)
+                .withSetting(TensorSetting.ACTIVATIONS);
+    }
+
+    @Test
+    void onResnet50sTrainingStepThePeakFallsAndBeladyOnTheOrderSpillsLessThanOnTheDefaultOrder() {
+        Graph g = resnet50Step();
+        ScheduleResult r = new LeximaxScheduler().schedule(g, Limits.DEFAULT);
+        r.schedule().validate(g);
+        long dflt = Budgets.footprint(g, Schedule.defaultOrder(g));
+        assertTrue(r.peak() < dflt, r.peak() + " vs the default order's " + dflt);
+        long budget = Budgets.halfway(Budgets.minimumRequired(g), r.peak());
+        PlanResult levelled = new Scheme(new GivenOrderScheduler(r.schedule(), "leximax"), new BeladyReplacement(),
+                AddressRule.TFLITE).solve(g, TensorSetting.ACTIVATIONS, budget, Limits.DEFAULT);
+        PlanResult byDefault = new Scheme(new DefaultScheduler(), new BeladyReplacement(), AddressRule.TFLITE)
+                .solve(g, TensorSetting.ACTIVATIONS, budget, Limits.DEFAULT);
+        assertTrue(levelled.plan().traffic().nonCompulsory() < byDefault.plan().traffic().nonCompulsory(),
+                levelled.plan().traffic().nonCompulsory() + " vs " + byDefault.plan().traffic().nonCompulsory());
+    }
+
+    @Test
+    void underAWorkLimitItStopsWithinItAtATopologicalOrderTheSameOnEveryRun() {
+        Graph g = resnet50Step();
+        double units = 2000.0 / LeximaxScheduler.PROFILES_PER_UNIT;
+        Schedule first = null;
+        for (int run = 0; run < 2; run++) {
+            Limits limits = Limits.DEFAULT.withBudget(Budget.ofWork(units, Duration.ofSeconds(60)));
+            ScheduleResult r = new LeximaxScheduler().schedule(g, limits);
+            r.schedule().validate(g);
+            // The meter charges in batches of 1024 profiles: at most one batch past the limit.
+            double used = limits.budget().workUsed();
+            assertTrue(used >= units && used <= units + 1024.0 / LeximaxScheduler.PROFILES_PER_UNIT, "work " + used);
+            if (first != null) {
+                assertEquals(first, r.schedule());
+            }
+            first = r.schedule();
+        }
+        assertTrue(Budgets.footprint(g, first) <= Budgets.footprint(g, Schedule.defaultOrder(g)));
+        assertTrue(!first.equals(new LeximaxScheduler().schedule(g, Limits.DEFAULT).schedule()),
+                "the limit stopped the search before its end");
+    }
+}
