@@ -17,6 +17,7 @@ import dev.memplan.model.PlanBuffers;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.Segment;
 import dev.memplan.model.SolveStatus;
+import dev.memplan.model.Shares;
 import dev.memplan.model.SolverInfo;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -66,33 +67,68 @@ final class OrderCover {
             return null;
         }
         int[] order = from.schedule().resolve(g);
-        int n = order.length;
-        int[] pos = new int[n];
-        for (int i = 0; i < n; i++) {
-            pos[order[i]] = i;
+        Program program = Program.of(g, order, budget);
+        SolverResult r = Solvers.create(Backend.CPSAT).solve(program.model(), limits.child(Shares.ORDER_COVER_PROGRAM));
+        if (!r.hasSolution()) {
+            return null;
         }
-        int m = g.tensorCount();
-        long unit = 0;
-        for (int x = 0; x < m; x++) {
-            unit = gcd(unit, g.size(x));
+        Plan loose = new Plan(g.name(), from.setting(), budget, from.schedule(), program.segments(g, r), null, null);
+        Allocation packed = Portfolio.minimize(PlanBuffers.toBufferSet(g, loose), limits.child()).allocation();
+        if (packed == null || !packed.solved() || packed.placement().height() > budget) {
+            return null;
         }
-        unit = Math.max(1, unit);
-        int[][] events = new int[m][];
-        for (int x = 0; x < m; x++) {
-            int p = g.producer(x);
-            events[x] = java.util.stream.IntStream.concat(p >= 0 ? java.util.stream.IntStream.of(pos[p])
-                    : java.util.stream.IntStream.empty(), Arrays.stream(g.consumers(x)).map(c -> pos[c]))
-                    .distinct().sorted().toArray();
+        Plan plan = PlanBuffers.withPlacement(loose, packed.placement());
+        CheckReport check = PlanChecker.check(g, plan);
+        if (!check.valid()) {
+            return null;
         }
-        Model model = new Model("order cover");
-        Variable[][] off = new Variable[m][];
-        LinearExpr objective = LinearExpr.of();
-        List<List<long[]>> spanning = new ArrayList<>();
-        for (int t = 0; t < n; t++) {
-            spanning.add(new ArrayList<>());
+        return plan.withResult(check.traffic(), new SolverInfo(NAME, SolveStatus.HEURISTIC, 0, null));
+    }
+
+    /**
+     * The integer program of one order: its model, each tensor's events (timesteps, sorted) and the 0/1 "off chip
+     * throughout the interval" of each interval between two consecutive events (null where none is needed).
+     */
+    private record Program(Model model, int[][] events, Variable[][] off) {
+        static Program of(Graph g, int[] order, long budget) {
+            int n = order.length;
+            int[] pos = new int[n];
+            for (int i = 0; i < n; i++) {
+                pos[order[i]] = i;
+            }
+            int m = g.tensorCount();
+            long unit = 0;
+            for (int x = 0; x < m; x++) {
+                unit = gcd(unit, g.size(x));
+            }
+            unit = Math.max(1, unit);
+            int[][] events = new int[m][];
+            for (int x = 0; x < m; x++) {
+                int p = g.producer(x);
+                events[x] = java.util.stream.IntStream.concat(p >= 0 ? java.util.stream.IntStream.of(pos[p])
+                        : java.util.stream.IntStream.empty(), Arrays.stream(g.consumers(x)).map(c -> pos[c]))
+                        .distinct().sorted().toArray();
+            }
+            Model model = new Model("order cover");
+            Variable[][] off = new Variable[m][];
+            LinearExpr objective = LinearExpr.of();
+            List<List<long[]>> spanning = new ArrayList<>();
+            for (int t = 0; t < n; t++) {
+                spanning.add(new ArrayList<>());
+            }
+            for (int x = 0; x < m; x++) {
+                intervals(g, x, events[x], unit, model, objective, spanning, off);
+            }
+            for (int t = 0; t < n; t++) {
+                room(g, order[t], spanning.get(t), off, budget, unit, model, t);
+            }
+            model.minimize(objective);
+            return new Program(model, events, off);
         }
-        for (int x = 0; x < m; x++) {
-            int[] e = events[x];
+
+        /** Tensor x's interval variables, their cost and its spill's, and the timesteps each spans. */
+        private static void intervals(Graph g, int x, int[] e, long unit, Model model, LinearExpr objective,
+                                      List<List<long[]>> spanning, Variable[][] off) {
             off[x] = new Variable[Math.max(0, e.length - 1)];
             boolean spills = g.producer(x) >= 0 && !g.isGraphOutput(x);
             Variable spill = null;
@@ -115,58 +151,50 @@ final class OrderCover {
                 }
             }
         }
-        for (int t = 0; t < n; t++) {
+
+        /** Timestep t's row: of the intervals spanning it, enough bytes off chip for op's tensors to fit. */
+        private static void room(Graph g, int op, List<long[]> spanning, Variable[][] off, long budget, long unit,
+                                 Model model, int t) {
             long demand = -budget;
-            for (int x : PeakBound.own(g, order[t])) {
+            for (int x : PeakBound.own(g, op)) {
                 demand += g.size(x);
             }
-            for (long[] s : spanning.get(t)) {
+            for (long[] s : spanning) {
                 demand += g.size((int) s[0]);
             }
             if (demand <= 0) {
-                continue;
+                return;
             }
             LinearExpr left = LinearExpr.of();
-            for (long[] s : spanning.get(t)) {
+            for (long[] s : spanning) {
                 left.add(g.size((int) s[0]) / unit, off[(int) s[0]][(int) s[1]]);
             }
             model.greaterOrEqual("room" + t, left, Math.ceil(demand / (double) unit));
         }
-        model.minimize(objective);
-        SolverResult r = Solvers.create(Backend.CPSAT).solve(model, limits.child(0.5));
-        if (!r.hasSolution()) {
-            return null;
-        }
-        Map<String, List<Segment>> segments = new LinkedHashMap<>();
-        for (int x = 0; x < m; x++) {
-            int[] e = events[x];
-            if (e.length == 0) {
-                continue;
-            }
-            List<Segment> list = new ArrayList<>();
-            int start = e[0];
-            Origin origin = g.producer(x) >= 0 ? Origin.CREATED : Origin.LOADED;
-            for (int i = 0; i + 1 < e.length; i++) {
-                if (off[x][i] != null && r.isSet(off[x][i])) {
-                    list.add(new Segment(start, e[i], 0, origin));
-                    start = e[i + 1];
-                    origin = Origin.LOADED;
+
+        /** The solution as segments: resident from each event to the next unless the interval between is off. */
+        Map<String, List<Segment>> segments(Graph g, SolverResult r) {
+            Map<String, List<Segment>> segments = new LinkedHashMap<>();
+            for (int x = 0; x < events.length; x++) {
+                int[] e = events[x];
+                if (e.length == 0) {
+                    continue;
                 }
+                List<Segment> list = new ArrayList<>();
+                int start = e[0];
+                Origin origin = g.producer(x) >= 0 ? Origin.CREATED : Origin.LOADED;
+                for (int i = 0; i + 1 < e.length; i++) {
+                    if (off[x][i] != null && r.isSet(off[x][i])) {
+                        list.add(new Segment(start, e[i], 0, origin));
+                        start = e[i + 1];
+                        origin = Origin.LOADED;
+                    }
+                }
+                list.add(new Segment(start, e[e.length - 1], 0, origin));
+                segments.put(g.tensor(x).name(), list);
             }
-            list.add(new Segment(start, e[e.length - 1], 0, origin));
-            segments.put(g.tensor(x).name(), list);
+            return segments;
         }
-        Plan loose = new Plan(g.name(), from.setting(), budget, from.schedule(), segments, null, null);
-        Allocation packed = Portfolio.minimize(PlanBuffers.toBufferSet(g, loose), limits.child()).allocation();
-        if (packed == null || !packed.solved() || packed.placement().height() > budget) {
-            return null;
-        }
-        Plan plan = PlanBuffers.withPlacement(loose, packed.placement());
-        CheckReport check = PlanChecker.check(g, plan);
-        if (!check.valid()) {
-            return null;
-        }
-        return plan.withResult(check.traffic(), new SolverInfo(NAME, SolveStatus.HEURISTIC, 0, null));
     }
 
     private static long gcd(long a, long b) {

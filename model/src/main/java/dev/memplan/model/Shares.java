@@ -67,6 +67,9 @@ public final class Shares {
      */
     public static final double ORDER_COVER = 0.05;
 
+    /** Of the exact cover's limits, what its program on CP-SAT takes; the packing gets the rest. */
+    public static final double ORDER_COVER_PROGRAM = 0.5;
+
     /**
      * Of that share, the live-bytes bound's (first); the growing stems get the rest: on the zoo's training graphs the
      * first stem does not close, and what they do not use goes to the recompute search and the joint program.
