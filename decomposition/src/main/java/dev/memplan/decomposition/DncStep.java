@@ -53,8 +53,6 @@ final class DncStep {
         CosmaResult fsDefault = null;
         CosmaResult fsMpmf = null;
         boolean small = g.operatorCount() <= DivideAndConquer.WHOLE_GRAPH_LIMIT;
-        boolean defaultFs = true;
-        boolean mpmfFs = true;
         // The schemes' plans: cheap, and far better starts for the fixed-schedule programs than just in time. On a
         // large graph a scheme among the starting plans is enough (a scheme there takes seconds); without one (a
         // tight limit left none) the default scheme still beats the just-in-time plan by far.
@@ -73,15 +71,12 @@ final class DncStep {
         // they found nothing within their share on the zoo's training graphs, whose levelled order (LevelledStarts)
         // starts far lower; their share goes to the windows.
         Plan bestMade = TrainingStep.forwardCount(g) >= 0 ? CosmaPipeline.best(made.schemes()) : null;
-        if (bestMade != null) {
-            defaultFs = defaultScheme != null && defaultScheme.traffic().nonCompulsory()
-                    <= bestMade.traffic().nonCompulsory();
-            mpmfFs = mpmfScheme != null && mpmfScheme.traffic().nonCompulsory() <= bestMade.traffic().nonCompulsory();
-            if (!defaultFs || !mpmfFs) {
-                progress.accept("dnc: a training step: no fixed-schedule start on an order whose scheme is not the"
-                        + " best start (" + bestMade.solver().name() + ", traffic " + bestMade.traffic().nonCompulsory()
-                        + ")");
-            }
+        boolean defaultFs = fixedStart(defaultScheme, bestMade);
+        boolean mpmfFs = fixedStart(mpmfScheme, bestMade);
+        if (bestMade != null && (!defaultFs || !mpmfFs)) {
+            progress.accept("dnc: a training step: no fixed-schedule start on an order whose scheme is not the"
+                    + " best start (" + bestMade.solver().name() + ", traffic " + bestMade.traffic().nonCompulsory()
+                    + ")");
         }
         if (small && defaultScheme != null && defaultFs) {
             fsDefault = fixed(full, s, budget, options, defaultScheme, run, "FS(default)");
@@ -95,22 +90,34 @@ final class DncStep {
                 starts.add(fsMpmf.plan());
             }
         }
-        List<Plan> noProgram = new ArrayList<>(starts);
-        if (fsDefault != null) {
-            noProgram.remove(fsDefault.plan());
-        }
-        if (fsMpmf != null) {
-            noProgram.remove(fsMpmf.plan());
-        }
-        if (whole != null) {
-            noProgram.remove(whole.plan());
-        }
-        Plan bestStart = CosmaPipeline.best(CosmaPipeline.concat(noProgram, restarts));
+        Plan bestStart = CosmaPipeline.best(CosmaPipeline.concat(withoutPrograms(starts, fsDefault, fsMpmf, whole),
+                restarts));
         DncResult r = DivideAndConquer.solve(full, s, budget, options, run, starts, restarts, progress);
         PlanResult result = new PlanResult("cosma-dnc/" + settings.cosma().backend().id(), r.status(), r.plan(),
                 r.check(), r.traffic(), r.bound(), r.gap(), clock.wallSeconds(), clock.workUsed(),
                 limits.budget().wallStopped(), List.of());
         return new CosmaPipeline.Outcome(result, whole, r, fsDefault, fsMpmf, bestStart, options);
+    }
+
+    /**
+     * Whether a fixed-schedule program starts from {@code scheme}'s order: always, unless on a training step
+     * ({@code bestMade}, the best scheme made, not null) that scheme is missing or not the best start.
+     */
+    private static boolean fixedStart(Plan scheme, Plan bestMade) {
+        return bestMade == null || scheme != null && scheme.traffic().nonCompulsory()
+                <= bestMade.traffic().nonCompulsory();
+    }
+
+    /** The starts without the programs' plans (the fixed-schedule programs' and the whole graph's). */
+    private static List<Plan> withoutPrograms(List<Plan> starts, CosmaResult fsDefault, CosmaResult fsMpmf,
+                                              CosmaResult whole) {
+        List<Plan> noProgram = new ArrayList<>(starts);
+        for (CosmaResult program : new CosmaResult[] {fsDefault, fsMpmf, whole}) {
+            if (program != null) {
+                noProgram.remove(program.plan());
+            }
+        }
+        return noProgram;
     }
 
     /**

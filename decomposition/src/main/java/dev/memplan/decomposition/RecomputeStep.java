@@ -326,12 +326,8 @@ final class RecomputeStep {
      */
     private void choose(Graph graph, TensorSetting setting, long budget, Limits limits, List<Start> others,
                         Best best, RecomputeBound.Result lower, List<StepReport> steps) {
-        if (!settings.cosma().uses(Technique.CHOOSE) || best.objective == null
-                || best.objective.value() <= lower.value() || limits.stopped()) {
-            String why = !settings.cosma().uses(Technique.CHOOSE) ? "switched off (without " + Technique.CHOOSE.id()
-                    + ")" : best.objective == null ? "no plan to start from" : best.objective.value() == 0
-                    ? "a plan with objective 0 is optimal" : best.objective.value() <= lower.value() ? "the plan of "
-                    + best.source + " meets the bound over every plan: it is optimal" : "the limit is spent";
+        String why = skipped(best, lower, limits);
+        if (why != null) {
             steps.add(new StepReport(RecomputeOutcome.CHOOSE, StepReport.Status.SKIPPED, null, null, 0, null, why));
             return;
         }
@@ -358,53 +354,77 @@ final class RecomputeStep {
             }
         }
         found = lowestDistinct(found, CHOOSE_REPLANS);
-        Objective made = null;
         for (Found f : found) {
             best.offer(f.result().plan(), f.result().check(), f.result().objective(), RecomputeOutcome.CHOOSE);
         }
-        if (!found.isEmpty()) {
-            made = found.get(0).result().objective();
-            Limits replans = step.budget().limited() ? step.child(1 - Shares.CHOOSE_AGAIN) : step.child();
-            String won = null;
-            RecomputeReplan.Result lowest = null;
-            for (int i = 0; i < found.size() && !replans.stopped(); i++) {
-                Found f = found.get(i);
-                Limits share = replans.budget().limited() && i < found.size() - 1
-                        ? replans.child(Shares.CHOOSE_REPLAN_EACH) : replans.child();
-                progress.accept("recompute: the plan the search made from the plan of " + f.start()
-                        + " re-planned around its recomputes ...");
-                RecomputeReplan.Result again = RecomputeReplan.run(graph, setting, budget, f.result().plan(), lambda,
-                        settings, share, progress);
-                progress.accept("recompute: re-planned the search's plan from the plan of " + f.start() + ": "
-                        + again.note());
-                notes.add("re-planned the search's plan from the plan of " + f.start() + ": " + again.note());
-                if (again.plan() != null) {
-                    best.offer(again.plan(), again.check(), again.objective(), RecomputeOutcome.CHOOSE
-                            + ", re-planned");
-                    if (again.objective().value() < made.value()) {
-                        made = again.objective();
-                        won = f.start();
-                        lowest = again;
-                    }
-                }
-            }
-            notes.add("the lowest: the search's plan from the plan of " + (won == null ? found.get(0).start()
-                    + " (no re-planning went below it)" : won + " (after its re-planning)"));
-            if (lowest != null && !step.stopped()) {
-                // The re-planning moved the plan's loads and spills: the moves the search refused may pay now.
-                progress.accept("recompute: choosing recomputes again on the lowest plan re-planned ...");
-                RecomputeSearch.Result r = RecomputeSearch.run(g, lowest.plan(), lambda, step.child(), progress);
-                progress.accept("recompute: chosen again on the lowest plan re-planned: " + r.note(made));
-                notes.add("again on the lowest plan re-planned: " + r.note(made));
-                if (r.improved()) {
-                    best.offer(r.plan(), r.check(), r.objective(), RecomputeOutcome.CHOOSE + ", " + AGAIN);
-                    made = r.objective().value() < made.value() ? r.objective() : made;
-                }
-            }
-        }
+        Objective made = found.isEmpty() ? null : replanLowest(graph, setting, budget, g, step, found, best, notes);
         steps.add(new StepReport(RecomputeOutcome.CHOOSE, step.stopped() ? StepReport.Status.OUT_OF_BUDGET
                 : StepReport.Status.DONE, made == null ? null : made.traffic(), null, step.budget().wallSeconds(),
                 work(step), String.join(" | ", notes)));
+    }
+
+    /**
+     * Why the search is skipped (switched off, no plan, the plan meets the bound, the limit spent), or null when it
+     * runs.
+     */
+    private String skipped(Best best, RecomputeBound.Result lower, Limits limits) {
+        if (!settings.cosma().uses(Technique.CHOOSE) || best.objective == null
+                || best.objective.value() <= lower.value() || limits.stopped()) {
+            return !settings.cosma().uses(Technique.CHOOSE) ? "switched off (without " + Technique.CHOOSE.id()
+                    + ")" : best.objective == null ? "no plan to start from" : best.objective.value() == 0
+                    ? "a plan with objective 0 is optimal" : best.objective.value() <= lower.value() ? "the plan of "
+                    + best.source + " meets the bound over every plan: it is optimal" : "the limit is spent";
+        }
+        return null;
+    }
+
+    /**
+     * The searches' lowest distinct plans ({@code found}, lowest first) re-planned around their recomputes, then the
+     * search again on the lowest re-planned plan when one went below the searches' lowest (see {@link #choose}).
+     * Returns the lowest objective made; every plan is offered to {@code best}, every note added to {@code notes}.
+     */
+    private Objective replanLowest(Graph graph, TensorSetting setting, long budget, Graph g, Limits step,
+                                   List<Found> found, Best best, List<String> notes) {
+        Objective made = found.get(0).result().objective();
+        Limits replans = step.budget().limited() ? step.child(1 - Shares.CHOOSE_AGAIN) : step.child();
+        String won = null;
+        RecomputeReplan.Result lowest = null;
+        for (int i = 0; i < found.size() && !replans.stopped(); i++) {
+            Found f = found.get(i);
+            Limits share = replans.budget().limited() && i < found.size() - 1
+                    ? replans.child(Shares.CHOOSE_REPLAN_EACH) : replans.child();
+            progress.accept("recompute: the plan the search made from the plan of " + f.start()
+                    + " re-planned around its recomputes ...");
+            RecomputeReplan.Result again = RecomputeReplan.run(graph, setting, budget, f.result().plan(), lambda,
+                    settings, share, progress);
+            progress.accept("recompute: re-planned the search's plan from the plan of " + f.start() + ": "
+                    + again.note());
+            notes.add("re-planned the search's plan from the plan of " + f.start() + ": " + again.note());
+            if (again.plan() != null) {
+                best.offer(again.plan(), again.check(), again.objective(), RecomputeOutcome.CHOOSE
+                        + ", re-planned");
+                if (again.objective().value() < made.value()) {
+                    made = again.objective();
+                    won = f.start();
+                    lowest = again;
+                }
+            }
+        }
+        notes.add("the lowest: the search's plan from the plan of " + (won == null ? found.get(0).start()
+                + " (no re-planning went below it)" : won + " (after its re-planning)"));
+        if (lowest != null && !step.stopped()) {
+            // The re-planning moved the plan's loads and spills: the moves the search refused may pay now.
+            progress.accept("recompute: choosing recomputes again on the lowest plan re-planned ...");
+            RecomputeSearch.Result r = RecomputeSearch.run(g, lowest.plan(), lambda, step.child(), progress);
+            progress.accept("recompute: chosen again on the lowest plan re-planned: " + r.note(made));
+            notes.add("again on the lowest plan re-planned: " + r.note(made));
+            if (r.improved()) {
+                best.offer(r.plan(), r.check(), r.objective(), RecomputeOutcome.CHOOSE + ", " + AGAIN);
+                made = r.objective().value() < made.value() ? r.objective() : made;
+            }
+        }
+    
+        return made;
     }
 
     /**
