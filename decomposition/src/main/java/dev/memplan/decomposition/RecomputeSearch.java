@@ -166,9 +166,9 @@ final class RecomputeSearch {
             return "drop a rerun of '" + g.operator(state.runs.get(move.time())).name() + "'";
         }
         return "rerun '" + g.operator(g.producer(move.tensor())).name()
-                + (move.depth() == 1 ? "' (and an input's producer)" : move.depth() > 1 ? "' (and reruns for its inputs, "
-                + move.depth() + " deep)" : "'") + " for '" + g.tensor(move.tensor()).name()
-                + "'";
+                + (move.depth() == 1 ? "' (and an input's producer)"
+                        : move.depth() > 1 ? "' (and reruns for its inputs, " + move.depth() + " deep)" : "'")
+                + " for '" + g.tensor(move.tensor()).name() + "'";
     }
 
     /**
@@ -306,8 +306,8 @@ final class RecomputeSearch {
             if (m.add()) {
                 Segment s = segments.get(m.tensor()).get(m.segment());
                 int r = firstRead(m.tensor(), s);
-                return (m.depth() == 0 ? "add " : m.depth() == 1 ? "chain " : "chain" + m.depth() + " ") + m.tensor() + " "
-                        + occurrence(r);
+                return (m.depth() == 0 ? "add " : m.depth() == 1 ? "chain " : "chain" + m.depth() + " ") + m.tensor()
+                        + " " + occurrence(r);
             }
             return "drop " + occurrence(m.time());
         }

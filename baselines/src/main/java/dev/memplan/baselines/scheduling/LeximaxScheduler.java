@@ -69,7 +69,8 @@ public final class LeximaxScheduler implements Scheduler {
             boolean moved = false;
             for (int op = 0; op < n; op++) {
                 int at = indexOf(order, op);
-                // The order without op, and op's window in it: after its inputs' producers, before its outputs' readers.
+                // The order without op, and op's window in it: after its inputs' producers, before its outputs'
+                // readers.
                 System.arraycopy(order, 0, rest, 0, at);
                 System.arraycopy(order, at + 1, rest, at, n - 1 - at);
                 for (int i = 0; i < n - 1; i++) {

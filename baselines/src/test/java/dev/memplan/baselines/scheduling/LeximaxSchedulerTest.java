@@ -50,7 +50,8 @@ class LeximaxSchedulerTest {
         assertEquals(22, Budgets.footprint(g, Schedule.defaultOrder(g)));
         assertEquals(13, r.peak());
         List<String> order = r.schedule().operators();
-        assertTrue(order.indexOf("wg") > order.indexOf("ig"), "the weight gradient runs after x2's last reader: " + order);
+        assertTrue(order.indexOf("wg") > order.indexOf("ig"),
+                "the weight gradient runs after x2's last reader: " + order);
         // At 13 bytes the levelled order needs no spill; the default order must send x2 (10 bytes) off and back.
         long budget = 13;
         PlanResult levelled = new Scheme(new GivenOrderScheduler(r.schedule(), "leximax"), new BeladyReplacement(),
