@@ -24,8 +24,8 @@ import java.util.Arrays;
  *
  * <p>Cost: a profile is O(n + m + reads) and its comparison O(n log n); a round tries every position of every
  * operator's window, O(n^2) profiles at worst, at most {@link #MAX_ROUNDS} rounds. Under a work limit it stops,
- * deterministically, after {@link #PROFILES_PER_UNIT} profiles a unit of what is left; the order reached so far is
- * its result.
+ * deterministically, after {@link #PROFILES_PER_UNIT} profiles a unit of what is left; under a time limit alone
+ * when the clock runs out; the order reached so far is its result.
  */
 public final class LeximaxScheduler implements Scheduler {
 
@@ -44,17 +44,18 @@ public final class LeximaxScheduler implements Scheduler {
     public ScheduleResult schedule(Graph graph, Limits limits) {
         long began = System.nanoTime();
         Budget.Meter meter = limits.workMode() ? limits.budget().meter(PROFILES_PER_UNIT) : null;
-        int[] order = order(graph, meter);
+        int[] order = order(graph, meter, limits.budget());
         return ScheduleResult.asIs(graph, Schedule.of(graph, order), "default order levelled (leximax)", began);
     }
 
     /**
      * The levelled order of {@code g} (operator indices), from its default order.
      *
-     * @param meter counts one step per profile tried and stops the search when the work is spent; null: no limit
-     *     but {@link #MAX_ROUNDS}
+     * @param meter counts one step per profile tried and stops the search when the work is spent; null: no work
+     *     limit
+     * @param budget without a meter, the clock (and Ctrl-C) that stops the search before each profile
      */
-    static int[] order(Graph g, Budget.Meter meter) {
+    static int[] order(Graph g, Budget.Meter meter, Budget budget) {
         int n = g.operatorCount();
         int[] order = new int[n];
         for (int i = 0; i < n; i++) {
@@ -96,7 +97,7 @@ public final class LeximaxScheduler implements Scheduler {
                     if (j == at) {
                         continue;
                     }
-                    if (meter != null && !meter.step()) {
+                    if (meter != null ? !meter.step() : budget.wallOver()) {
                         return order;
                     }
                     insert(rest, op, j, candidate);
