@@ -49,13 +49,20 @@ final class OrderCover {
     /** What the recompute step's "plan from" adds to the source of a plan this made better. */
     static final String SOURCE = "its order covered exactly";
 
+    /**
+     * The most (tensor interval, timestep it spans) pairs a program is built with, each a term of a room row: about
+     * 200 MB of model at this cap. The zoo's training graphs of up to 300 operators have about 10^5; a generated
+     * training step of 13,423 operators had enough to take 5 GB and 10 s before its solve could read the clock.
+     */
+    static final long MAX_SPANS = 4_000_000;
+
     private OrderCover() {
     }
 
     /**
      * The packed optimum of {@code from}'s order, or null when the program finds no solution within limits, the
-     * packing does not fit the budget, the plan is not valid, or {@code from} recomputes (its order is not one of
-     * first runs only).
+     * packing does not fit the budget, the plan is not valid, {@code from} recomputes (its order is not one of
+     * first runs only), the limits are spent before it starts, or the program would pass {@link #MAX_SPANS}.
      *
      * @param g the graph in {@code from}'s tensor setting
      * @param from a plan whose order is kept
@@ -63,11 +70,15 @@ final class OrderCover {
      * @param limits the program's and the packing's limits (half each)
      */
     static Plan of(Graph g, Plan from, long budget, Limits limits) {
-        if (from == null || from.schedule().operators().size() != g.operatorCount() || !Solvers.nativeAvailable()) {
+        if (from == null || from.schedule().operators().size() != g.operatorCount() || !Solvers.nativeAvailable()
+                || limits.stopped()) {
             return null;
         }
         int[] order = from.schedule().resolve(g);
         Program program = Program.of(g, order, budget);
+        if (program == null) {
+            return null;
+        }
         SolverResult r = Solvers.create(Backend.CPSAT).solve(program.model(), limits.child(Shares.ORDER_COVER_PROGRAM));
         if (!r.hasSolution()) {
             return null;
@@ -90,6 +101,7 @@ final class OrderCover {
      * throughout the interval" of each interval between two consecutive events (null where none is needed).
      */
     private record Program(Model model, int[][] events, Variable[][] off) {
+        /** The program, or null when it would have more than {@link #MAX_SPANS} terms in its room rows. */
         static Program of(Graph g, int[] order, long budget) {
             int n = order.length;
             int[] pos = new int[n];
@@ -108,6 +120,15 @@ final class OrderCover {
                 events[x] = java.util.stream.IntStream.concat(p >= 0 ? java.util.stream.IntStream.of(pos[p])
                         : java.util.stream.IntStream.empty(), Arrays.stream(g.consumers(x)).map(c -> pos[c]))
                         .distinct().sorted().toArray();
+            }
+            long spans = 0;
+            for (int[] e : events) {
+                for (int i = 0; i + 1 < e.length; i++) {
+                    spans += Math.max(0, e[i + 1] - e[i] - 1);
+                }
+            }
+            if (spans > MAX_SPANS) {
+                return null;
             }
             Model model = new Model("order cover");
             Variable[][] off = new Variable[m][];

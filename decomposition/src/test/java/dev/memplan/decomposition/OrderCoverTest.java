@@ -104,4 +104,20 @@ class OrderCoverTest {
         Plan recomputing = new Plan(g.name(), ALL, mr, new Schedule(twice), Map.of(), null, null);
         assertNull(OrderCover.of(g, recomputing, mr, Limits.DEFAULT));
     }
+
+    /**
+     * Spent limits give nothing and build nothing, where the same order with limits gives a plan: the step ran
+     * with its limit spent on a training step of 13,423 operators and built 5 GB of model before its solve read the
+     * clock.
+     */
+    @Test
+    void spentLimitsGiveNothing() {
+        Assumptions.assumeTrue(Solvers.nativeAvailable(), "OR-Tools natives");
+        Graph g = tiny(3, 5).withSetting(ALL);
+        long mr = Budgets.minimumRequired(g);
+        Plan from = new Plan(g.name(), ALL, mr, Schedule.defaultOrder(g), Map.of(), null, null);
+        org.junit.jupiter.api.Assertions.assertNotNull(OrderCover.of(g, from, mr, Limits.DEFAULT));
+        Limits spent = Limits.DEFAULT.withBudget(dev.memplan.model.Budget.ofWork(0, java.time.Duration.ofSeconds(60)));
+        assertNull(OrderCover.of(g, from, mr, spent));
+    }
 }
