@@ -190,7 +190,7 @@ public final class PeakBound {
             for (int x : live) {
                 long[] best = {full[x], g.size(x)};
                 if (rerun[x] >= 0) {
-                    best = cheaper(best, rerunOption(x, done, own, reverse));
+                    best = cheaper(best, rerunOption(x));
                 }
                 items.add(new long[] {best[0], best[1], g.size(x)});
             }
@@ -238,7 +238,7 @@ public final class PeakBound {
         }
 
         /** The rerun's cheapest (price, bytes covered) over its dead inputs' choices; null when it covers nothing. */
-        private long[] rerunOption(int x, long[] done, int[] own, boolean reverse) {
+        private long[] rerunOption(int x) {
             List<Integer> dead = new ArrayList<>();
             for (int y : inputs[x]) {
                 if (sharersAt[y] == stamp) {
