@@ -282,9 +282,9 @@ class PricedBoundsTest {
     /**
      * The live bytes priced on {@link #fanOut}: b leaves at the peak by a spill (4) or a rerun of p after it (3),
      * which needs y. With y dead there and a (p's other output) dead too, the rerun pays p's whole cost and y's return
-     * (3 + 2 > 4): the bound is the spill, 4, which the brute force attains; sharing p's cost with a and y's return
-     * with a's rerun, as a moment where a is live would, gave 3. With y live through the peak the rerun needs nothing
-     * more, and the bound must not charge y: it stays at or below the brute force's optimum there.
+     * (3 + 2 > 4): the bound is the spill, 4, which the brute force attains; sharing p's cost and y's room with the
+     * dead a, as the cover did before, gave 2. With y live through the peak the rerun needs nothing more, and the
+     * bound must not charge y: it stays at or below the brute force's optimum there.
      */
     @Test
     void aLoneOutputPaysItsProducersWholeRerunAndItsDeadInputs() {
