@@ -503,12 +503,9 @@ public final class RecomputeBound {
 
     /**
      * What the reruns of the live tensors' producers after o's first run need beyond the live bytes: the tensors dead
-     * at o (every first run reading them comes before o's; {@link Live#dead}) that some rerun reads, level by level.
-     * A live x whose producer p may pay ({@link Reruns#mayPay}; one that may not is never rerun in some optimal plan)
-     * needs p's dead inputs, level 1; a need y of level below {@link #MAX_DEPTH} whose producer q may pay, brought back
-     * by a rerun of q, needs q's dead inputs in turn, one level deeper. An input live at o needs nothing: it is on chip
-     * at o, or it is off and its own price pays for a segment that starts after o, one that may serve the rerun. An
-     * input of o itself is on chip at o within o's own bytes.
+     * at o that some rerun reads, level by level ({@link RerunNeeds}, from the live tensors' producers together, each
+     * tensor one need, {@link RerunNeeds.Identity#TENSOR}, levels up to {@link #MAX_DEPTH}, at most
+     * {@link #MAX_NEEDS} needs).
      *
      * <p><b>Why the chain is a bound.</b> Take a plan and the reruns after t (o's first run) that bring back live
      * tensors. Each need y of such a rerun is on chip at the rerun: its segment then either spans t (y held at t: room
@@ -549,21 +546,20 @@ public final class RecomputeBound {
         }
 
         static Needs of(Graph g, int o, int[] live, Live pairs, boolean[] pays, double[] price) {
-            java.util.Map<Integer, Integer> id = new java.util.HashMap<>();
-            List<Integer> tensors = new ArrayList<>();
-            List<Integer> depth = new ArrayList<>();
+            int[] producers = java.util.Arrays.stream(live).map(g::producer).toArray();
+            RerunNeeds walk = RerunNeeds.of(g, o, producers, pairs, pays, MAX_DEPTH, MAX_NEEDS,
+                    RerunNeeds.Identity.TENSOR);
+            int m = walk.count();
+            int[] tensors = new int[m];
             int[][] liveNeeds = new int[live.length][];
+            int[][] needs = new int[m][];
             for (int i = 0; i < live.length; i++) {
-                int p = g.producer(live[i]);
-                liveNeeds[i] = p < 0 || !pays[p] ? new int[0] : deadInputs(g, o, p, pairs, id, tensors, depth, 1);
+                liveNeeds[i] = walk.rootNeeds(i);
             }
-            List<int[]> needs = new ArrayList<>();
-            for (int j = 0; j < tensors.size(); j++) { // breadth first: the list grows, each tensor at its least level
-                int q = g.producer(tensors.get(j));
-                needs.add(q < 0 || !pays[q] || depth.get(j) >= MAX_DEPTH ? new int[0]
-                        : deadInputs(g, o, q, pairs, id, tensors, depth, depth.get(j) + 1));
+            for (int j = 0; j < m; j++) {
+                tensors[j] = walk.tensor(j);
+                needs[j] = walk.needs(j);
             }
-            int m = tensors.size();
             double[] parents = new double[m];
             for (int i = 0; i < live.length; i++) {
                 for (int y : liveNeeds[i]) {
@@ -571,8 +567,8 @@ public final class RecomputeBound {
                 }
             }
             for (int j = 0; j < m; j++) {
-                for (int y : needs.get(j)) {
-                    parents[y] += g.size(tensors.get(j));
+                for (int y : needs[j]) {
+                    parents[y] += g.size(tensors[j]);
                 }
             }
             double[][] liveShares = new double[live.length][];
@@ -583,33 +579,14 @@ public final class RecomputeBound {
             double[] load = new double[m];
             double[] rerun = new double[m];
             for (int j = 0; j < m; j++) {
-                int y = tensors.get(j);
-                shares[j] = shares(needs.get(j), g.size(y), parents);
+                int y = tensors[j];
+                shares[j] = shares(needs[j], g.size(y), parents);
                 int q = g.producer(y);
                 load[j] = q < 0 || g.isGraphOutput(y) ? g.size(y) : 2.0 * g.size(y);
                 // price[y] is the least of the load and the rerun share when q may pay, the load otherwise.
                 rerun[j] = q < 0 || !pays[q] ? Double.POSITIVE_INFINITY : price[y];
             }
-            return new Needs(g, tensors.stream().mapToInt(Integer::intValue).toArray(), liveNeeds, liveShares,
-                    needs.toArray(new int[0][]), shares, load, rerun);
-        }
-
-        /** p's inputs dead at o, each once, as need indices (new ones at this level, up to {@link #MAX_NEEDS}). */
-        private static int[] deadInputs(Graph g, int o, int p, Live pairs, java.util.Map<Integer, Integer> id,
-                                        List<Integer> tensors, List<Integer> depth, int level) {
-            return java.util.Arrays.stream(g.inputs(p)).distinct().filter(y -> pairs.dead(o, y)).map(y -> {
-                Integer known = id.get(y);
-                if (known != null) {
-                    return known;
-                }
-                if (tensors.size() >= MAX_NEEDS) {
-                    return -1; // beyond the limit: free
-                }
-                id.put(y, tensors.size());
-                tensors.add(y);
-                depth.add(level);
-                return tensors.size() - 1;
-            }).filter(j -> j >= 0).toArray();
+            return new Needs(g, tensors, liveNeeds, liveShares, needs, shares, load, rerun);
         }
 
         /** size(q) / the sizes of each need's parents, rounded down. */

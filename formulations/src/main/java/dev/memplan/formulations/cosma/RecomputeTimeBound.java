@@ -202,29 +202,13 @@ final class RecomputeTimeBound {
 
     /**
      * The needs of a rerun of p after o's first run, as paths: [y] for each input y of p dead at o, then [y, z] for
-     * each input z of y's producer dead at o when that producer may pay, and so on, breadth first, paths of at most
-     * {@link #MAX_DEPTH} tensors, at most {@link #MAX_NEEDS} of them (the ones left out only weaken the program).
+     * each input z of y's producer dead at o when that producer may pay, and so on, breadth first ({@link RerunNeeds},
+     * each path its own need, {@link RerunNeeds.Identity#PATH}), paths of at most {@link #MAX_DEPTH} tensors, at most
+     * {@link #MAX_NEEDS} of them (the ones left out only weaken the program).
      */
     private static int[][] needs(Graph g, int o, int p, RecomputeBound.Live pairs, boolean[] pays) {
-        List<int[]> out = new ArrayList<>();
-        java.util.ArrayDeque<int[]> open = new java.util.ArrayDeque<>();
-        open.add(new int[0]);
-        while (!open.isEmpty() && out.size() < MAX_NEEDS) {
-            int[] path = open.poll();
-            int q = path.length == 0 ? p : g.producer(path[path.length - 1]);
-            if (path.length >= MAX_DEPTH || q < 0 || !pays[q]) {
-                continue;
-            }
-            for (int y : Arrays.stream(g.inputs(q)).distinct().toArray()) {
-                if (out.size() < MAX_NEEDS && pairs.dead(o, y)) {
-                    int[] longer = Arrays.copyOf(path, path.length + 1);
-                    longer[path.length] = y;
-                    out.add(longer);
-                    open.add(longer);
-                }
-            }
-        }
-        return out.toArray(new int[0][]);
+        return RerunNeeds.of(g, o, new int[] {p}, pairs, pays, MAX_DEPTH, MAX_NEEDS, RerunNeeds.Identity.PATH)
+                .paths();
     }
 
     /**
