@@ -45,21 +45,27 @@ import java.util.function.Consumer;
  *       goes. Tried on every recompute, the dearest first.</li>
  * </ul>
  * Each kept move restarts the scan on the new plan; a move the checker refuses or that does not pay is not tried
- * again. The other segments keep their timesteps and addresses, so the plan's order, spills and addresses are not
- * re-planned here: {@link RecomputeStep} then re-plans the result around its recomputes ({@link RecomputeReplan}).
+ * again until a scan keeps nothing: then, when moves were kept since the refusals began, they are all tried again
+ * (the moves kept freed room and moved loads), so a search the limit does not cut ends where no move of its own
+ * lowers the plan. The other segments keep their timesteps and addresses, so the plan's order, spills and
+ * addresses are not re-planned here: {@link RecomputeStep} then re-plans the result around its recomputes
+ * ({@link RecomputeReplan}).
  *
  * <p>Deterministic: candidates are ordered by their price and then by tensor and timestep, and the work is counted,
  * one step per segment and run of each plan tried ({@link #STEPS_PER_UNIT} a unit); the search ends when a scan
- * keeps nothing, the work is spent or the limit stops it. Time O(moves tried x plan size).
+ * of every move keeps nothing, the work is spent or the limit stops it. Time O(moves tried x plan size).
  */
 final class RecomputeSearch {
 
     /**
      * Plan elements (segments and runs) a work unit covers when a move is tried (copied, edited and checked), so that
-     * a unit takes about a second on the quiet reference machine; timed on three training graphs of the zoo
-     * (BENCHMARKS.md, "Recomputes chosen by a local search").
+     * a unit takes about a second on the quiet reference machine: timed again on resnet50:train M_H and
+     * fcn_resnet50:train M_R at lambda 2^-8, where the searches tried about a million elements a second on the
+     * loaded shared machine, a quarter of the quiet one's speed (BENCHMARKS.md, "The recompute search's moves
+     * re-timed"); the first timing's 400,000 made a unit a fraction of a second, and cut the searches short at a
+     * hundred moves.
      */
-    static final long STEPS_PER_UNIT = 400_000;
+    static final long STEPS_PER_UNIT = 4_000_000;
 
     /**
      * The deepest chain of reruns an add tries for the inputs it needs: on resnet50:train at lambda 2^-8 a rerun of a
@@ -111,8 +117,14 @@ final class RecomputeSearch {
         int tried = 0;
         boolean kept = true;
         boolean cut = false;
+        boolean keptSinceCleared = false;
         scan:
-        while (kept) {
+        while (kept || keptSinceCleared) {
+            if (!kept) {
+                // A pass kept nothing: the moves kept since the refusals were made freed room and moved loads.
+                refused.clear();
+                keptSinceCleared = false;
+            }
             kept = false;
             for (Move move : best.moves(lambda)) {
                 String key = best.key(move);
@@ -126,13 +138,7 @@ final class RecomputeSearch {
                 tried++;
                 State next = move.add() ? best.add(move.tensor(), move.segment(), move.depth())
                         : best.drop(move.time());
-                CheckReport c;
-                try {
-                    c = next == null ? null : PlanChecker.check(g, next.plan(start));
-                } catch (IllegalArgumentException e) {
-                    // A schedule or segment the plan's records refuse: the move is refused like an invalid plan.
-                    c = null;
-                }
+                CheckReport c = check(g, next, start);
                 Objective o = c == null || !c.valid() ? null : Objective.of(c.traffic(), lambda);
                 if (o == null || o.value() >= objective.value()) {
                     refused.add(key);
@@ -149,6 +155,7 @@ final class RecomputeSearch {
                 }
                 progress.accept("recompute: search: " + what + ": " + objective);
                 kept = true;
+                keptSinceCleared = true;
                 continue scan;
             }
         }
@@ -158,6 +165,16 @@ final class RecomputeSearch {
         Plan plan = best.plan(start);
         return new Result(added + dropped == 0 ? start : plan.withResult(check.traffic(), start.solver()), check,
                 objective, added, dropped, tried, cut);
+    }
+
+    /** The check of {@code next}'s plan, or null when there is no plan or its records refuse it. */
+    private static CheckReport check(Graph g, State next, Plan start) {
+        try {
+            return next == null ? null : PlanChecker.check(g, next.plan(start));
+        } catch (IllegalArgumentException e) {
+            // A schedule or segment the plan's records refuse: the move is refused like an invalid plan.
+            return null;
+        }
     }
 
     /** The move in words, on the state it is made on. */
