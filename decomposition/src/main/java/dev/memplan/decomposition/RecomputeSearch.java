@@ -36,7 +36,7 @@ import java.util.function.Consumer;
  *       before the run and a recomputed one after it (or made for the run alone in a free gap). Tried when lambda x
  *       the reruns' costs (p's and its inputs' producers') is below what the load saves (the load, and x's spill when
  *       it is x's only load), the dearest savings first, each deeper form only where the shallower one was refused
- *       and when it reruns something that deep.
+ *       and when it reruns something that deep; the chains two or more deep after every other move.
  *       No move reruns an operator that {@link Reruns#mayPay} rules out (some optimum reruns none of them, by the
  *       dominance argument there): p must may-pay, and the chain reruns only the inputs' producers that may pay,
  *       the other inputs are loaded;</li>
@@ -70,9 +70,11 @@ final class RecomputeSearch {
     /**
      * The deepest chain of reruns an add tries for the inputs it needs: on resnet50:train at lambda 2^-8 a rerun of a
      * residual add for its output mostly swapped the load saved for a load of an input of the same size; making that
-     * input again needs its producer's inputs, a convolution's or the previous block's add's.
+     * input again needs its producer's inputs, a convolution's or the previous block's add's. Eight: a residual
+     * block's forward from its input (convolution, batch norm and activation three times, then the add) is that deep,
+     * as checkpointing reruns it; tried only after the shallower moves, each a few elements of work.
      */
-    static final int CHAIN_DEPTH = 3;
+    static final int CHAIN_DEPTH = 8;
 
     /**
      * The search's answer.
@@ -266,7 +268,10 @@ final class RecomputeSearch {
                     template.solver());
         }
 
-        /** The moves to try, in order: adds by saving left after the rerun's price, then drops by price. */
+        /**
+         * The moves to try, in order: adds at most one rerun deep by saving left after the reruns' price, then drops
+         * by price, then the deeper chains by saving: a search follows the shallower moves' path until it ends.
+         */
         List<Move> moves(double lambda) {
             List<Move> adds = new ArrayList<>();
             for (int x = 0; x < g.tensorCount(); x++) {
@@ -310,8 +315,10 @@ final class RecomputeSearch {
                 seen[o] = true;
             }
             drops.sort(Comparator.comparingDouble((Move m) -> -m.price()).thenComparingInt(Move::time));
-            List<Move> all = new ArrayList<>(adds);
+            List<Move> all = new ArrayList<>();
+            adds.stream().filter(m -> m.depth() <= 1).forEach(all::add);
             all.addAll(drops);
+            adds.stream().filter(m -> m.depth() > 1).forEach(all::add);
             return all;
         }
 
