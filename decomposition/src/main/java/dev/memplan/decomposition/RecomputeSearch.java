@@ -36,7 +36,7 @@ import java.util.function.Consumer;
  *       before the run and a recomputed one after it (or made for the run alone in a free gap). Tried when lambda x
  *       the reruns' costs (p's and its inputs' producers') is below what the load saves (the load, and x's spill when
  *       it is x's only load), the dearest savings first, each deeper form only where the shallower one was refused
- *       and when it reruns something that deep.
+ *       and when it reruns something that deep; the chains two or more deep after every other move.
  *       No move reruns an operator that {@link Reruns#mayPay} rules out (some optimum reruns none of them, by the
  *       dominance argument there): p must may-pay, and the chain reruns only the inputs' producers that may pay,
  *       the other inputs are loaded;</li>
@@ -45,28 +45,36 @@ import java.util.function.Consumer;
  *       goes. Tried on every recompute, the dearest first.</li>
  * </ul>
  * Each kept move restarts the scan on the new plan; a move the checker refuses or that does not pay is not tried
- * again. The other segments keep their timesteps and addresses, so the plan's order, spills and addresses are not
- * re-planned here: {@link RecomputeStep} then re-plans the result around its recomputes ({@link RecomputeReplan}).
+ * again until a scan keeps nothing: then, when moves were kept since the refusals began, they are all tried again
+ * (the moves kept freed room and moved loads), so a search the limit does not cut ends where no move of its own
+ * lowers the plan. The other segments keep their timesteps and addresses, so the plan's order, spills and
+ * addresses are not re-planned here: {@link RecomputeStep} then re-plans the result around its recomputes
+ * ({@link RecomputeReplan}).
  *
  * <p>Deterministic: candidates are ordered by their price and then by tensor and timestep, and the work is counted,
  * one step per segment and run of each plan tried ({@link #STEPS_PER_UNIT} a unit); the search ends when a scan
- * keeps nothing, the work is spent or the limit stops it. Time O(moves tried x plan size).
+ * of every move keeps nothing, the work is spent or the limit stops it. Time O(moves tried x plan size).
  */
 final class RecomputeSearch {
 
     /**
      * Plan elements (segments and runs) a work unit covers when a move is tried (copied, edited and checked), so that
-     * a unit takes about a second on the quiet reference machine; timed on three training graphs of the zoo
-     * (BENCHMARKS.md, "Recomputes chosen by a local search").
+     * a unit takes about a second on the quiet reference machine: timed again on resnet50:train M_H and
+     * fcn_resnet50:train M_R at lambda 2^-8, where the searches tried about a million elements a second on the
+     * loaded shared machine, a quarter of the quiet one's speed (BENCHMARKS.md, "The recompute search's moves
+     * re-timed"); the first timing's 400,000 made a unit a fraction of a second, and cut the searches short at a
+     * hundred moves.
      */
-    static final long STEPS_PER_UNIT = 400_000;
+    static final long STEPS_PER_UNIT = 4_000_000;
 
     /**
      * The deepest chain of reruns an add tries for the inputs it needs: on resnet50:train at lambda 2^-8 a rerun of a
      * residual add for its output mostly swapped the load saved for a load of an input of the same size; making that
-     * input again needs its producer's inputs, a convolution's or the previous block's add's.
+     * input again needs its producer's inputs, a convolution's or the previous block's add's. Eight: a residual
+     * block's forward from its input (convolution, batch norm and activation three times, then the add) is that deep,
+     * as checkpointing reruns it; tried only after the shallower moves, each a few elements of work.
      */
-    static final int CHAIN_DEPTH = 3;
+    static final int CHAIN_DEPTH = 8;
 
     /**
      * The search's answer.
@@ -111,8 +119,14 @@ final class RecomputeSearch {
         int tried = 0;
         boolean kept = true;
         boolean cut = false;
+        boolean keptSinceCleared = false;
         scan:
-        while (kept) {
+        while (kept || keptSinceCleared) {
+            if (!kept) {
+                // A pass kept nothing: the moves kept since the refusals were made freed room and moved loads.
+                refused.clear();
+                keptSinceCleared = false;
+            }
             kept = false;
             for (Move move : best.moves(lambda)) {
                 String key = best.key(move);
@@ -126,13 +140,7 @@ final class RecomputeSearch {
                 tried++;
                 State next = move.add() ? best.add(move.tensor(), move.segment(), move.depth())
                         : best.drop(move.time());
-                CheckReport c;
-                try {
-                    c = next == null ? null : PlanChecker.check(g, next.plan(start));
-                } catch (IllegalArgumentException e) {
-                    // A schedule or segment the plan's records refuse: the move is refused like an invalid plan.
-                    c = null;
-                }
+                CheckReport c = check(g, next, start);
                 Objective o = c == null || !c.valid() ? null : Objective.of(c.traffic(), lambda);
                 if (o == null || o.value() >= objective.value()) {
                     refused.add(key);
@@ -149,6 +157,7 @@ final class RecomputeSearch {
                 }
                 progress.accept("recompute: search: " + what + ": " + objective);
                 kept = true;
+                keptSinceCleared = true;
                 continue scan;
             }
         }
@@ -158,6 +167,16 @@ final class RecomputeSearch {
         Plan plan = best.plan(start);
         return new Result(added + dropped == 0 ? start : plan.withResult(check.traffic(), start.solver()), check,
                 objective, added, dropped, tried, cut);
+    }
+
+    /** The check of {@code next}'s plan, or null when there is no plan or its records refuse it. */
+    private static CheckReport check(Graph g, State next, Plan start) {
+        try {
+            return next == null ? null : PlanChecker.check(g, next.plan(start));
+        } catch (IllegalArgumentException e) {
+            // A schedule or segment the plan's records refuse: the move is refused like an invalid plan.
+            return null;
+        }
     }
 
     /** The move in words, on the state it is made on. */
@@ -249,7 +268,10 @@ final class RecomputeSearch {
                     template.solver());
         }
 
-        /** The moves to try, in order: adds by saving left after the rerun's price, then drops by price. */
+        /**
+         * The moves to try, in order: adds at most one rerun deep by saving left after the reruns' price, then drops
+         * by price, then the deeper chains by saving: a search follows the shallower moves' path until it ends.
+         */
         List<Move> moves(double lambda) {
             List<Move> adds = new ArrayList<>();
             for (int x = 0; x < g.tensorCount(); x++) {
@@ -293,8 +315,10 @@ final class RecomputeSearch {
                 seen[o] = true;
             }
             drops.sort(Comparator.comparingDouble((Move m) -> -m.price()).thenComparingInt(Move::time));
-            List<Move> all = new ArrayList<>(adds);
+            List<Move> all = new ArrayList<>();
+            adds.stream().filter(m -> m.depth() <= 1).forEach(all::add);
             all.addAll(drops);
+            adds.stream().filter(m -> m.depth() > 1).forEach(all::add);
             return all;
         }
 

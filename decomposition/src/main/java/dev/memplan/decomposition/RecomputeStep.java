@@ -231,7 +231,7 @@ final class RecomputeStep {
      * spill-only plan: another basin than theirs (on lraspp_mobilenet_v3_large:train M_R at lambda 2^-8 the search
      * went lower from a raw Belady plan than the best plan's objective then).
      */
-    static final int CHOOSE_RAW_STARTS = 2;
+    static final int CHOOSE_RAW_STARTS = 8;
 
     /**
      * The recompute search's starts besides {@code best}: {@code spillPlan} when it is another plan, then the
