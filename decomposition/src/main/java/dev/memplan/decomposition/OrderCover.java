@@ -1,6 +1,7 @@
 package dev.memplan.decomposition;
 
 import dev.memplan.baselines.allocation.Portfolio;
+import dev.memplan.baselines.scheduling.LeximaxScheduler;
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.formulations.milp.LinearExpr;
 import dev.memplan.formulations.milp.Model;
@@ -15,10 +16,13 @@ import dev.memplan.model.Origin;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanBuffers;
 import dev.memplan.model.PlanChecker;
+import dev.memplan.model.Schedule;
 import dev.memplan.model.Segment;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.Shares;
 import dev.memplan.model.SolverInfo;
+import dev.memplan.model.TensorSetting;
+import dev.memplan.model.TrainingStep;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -48,6 +52,12 @@ final class OrderCover {
     static final String NAME = "order-cover";
     /** What the recompute step's "plan from" adds to the source of a plan this made better. */
     static final String SOURCE = "its order covered exactly";
+    /** The recompute step's "plan from" of a plan of a training step's levelled order. */
+    static final String LEVELLED = "the levelled order covered exactly";
+
+    /** A plan this made, and where its order came from (a "plan from" of the recompute step). */
+    record Covered(Plan plan, String source) {
+    }
 
     /**
      * The most (tensor interval, timestep it spans) pairs a program is built with, each a term of a room row: about
@@ -57,6 +67,55 @@ final class OrderCover {
     static final long MAX_SPANS = 4_000_000;
 
     private OrderCover() {
+    }
+
+    /**
+     * The lowest of the packed optima of several orders: each distinct order of first runs among {@code from}'s
+     * plans (in the order given; plans that recompute have none), then, on a training step ({@link TrainingStep}),
+     * its default order levelled ({@link LeximaxScheduler}, the order {@link LevelledStarts} plans on), each with an
+     * equal part of what the ones before it left; null when none gives a plan. The road's best plan need not have the
+     * best order: on fcn_resnet50:train at M_R its order's optimum without addresses is 34,470,912 B, the levelled
+     * order's 31,292,576 B (BENCHMARKS.md, "The order cover on more than one order").
+     *
+     * @param g the graph in the plans' tensor setting
+     * @param from plans whose orders are covered (nulls skipped)
+     * @param sources where each of {@code from} comes from ("plan from" of the recompute step)
+     * @param budget the budget in bytes
+     * @param limits the whole step's limits
+     */
+    static Covered best(Graph g, List<Plan> from, List<String> sources, long budget, Limits limits) {
+        List<Schedule> orders = new ArrayList<>();
+        List<String> named = new ArrayList<>();
+        TensorSetting setting = null;
+        for (int i = 0; i < from.size(); i++) {
+            Plan p = from.get(i);
+            if (p != null && p.schedule().operators().size() == g.operatorCount()
+                    && !orders.contains(p.schedule())) {
+                orders.add(p.schedule());
+                named.add(sources.get(i) + ", " + SOURCE);
+                setting = setting == null ? p.setting() : setting;
+            }
+        }
+        if (setting == null || limits.stopped()) {
+            return null;
+        }
+        if (TrainingStep.forwardCount(g) >= 0) {
+            Schedule levelled = new LeximaxScheduler().schedule(g, limits).schedule();
+            if (!orders.contains(levelled)) {
+                orders.add(levelled);
+                named.add(LEVELLED);
+            }
+        }
+        Covered best = null;
+        for (int i = 0; i < orders.size() && !limits.stopped(); i++) {
+            Limits share = limits.budget().limited() && i < orders.size() - 1 ? limits.part(orders.size() - i)
+                    : limits.child();
+            Plan p = of(g, new Plan(g.name(), setting, budget, orders.get(i), Map.of(), null, null), budget, share);
+            if (p != null && (best == null || p.traffic().nonCompulsory() < best.plan().traffic().nonCompulsory())) {
+                best = new Covered(p, named.get(i));
+            }
+        }
+        return best;
     }
 
     /**
