@@ -216,6 +216,11 @@ class RecomputeBoundTest {
         RecomputeBruteForce.Optimum oracle = RecomputeBruteForce.minimum(g, ALL, 9, 2, 1);
         assertEquals(3.0, oracle.objective());
         assertEquals(2, oracle.recomputeCost());
+        // Past the run's wall end the covers with a rerun's inputs are skipped (on thousands of operators they take
+        // seconds); the plain covers stay: y's recompute priced alone.
+        Budget over = Budget.ofWork(10, Duration.ZERO);
+        assertEquals(1.0, RecomputeBound.of(g, 9, 1, null, over).value());
+        assertTrue(over.wallStopped());
     }
 
     /**

@@ -140,8 +140,10 @@ public final class RecomputeBound {
 
     /**
      * The bound within a run's budget: the cover summed over time stops at the run's wall end (or Ctrl-C) with the
-     * best it had proven by then, and says so on the run's budget ({@link Budget#markWallStop()}); it is not charged
-     * in work units (it is deterministic: the same graph gives the same number on every machine).
+     * best it had proven by then, and says so on the run's budget ({@link Budget#markWallStop()}); so do the
+     * operators' covers with a rerun's inputs (those seen by then count; on thousands of operators they take
+     * seconds), while the plain covers of every operator always count. It is not charged in work units (it is
+     * deterministic: the same graph gives the same number on every machine).
      *
      * @param run the run's budget, whose wall end and stop flag the cover over time polls
      */
@@ -183,16 +185,19 @@ public final class RecomputeBound {
         });
         boolean[] pays = Reruns.ANY.of(g, lambda);
         double[] price = prices(g, lambda, pays);
+        // The plain covers, then the covers with a rerun's inputs (the slower; past the wall end, those seen by then).
+        double[] v = new double[n];
+        for (int o = 0; o < n; o++) {
+            v[o] = priced[o] ? cover(g, live[o], price, bytes[o] - budget) : 0;
+        }
+        for (int o = 0; o < n && !run.wallOver(); o++) {
+            v[o] = priced[o] ? Math.max(v[o], withInputs(g, o, live[o], price, bytes[o] - budget, lambda, pairs, pays))
+                    : 0;
+        }
         Result best = Result.NONE;
         for (int o = 0; o < n; o++) {
-            if (!priced[o]) {
-                continue;
-            }
-            long excess = bytes[o] - budget;
-            double v = Math.max(cover(g, live[o], price, excess),
-                    withInputs(g, o, live[o], price, excess, lambda, pairs, pays));
-            if (v > best.value()) {
-                best = new Result(v, o, excess, 0, 0, null);
+            if (v[o] > best.value()) {
+                best = new Result(v[o], o, bytes[o] - budget, 0, 0, null);
             }
         }
         RecomputeTimeBound.Value overTime = RecomputeTimeBound.of(g, budget, lambda, pairs, bytes, ownBytes, true, run,

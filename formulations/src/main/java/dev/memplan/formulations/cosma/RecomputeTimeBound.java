@@ -69,7 +69,8 @@ import java.util.Set;
  * {@link #MAX_ROUNDS} solves of GLOP, deterministic on every machine. The value reported does not rest on GLOP's
  * tolerances: it is the Lagrangian pi.b + sum_j min(0, c_j - (A^T pi)_j) u_j at the row duals clamped at 0, a lower
  * bound for every pi >= 0 and every variable in [0, u_j], less a margin for rounding in the sums. Without OR-Tools'
- * native libraries, or above {@link #MAX_CELLS} (class, step) cells, it is 0.
+ * native libraries, or above {@link #MAX_CELLS} (class, step) cells, it is 0; so it is when the run's wall end has
+ * passed (or Ctrl-C came) before the program is built, which on a graph of thousands of operators takes seconds.
  *
  * <p><b>Over integers.</b> The point a plan gives is integral (l, r, W, R, z, h, b in {0, 1}), so the least value of the
  * same program over integers is a bound too, without the LP's integrality gap, and so is any bound on it that CP-SAT
@@ -121,6 +122,9 @@ final class RecomputeTimeBound {
      */
     static Value of(Graph g, long budget, double lambda, RecomputeBound.Live pairs, long[] bytes, long[] ownBytes,
                     boolean reruns, Budget run, RecomputeBound.Integral integral) {
+        if (run.wallOver()) {
+            return Value.NONE;
+        }
         int[] chain = pairs.chain(bytes, budget);
         int n = g.operatorCount();
         int[] step = new int[n];
