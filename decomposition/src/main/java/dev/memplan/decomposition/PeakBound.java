@@ -113,13 +113,22 @@ public final class PeakBound {
      * With prices: the tensors that may leave for less than twice their size, cheapest per byte first at each state.
      * A tensor x whose producer may not pay ({@code rerun[x] < 0}) pays its load and spill prices; one whose producer
      * p may pays the least of a real load and spill (its size, and its size again unless a graph output) and a rerun:
-     * its share, plus, for each input y of p that is dead at the moment (no first run after it reads y) and not the
-     * operator's own, either y's return (the least of its load and spill and its own share) or its room (y is kept on
-     * chip through the moment, its bytes taken from what x covers). An input shared by k outputs of operators that
-     * may pay is charged 1/k of either to each, rounded down, so together they never pay more than the plan does.
-     * Each option is a (price, bytes covered) pair; x takes the least price per byte among them over all its bytes
-     * (every mix of the options pays at least that per byte covered, and covers at most x's bytes), so the cover is
-     * a fractional knapsack still.
+     * its part of lambda c(p), plus, for each input y of p that is dead at the moment (no first run after it reads y)
+     * and not the operator's own, either y's return (the least of its load and spill and its own share) or its room
+     * (y is kept on chip through the moment, its bytes taken from what x covers). Each option is a (price, bytes
+     * covered) pair; x takes the least price per byte among them over all its bytes (every mix of the options pays
+     * at least that per byte covered, and covers at most x's bytes), so the cover is a fractional knapsack still.
+     *
+     * <p>Who pays what, at one moment (so that together the tensors never charge more than the plan pays after it):
+     * one rerun of p after the moment costs lambda c(p), and the only tensors this moment's cover can charge against
+     * it are p's outputs that are live there (each may be brought back by it) and p's outputs that are dead inputs of
+     * another live tensor's rerun (their return may be priced at their share). Call these p's outputs <i>claimed</i>
+     * at the moment; the shares of the others ({@link TrafficPrices#withReruns}: they sum with the claimed ones' to at
+     * most lambda c(p)) are charged by no one, so they are handed to p's live outputs in proportion to their bytes,
+     * rounded down. A lone live output of an operator whose other outputs are dead and feed no rerun (a gradient's
+     * fan-out, once its other copy is read) then pays its producer's whole rerun. Likewise a dead input y is charged,
+     * 1/k of its return or its room each, rounded down, only to the k live tensors at the moment whose producer
+     * reads y: together they never pay more than y's one return or its bytes once.
      */
     private static final class Cheap {
         /** Most dead inputs whose room-or-return choices are enumerated; beyond, the rerun is priced at its share. */
@@ -129,10 +138,15 @@ public final class PeakBound {
         private final int[] tensors;
         private final long[] full;
         private final long[] rerun;
-        /** Per tensor with a rerun price, its producer's distinct inputs; and per tensor, 1/k of its return, room. */
+        /** Per tensor with a rerun price, its producer's distinct inputs; per tensor, its return alone. */
         private final int[][] inputs;
-        private final long[] returnShare;
-        private final long[] roomShare;
+        private final long[] back;
+        /** Per tensor, at the moment being priced: the stamp when live and not own, when claimed, and its sharers. */
+        private final int[] liveAt;
+        private final int[] claimedAt;
+        private final int[] sharersAt;
+        private final int[] sharers;
+        private int stamp;
 
         Cheap(Graph g, TrafficPrices prices) {
             this.g = g;
@@ -140,32 +154,25 @@ public final class PeakBound {
             full = new long[m];
             rerun = prices.rerun();
             inputs = new int[m][];
-            long[] sharers = new long[m];
+            back = new long[m];
+            List<Integer> list = new ArrayList<>();
             for (int x = 0; x < m; x++) {
                 boolean spills = g.producer(x) >= 0 && !g.isGraphOutput(x);
                 full[x] = rerun[x] >= 0 ? g.size(x) + (spills ? g.size(x) : 0)
                         : prices.load()[x] + (spills ? prices.spill()[x] : 0);
+                back[x] = rerun[x] >= 0 ? Math.min(full[x], rerun[x]) : full[x];
                 if (rerun[x] >= 0) {
                     inputs[x] = Arrays.stream(g.inputs(g.producer(x))).distinct().toArray();
-                    for (int y : inputs[x]) {
-                        sharers[y]++;
-                    }
-                }
-            }
-            returnShare = new long[m];
-            roomShare = new long[m];
-            List<Integer> list = new ArrayList<>();
-            for (int x = 0; x < m; x++) {
-                if (sharers[x] > 0) {
-                    long back = rerun[x] >= 0 ? Math.min(full[x], rerun[x]) : full[x];
-                    returnShare[x] = back / sharers[x];
-                    roomShare[x] = g.size(x) / sharers[x];
                 }
                 if (g.size(x) > 0 && (rerun[x] >= 0 || full[x] < 2 * g.size(x))) {
                     list.add(x);
                 }
             }
             tensors = list.stream().mapToInt(Integer::intValue).toArray();
+            liveAt = new int[m];
+            claimedAt = new int[m];
+            sharersAt = new int[m];
+            sharers = new int[m];
         }
 
         int size() {
@@ -178,15 +185,14 @@ public final class PeakBound {
          */
         long cover(long[] done, int o, boolean reverse, long excess) {
             int[] own = own(g, o);
+            List<Integer> live = mark(done, own, reverse);
             List<long[]> items = new ArrayList<>();
-            for (int x : tensors) {
-                if (!contains(own, x) && isLive(g, x, done, reverse)) {
-                    long[] best = {full[x], g.size(x)};
-                    if (rerun[x] >= 0) {
-                        best = cheaper(best, rerunOption(x, done, own, reverse));
-                    }
-                    items.add(new long[] {best[0], best[1], g.size(x)});
+            for (int x : live) {
+                long[] best = {full[x], g.size(x)};
+                if (rerun[x] >= 0) {
+                    best = cheaper(best, rerunOption(x));
                 }
+                items.add(new long[] {best[0], best[1], g.size(x)});
             }
             items.sort((a, b) -> ratio(a, b));
             long left = excess;
@@ -203,27 +209,56 @@ public final class PeakBound {
             return cost + 2 * left;
         }
 
+        /**
+         * The priced tensors live at the moment and not o's own, in index order; marks them, each dead input of their
+         * producers with its number of sharers, and the outputs claimed (class comment) under a new stamp.
+         */
+        private List<Integer> mark(long[] done, int[] own, boolean reverse) {
+            stamp++;
+            List<Integer> live = new ArrayList<>();
+            for (int x : tensors) {
+                if (!contains(own, x) && isLive(g, x, done, reverse)) {
+                    live.add(x);
+                    liveAt[x] = stamp;
+                    claimedAt[x] = stamp;
+                }
+            }
+            for (int x : live) {
+                if (rerun[x] >= 0) {
+                    for (int y : inputs[x]) {
+                        if (liveAt[y] != stamp && !contains(own, y) && !isLive(g, y, done, reverse)) {
+                            sharers[y] = sharersAt[y] == stamp ? sharers[y] + 1 : 1;
+                            sharersAt[y] = stamp;
+                            claimedAt[y] = stamp;
+                        }
+                    }
+                }
+            }
+            return live;
+        }
+
         /** The rerun's cheapest (price, bytes covered) over its dead inputs' choices; null when it covers nothing. */
-        private long[] rerunOption(int x, long[] done, int[] own, boolean reverse) {
+        private long[] rerunOption(int x) {
             List<Integer> dead = new ArrayList<>();
             for (int y : inputs[x]) {
-                if (!contains(own, y) && !isLive(g, y, done, reverse)) {
+                if (sharersAt[y] == stamp) {
                     dead.add(y);
                 }
             }
+            long share = share(x);
             if (dead.size() > MOST_INPUTS) {
-                return new long[] {rerun[x], g.size(x)};
+                return new long[] {share, g.size(x)};
             }
             long[] best = null;
             for (int room = 0; room < 1 << dead.size(); room++) {
-                long price = rerun[x];
+                long price = share;
                 long covers = g.size(x);
                 for (int i = 0; i < dead.size(); i++) {
                     int y = dead.get(i);
                     if ((room & (1 << i)) != 0) {
-                        covers -= roomShare[y];
+                        covers -= g.size(y) / sharers[y];
                     } else {
-                        price += returnShare[y];
+                        price += back[y] / sharers[y];
                     }
                 }
                 if (covers > 0) {
@@ -231,6 +266,24 @@ public final class PeakBound {
                 }
             }
             return best;
+        }
+
+        /**
+         * Live x's part of its producer's rerun at the moment: its own share, plus the shares of the producer's
+         * outputs claimed by no one, in proportion to x's bytes among the producer's live outputs, rounded down.
+         */
+        private long share(int x) {
+            long unclaimed = 0;
+            long liveBytes = 0;
+            for (int z : g.outputs(g.producer(x))) {
+                if (claimedAt[z] != stamp) {
+                    unclaimed += rerun[z];
+                } else if (liveAt[z] == stamp) {
+                    liveBytes += g.size(z);
+                }
+            }
+            return unclaimed == 0 ? rerun[x] : rerun[x] + BigInteger.valueOf(unclaimed)
+                    .multiply(BigInteger.valueOf(g.size(x))).divide(BigInteger.valueOf(liveBytes)).longValueExact();
         }
 
         /** The pair with the lower price per byte (a when equal; a null side loses). */

@@ -257,4 +257,49 @@ class PricedBoundsTest {
         assertTrue(cases > 400, "cases " + cases);
         assertTrue(inputsCount > 0, "the rerun's inputs raised the live bytes on no case");
     }
+
+    /**
+     * A fan-out p (cost 3, may pay at lambda 1) writes a:1, read at once, and b:2, read last, from y:1, which nothing
+     * else reads; two operators later v:4 and u or w leave b's 2 bytes over the budget of 5. With {@code yLive} a
+     * last operator reads y too, so y is live through the peak.
+     */
+    static Graph fanOut(boolean yLive) {
+        Graph.Builder b = Graph.builder(yLive ? "fan-out-y-live" : "fan-out").activation("in", 1).activation("y", 1)
+                .activation("a", 1).activation("b", 2).activation("u", 1).activation("v", 4).activation("w", 1)
+                .activation("o", 1)
+                .operator(new Operator("A", null, List.of("in"), List.of("y"), 100L))
+                .operator(new Operator("P", null, List.of("y"), List.of("a", "b"), 3L))
+                .operator(new Operator("C", null, List.of("a"), List.of("u"), 100L))
+                .operator(new Operator("D", null, List.of("u"), List.of("v"), 100L))
+                .operator(new Operator("E", null, List.of("v"), List.of("w"), 100L));
+        if (!yLive) {
+            return b.operator(new Operator("F", null, List.of("w", "b"), List.of("o"), 100L)).output("o").build();
+        }
+        return b.activation("o2", 1).operator(new Operator("F", null, List.of("w", "b"), List.of("o"), 100L))
+                .operator(new Operator("G", null, List.of("o", "y"), List.of("o2"), 100L)).output("o2").build();
+    }
+
+    /**
+     * The live bytes priced on {@link #fanOut}: b leaves at the peak by a spill (4) or a rerun of p after it (3),
+     * which needs y. With y dead there and a (p's other output) dead too, the rerun pays p's whole cost and y's return
+     * (3 + 2 > 4): the bound is the spill, 4, which the brute force attains; sharing p's cost and y's room with the
+     * dead a, as the cover did before, gave 2. With y live through the peak the rerun needs nothing more, and the
+     * bound must not charge y: it stays at or below the brute force's optimum there.
+     */
+    @Test
+    void aLoneOutputPaysItsProducersWholeRerunAndItsDeadInputs() {
+        for (boolean yLive : new boolean[] {false, true}) {
+            Graph g = fanOut(yLive).withSetting(ALL);
+            long budget = 5 + (yLive ? 1 : 0);
+            Double optimum = minimumObjective(g, ALL, budget, 2, 1);
+            assertTrue(Reruns.mayPay(g, 1, g.operatorIndex("P")), g.name());
+            long peak = PeakBound.of(g, TrafficPrices.withReruns(g, 1), budget, Long.MAX_VALUE,
+                    PeakBound.DEFAULT_STATE_CAP, Limits.DEFAULT).traffic();
+            assertTrue(optimum != null && peak <= optimum, g.name() + ": " + peak + " above " + optimum);
+            if (!yLive) {
+                assertEquals(4.0, optimum, g.name());
+                assertEquals(4, peak, g.name());
+            }
+        }
+    }
 }
