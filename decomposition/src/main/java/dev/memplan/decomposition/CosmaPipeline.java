@@ -188,9 +188,14 @@ public final class CosmaPipeline implements Planner {
     public Outcome run(Graph graph, TensorSetting setting, long budget, Limits limits, List<Plan> givenStarts) {
         Double lambda = settings.recomputeWeight();
         if (lambda == null || settings.cosma().objective() != CosmaObjective.TRAFFIC) {
-            Outcome o = spillOnly(graph, setting, budget, limits, givenStarts);
+            Graph g = graph.withSetting(setting);
+            boolean cover = settings.cosma().objective() == CosmaObjective.TRAFFIC
+                    && SpillOnlyCover.applies(g, settings.cosma().schedule(), limits);
+            Outcome o = spillOnly(graph, setting, budget, cover ? limits.child(1 - Shares.ORDER_COVER) : limits,
+                    givenStarts);
+            o = cover ? SpillOnlyCover.lower(g, budget, limits.child(), o) : o;
             return settings.cosma().objective() != CosmaObjective.TRAFFIC ? o : SpillOnlyTimeBound.raise(
-                    graph.withSetting(setting), budget, settings.cosma().schedule(), limits, o);
+                    g, budget, settings.cosma().schedule(), limits, o);
         }
         return new RecomputeStep(settings, lambda, progress).run(graph, setting, budget, limits,
                 share -> spillOnly(graph, setting, budget, share, givenStarts));

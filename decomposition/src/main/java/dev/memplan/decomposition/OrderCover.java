@@ -1,6 +1,8 @@
 package dev.memplan.decomposition;
 
 import dev.memplan.baselines.allocation.Portfolio;
+import dev.memplan.baselines.scheduling.LeximaxScheduler;
+import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.formulations.milp.LinearExpr;
 import dev.memplan.formulations.milp.Model;
@@ -15,10 +17,13 @@ import dev.memplan.model.Origin;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanBuffers;
 import dev.memplan.model.PlanChecker;
+import dev.memplan.model.Schedule;
 import dev.memplan.model.Segment;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.Shares;
 import dev.memplan.model.SolverInfo;
+import dev.memplan.model.TensorSetting;
+import dev.memplan.model.TrainingStep;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -48,6 +53,15 @@ final class OrderCover {
     static final String NAME = "order-cover";
     /** What the recompute step's "plan from" adds to the source of a plan this made better. */
     static final String SOURCE = "its order covered exactly";
+    /** The recompute step's "plan from" of a plan of a training step's levelled order. */
+    static final String LEVELLED = "the levelled order covered exactly";
+
+    /** The "plan from" of a plan of the minimum-peak order of a beam of this width. */
+    static final String MINIMUM_PEAK = "the minimum-peak order of width %d covered exactly";
+
+    /** A plan this made, and where its order came from (a "plan from" of the recompute step). */
+    record Covered(Plan plan, String source) {
+    }
 
     /**
      * The most (tensor interval, timestep it spans) pairs a program is built with, each a term of a room row: about
@@ -57,6 +71,77 @@ final class OrderCover {
     static final long MAX_SPANS = 4_000_000;
 
     private OrderCover() {
+    }
+
+    /**
+     * The lowest of the packed optima of several orders: each distinct order of first runs among {@code from}'s
+     * plans (in the order given; plans that recompute have none), then, on a training step ({@link TrainingStep}),
+     * its default order levelled ({@link LeximaxScheduler}, the order {@link LevelledStarts} plans on) and, up to
+     * {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators, the minimum-peak orders of the beam's ladder (the
+     * restarts' orders): the first with {@link Shares#ORDER_COVER_FIRST} of the limits when others follow, each other
+     * an equal part of what the ones before it left; null when none gives a plan. The road's best plan need not
+     * have the best order to cover: its plan came from replacement and packing, not from the order's own optimum
+     * (BENCHMARKS.md, "The order cover on more than one order").
+     *
+     * @param g the graph in the plans' tensor setting
+     * @param from plans whose orders are covered (nulls skipped)
+     * @param sources where each of {@code from} comes from ("plan from" of the recompute step)
+     * @param budget the budget in bytes
+     * @param limits the whole step's limits
+     */
+    static Covered best(Graph g, List<Plan> from, List<String> sources, long budget, Limits limits) {
+        List<Schedule> orders = new ArrayList<>();
+        List<String> named = new ArrayList<>();
+        TensorSetting setting = null;
+        for (int i = 0; i < from.size(); i++) {
+            Plan p = from.get(i);
+            if (p != null && p.schedule().operators().size() == g.operatorCount()
+                    && !orders.contains(p.schedule())) {
+                orders.add(p.schedule());
+                named.add(sources.get(i) + ", " + SOURCE);
+                setting = setting == null ? p.setting() : setting;
+            }
+        }
+        if (setting == null || limits.stopped()) {
+            return null;
+        }
+        if (TrainingStep.forwardCount(g) >= 0) {
+            Schedule levelled = new LeximaxScheduler().schedule(g, limits).schedule();
+            if (!orders.contains(levelled)) {
+                orders.add(levelled);
+                named.add(LEVELLED);
+            }
+            if (g.operatorCount() <= DivideAndConquer.WHOLE_GRAPH_LIMIT) {
+                minimumPeakOrders(g, limits, orders, named);
+            }
+        }
+        Covered best = null;
+        for (int i = 0; i < orders.size() && !limits.stopped(); i++) {
+            Limits share = !limits.budget().limited() || i == orders.size() - 1 ? limits.child()
+                    : i == 0 ? limits.child(Shares.ORDER_COVER_FIRST) : limits.part(orders.size() - i);
+            Plan p = of(g, new Plan(g.name(), setting, budget, orders.get(i), Map.of(), null, null), budget, share);
+            if (p != null && (best == null || p.traffic().nonCompulsory() < best.plan().traffic().nonCompulsory())) {
+                best = new Covered(p, named.get(i));
+            }
+        }
+        return best;
+    }
+
+    /**
+     * The minimum-peak orders at each width of the beam's ladder up to the width the graph's size gives (the
+     * restarts' orders, {@link Restarts}), each not yet in {@code orders}, added with its name, while the limits last.
+     */
+    private static void minimumPeakOrders(Graph g, Limits limits, List<Schedule> orders, List<String> named) {
+        for (int w : MinimumPeakScheduler.rungs(MinimumPeakScheduler.sizedWidth(g.operatorCount()))) {
+            if (limits.stopped()) {
+                return;
+            }
+            Schedule order = MinimumPeakScheduler.pinnedOrder(w, Backend.CPSAT).schedule(g, limits).schedule();
+            if (!orders.contains(order)) {
+                orders.add(order);
+                named.add(String.format(MINIMUM_PEAK, w));
+            }
+        }
     }
 
     /**

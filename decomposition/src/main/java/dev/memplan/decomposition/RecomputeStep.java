@@ -128,7 +128,7 @@ final class RecomputeStep {
         }
         // The bound over every plan (any recomputes, any order, or the fixed one): before the recompute search and the
         // joint program, which it spares when a candidate already meets it.
-        RecomputeBound.Result lower = feasible ? bound(g, budget, fixed, limits, best, steps)
+        RecomputeBound.Result lower = feasible ? bound(g, budget, fixed, limits, best, s.plan(), steps)
                 : RecomputeBound.Result.NONE;
         if (feasible) {
             choose(graph, setting, budget, limits, starts(g, raw, so.bestStart(), best.plan, s.plan()), best, lower,
@@ -438,15 +438,16 @@ final class RecomputeStep {
      * step ({@link RecomputeOutcome#BOUND}) saying which bound gave the number.
      */
     private RecomputeBound.Result bound(Graph g, long budget, Schedule fixed, Limits limits, Best best,
-                                        List<StepReport> steps) {
+                                        Plan spillPlan, List<StepReport> steps) {
         progress.accept("recompute: the bound over every plan ...");
         Limits whole = limits.child();
         if (best.plan != null && best.plan.schedule().recomputes() == 0) {
             progress.accept("recompute: the best plan's order covered exactly ...");
-            Plan covered = OrderCover.of(g, best.plan, budget, whole.child(Shares.ORDER_COVER));
+            OrderCover.Covered covered = OrderCover.best(g, java.util.Arrays.asList(best.plan, spillPlan),
+                    List.of(best.source, RecomputeOutcome.SPILL_ONLY), budget, whole.child(Shares.ORDER_COVER));
             if (covered != null) {
-                best.offer(covered, PlanChecker.check(g, covered), Objective.of(covered.traffic(), lambda),
-                        best.source + ", " + OrderCover.SOURCE);
+                best.offer(covered.plan(), PlanChecker.check(g, covered.plan()),
+                        Objective.of(covered.plan().traffic(), lambda), covered.source());
             }
         }
         PricedBounds.Result priced = null;

@@ -94,6 +94,32 @@ class OrderCoverTest {
         assertTrue(lower > 0, "no case where the exact cover beats the scheme's plan in its order");
     }
 
+    /**
+     * On a training step the default order's cover pays traffic where the levelled order's pays none: the lowest
+     * of the covers is the levelled order's, named so; one order given twice is covered once, and on a graph that is
+     * not a training step the orders given are all that is covered.
+     */
+    @Test
+    void theLowestCoverOfTheOrdersGivenAndTheLevelledOne() {
+        Assumptions.assumeTrue(Solvers.nativeAvailable(), "OR-Tools natives");
+        Graph g = LevelledStartsTest.miniStep().withSetting(TensorSetting.ACTIVATIONS);
+        Plan from = new Plan(g.name(), TensorSetting.ACTIVATIONS, 13, Schedule.defaultOrder(g), Map.of(), null, null);
+        Plan own = OrderCover.of(g, from, 13, Limits.DEFAULT);
+        assertTrue(own.traffic().nonCompulsory() > 0);
+        OrderCover.Covered best = OrderCover.best(g, java.util.Arrays.asList(from, null, from),
+                List.of("spill-only", "none", "again"), 13, Limits.DEFAULT);
+        assertEquals(OrderCover.LEVELLED, best.source());
+        assertEquals(0, best.plan().traffic().nonCompulsory());
+        assertTrue(PlanChecker.check(g, best.plan()).valid());
+
+        Graph other = tiny(3, 5).withSetting(ALL);
+        long mr = Budgets.minimumRequired(other);
+        Plan plain = new Plan(other.name(), ALL, mr, Schedule.defaultOrder(other), Map.of(), null, null);
+        OrderCover.Covered only = OrderCover.best(other, List.of(plain), List.of("spill-only"), mr, Limits.DEFAULT);
+        assertEquals("spill-only, " + OrderCover.SOURCE, only.source());
+        assertEquals(OrderCover.of(other, plain, mr, Limits.DEFAULT).traffic(), only.plan().traffic());
+    }
+
     @Test
     void aPlanThatRecomputesGivesNothing() {
         Assumptions.assumeTrue(Solvers.nativeAvailable(), "OR-Tools natives");

@@ -71,6 +71,12 @@ public final class Shares {
     public static final double ORDER_COVER_PROGRAM = 0.5;
 
     /**
+     * Of the exact cover's limits, what the first order (the best plan's) takes when more orders follow (a training
+     * step's levelled and minimum-peak orders); they share the rest equally.
+     */
+    public static final double ORDER_COVER_FIRST = 0.5;
+
+    /**
      * Of that share, the live-bytes bound's (first); the growing stems get the rest: on the zoo's training graphs the
      * first stem does not close, and what they do not use goes to the recompute search and the joint program.
      */

@@ -15,7 +15,8 @@ class SharesTest {
         for (double f : new double[] {Shares.WHOLE_FIRST, Shares.PARTS, Shares.LARGE_PARTS, Shares.FINAL_BOUND,
             Shares.EARLY_BOUND, Shares.STITCHED_ORDER, Shares.RECOMPUTE_JOINT, Shares.RECOMPUTE_BOUND,
             Shares.RECOMPUTE_PRICED, Shares.PRICED_LIVE_BYTES, Shares.CHOOSE_REPLAN_EACH,
-            Shares.CHOOSE_AGAIN, Shares.ORDER_COVER, Shares.ORDER_COVER_PROGRAM}) {
+            Shares.CHOOSE_AGAIN, Shares.ORDER_COVER, Shares.ORDER_COVER_PROGRAM,
+            Shares.ORDER_COVER_FIRST}) {
             assertTrue(f > 0 && f < 1, "share " + f);
         }
         // The recompute search leaves the joint program, and its moves leave the re-planning, a part.

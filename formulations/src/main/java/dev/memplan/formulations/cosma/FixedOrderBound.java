@@ -143,7 +143,10 @@ public final class FixedOrderBound {
             y[i] = in.always[i] ? model.integer("y" + i, 1, 1) : model.binary("y" + i);
             objective.add(in.size[i], y[i]);
             if (in.spillOf[i] >= 0) {
-                objective.add(in.size[i], z[in.spillOf[i]]);
+                if (objective.coefficient(z[in.spillOf[i]]) == 0) {
+                    // One spill per tensor, however many of its intervals leave (LinearExpr.add sums coefficients).
+                    objective.add(in.size[i], z[in.spillOf[i]]);
+                }
                 model.greaterOrEqual("spill" + i, LinearExpr.term(1, z[in.spillOf[i]]).add(-1, y[i]), 0);
             }
         }

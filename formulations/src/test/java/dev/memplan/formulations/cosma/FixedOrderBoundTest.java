@@ -91,6 +91,33 @@ class FixedOrderBoundTest {
         assertTrue(exact >= cases / 2, "exact on " + exact + " of " + cases);
     }
 
+    /**
+     * a and b (2 bytes each) are read by q1 and q2; only one of them stays beside w1, r1, w2 or r2 (4 of 6 bytes
+     * each). The optimum leaves a twice and pays one spill and two loads (6); leaving a, then b, pays two spills (8).
+     * The integer program once charged a tensor's spill per interval it left (8: above the optimum, not a bound).
+     */
+    @Test
+    void aTensorLeftInTwoIntervalsPaysItsSpillOnceInTheIntegerProgram() {
+        Graph g = Graph.builder("twice")
+                .activation("in", 1).activation("a", 2).activation("b", 2).activation("s", 1)
+                .activation("big1", 3).activation("u", 1).activation("v", 1).activation("big2", 3)
+                .activation("x", 1).activation("out", 1)
+                .operator("p", List.of("in"), List.of("a", "b", "s"))
+                .operator("w1", List.of("s"), List.of("big1"))
+                .operator("r1", List.of("big1"), List.of("u"))
+                .operator("q1", List.of("a", "b", "u"), List.of("v"))
+                .operator("w2", List.of("v"), List.of("big2"))
+                .operator("r2", List.of("big2"), List.of("x"))
+                .operator("q2", List.of("a", "b", "x"), List.of("out"))
+                .output("out").build();
+        assertEquals(6, Budgets.minimumRequired(g));
+        assertEquals(6, BruteForceAccess.minTraffic(g, TensorSetting.ALL, 6, Schedule.defaultOrder(g)));
+        FixedOrderBound.Exact e = FixedOrderBound.exact(g, identity(7), 6, Limits.DEFAULT);
+        assertTrue(e.optimal());
+        assertEquals(6, e.bound());
+        assertEquals(6L, e.value());
+    }
+
     @Test
     void theIntegerProgramIsTheOrdersAddressFreeOptimumAndNeverAboveTheOptimum() {
         Random random = new Random(37);
