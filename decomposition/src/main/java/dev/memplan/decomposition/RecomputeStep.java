@@ -40,9 +40,9 @@ import java.util.function.Function;
  *       spill-only plan's order), each with its order, spills and addresses re-planned around its recomputes through
  *       the spill-only road ({@link RecomputeReplan}: the fixed-schedule program and, with a free schedule, divide
  *       and conquer, on its runs unrolled), with {@link Shares#RECOMPUTE_REPLAN} of what is left;</li>
- *   <li>recomputes chosen on the best plan so far, the spill-only plan and the lowest raw baseline plans
- *       ({@link RecomputeSearch}: a rerun in place of a load, a rerun dropped, each kept when the checked objective
- *       falls), the lowest few of their plans then re-planned around them, with
+ *   <li>recomputes chosen ({@link RecomputeChoice}) on the best plan so far, the spill-only plan and the lowest raw
+ *       baseline plans ({@link RecomputeSearch}: a rerun in place of a load, a rerun dropped, each kept when the
+ *       checked objective falls), the lowest few of their plans then re-planned around them, with
  *       {@link Shares#RECOMPUTE_CHOOSE} of what the bound over every plan ({@link #bound}) leaves, unless a plan
  *       meets it;</li>
  *   <li>the joint program ({@link RecomputeSolver}, at most {@link #EXTRA_RUNS} recomputes of the forward
@@ -131,8 +131,9 @@ final class RecomputeStep {
         RecomputeBound.Result lower = feasible ? bound(g, budget, fixed, limits, best, s.plan(), steps)
                 : RecomputeBound.Result.NONE;
         if (feasible) {
-            choose(graph, setting, budget, limits, starts(g, raw, so.bestStart(), best.plan, s.plan()), best, lower,
-                    steps);
+            RecomputeChoice choice = new RecomputeChoice(settings, lambda, progress);
+            choice.choose(graph, setting, budget, limits, choice.starts(g, raw, so.bestStart(), best.plan, s.plan()),
+                    best, lower, steps);
         }
         String whyNot = feasible ? skipReason(best, lower, limits) : "below the least aligned budget no plan exists";
         RecomputeOutcome.Joint joint = null;
@@ -224,207 +225,6 @@ final class RecomputeStep {
                 : StepReport.Status.DONE, made == null ? null : made.traffic(), null, step.budget().wallSeconds(),
                 work(step), String.join(" | ", notes)));
         return onOrder;
-    }
-
-    /**
-     * The most raw plans (not re-planned) the recompute search starts from besides the best plan so far and the
-     * spill-only plan: another basin than theirs (on lraspp_mobilenet_v3_large:train M_R at lambda 2^-8 the search
-     * went lower from a raw Belady plan than the best plan's objective then).
-     */
-    static final int CHOOSE_RAW_STARTS = 8;
-
-    /**
-     * The recompute search's starts besides {@code best}: {@code spillPlan} when it is another plan, then the
-     * {@link #CHOOSE_RAW_STARTS} lowest by objective of the raw plans the step has (the recompute baselines', on the
-     * given order and on the spill-only plan's, and the spill-only pipeline's best scheme plan), valid, other than
-     * {@code best} and {@code spillPlan} and than each other; the lowest first. O(plans x plan size).
-     */
-    private List<Start> starts(Graph g, List<RecomputeOutcome.Candidate> raw, Plan scheme, Plan best,
-                                  Plan spillPlan) {
-        List<Start> all = new ArrayList<>();
-        for (RecomputeOutcome.Candidate c : raw) {
-            if (c.objective() != null && c.result().check() != null && c.result().check().valid()) {
-                all.add(new Start(c.name(), c.result().plan(), c.objective()));
-            }
-        }
-        if (scheme != null) {
-            CheckReport c = PlanChecker.check(g, scheme);
-            if (c.valid()) {
-                all.add(new Start(scheme.solver() == null ? "the spill-only best start" : scheme.solver().name(),
-                        scheme, Objective.of(c.traffic(), lambda)));
-            }
-        }
-        // Stable: ties keep the order above (the baselines', the schemes' on the spill-only order, the scheme's).
-        all.sort(java.util.Comparator.comparingDouble(c -> c.objective().value()));
-        List<Start> out = new ArrayList<>();
-        List<Plan> taken = new ArrayList<>();
-        taken.add(best);
-        if (spillPlan != null) {
-            taken.add(spillPlan);
-            if (!spillPlan.equals(best)) {
-                out.add(new Start(RecomputeOutcome.SPILL_ONLY, spillPlan, null));
-            }
-        }
-        int ranked = 0;
-        for (Start c : all) {
-            if (ranked < CHOOSE_RAW_STARTS && taken.stream().noneMatch(t -> t != null
-                    && t.schedule().equals(c.plan().schedule()) && t.segments().equals(c.plan().segments()))) {
-                out.add(c);
-                taken.add(c.plan());
-                ranked++;
-            }
-        }
-        return out;
-    }
-
-    /** A plan the recompute search may start from, its name, its objective (null: the spill-only plan, unranked). */
-    private record Start(String name, Plan plan, Objective objective) {
-    }
-
-    /**
-     * The most plans of the recompute search that are re-planned around their recomputes ({@link RecomputeReplan}),
-     * the lowest first: which one re-plans lowest is not the order of their objectives before it (on
-     * deeplabv3_resnet50:train M_R at lambda 2^-8 a search's plan 0.07% lower re-planned 5% higher).
-     */
-    static final int CHOOSE_REPLANS = 3;
-
-    /** What the source of a plan the recompute search made again on its lowest plan re-planned ends with. */
-    static final String AGAIN = "re-planned, searched again";
-
-    /** A plan the recompute search made ({@code result}, improved) from the plan named {@code start}. */
-    private record Found(String start, RecomputeSearch.Result result) {
-    }
-
-    /**
-     * The {@code most} lowest plans of {@code found} by objective, one of each plan (order and segments; a tie keeps
-     * the earlier start). O(found^2 x plan size).
-     */
-    private static List<Found> lowestDistinct(List<Found> found, int most) {
-        List<Found> sorted = new ArrayList<>(found);
-        sorted.sort(java.util.Comparator.comparingDouble(f -> f.result().objective().value()));
-        List<Found> out = new ArrayList<>();
-        for (Found f : sorted) {
-            Plan p = f.result().plan();
-            if (out.size() < most && out.stream().map(d -> d.result().plan()).noneMatch(
-                    d -> d.schedule().equals(p.schedule()) && d.segments().equals(p.segments()))) {
-                out.add(f);
-            }
-        }
-        return out;
-    }
-
-    /**
-     * Recomputes chosen ({@link RecomputeSearch}: reruns that replace loads, reruns dropped) on the best plan so far,
-     * and on the other starts given ({@link #starts}: the spill-only plan and raw plans), with
-     * {@link Shares#RECOMPUTE_CHOOSE} of what is left, unless switched off ({@link Technique#CHOOSE}); the searches
-     * take {@link Shares#CHOOSE_SEARCH} of that, each start an equal part of what the ones before it left, and the
-     * {@link #CHOOSE_REPLANS} lowest distinct plans they made are re-planned around their recomputes
-     * ({@link RecomputeReplan}) with 1 - {@link Shares#CHOOSE_AGAIN} of the rest, the lowest first, each
-     * {@link Shares#CHOOSE_REPLAN_EACH} of what is left, the last all of it; when a re-planned plan is the lowest, the
-     * search runs again on it with what is left. Every plan replaces the best when lower; the step's note names the
-     * search whose plan ended lowest.
-     */
-    private void choose(Graph graph, TensorSetting setting, long budget, Limits limits, List<Start> others,
-                        Best best, RecomputeBound.Result lower, List<StepReport> steps) {
-        String why = skipped(best, lower, limits);
-        if (why != null) {
-            steps.add(new StepReport(RecomputeOutcome.CHOOSE, StepReport.Status.SKIPPED, null, null, 0, null, why));
-            return;
-        }
-        Limits step = limits.budget().limited() ? limits.child(Shares.RECOMPUTE_CHOOSE) : limits.child();
-        Limits searches = step.budget().limited() ? step.child(Shares.CHOOSE_SEARCH) : step.child();
-        List<Plan> starts = new ArrayList<>(List.of(best.plan));
-        List<String> names = new ArrayList<>(List.of(best.source));
-        for (Start c : others) {
-            starts.add(c.plan());
-            names.add(c.name());
-        }
-        Graph g = graph.withSetting(setting);
-        List<String> notes = new ArrayList<>();
-        List<Found> found = new ArrayList<>();
-        for (int i = 0; i < starts.size() && !searches.stopped(); i++) {
-            Limits share = searches.budget().limited() ? searches.part(starts.size() - i) : searches.child();
-            progress.accept("recompute: choosing recomputes on the plan of " + names.get(i) + " ...");
-            Objective from = Objective.of(PlanChecker.check(g, starts.get(i)).traffic(), lambda);
-            RecomputeSearch.Result r = RecomputeSearch.run(g, starts.get(i), lambda, share, progress);
-            progress.accept("recompute: chosen on the plan of " + names.get(i) + ": " + r.note(from));
-            notes.add("from the plan of " + names.get(i) + ": " + r.note(from));
-            if (r.improved()) {
-                found.add(new Found(names.get(i), r));
-            }
-        }
-        found = lowestDistinct(found, CHOOSE_REPLANS);
-        for (Found f : found) {
-            best.offer(f.result().plan(), f.result().check(), f.result().objective(), RecomputeOutcome.CHOOSE);
-        }
-        Objective made = found.isEmpty() ? null : replanLowest(graph, setting, budget, g, step, found, best, notes);
-        steps.add(new StepReport(RecomputeOutcome.CHOOSE, step.stopped() ? StepReport.Status.OUT_OF_BUDGET
-                : StepReport.Status.DONE, made == null ? null : made.traffic(), null, step.budget().wallSeconds(),
-                work(step), String.join(" | ", notes)));
-    }
-
-    /**
-     * Why the search is skipped (switched off, no plan, the plan meets the bound, the limit spent), or null when it
-     * runs.
-     */
-    private String skipped(Best best, RecomputeBound.Result lower, Limits limits) {
-        if (!settings.cosma().uses(Technique.CHOOSE) || best.objective == null
-                || best.objective.value() <= lower.value() || limits.stopped()) {
-            return !settings.cosma().uses(Technique.CHOOSE) ? "switched off (without " + Technique.CHOOSE.id()
-                    + ")" : best.objective == null ? "no plan to start from" : best.objective.value() == 0
-                    ? "a plan with objective 0 is optimal" : best.objective.value() <= lower.value() ? "the plan of "
-                    + best.source + " meets the bound over every plan: it is optimal" : "the limit is spent";
-        }
-        return null;
-    }
-
-    /**
-     * The searches' lowest distinct plans ({@code found}, lowest first) re-planned around their recomputes, then the
-     * search again on the lowest re-planned plan when one went below the searches' lowest (see {@link #choose}).
-     * Returns the lowest objective made; every plan is offered to {@code best}, every note added to {@code notes}.
-     */
-    private Objective replanLowest(Graph graph, TensorSetting setting, long budget, Graph g, Limits step,
-                                   List<Found> found, Best best, List<String> notes) {
-        Objective made = found.get(0).result().objective();
-        Limits replans = step.budget().limited() ? step.child(1 - Shares.CHOOSE_AGAIN) : step.child();
-        String won = null;
-        RecomputeReplan.Result lowest = null;
-        for (int i = 0; i < found.size() && !replans.stopped(); i++) {
-            Found f = found.get(i);
-            Limits share = replans.budget().limited() && i < found.size() - 1
-                    ? replans.child(Shares.CHOOSE_REPLAN_EACH) : replans.child();
-            progress.accept("recompute: the plan the search made from the plan of " + f.start()
-                    + " re-planned around its recomputes ...");
-            RecomputeReplan.Result again = RecomputeReplan.run(graph, setting, budget, f.result().plan(), lambda,
-                    settings, share, progress);
-            progress.accept("recompute: re-planned the search's plan from the plan of " + f.start() + ": "
-                    + again.note());
-            notes.add("re-planned the search's plan from the plan of " + f.start() + ": " + again.note());
-            if (again.plan() != null) {
-                best.offer(again.plan(), again.check(), again.objective(), RecomputeOutcome.CHOOSE
-                        + ", re-planned");
-                if (again.objective().value() < made.value()) {
-                    made = again.objective();
-                    won = f.start();
-                    lowest = again;
-                }
-            }
-        }
-        notes.add("the lowest: the search's plan from the plan of " + (won == null ? found.get(0).start()
-                + " (no re-planning went below it)" : won + " (after its re-planning)"));
-        if (lowest != null && !step.stopped()) {
-            // The re-planning moved the plan's loads and spills: the moves the search refused may pay now.
-            progress.accept("recompute: choosing recomputes again on the lowest plan re-planned ...");
-            RecomputeSearch.Result r = RecomputeSearch.run(g, lowest.plan(), lambda, step.child(), progress);
-            progress.accept("recompute: chosen again on the lowest plan re-planned: " + r.note(made));
-            notes.add("again on the lowest plan re-planned: " + r.note(made));
-            if (r.improved()) {
-                best.offer(r.plan(), r.check(), r.objective(), RecomputeOutcome.CHOOSE + ", " + AGAIN);
-                made = r.objective().value() < made.value() ? r.objective() : made;
-            }
-        }
-    
-        return made;
     }
 
     /**
@@ -549,7 +349,7 @@ final class RecomputeStep {
     }
 
     /** The best checked plan so far, by objective; ties keep the earlier one. */
-    private static final class Best {
+    static final class Best {
         private Plan plan;
         private CheckReport check;
         private Objective objective;
@@ -560,6 +360,18 @@ final class RecomputeStep {
             this.check = check;
             this.objective = objective;
             this.source = source;
+        }
+
+        Plan plan() {
+            return plan;
+        }
+
+        Objective objective() {
+            return objective;
+        }
+
+        String source() {
+            return source;
         }
 
         void offer(Plan p, CheckReport c, Objective o, String name) {
@@ -628,7 +440,7 @@ final class RecomputeStep {
         return out;
     }
 
-    private static Double work(Limits step) {
+    static Double work(Limits step) {
         return step.workMode() ? step.budget().workUsed() : null;
     }
 }

@@ -217,7 +217,7 @@ class RecomputeSearchTest {
 
     /**
      * The search also starts from the raw plans of the baselines that are neither the best plan nor the spill-only
-     * one ({@link RecomputeStep#CHOOSE_RAW_STARTS} at most): on chains with skips at M_R with a cheap weight
+     * one ({@link RecomputeChoice#CHOOSE_RAW_STARTS} at most): on chains with skips at M_R with a cheap weight
      * (re-planning off), such starts are tried and named in the step's note, and the answer is never above
      * spill-only, a baseline or the joint program.
      */
@@ -240,14 +240,14 @@ class RecomputeSearchTest {
                     .orElseThrow();
             long raw = rc.baselines().stream().filter(c -> step.note().contains("from the plan of " + c.name() + ":"))
                     .count();
-            assertTrue(raw <= RecomputeStep.CHOOSE_RAW_STARTS, step.note());
+            assertTrue(raw <= RecomputeChoice.CHOOSE_RAW_STARTS, step.note());
             tried += (int) raw;
         }
         assertTrue(tried > 0, "no baseline's raw plan was a start");
     }
 
     /**
-     * The search's lowest plans are each re-planned ({@link RecomputeStep#CHOOSE_REPLANS} at most), and the lowest
+     * The search's lowest plans are each re-planned ({@link RecomputeChoice#CHOOSE_REPLANS} at most), and the lowest
      * checked plan is kept, whichever search made it: on a chain with skips (seed 7, 14 operators, budget 14, lambda
      * 1/8) the lowest search plan (from DTR's plan re-planned) ends at 11.625 and re-plans to 9.625, the third (from
      * DTR's raw plan) ends higher, at 19.375, and re-plans lower, to 9.375. Re-planning only the lowest would have
