@@ -242,8 +242,7 @@ final class OrderCover {
          * tensor off chip at some timestep strictly inside it, a spill where any interval is off. That point is
          * feasible (what it keeps on chip at a timestep the plan holds there, within the budget) and costs at most
          * the plan's traffic (each interval off is a load the plan makes again, each spill one it writes), so the
-         * program's answer is never above the plan it was started from (on r2plus1d18:train M_H at lambda 1 it was,
-         * by 25,088 bytes, with half the share).
+         * program's answer is never above the plan it was started from, however little work it gets.
          */
         void hint(Graph g, Plan plan) {
             for (int x = 0; x < events.length; x++) {
@@ -275,7 +274,7 @@ final class OrderCover {
          * spans.
          */
         private static Variable intervals(Graph g, int x, int[] e, long unit, Model model, LinearExpr objective,
-                                      List<List<long[]>> spanning, Variable[][] off) {
+                                          List<List<long[]>> spanning, Variable[][] off) {
             off[x] = new Variable[Math.max(0, e.length - 1)];
             boolean spills = g.producer(x) >= 0 && !g.isGraphOutput(x);
             Variable spill = null;
