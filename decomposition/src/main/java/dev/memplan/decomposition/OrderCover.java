@@ -241,8 +241,8 @@ final class OrderCover {
          * {@code plan}'s segments as the solver's start, when it has any: an interval off where the plan has its
          * tensor off chip at some timestep strictly inside it, a spill where any interval is off. That point is
          * feasible (what it keeps on chip at a timestep the plan holds there, within the budget) and costs at most
-         * the plan's traffic (each interval off is a load the plan makes again, each spill one it writes), so the
-         * program's answer is never above the plan it was started from, however little work it gets.
+         * the plan's traffic (each interval off is a load the plan makes again, each spill one it writes); CP-SAT tries
+         * a complete hint first, so an answer is not above the plan it was started from even with little work.
          */
         void hint(Graph g, Plan plan) {
             for (int x = 0; x < events.length; x++) {
