@@ -59,8 +59,11 @@ final class OrderCover {
     /** The "plan from" of a plan of the minimum-peak order of a beam of this width. */
     static final String MINIMUM_PEAK = "the minimum-peak order of width %d covered exactly";
 
-    /** A plan this made, and where its order came from (a "plan from" of the recompute step). */
-    record Covered(Plan plan, String source) {
+    /**
+     * A plan this made, the model checker's report on it (the callers offer both on), and where its order came from
+     * (a "plan from" of the recompute step; null from {@link #cover}).
+     */
+    record Covered(Plan plan, CheckReport check, String source) {
     }
 
     /**
@@ -121,10 +124,11 @@ final class OrderCover {
         for (int i = 0; i < orders.size() && !limits.stopped(); i++) {
             Limits share = !limits.budget().limited() || i == orders.size() - 1 ? limits.child()
                     : i == 0 ? limits.child(Shares.ORDER_COVER_FIRST) : limits.part(orders.size() - i);
-            Plan p = of(g, i < hints.size() ? hints.get(i)
+            Covered c = cover(g, i < hints.size() ? hints.get(i)
                     : new Plan(g.name(), setting, budget, orders.get(i), Map.of(), null, null), budget, share);
-            if (p != null && (best == null || p.traffic().nonCompulsory() < best.plan().traffic().nonCompulsory())) {
-                best = new Covered(p, named.get(i));
+            if (c != null && (best == null
+                    || c.plan().traffic().nonCompulsory() < best.plan().traffic().nonCompulsory())) {
+                best = new Covered(c.plan(), c.check(), named.get(i));
             }
         }
         return best;
@@ -158,6 +162,12 @@ final class OrderCover {
      * @param limits the program's and the packing's limits (half each)
      */
     static Plan of(Graph g, Plan from, long budget, Limits limits) {
+        Covered c = cover(g, from, budget, limits);
+        return c == null ? null : c.plan();
+    }
+
+    /** {@link #of} with the checker's report on the plan, without a source. */
+    private static Covered cover(Graph g, Plan from, long budget, Limits limits) {
         if (from == null || from.schedule().operators().size() != g.operatorCount() || !Solvers.nativeAvailable()
                 || limits.stopped()) {
             return null;
@@ -182,7 +192,8 @@ final class OrderCover {
         if (!check.valid()) {
             return null;
         }
-        return plan.withResult(check.traffic(), new SolverInfo(NAME, SolveStatus.HEURISTIC, 0, null));
+        return new Covered(plan.withResult(check.traffic(), new SolverInfo(NAME, SolveStatus.HEURISTIC, 0, null)),
+                check, null);
     }
 
     /**

@@ -17,7 +17,6 @@ import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Objective;
 import dev.memplan.model.Plan;
-import dev.memplan.model.PlanChecker;
 import dev.memplan.model.PlanResult;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.Shares;
@@ -246,7 +245,7 @@ final class RecomputeStep {
             OrderCover.Covered covered = OrderCover.best(g, java.util.Arrays.asList(best.plan, spillPlan),
                     List.of(best.source, RecomputeOutcome.SPILL_ONLY), budget, whole.child(Shares.ORDER_COVER));
             if (covered != null) {
-                best.offer(covered.plan(), PlanChecker.check(g, covered.plan()),
+                best.offer(covered.plan(), covered.check(),
                         Objective.of(covered.plan().traffic(), lambda), covered.source());
             }
         }

@@ -3,7 +3,6 @@ package dev.memplan.decomposition;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
-import dev.memplan.model.PlanChecker;
 import dev.memplan.model.PlanResult;
 import dev.memplan.model.RaisedBound;
 import dev.memplan.model.Schedule;
@@ -47,7 +46,7 @@ final class SpillOnlyCover {
         if (c == null || c.plan().traffic().nonCompulsory() >= r.objective()) {
             return o;
         }
-        CheckReport check = PlanChecker.check(g, c.plan());
+        CheckReport check = c.check();
         long value = check.traffic().nonCompulsory();
         RaisedBound raised = RaisedBound.of(c.plan(), value, SolveStatus.FEASIBLE, r.bound() == null ? 0 : r.bound(),
                 r.planner(), r.seconds());

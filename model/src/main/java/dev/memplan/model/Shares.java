@@ -61,9 +61,10 @@ public final class Shares {
     public static final double RECOMPUTE_PRICED = 0.35;
 
     /**
-     * With a recompute weight, of what the re-planning leaves, the most the exact cover of the best plan's order
-     * (a plan, before the bound over every plan, which it may then meet) takes: half for its program on CP-SAT, half
-     * for packing; on the zoo's training graphs the program has a few hundred variables and takes a small part of it.
+     * The most the exact cover of orders takes: with a recompute weight of what the re-planning leaves (a plan,
+     * before the bound over every plan, which it may then meet), and on a training step's spill-only run through
+     * divide and conquer of its limit, kept aside before the run. Each order's share goes half to its program on
+     * CP-SAT, half to packing; on the zoo's training graphs a program takes a small part of it.
      */
     public static final double ORDER_COVER = 0.05;
 
