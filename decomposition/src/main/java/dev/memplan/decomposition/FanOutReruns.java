@@ -23,9 +23,9 @@ import java.util.List;
  * not their first (the readers after it read the new copies). It is unrolled ({@link RunGraph#ofRuns}), its order
  * covered by {@link OrderCover} (the order's least traffic without addresses, then packed), mapped back and checked;
  * the lowest candidate below the plan, by traffic + lambda x recompute cost, is kept, and the candidates are tried
- * again on its runs while one pays. Each round gets {@link Shares#FAN_OUT_ROUND} of what is left, each candidate an equal part of what the round has left, so a
- * round never spends more than its limits. Nothing on a graph of more than {@link DivideAndConquer#WHOLE_GRAPH_LIMIT}
- * operators. Time per round O(candidates x a cover).
+ * again on its runs while one pays. Each round gets {@link Shares#FAN_OUT_ROUND} of what is left, each candidate an
+ * equal part of what the round has left, so a round never spends more than its limits. Nothing on a graph of more
+ * than {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators. Time per round O(candidates x a cover).
  */
 final class FanOutReruns {
 

@@ -60,7 +60,7 @@ class FanOutRerunsTest {
         assertEquals(List.of("A", "F", "E", "P", "Q", "F", "R1", "R2"), r.plan().schedule().operators());
     }
 
-    /** Where no rerun of the fan-out may pay (lambda 16: one rerun costs its outputs' bytes and spills), none is tried. */
+    /** Where the fan-out may not pay (lambda 16: a rerun costs its outputs' bytes and spills), none is tried. */
     @Test
     void aFanOutThatMayNotPayIsNotTried() {
         Assumptions.assumeTrue(Solvers.nativeAvailable(), "OR-Tools natives");
