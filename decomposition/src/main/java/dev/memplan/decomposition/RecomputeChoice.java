@@ -138,9 +138,6 @@ final class RecomputeChoice {
             return;
         }
         Limits step = limits.budget().limited() ? limits.child(Shares.RECOMPUTE_CHOOSE) : limits.child();
-        Graph g = graph.withSetting(setting);
-        List<String> notes = new ArrayList<>();
-        fanOut(g, step, best, notes);
         Limits searches = step.budget().limited() ? step.child(Shares.CHOOSE_SEARCH) : step.child();
         List<Plan> starts = new ArrayList<>(List.of(best.plan()));
         List<String> names = new ArrayList<>(List.of(best.source()));
@@ -148,6 +145,8 @@ final class RecomputeChoice {
             starts.add(c.plan());
             names.add(c.name());
         }
+        Graph g = graph.withSetting(setting);
+        List<String> notes = new ArrayList<>();
         List<Found> found = new ArrayList<>();
         for (int i = 0; i < starts.size() && !searches.stopped(); i++) {
             Limits share = searches.budget().limited() ? searches.part(starts.size() - i) : searches.child();
@@ -168,26 +167,6 @@ final class RecomputeChoice {
         steps.add(new StepReport(RecomputeOutcome.CHOOSE, step.stopped() ? StepReport.Status.OUT_OF_BUDGET
                 : StepReport.Status.DONE, made == null ? null : made.traffic(), null, step.budget().wallSeconds(),
                 RecomputeStep.work(step), String.join(" | ", notes)));
-    }
-
-    /** What the source of a plan with fan-outs' reruns inserted ({@link FanOutReruns}) ends with. */
-    static final String FAN_OUT = "fan-outs rerun, the order covered exactly";
-
-    /**
-     * The fan-outs' reruns inserted into the best plan's order ({@link FanOutReruns}) with
-     * {@link Shares#CHOOSE_FAN_OUT} of {@code step}; the plan is offered to {@code best}, the note added to
-     * {@code notes}.
-     */
-    private void fanOut(Graph g, Limits step, RecomputeStep.Best best, List<String> notes) {
-        Limits share = step.budget().limited() ? step.child(Shares.CHOOSE_FAN_OUT) : step.child();
-        progress.accept("recompute: fan-outs' reruns inserted into the order of " + best.source() + " ...");
-        FanOutReruns.Result r = FanOutReruns.run(g, best.plan(), best.objective(), lambda, share);
-        String note = "fan-outs' reruns in the order of " + best.source() + ": " + r.note(best.objective());
-        progress.accept("recompute: " + note);
-        notes.add(note);
-        if (r.plan() != null) {
-            best.offer(r.plan(), r.check(), r.objective(), RecomputeOutcome.CHOOSE + ", " + FAN_OUT);
-        }
     }
 
     /**

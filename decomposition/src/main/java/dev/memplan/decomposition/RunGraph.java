@@ -9,7 +9,6 @@ import dev.memplan.model.PlanChecker;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.Segment;
 import dev.memplan.model.Tensor;
-import dev.memplan.model.TensorSetting;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -49,41 +48,7 @@ record RunGraph(Graph graph, Plan plan, Graph source, int[] runOf, int[] copyOf,
      *     the unrolled graph
      */
     static RunGraph of(Graph g, Plan p) {
-        Unrolled u = unroll(g, p.schedule().operators());
-        Plan plan = new Plan(u.graph().name(), p.setting(), p.budget(), Schedule.defaultOrder(u.graph()),
-                segments(g, p, u.graph(), u.copies(), u.copiesAt()), null, null);
-        CheckReport report = PlanChecker.check(u.graph(), plan);
-        if (!report.valid()) {
-            throw new IllegalArgumentException("the plan does not unroll into runs: " + report.violations().get(0));
-        }
-        return u.with(g, plan);
-    }
-
-    /**
-     * The unrolled graph of a sequence of runs of {@code g}'s operators (every operator's first run after its inputs'
-     * producers' first runs), its plan the runs' order alone, without segments: an order for {@link OrderCover} to
-     * cover, whose plans map back by {@link #back}.
-     */
-    static RunGraph ofRuns(Graph g, List<String> runs, TensorSetting setting, long budget) {
-        Unrolled u = unroll(g, runs);
-        return u.with(g, new Plan(u.graph().name(), setting, budget, Schedule.defaultOrder(u.graph()), Map.of(), null,
-                null));
-    }
-
-    /** A graph unrolled: its runs as operators, the operator each runs, the copies made and when. */
-    private record Unrolled(Graph graph, int[] runOf, Copies copies, List<List<int[]>> copiesAt) {
-        RunGraph with(Graph source, Plan plan) {
-            boolean[] made = new boolean[copies.recomputed.size()];
-            for (int i = 0; i < made.length; i++) {
-                made[i] = copies.recomputed.get(i);
-            }
-            return new RunGraph(graph, plan, source, runOf, copies.copyOf.stream().mapToInt(Integer::intValue)
-                    .toArray(), made);
-        }
-    }
-
-    /** Every run an operator of its own, every copy a tensor of its own, each read going to the latest copy. */
-    private static Unrolled unroll(Graph g, List<String> schedule) {
+        List<String> schedule = p.schedule().operators();
         int runs = schedule.size();
         Set<String> taken = new HashSet<>();
         g.operators().forEach(o -> taken.add(o.name()));
@@ -128,7 +93,18 @@ record RunGraph(Graph graph, Plan plan, Graph source, int[] runOf, int[] copyOf,
             operators.add(new Operator(name, op.type(), inputs, outputs, g.cost(o)));
         }
         Graph unrolled = new Graph(g.name() + "/runs", g.alignment(), copies.tensors, operators, g.outputs());
-        return new Unrolled(unrolled, runOf, copies, copiesAt);
+        Plan plan = new Plan(unrolled.name(), p.setting(), p.budget(), Schedule.defaultOrder(unrolled),
+                segments(g, p, unrolled, copies, copiesAt), null, null);
+        CheckReport report = PlanChecker.check(unrolled, plan);
+        if (!report.valid()) {
+            throw new IllegalArgumentException("the plan does not unroll into runs: " + report.violations().get(0));
+        }
+        boolean[] made = new boolean[copies.recomputed.size()];
+        for (int i = 0; i < made.length; i++) {
+            made[i] = copies.recomputed.get(i);
+        }
+        return new RunGraph(unrolled, plan, g, runOf, copies.copyOf.stream().mapToInt(Integer::intValue).toArray(),
+                made);
     }
 
     /** The tensors of the unrolled graph as they are made: each a copy of a tensor of the graph. */

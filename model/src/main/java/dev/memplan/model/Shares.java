@@ -92,16 +92,6 @@ public final class Shares {
      */
     public static final double RECOMPUTE_CHOOSE = 0.75;
 
-    /**
-     * Of the recompute search's share, the fraction the fan-outs' reruns inserted into the best plan's order get first
-     * (each order covered exactly); the search's moves and re-planning share what they leave. A quarter: on
-     * resnext50:train at M_H and lambda 1 two rounds of about 40 covers each took a few units.
-     */
-    public static final double CHOOSE_FAN_OUT = 0.25;
-
-    /** Of what the fan-outs' reruns have left, the fraction one round of their candidates gets. */
-    public static final double FAN_OUT_ROUND = 0.5;
-
     /** Of the recompute search's share, the fraction its moves get; re-planning the plan they made gets the rest. */
     public static final double CHOOSE_SEARCH = 0.25;
 
