@@ -144,6 +144,8 @@ public final class PeakBound {
 
         private final Graph g;
         private final int[] tensors;
+        /** The other tensors of positive size: live ones are charged at twice their size. */
+        private final int[] others;
         private final long[] full;
         private final long[] rerun;
         /** Per tensor with a rerun price, its producer's distinct inputs; per tensor, its return alone. */
@@ -179,6 +181,7 @@ public final class PeakBound {
                 }
             }
             tensors = list.stream().mapToInt(Integer::intValue).toArray();
+            others = java.util.stream.IntStream.range(0, m).filter(x -> g.size(x) > 0 && !list.contains(x)).toArray();
             liveAt = new int[m];
             claimedAt = new int[m];
             sharersAt = new int[m];
@@ -196,7 +199,7 @@ public final class PeakBound {
         long cover(long[] done, int o, boolean reverse, long excess) {
             int[] own = own(g, o);
             List<Integer> live = mark(done, own, reverse);
-            grid = liveGrid(done, own, reverse);
+            grid = liveGrid(live, done, own, reverse);
             List<long[]> items = new ArrayList<>();
             for (int x : live) {
                 long[] best = {full[x], g.size(x)};
@@ -249,14 +252,17 @@ public final class PeakBound {
         }
 
         /**
-         * The gcd of the bytes of every tensor live at the moment other than o's own (0 when none): each covers its
-         * whole size when it leaves by a load or is charged at twice its size. {@link #rerunOption} takes in the bytes
-         * each of its choices covers.
+         * The gcd of the bytes of every tensor live at the moment other than o's own (0 when none): the priced ones
+         * ({@code live}) and the others. Each covers its whole size when it leaves by a load or is charged at twice its
+         * size; {@link #rerunOption} takes in the bytes each of its choices covers.
          */
-        private long liveGrid(long[] done, int[] own, boolean reverse) {
+        private long liveGrid(List<Integer> live, long[] done, int[] own, boolean reverse) {
             long d = 0;
-            for (int x = 0; x < g.tensorCount(); x++) {
-                if (g.size(x) > 0 && d != 1 && !contains(own, x) && isLive(g, x, done, reverse)) {
+            for (int x : live) {
+                d = gcd(d, g.size(x));
+            }
+            for (int x : others) {
+                if (d != 1 && !contains(own, x) && isLive(g, x, done, reverse)) {
                     d = gcd(d, g.size(x));
                 }
             }
