@@ -46,13 +46,21 @@ final class WholeCover {
     }
 
     /**
-     * The least price of {@code excess} bytes, or -1 when the search passed {@link #MOST_NODES} nodes or nothing
-     * covers them.
+     * The least price of {@code excess} bytes, or -1 when the search passed {@link #MOST_NODES} nodes, nothing covers
+     * them, or a product of a price and a size would pass a long.
      *
      * @param fixed per fixed tensor {size, price}
      * @param continuous per other tensor {price, bytes the price is for, most bytes}, cheapest per byte first
      */
     static long of(List<long[]> fixed, List<long[]> continuous, long excess) {
+        try {
+            return solve(fixed, continuous, excess);
+        } catch (ArithmeticException e) {
+            return -1; // a price times a size past a long: the caller keeps the fractional cover
+        }
+    }
+
+    private static long solve(List<long[]> fixed, List<long[]> continuous, long excess) {
         List<long[]> grouped = new ArrayList<>();
         for (long[] f : fixed) {
             long[] same = grouped.stream().filter(x -> x[0] == f[0] && x[1] == f[1]).findFirst().orElse(null);
@@ -62,7 +70,7 @@ final class WholeCover {
                 same[2]++;
             }
         }
-        grouped.sort((a, b) -> a[1] * b[0] != b[1] * a[0]
+        grouped.sort((a, b) -> Math.multiplyExact(a[1], b[0]) != Math.multiplyExact(b[1], a[0])
                 ? Long.compare(Math.multiplyExact(a[1], b[0]), Math.multiplyExact(b[1], a[0]))
                 : Long.compare(a[0], b[0]));
         WholeCover c = new WholeCover(grouped.toArray(new long[0][]), continuous);
@@ -112,7 +120,7 @@ final class WholeCover {
             long per = group ? groups[i][0] : continuous.get(j)[1];
             long bytes = group ? groups[i][0] * groups[i][2] : continuous.get(j)[2];
             long a = Math.min(bytes, left);
-            cost += Math.multiplyExact(price, a) / per;
+            cost = Math.addExact(cost, Math.multiplyExact(price, a) / per);
             left -= a;
             if (group) {
                 i++;
