@@ -67,8 +67,9 @@ public final class PeakBound {
     /**
      * The bound as above with each live tensor that leaves the chip charged at {@code prices} instead of its size once
      * or twice: the least of these covering the bytes over the budget, by price per byte, cheapest first (a fractional
-     * knapsack cover, which with the spill-only prices is the E + max(0, E - H) above). The argument holds for any
-     * nonnegative prices: at the timestep it is charged, each tensor off chip pays its return after it and its spill
+     * knapsack cover, which with the spill-only prices is the E + max(0, E - H) above; raised where the tensors that
+     * leave must leave whole, {@link WholeCover}; the bound without prices stays fractional). The argument holds for
+     * any nonnegative prices: at the timestep it is charged, each tensor off chip pays its return after it and its spill
      * once. With reruns ({@link TrafficPrices#withReruns}; reruns only of operators that may pay, by
      * {@link dev.memplan.formulations.cosma.Reruns#mayPay}, lose nothing), a tensor off chip at the first run of o
      * comes back after it by a load, after one spill, or by a rerun of its producer p, which pays its share and needs
@@ -118,6 +119,10 @@ public final class PeakBound {
      * (y is kept on chip through the moment, its bytes taken from what x covers). Each option is a (price, bytes
      * covered) pair; x takes the least price per byte among them over all its bytes (every mix of the options pays
      * at least that per byte covered, and covers at most x's bytes), so the cover is a fractional knapsack still.
+     * Where one of x's ways (its load, or a rerun option) frees at least the bytes of every other for at most its
+     * price, x leaves whole by it or stays, and the cover is solved with such tensors whole ({@link WholeCover}):
+     * a plan's choice at the moment frees whole tensors, and any other way of such an x is replaced by the one
+     * that frees more for less. The others keep the fractional treatment.
      *
      * <p>Who pays what, at one moment (so that together the tensors never charge more than the plan pays after it):
      * one rerun of p after the moment costs lambda c(p), and the only tensors this moment's cover can charge against
@@ -129,14 +134,6 @@ public final class PeakBound {
      * fan-out, once its other copy is read) then pays its producer's whole rerun. Likewise a dead input y is charged,
      * 1/k of its return or its room each, rounded down, only to the k live tensors at the moment whose producer
      * reads y: together they never pay more than y's one return or its bytes once.
-     *
-     * <p>Whole tensors: a plan sends whole tensors off chip, so the bytes its choices cover at the moment (a
-     * load's or a tensor charged at twice its size: its size; a rerun's: its size less the rooms it keeps) add up
-     * to E or more, and so do the positive ones among them, each a multiple of the gcd d of every such figure at the
-     * moment (the sizes of the live tensors other than the operator's own, and the bytes each rerun choice covers
-     * when positive): their sum is then at least E rounded up to a multiple of d, and the cover is priced for that
-     * many bytes. Each of those choices pays at least its tensor's least price per byte for what it covers, and
-     * covers at most its tensor's bytes, so each plan still pays at least the fractional cover of the rounded bytes.
      */
     private static final class Cheap {
         /** Most dead inputs whose room-or-return choices are enumerated; beyond, the rerun is priced at its share. */
@@ -144,8 +141,9 @@ public final class PeakBound {
 
         private final Graph g;
         private final int[] tensors;
-        /** The other tensors of positive size: live ones are charged at twice their size. */
-        private final int[] others;
+        /** The other tensors with bytes: each leaves at twice its size, and the largest such price of all. */
+        private final int[] dear;
+        private final long mostFull;
         private final long[] full;
         private final long[] rerun;
         /** Per tensor with a rerun price, its producer's distinct inputs; per tensor, its return alone. */
@@ -157,8 +155,6 @@ public final class PeakBound {
         private final int[] sharersAt;
         private final int[] sharers;
         private int stamp;
-        /** The gcd of the bytes every choice at the moment being priced covers (class comment). */
-        private long grid;
 
         Cheap(Graph g, TrafficPrices prices) {
             this.g = g;
@@ -168,6 +164,8 @@ public final class PeakBound {
             inputs = new int[m][];
             back = new long[m];
             List<Integer> list = new ArrayList<>();
+            List<Integer> others = new ArrayList<>();
+            long most = 0;
             for (int x = 0; x < m; x++) {
                 boolean spills = g.producer(x) >= 0 && !g.isGraphOutput(x);
                 full[x] = rerun[x] >= 0 ? g.size(x) + (spills ? g.size(x) : 0)
@@ -178,10 +176,14 @@ public final class PeakBound {
                 }
                 if (g.size(x) > 0 && (rerun[x] >= 0 || full[x] < 2 * g.size(x))) {
                     list.add(x);
+                } else if (g.size(x) > 0) {
+                    others.add(x);
                 }
+                most = Math.max(most, full[x]);
             }
             tensors = list.stream().mapToInt(Integer::intValue).toArray();
-            others = java.util.stream.IntStream.range(0, m).filter(x -> g.size(x) > 0 && !list.contains(x)).toArray();
+            dear = others.stream().mapToInt(Integer::intValue).toArray();
+            mostFull = most;
             liveAt = new int[m];
             claimedAt = new int[m];
             sharersAt = new int[m];
@@ -194,22 +196,61 @@ public final class PeakBound {
 
         /**
          * The least price of {@code excess} bytes of the tensors live at {@code done} other than operator o's own,
-         * fractionally, the cheapest per byte first (the rest at twice their size), each part rounded down.
+         * fractionally, the cheapest per byte first (the rest at twice their size), each part rounded down; raised to
+         * the cover with whole tensors ({@link WholeCover}: each tensor with one best way off chip leaves whole)
+         * unless the fractional one already reaches {@code target} or, with a tensor's price to spare, stays at or
+         * below {@code floor} (the state's value so far, which the whole cover would then not raise).
          */
-        long cover(long[] done, int o, boolean reverse, long excess) {
+        long cover(long[] done, int o, boolean reverse, long excess, long floor, long target) {
             int[] own = own(g, o);
             List<Integer> live = mark(done, own, reverse);
-            grid = liveGrid(live, done, own, reverse);
             List<long[]> items = new ArrayList<>();
             for (int x : live) {
                 long[] best = {full[x], g.size(x)};
                 if (rerun[x] >= 0) {
                     best = cheaper(best, rerunOption(x));
                 }
-                items.add(new long[] {best[0], best[1], g.size(x)});
+                items.add(new long[] {best[0], best[1], g.size(x), x});
             }
             items.sort((a, b) -> ratio(a, b));
-            long left = grid <= 1 ? excess : -Math.floorDiv(-excess, grid) * grid;
+            long fractional = fractional(items, excess);
+            if (fractional >= target || fractional + 2 * mostFull <= floor) {
+                return fractional;
+            }
+            return Math.max(fractional, whole(done, own, reverse, excess, items));
+        }
+
+        /**
+         * The cover with the tensors whose producer may not pay leaving whole ({@link WholeCover}), the others as in
+         * the fractional cover; -1 when the search is cut short.
+         */
+        private long whole(long[] done, int[] own, boolean reverse, long excess, List<long[]> items) {
+            List<long[]> fixed = new ArrayList<>();
+            List<long[]> continuous = new ArrayList<>();
+            for (long[] it : items) {
+                int x = (int) it[3];
+                if (rerun[x] < 0) {
+                    fixed.add(new long[] {g.size(x), full[x]});
+                } else {
+                    long[] one = dominant(x);
+                    if (one != null) {
+                        fixed.add(one);
+                    } else {
+                        continuous.add(it);
+                    }
+                }
+            }
+            for (int x : dear) {
+                if (!contains(own, x) && isLive(g, x, done, reverse)) {
+                    fixed.add(new long[] {g.size(x), 2 * g.size(x)});
+                }
+            }
+            return WholeCover.of(fixed, continuous, excess);
+        }
+
+        /** The fractional cover of {@code excess} bytes by {@code items}, sorted, the rest at twice its bytes. */
+        private static long fractional(List<long[]> items, long excess) {
+            long left = excess;
             long cost = 0;
             for (long[] it : items) {
                 if (left == 0) {
@@ -251,30 +292,20 @@ public final class PeakBound {
             return live;
         }
 
-        /**
-         * The gcd of the bytes of every tensor live at the moment other than o's own (0 when none): the priced ones
-         * ({@code live}) and the others. Each covers its whole size when it leaves by a load or is charged at twice its
-         * size; {@link #rerunOption} takes in the bytes each of its choices covers.
-         */
-        private long liveGrid(List<Integer> live, long[] done, int[] own, boolean reverse) {
-            long d = 0;
-            for (int x : live) {
-                d = gcd(d, g.size(x));
-            }
-            for (int x : others) {
-                if (d != 1 && !contains(own, x) && isLive(g, x, done, reverse)) {
-                    d = gcd(d, g.size(x));
-                }
-            }
-            return d;
-        }
-
-        private static long gcd(long a, long b) {
-            return b == 0 ? a : gcd(b, a % b);
-        }
-
         /** The rerun's cheapest (price, bytes covered) over its dead inputs' choices; null when it covers nothing. */
         private long[] rerunOption(int x) {
+            long[] best = null;
+            for (long[] option : rerunOptions(x)) {
+                best = cheaper(best, option);
+            }
+            return best;
+        }
+
+        /**
+         * The rerun's (price, bytes covered) for each choice of room or return of its dead inputs that covers
+         * something (one, at its share over all x's bytes, beyond {@link #MOST_INPUTS} dead inputs).
+         */
+        private List<long[]> rerunOptions(int x) {
             List<Integer> dead = new ArrayList<>();
             for (int y : inputs[x]) {
                 if (sharersAt[y] == stamp) {
@@ -283,9 +314,9 @@ public final class PeakBound {
             }
             long share = share(x);
             if (dead.size() > MOST_INPUTS) {
-                return new long[] {share, g.size(x)};
+                return List.of(new long[] {share, g.size(x)});
             }
-            long[] best = null;
+            List<long[]> options = new ArrayList<>();
             for (int room = 0; room < 1 << dead.size(); room++) {
                 long price = share;
                 long covers = g.size(x);
@@ -298,8 +329,23 @@ public final class PeakBound {
                     }
                 }
                 if (covers > 0) {
-                    grid = gcd(grid, covers);
-                    best = cheaper(best, new long[] {price, covers});
+                    options.add(new long[] {price, covers});
+                }
+            }
+            return options;
+        }
+
+        /**
+         * x's one way off chip that frees the most bytes for the least price, {bytes, price}, when one does so
+         * against every other (its load and each rerun option); null when two ways trade bytes against price.
+         */
+        private long[] dominant(int x) {
+            long[] best = {g.size(x), full[x]};
+            for (long[] o : rerunOptions(x)) {
+                if (o[1] >= best[0] && o[0] <= best[1]) {
+                    best = new long[] {o[1], o[0]};
+                } else if (o[1] > best[0] || o[0] < best[1]) {
+                    return null;
                 }
             }
             return best;
@@ -451,7 +497,7 @@ public final class PeakBound {
             }
             long excess = Math.max(0, step - budget);
             long value = Math.max(v[2], this.cheap == null ? excess + Math.max(0, excess - cheap)
-                    : excess == 0 ? 0 : this.cheap.cover(done, o, reverse, excess));
+                    : excess == 0 ? 0 : this.cheap.cover(done, o, reverse, excess, v[2], target));
             if (value >= target) {
                 return true; // no order through here costs less than the best plan known
             }
