@@ -67,8 +67,9 @@ public final class PeakBound {
     /**
      * The bound as above with each live tensor that leaves the chip charged at {@code prices} instead of its size once
      * or twice: the least of these covering the bytes over the budget, by price per byte, cheapest first (a fractional
-     * knapsack cover, which with the spill-only prices is the E + max(0, E - H) above). The argument holds for any
-     * nonnegative prices: at the timestep it is charged, each tensor off chip pays its return after it and its spill
+     * knapsack cover, which with the spill-only prices is the E + max(0, E - H) above; raised where the tensors that
+     * leave must leave whole, {@link WholeCover}; the bound without prices stays fractional). The argument holds for
+     * any nonnegative prices: at the timestep it is charged, each tensor off chip pays its return after it and its spill
      * once. With reruns ({@link TrafficPrices#withReruns}; reruns only of operators that may pay, by
      * {@link dev.memplan.formulations.cosma.Reruns#mayPay}, lose nothing), a tensor off chip at the first run of o
      * comes back after it by a load, after one spill, or by a rerun of its producer p, which pays its share and needs
@@ -118,6 +119,10 @@ public final class PeakBound {
      * (y is kept on chip through the moment, its bytes taken from what x covers). Each option is a (price, bytes
      * covered) pair; x takes the least price per byte among them over all its bytes (every mix of the options pays
      * at least that per byte covered, and covers at most x's bytes), so the cover is a fractional knapsack still.
+     * Where one of x's ways (its load, or a rerun option) frees at least the bytes of every other for at most its
+     * price, x leaves whole by it or stays, and the cover is solved with such tensors whole ({@link WholeCover}):
+     * a plan's choice at the moment frees whole tensors, and any other way of such an x is replaced by the one
+     * that frees more for less. The others keep the fractional treatment.
      *
      * <p>Who pays what, at one moment (so that together the tensors never charge more than the plan pays after it):
      * one rerun of p after the moment costs lambda c(p), and the only tensors this moment's cover can charge against
@@ -136,6 +141,9 @@ public final class PeakBound {
 
         private final Graph g;
         private final int[] tensors;
+        /** The other tensors with bytes: each leaves at twice its size, and the largest such price of all. */
+        private final int[] dear;
+        private final long mostFull;
         private final long[] full;
         private final long[] rerun;
         /** Per tensor with a rerun price, its producer's distinct inputs; per tensor, its return alone. */
@@ -156,6 +164,8 @@ public final class PeakBound {
             inputs = new int[m][];
             back = new long[m];
             List<Integer> list = new ArrayList<>();
+            List<Integer> others = new ArrayList<>();
+            long most = 0;
             for (int x = 0; x < m; x++) {
                 boolean spills = g.producer(x) >= 0 && !g.isGraphOutput(x);
                 full[x] = rerun[x] >= 0 ? g.size(x) + (spills ? g.size(x) : 0)
@@ -166,9 +176,14 @@ public final class PeakBound {
                 }
                 if (g.size(x) > 0 && (rerun[x] >= 0 || full[x] < 2 * g.size(x))) {
                     list.add(x);
+                } else if (g.size(x) > 0) {
+                    others.add(x);
                 }
+                most = Math.max(most, full[x]);
             }
             tensors = list.stream().mapToInt(Integer::intValue).toArray();
+            dear = others.stream().mapToInt(Integer::intValue).toArray();
+            mostFull = most;
             liveAt = new int[m];
             claimedAt = new int[m];
             sharersAt = new int[m];
@@ -181,9 +196,12 @@ public final class PeakBound {
 
         /**
          * The least price of {@code excess} bytes of the tensors live at {@code done} other than operator o's own,
-         * fractionally, the cheapest per byte first (the rest at twice their size), each part rounded down.
+         * fractionally, the cheapest per byte first (the rest at twice their size), each part rounded down; raised to
+         * the cover with whole tensors ({@link WholeCover}: each tensor with one best way off chip leaves whole)
+         * unless the fractional one already reaches {@code target} or, with a tensor's price to spare, stays at or
+         * below {@code floor} (the state's value so far, which the whole cover would then not raise).
          */
-        long cover(long[] done, int o, boolean reverse, long excess) {
+        long cover(long[] done, int o, boolean reverse, long excess, long floor, long target) {
             int[] own = own(g, o);
             List<Integer> live = mark(done, own, reverse);
             List<long[]> items = new ArrayList<>();
@@ -192,9 +210,46 @@ public final class PeakBound {
                 if (rerun[x] >= 0) {
                     best = cheaper(best, rerunOption(x));
                 }
-                items.add(new long[] {best[0], best[1], g.size(x)});
+                items.add(new long[] {best[0], best[1], g.size(x), x});
             }
             items.sort((a, b) -> ratio(a, b));
+            long fractional = fractional(items, excess);
+            if (fractional >= target || fractional + 2 * mostFull <= floor) {
+                return fractional;
+            }
+            return Math.max(fractional, whole(done, own, reverse, excess, items));
+        }
+
+        /**
+         * The cover with the tensors whose producer may not pay leaving whole ({@link WholeCover}), the others as in
+         * the fractional cover; -1 when the search is cut short.
+         */
+        private long whole(long[] done, int[] own, boolean reverse, long excess, List<long[]> items) {
+            List<long[]> fixed = new ArrayList<>();
+            List<long[]> continuous = new ArrayList<>();
+            for (long[] it : items) {
+                int x = (int) it[3];
+                if (rerun[x] < 0) {
+                    fixed.add(new long[] {g.size(x), full[x]});
+                } else {
+                    long[] one = dominant(x);
+                    if (one != null) {
+                        fixed.add(one);
+                    } else {
+                        continuous.add(it);
+                    }
+                }
+            }
+            for (int x : dear) {
+                if (!contains(own, x) && isLive(g, x, done, reverse)) {
+                    fixed.add(new long[] {g.size(x), 2 * g.size(x)});
+                }
+            }
+            return WholeCover.of(fixed, continuous, excess);
+        }
+
+        /** The fractional cover of {@code excess} bytes by {@code items}, sorted, the rest at twice its bytes. */
+        private static long fractional(List<long[]> items, long excess) {
             long left = excess;
             long cost = 0;
             for (long[] it : items) {
@@ -239,6 +294,18 @@ public final class PeakBound {
 
         /** The rerun's cheapest (price, bytes covered) over its dead inputs' choices; null when it covers nothing. */
         private long[] rerunOption(int x) {
+            long[] best = null;
+            for (long[] option : rerunOptions(x)) {
+                best = cheaper(best, option);
+            }
+            return best;
+        }
+
+        /**
+         * The rerun's (price, bytes covered) for each choice of room or return of its dead inputs that covers
+         * something (one, at its share over all x's bytes, beyond {@link #MOST_INPUTS} dead inputs).
+         */
+        private List<long[]> rerunOptions(int x) {
             List<Integer> dead = new ArrayList<>();
             for (int y : inputs[x]) {
                 if (sharersAt[y] == stamp) {
@@ -247,9 +314,9 @@ public final class PeakBound {
             }
             long share = share(x);
             if (dead.size() > MOST_INPUTS) {
-                return new long[] {share, g.size(x)};
+                return List.of(new long[] {share, g.size(x)});
             }
-            long[] best = null;
+            List<long[]> options = new ArrayList<>();
             for (int room = 0; room < 1 << dead.size(); room++) {
                 long price = share;
                 long covers = g.size(x);
@@ -262,7 +329,23 @@ public final class PeakBound {
                     }
                 }
                 if (covers > 0) {
-                    best = cheaper(best, new long[] {price, covers});
+                    options.add(new long[] {price, covers});
+                }
+            }
+            return options;
+        }
+
+        /**
+         * x's one way off chip that frees the most bytes for the least price, {bytes, price}, when one does so
+         * against every other (its load and each rerun option); null when two ways trade bytes against price.
+         */
+        private long[] dominant(int x) {
+            long[] best = {g.size(x), full[x]};
+            for (long[] o : rerunOptions(x)) {
+                if (o[1] >= best[0] && o[0] <= best[1]) {
+                    best = new long[] {o[1], o[0]};
+                } else if (o[1] > best[0] || o[0] < best[1]) {
+                    return null;
                 }
             }
             return best;
@@ -414,7 +497,7 @@ public final class PeakBound {
             }
             long excess = Math.max(0, step - budget);
             long value = Math.max(v[2], this.cheap == null ? excess + Math.max(0, excess - cheap)
-                    : excess == 0 ? 0 : this.cheap.cover(done, o, reverse, excess));
+                    : excess == 0 ? 0 : this.cheap.cover(done, o, reverse, excess, v[2], target));
             if (value >= target) {
                 return true; // no order through here costs less than the best plan known
             }

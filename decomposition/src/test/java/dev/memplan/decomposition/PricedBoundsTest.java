@@ -104,10 +104,14 @@ class PricedBoundsTest {
         assertTrue(peaks >= 20, "the priced live bytes positive on only " + peaks);
     }
 
-    /** Where no operator's rerun may pay, the prices are the spill-only ones, and so are the bounds. */
+    /**
+     * Where no operator's rerun may pay, the prices are the spill-only ones, and so is the stem; the live bytes are
+     * at least the spill-only ones, above them on some cases (whole tensors), never above the brute force's optimum.
+     */
     @Test
     void whereNoRerunMayPayItIsTheSpillOnlyBound() {
         int compared = 0;
+        int whole = 0;
         for (Graph graph : graphs()) {
             Graph g = graph.withSetting(ALL);
             double lambda = 1e6;
@@ -126,13 +130,20 @@ class PricedBoundsTest {
                         Limits.DEFAULT).traffic();
                 assertEquals(without, withPrices, g.name() + " B " + budget);
                 assertEquals(without, PricedBounds.stem(g, budget, lambda), g.name() + " B " + budget);
-                assertEquals(PeakBound.of(g, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP, Limits.DEFAULT)
-                        .traffic(), PeakBound.of(g, priced, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP,
-                        Limits.DEFAULT).traffic(), g.name() + " B " + budget);
+                long spillPeak = PeakBound.of(g, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP,
+                        Limits.DEFAULT).traffic();
+                long pricedPeak = PeakBound.of(g, priced, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP,
+                        Limits.DEFAULT).traffic();
+                // The priced cover frees whole tensors (WholeCover), the spill-only one bytes.
+                assertTrue(pricedPeak >= spillPeak, g.name() + " B " + budget + ": " + pricedPeak);
+                Double optimum = minimumObjective(g, ALL, budget, 0, lambda);
+                assertTrue(optimum == null || pricedPeak <= optimum, g.name() + " B " + budget + ": " + pricedPeak);
+                whole += pricedPeak > spillPeak ? 1 : 0;
                 compared += without > 0 ? 1 : 0;
             }
         }
         assertTrue(compared >= 10, "positive spill-only bounds compared: " + compared);
+        assertTrue(whole >= 1, "the whole tensors raised the live bytes on no case");
     }
 
     /**
@@ -185,8 +196,8 @@ class PricedBoundsTest {
 
     /**
      * The pipeline: on the two branches (reruns too dear to pay) the recompute road's plan is the spill-only optimum;
-     * the bound over every plan comes from the priced bounds and proves it, where without them ({@code --without
-     * priced-bounds}) RecomputeBound's cover leaves a gap.
+     * the bound over every plan comes from the priced bounds (the live bytes, with whole tensors) and proves it, where
+     * without them ({@code --without priced-bounds}) RecomputeBound's cover leaves a gap.
      */
     @Test
     void thePipelineProvesWhatTheCoverCouldNot() {
@@ -208,8 +219,9 @@ class PricedBoundsTest {
         assertTrue(without.bound() < optimum, "without: " + without.bound());
         StepReport bound = with.steps().stream().filter(s -> s.name().equals(RecomputeOutcome.BOUND)).findFirst()
                 .orElseThrow();
-        assertTrue(bound.note().contains(" from the stem priced for reruns") && bound.note().contains(", the stem 6"),
-                bound.note());
+        // The live bytes meet it with whole tensors (WholeCover: h's 3 bytes leave whole), before any stem runs.
+        assertTrue(bound.note().contains(" from the live bytes priced for reruns")
+                && bound.note().contains("the live bytes 6, the stem none"), bound.note());
         StepReport offBound = without.steps().stream().filter(s -> s.name().equals(RecomputeOutcome.BOUND))
                 .findFirst().orElseThrow();
         assertTrue(!offBound.note().contains("priced for reruns"), offBound.note());
@@ -301,5 +313,34 @@ class PricedBoundsTest {
                 assertEquals(4, peak, g.name());
             }
         }
+    }
+
+    /**
+     * A chain in:2 -P-> x:2 -Q-> y:2 -R-> z:1, and S reads z and x into o:1, every operator dear (no rerun pays at
+     * lambda 1). At budget 4 (M_R) R's own 3 bytes and the live x's 2 are 1 over: x leaves whole, a spill and a load.
+     */
+    static Graph oddExcess() {
+        return Graph.builder("odd-excess").activation("in", 2).activation("x", 2).activation("y", 2)
+                .activation("z", 1).activation("o", 1)
+                .operator(new Operator("P", null, List.of("in"), List.of("x"), 100L))
+                .operator(new Operator("Q", null, List.of("x"), List.of("y"), 100L))
+                .operator(new Operator("R", null, List.of("y"), List.of("z"), 100L))
+                .operator(new Operator("S", null, List.of("z", "x"), List.of("o"), 100L)).output("o").build();
+    }
+
+    /**
+     * The live bytes priced count whole tensors: on {@link #oddExcess} one byte is over the budget, but the only live
+     * tensor has two, so every plan pays for two (4 = the brute force's optimum), where a byte's share gave 2.
+     */
+    @Test
+    void theLiveBytesCoverWholeTensors() {
+        Graph g = oddExcess().withSetting(ALL);
+        long budget = Budgets.minimumRequired(g);
+        assertEquals(4, budget);
+        Double optimum = minimumObjective(g, ALL, budget, 2, 1);
+        long peak = PeakBound.of(g, TrafficPrices.withReruns(g, 1), budget, Long.MAX_VALUE,
+                PeakBound.DEFAULT_STATE_CAP, Limits.DEFAULT).traffic();
+        assertEquals(4.0, optimum);
+        assertEquals(4, peak);
     }
 }
