@@ -285,10 +285,10 @@ final class RecomputeStep {
     /**
      * The best plan's runs with reruns placed at once wherever a return could be a rerun, covered exactly
      * ({@link RerunCover}, at most {@link Shares#RERUN_COVER} of what is left), offered as a plan: it may meet the
-     * bound and spare the search. Part of choosing recomputes: off with {@link Technique#CHOOSE}.
+     * bound and spare the search. Unless switched off ({@link Technique#RERUN_COVER}).
      */
     private void rerunCover(Graph g, long budget, Limits whole, Best best) {
-        if (best.plan == null || !settings.cosma().uses(Technique.CHOOSE) || whole.stopped()) {
+        if (best.plan == null || !settings.cosma().uses(Technique.RERUN_COVER) || whole.stopped()) {
             return;
         }
         progress.accept("recompute: reruns placed at once on the best plan's runs, covered exactly ...");
