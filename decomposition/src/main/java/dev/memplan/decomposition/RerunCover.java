@@ -56,7 +56,8 @@ final class RerunCover {
 
     /**
      * The lowest plan of {@code from}'s runs with the candidates of the class comment, or null when there is none,
-     * or no cover gives a plan within the limits.
+     * no cover gives a plan within the limits, or the graph has more than {@link DivideAndConquer#WHOLE_GRAPH_LIMIT}
+     * operators (each candidate may cost a cover, each cover builds its program before it can read the clock).
      *
      * @param g the graph in {@code from}'s tensor setting
      * @param from a valid plan (it may recompute)
@@ -65,7 +66,7 @@ final class RerunCover {
      * @param limits the step's limits
      */
     static Result of(Graph g, Plan from, long budget, double lambda, Limits limits) {
-        if (from == null || limits.stopped()) {
+        if (from == null || limits.stopped() || g.operatorCount() > DivideAndConquer.WHOLE_GRAPH_LIMIT) {
             return null;
         }
         int[] runs = from.schedule().operators().stream().mapToInt(g::operatorIndex).toArray();
