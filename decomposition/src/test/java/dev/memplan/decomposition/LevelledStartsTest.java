@@ -15,12 +15,12 @@ import dev.memplan.datasets.Examples;
 import dev.memplan.model.Budget;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
+import dev.memplan.model.MiniTrainingStep;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.PlanResult;
 import dev.memplan.model.Shares;
 import dev.memplan.model.TensorSetting;
-import dev.memplan.model.TrainingStep;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -29,22 +29,9 @@ class LevelledStartsTest {
 
     private static final TensorSetting ACT = TensorSetting.ACTIVATIONS;
 
-    /**
-     * A training step in miniature: the weight gradient wg (a 10-byte graph output) runs, in the default order, while
-     * the 10-byte saved activation x2 is live (22 bytes); after x2's last reader ig, 13 bytes at most.
-     */
+    /** The miniature training step of {@link MiniTrainingStep} (22 bytes in the default order, 13 levelled). */
     static Graph miniStep() {
-        return Graph.builder("mini:train")
-                .activation("in", 1).activation("x1", 1).activation("x2", 10).activation(TrainingStep.LOSS, 1)
-                .activation("g", 1).activation("dw", 10).activation("gx", 1).activation("dx", 1)
-                .operator("f1", List.of("in"), List.of("x1"))
-                .operator("f2", List.of("x1"), List.of("x2"))
-                .operator(TrainingStep.LOSS, List.of("x2"), List.of(TrainingStep.LOSS, "g"))
-                .operator("wg", List.of("x1", "g"), List.of("dw"))
-                .operator("ig", List.of("x2", "g"), List.of("gx"))
-                .operator("dg", List.of("gx"), List.of("dx"))
-                .output(TrainingStep.LOSS).output("dw").output("dx")
-                .build();
+        return MiniTrainingStep.weightGradientOnThePeak();
     }
 
     @Test

@@ -14,7 +14,7 @@ import java.util.List;
  * at address 0 or at the end of a tensor that stays (it then overlaps a subset of the victims), so it suffices to
  * try windows starting at 0 and at the end of each resident, rounded up to the alignment; a window is allowed
  * when it lies below the budget and overlaps no tensor that must stay, and costs the sum over the evictable
- * tensors it overlaps. Ties: fewer bytes evicted, then the lower address. O(r^2) for r residents. Counting only
+ * tensors it overlaps. Ties: fewer bytes evicted, then the lower address (the first window in that order). Counting only
  * bytes (a knapsack) would ignore where the freed bytes are; this counts the contiguous gap the allocator needs.
  *
  * <p>In the bytes-only mode ({@link AddressRule#BYTES}) the victims must free the deficit wherever they are: a
@@ -33,41 +33,107 @@ public final class GreedyReplacement implements ReplacementPolicy {
         if (!event.contiguous()) {
             return new Cover(event).solve();
         }
-        List<Long> starts = new ArrayList<>();
-        starts.add(0L);
-        for (Resident r : event.residents()) {
-            starts.add(Budgets.roundUp(r.end(), event.alignment()));
-        }
-        long bestCost = Long.MAX_VALUE;
-        long bestBytes = Long.MAX_VALUE;
-        List<Integer> best = List.of();
-        for (long start : starts) {
-            long end = start + event.size();
-            if (end > event.budget()) {
+        Windows w = new Windows(event);
+        int best = -1;
+        for (int k = 0; k < w.starts.length; k++) {
+            int j = w.position[k];
+            if (w.starts[k] + event.size() > event.budget() || w.fixed[j] > 0) {
                 continue;
             }
-            long cost = 0;
-            long bytes = 0;
-            List<Integer> victims = new ArrayList<>();
-            boolean allowed = true;
+            if (best < 0 || w.cost[j] < w.cost[w.position[best]] || (w.cost[j] == w.cost[w.position[best]]
+                    && w.bytes[j] < w.bytes[w.position[best]])) {
+                best = k;
+            }
+        }
+        List<Integer> victims = new ArrayList<>();
+        if (best >= 0) {
+            long start = w.starts[best];
             for (Resident r : event.residents()) {
-                if (r.offset() < end && start < r.end()) {
-                    if (!r.evictable()) {
-                        allowed = false;
-                        break;
-                    }
-                    cost += r.evictionCost();
-                    bytes += r.size();
+                if (r.offset() < start + event.size() && start < r.end()) {
                     victims.add(r.tensor());
                 }
             }
-            if (allowed && (cost < bestCost || (cost == bestCost && bytes < bestBytes))) {
-                bestCost = cost;
-                bestBytes = bytes;
-                best = victims;
+        }
+        return victims;
+    }
+
+    /**
+     * The candidate windows (at 0 and at each resident's aligned end, in that order) with what each overlaps: the
+     * cost and bytes of the evictable residents and the number of residents that must stay. A resident overlaps
+     * the windows whose start lies in (offset - size, end): one range of the starts sorted, added to a difference
+     * array, so O(r log r) for r residents instead of testing every pair (the O(r^2) scan took 51 s of a 68 s
+     * {@code compare} on gen:layered:5000:train).
+     */
+    private static final class Windows {
+        final long[] starts;
+        /** Where window k sits among the starts sorted (ties in the given order). */
+        final int[] position;
+        final long[] cost;
+        final long[] bytes;
+        final int[] fixed;
+
+        Windows(ReplacementEvent event) {
+            List<Resident> rs = event.residents();
+            int m = rs.size() + 1;
+            starts = new long[m];
+            for (int i = 0; i < rs.size(); i++) {
+                starts[i + 1] = Budgets.roundUp(rs.get(i).end(), event.alignment());
+            }
+            Integer[] order = new Integer[m];
+            for (int k = 0; k < m; k++) {
+                order[k] = k;
+            }
+            java.util.Arrays.sort(order, java.util.Comparator.comparingLong((Integer k) -> starts[k]));
+            long[] sorted = new long[m];
+            position = new int[m];
+            for (int j = 0; j < m; j++) {
+                sorted[j] = starts[order[j]];
+                position[order[j]] = j;
+            }
+            cost = new long[m + 1];
+            bytes = new long[m + 1];
+            fixed = new int[m + 1];
+            for (Resident r : rs) {
+                int from = firstAbove(sorted, r.offset() - event.size());
+                int to = firstAbove(sorted, r.end() - 1);
+                if (from < to) {
+                    add(from, to, r);
+                }
+            }
+            for (int j = 1; j <= m; j++) {
+                cost[j] += cost[j - 1];
+                bytes[j] += bytes[j - 1];
+                fixed[j] += fixed[j - 1];
             }
         }
-        return best;
+
+        /** Adds r to the windows from..to-1 (sorted positions) of the difference arrays. */
+        private void add(int from, int to, Resident r) {
+            if (r.evictable()) {
+                cost[from] += r.evictionCost();
+                cost[to] -= r.evictionCost();
+                bytes[from] += r.size();
+                bytes[to] -= r.size();
+            } else {
+                fixed[from]++;
+                fixed[to]--;
+            }
+        }
+
+        /** The first position whose start is above {@code value} (the length when none is). */
+        private static int firstAbove(long[] sorted, long value) {
+            int lo = 0;
+            int hi = sorted.length;
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (sorted[mid] > value) {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
+                }
+            }
+            return lo;
+        }
     }
 
     /** The least-cost set of evictable residents whose (aligned) bytes cover the deficit. */

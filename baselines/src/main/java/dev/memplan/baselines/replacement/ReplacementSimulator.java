@@ -65,7 +65,7 @@ public final class ReplacementSimulator {
     private static final class Slot {
         final int tensor;
         final long size;
-        long offset;
+        final long offset;
         final int start;
         final Origin origin;
         int lastTouched;
@@ -132,6 +132,12 @@ public final class ReplacementSimulator {
         final int[] drop;
         final Map<Integer, List<Segment>> segments = new LinkedHashMap<>();
         final List<Slot> resident = new ArrayList<>();
+        /**
+         * The same slots by offset, ties in the order they came on chip: what sorting {@code resident} stably by
+         * offset gives, kept as slots come and go instead of sorted at every placement (that sort took half of
+         * Belady's time on gen:layered:5000:train).
+         */
+        final List<Slot> byOffset = new ArrayList<>();
         final boolean[] hostCopy;
         final List<Integer> runs = new ArrayList<>();
         /** The timestep of the next run. */
@@ -282,7 +288,7 @@ public final class ReplacementSimulator {
             for (int a : toPlace) {
                 Origin origin = g.producer(a) != o ? Origin.LOADED : again ? Origin.RECOMPUTED : Origin.CREATED;
                 boolean high = again && stackTop.contains(a);
-                Long offset = high ? placeHigh(g.size(a)) : ReplacementSimulator.this.place(resident, g.size(a),
+                Long offset = high ? placeHigh(g.size(a)) : ReplacementSimulator.this.place(byOffset, g.size(a),
                         g.alignment(), budget);
                 while (offset == null) {
                     Slot cheap = recompute.kind() == Recomputation.Kind.DTR ? cheapDrop(t, used) : null;
@@ -302,21 +308,52 @@ public final class ReplacementSimulator {
                             evict(s);
                         }
                     }
-                    offset = high ? placeHigh(g.size(a)) : ReplacementSimulator.this.place(resident, g.size(a),
+                    offset = high ? placeHigh(g.size(a)) : ReplacementSimulator.this.place(byOffset, g.size(a),
                             g.alignment(), budget);
                 }
                 if (offset == null) {
                     compact(o, t, again, used);
                     break;
                 }
-                resident.add(new Slot(a, g.size(a), offset, now, origin, t));
+                admit(new Slot(a, g.size(a), offset, now, origin, t));
             }
+        }
+
+        private void admit(Slot s) {
+            resident.add(s);
+            int lo = 0;
+            int hi = byOffset.size();
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (byOffset.get(mid).offset <= s.offset) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            byOffset.add(lo, s);
+        }
+
+        private void discard(Slot s) {
+            resident.remove(s);
+            int lo = 0;
+            int hi = byOffset.size();
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (byOffset.get(mid).offset < s.offset) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            while (byOffset.get(lo) != s) {
+                lo++;
+            }
+            byOffset.remove(lo);
         }
 
         /** The highest aligned address where {@code size} bytes fit below the budget, or null. */
         private Long placeHigh(long size) {
-            List<Slot> byOffset = new ArrayList<>(resident);
-            byOffset.sort(Comparator.comparingLong(s -> s.offset));
             long cursor = 0;
             Long best = null;
             for (int i = 0; i <= byOffset.size(); i++) {
@@ -394,7 +431,7 @@ public final class ReplacementSimulator {
             for (int i = resident.size() - 1; i >= 0; i--) {
                 Slot s = resident.get(i);
                 if (s.start == now) {
-                    resident.remove(i);
+                    discard(s);
                 } else {
                     evict(s);
                 }
@@ -406,7 +443,7 @@ public final class ReplacementSimulator {
             for (Map.Entry<Integer, Long> e : JustInTimePlanner.packedFromZero(g, o).entrySet()) {
                 int a = e.getKey();
                 Origin origin = g.producer(a) != o ? Origin.LOADED : again ? Origin.RECOMPUTED : Origin.CREATED;
-                resident.add(new Slot(a, g.size(a), e.getValue(), now, origin, t));
+                admit(new Slot(a, g.size(a), e.getValue(), now, origin, t));
             }
         }
 
@@ -421,20 +458,19 @@ public final class ReplacementSimulator {
 
         private ReplacementEvent event(int t, int tensor, Set<Integer> used) {
             List<Resident> view = new ArrayList<>();
-            for (Slot s : resident) {
+            for (Slot s : byOffset) {
                 boolean evictable = !used.contains(s.tensor);
                 boolean spill = !hostCopy[s.tensor] && !g.isGraphOutput(s.tensor) && s.origin != Origin.RECOMPUTED;
                 view.add(new Resident(s.tensor, s.offset, s.size, evictable, nextUse(uses[s.tensor], t),
                         s.lastTouched, spill));
             }
-            view.sort(Comparator.comparingLong(Resident::offset));
             return new ReplacementEvent(t, g.size(tensor), g.alignment(), budget, view, rule != AddressRule.BYTES);
         }
 
         private void close(Slot s, int end) {
             segments.computeIfAbsent(s.tensor, k -> new ArrayList<>())
                     .add(new Segment(s.start, end, s.offset, s.origin));
-            resident.remove(s);
+            discard(s);
         }
     }
 
@@ -454,16 +490,14 @@ public final class ReplacementSimulator {
     }
 
     /** The address the rule picks among the free gaps, or null when none fits below the budget. */
-    private Long place(List<Slot> resident, long size, long alignment, long budget) {
+    private Long place(List<Slot> byOffset, long size, long alignment, long budget) {
         if (rule == AddressRule.BYTES) {
             long used = Budgets.roundUp(size, alignment);
-            for (Slot s : resident) {
+            for (Slot s : byOffset) {
                 used += Budgets.roundUp(s.size, alignment);
             }
             return used <= budget ? 0L : null;
         }
-        List<Slot> byOffset = new ArrayList<>(resident);
-        byOffset.sort(Comparator.comparingLong(s -> s.offset));
         long cursor = 0;
         Long best = null;
         long bestGap = Long.MAX_VALUE;

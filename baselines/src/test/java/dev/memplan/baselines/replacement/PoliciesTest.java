@@ -2,7 +2,9 @@ package dev.memplan.baselines.replacement;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The choice each policy makes at one replacement event, pinned on hand-made address maps. */
@@ -81,5 +83,61 @@ class PoliciesTest {
         ReplacementEvent f = new ReplacementEvent(3, 15, 1, 40, e.residents(), false);
         assertEquals(7, f.deficit());
         assertEquals(List.of(3, 1), new GreedyReplacement().victims(f));
+    }
+
+    /**
+     * The windows counted through sorted starts choose what testing every window against every resident chooses
+     * (the pairwise scan, written here as the reference), on random address maps: tight packings with gaps,
+     * pinned residents, alignment, zero-size residents and ties in cost.
+     */
+    @Test
+    void greedyChoosesWhatThePairwiseScanChoosesOnRandomAddressMaps() {
+        Random random = new Random(34);
+        for (int round = 0; round < 3000; round++) {
+            long alignment = 1L << random.nextInt(3);
+            List<Resident> rs = new ArrayList<>();
+            long cursor = 0;
+            for (int i = 0; i < random.nextInt(12); i++) {
+                cursor += random.nextInt(3) == 0 ? random.nextInt(6) : 0;
+                long size = random.nextInt(5) == 0 ? 0 : 1 + random.nextInt(8);
+                rs.add(new Resident(i, cursor, size, random.nextInt(4) != 0, 0, 0, random.nextBoolean()));
+                cursor += size;
+            }
+            long budget = cursor + random.nextInt(6);
+            ReplacementEvent e = new ReplacementEvent(0, 1 + random.nextInt(10), alignment, budget, rs);
+            assertEquals(pairwise(e), new GreedyReplacement().victims(e), "round " + round + ": " + e);
+        }
+    }
+
+    /** Every window (at 0 and at each resident's aligned end) against every resident: the least cost, then bytes. */
+    private static List<Integer> pairwise(ReplacementEvent e) {
+        List<Long> starts = new ArrayList<>(List.of(0L));
+        for (Resident r : e.residents()) {
+            starts.add((r.end() + e.alignment() - 1) / e.alignment() * e.alignment());
+        }
+        long bestCost = Long.MAX_VALUE;
+        long bestBytes = Long.MAX_VALUE;
+        List<Integer> best = List.of();
+        for (long start : starts) {
+            long end = start + e.size();
+            long cost = 0;
+            long bytes = 0;
+            List<Integer> victims = new ArrayList<>();
+            boolean allowed = end <= e.budget();
+            for (Resident r : e.residents()) {
+                if (allowed && r.offset() < end && start < r.end()) {
+                    allowed = r.evictable();
+                    cost += r.evictionCost();
+                    bytes += r.size();
+                    victims.add(r.tensor());
+                }
+            }
+            if (allowed && (cost < bestCost || cost == bestCost && bytes < bestBytes)) {
+                bestCost = cost;
+                bestBytes = bytes;
+                best = victims;
+            }
+        }
+        return best;
     }
 }

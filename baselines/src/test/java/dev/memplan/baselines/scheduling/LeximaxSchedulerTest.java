@@ -13,38 +13,19 @@ import dev.memplan.model.Budget;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
+import dev.memplan.model.MiniTrainingStep;
 import dev.memplan.model.PlanResult;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.TensorSetting;
-import dev.memplan.model.TrainingStep;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class LeximaxSchedulerTest {
 
-    /**
-     * A training step in miniature: f2's output x2 (10 bytes) is saved for the input gradient ig, and the weight
-     * gradient wg (reads x1 and the loss's gradient g) writes a 10-byte graph output. In the default order wg runs
-     * while x2 is live: 1 (x1) + 10 (x2) + 1 (g) + 10 (dw) = 22 bytes. After ig, x2 is dead: 13 at most.
-     */
-    static Graph weightGradientOnThePeak() {
-        return Graph.builder("mini:train")
-                .activation("in", 1).activation("x1", 1).activation("x2", 10).activation(TrainingStep.LOSS, 1)
-                .activation("g", 1).activation("dw", 10).activation("gx", 1).activation("dx", 1)
-                .operator("f1", List.of("in"), List.of("x1"))
-                .operator("f2", List.of("x1"), List.of("x2"))
-                .operator(TrainingStep.LOSS, List.of("x2"), List.of(TrainingStep.LOSS, "g"))
-                .operator("wg", List.of("x1", "g"), List.of("dw"))
-                .operator("ig", List.of("x2", "g"), List.of("gx"))
-                .operator("dg", List.of("gx"), List.of("dx"))
-                .output(TrainingStep.LOSS).output("dw").output("dx")
-                .build();
-    }
-
     @Test
     void theWeightGradientLeavesThePeakAndBeladyThenSpillsNothingWhereTheDefaultOrderMust() {
-        Graph g = weightGradientOnThePeak();
+        Graph g = MiniTrainingStep.weightGradientOnThePeak();
         ScheduleResult r = new LeximaxScheduler().schedule(g, Limits.DEFAULT);
         r.schedule().validate(g);
         assertEquals(22, Budgets.footprint(g, Schedule.defaultOrder(g)));
