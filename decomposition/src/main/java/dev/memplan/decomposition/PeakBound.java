@@ -129,6 +129,14 @@ public final class PeakBound {
      * fan-out, once its other copy is read) then pays its producer's whole rerun. Likewise a dead input y is charged,
      * 1/k of its return or its room each, rounded down, only to the k live tensors at the moment whose producer
      * reads y: together they never pay more than y's one return or its bytes once.
+     *
+     * <p>Whole tensors: a plan sends whole tensors off chip, so the bytes its choices cover at the moment (a
+     * load's or a tensor charged at twice its size: its size; a rerun's: its size less the rooms it keeps) add up
+     * to E or more, and so do the positive ones among them, each a multiple of the gcd d of every such figure at the
+     * moment (the sizes of the live tensors other than the operator's own, and the bytes each rerun choice covers
+     * when positive): their sum is then at least E rounded up to a multiple of d, and the cover is priced for that
+     * many bytes. Each of those choices pays at least its tensor's least price per byte for what it covers, and
+     * covers at most its tensor's bytes, so each plan still pays at least the fractional cover of the rounded bytes.
      */
     private static final class Cheap {
         /** Most dead inputs whose room-or-return choices are enumerated; beyond, the rerun is priced at its share. */
@@ -136,6 +144,8 @@ public final class PeakBound {
 
         private final Graph g;
         private final int[] tensors;
+        /** The other tensors of positive size: live ones are charged at twice their size. */
+        private final int[] others;
         private final long[] full;
         private final long[] rerun;
         /** Per tensor with a rerun price, its producer's distinct inputs; per tensor, its return alone. */
@@ -147,6 +157,8 @@ public final class PeakBound {
         private final int[] sharersAt;
         private final int[] sharers;
         private int stamp;
+        /** The gcd of the bytes every choice at the moment being priced covers (class comment). */
+        private long grid;
 
         Cheap(Graph g, TrafficPrices prices) {
             this.g = g;
@@ -169,6 +181,7 @@ public final class PeakBound {
                 }
             }
             tensors = list.stream().mapToInt(Integer::intValue).toArray();
+            others = java.util.stream.IntStream.range(0, m).filter(x -> g.size(x) > 0 && !list.contains(x)).toArray();
             liveAt = new int[m];
             claimedAt = new int[m];
             sharersAt = new int[m];
@@ -186,6 +199,7 @@ public final class PeakBound {
         long cover(long[] done, int o, boolean reverse, long excess) {
             int[] own = own(g, o);
             List<Integer> live = mark(done, own, reverse);
+            grid = liveGrid(live, done, own, reverse);
             List<long[]> items = new ArrayList<>();
             for (int x : live) {
                 long[] best = {full[x], g.size(x)};
@@ -195,7 +209,7 @@ public final class PeakBound {
                 items.add(new long[] {best[0], best[1], g.size(x)});
             }
             items.sort((a, b) -> ratio(a, b));
-            long left = excess;
+            long left = grid <= 1 ? excess : -Math.floorDiv(-excess, grid) * grid;
             long cost = 0;
             for (long[] it : items) {
                 if (left == 0) {
@@ -237,6 +251,28 @@ public final class PeakBound {
             return live;
         }
 
+        /**
+         * The gcd of the bytes of every tensor live at the moment other than o's own (0 when none): the priced ones
+         * ({@code live}) and the others. Each covers its whole size when it leaves by a load or is charged at twice its
+         * size; {@link #rerunOption} takes in the bytes each of its choices covers.
+         */
+        private long liveGrid(List<Integer> live, long[] done, int[] own, boolean reverse) {
+            long d = 0;
+            for (int x : live) {
+                d = gcd(d, g.size(x));
+            }
+            for (int x : others) {
+                if (d != 1 && !contains(own, x) && isLive(g, x, done, reverse)) {
+                    d = gcd(d, g.size(x));
+                }
+            }
+            return d;
+        }
+
+        private static long gcd(long a, long b) {
+            return b == 0 ? a : gcd(b, a % b);
+        }
+
         /** The rerun's cheapest (price, bytes covered) over its dead inputs' choices; null when it covers nothing. */
         private long[] rerunOption(int x) {
             List<Integer> dead = new ArrayList<>();
@@ -262,6 +298,7 @@ public final class PeakBound {
                     }
                 }
                 if (covers > 0) {
+                    grid = gcd(grid, covers);
                     best = cheaper(best, new long[] {price, covers});
                 }
             }
