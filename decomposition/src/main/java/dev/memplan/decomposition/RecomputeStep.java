@@ -249,6 +249,7 @@ final class RecomputeStep {
                         Objective.of(covered.plan().traffic(), lambda), covered.source());
             }
         }
+        rerunCover(g, budget, whole, best);
         PricedBounds.Result priced = null;
         if (fixed == null && settings.cosma().uses(Technique.PRICED_BOUNDS)) {
             progress.accept("recompute: divide and conquer's bounds priced for reruns ...");
@@ -279,6 +280,24 @@ final class RecomputeStep {
                 (long) Math.floor(lower.value()), whole.budget().wallSeconds(), work(whole), note));
         progress.accept("recompute: bound " + note);
         return lower;
+    }
+
+    /**
+     * The best plan's runs with reruns placed at once wherever a return could be a rerun, covered exactly
+     * ({@link RerunCover}, at most {@link Shares#RERUN_COVER} of what is left), offered as a plan: it may meet the
+     * bound and spare the search. Unless switched off ({@link Technique#RERUN_COVER}).
+     */
+    private void rerunCover(Graph g, long budget, Limits whole, Best best) {
+        if (best.plan == null || !settings.cosma().uses(Technique.RERUN_COVER) || whole.stopped()) {
+            return;
+        }
+        progress.accept("recompute: reruns placed at once on the best plan's runs, covered exactly ...");
+        RerunCover.Result r = RerunCover.of(g, best.plan, budget, lambda, whole.child(Shares.RERUN_COVER));
+        if (r != null) {
+            progress.accept("recompute: reruns placed at once: " + r.candidates() + " tried, " + r.kept() + " kept; "
+                    + r.objective() + " from " + best.objective);
+            best.offer(r.plan(), r.check(), r.objective(), best.source + ", " + RerunCover.SOURCE);
+        }
     }
 
     /** The scheduler's part of the name of a recompute scheme run in the spill-only plan's order. */

@@ -9,6 +9,7 @@ import dev.memplan.model.PlanChecker;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.Segment;
 import dev.memplan.model.Tensor;
+import dev.memplan.model.TensorSetting;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -48,6 +49,20 @@ record RunGraph(Graph graph, Plan plan, Graph source, int[] runOf, int[] copyOf,
      *     the unrolled graph
      */
     static RunGraph of(Graph g, Plan p) {
+        return unroll(g, p, true);
+    }
+
+    /**
+     * The unrolled graph of a sequence of runs of {@code g} (in {@code setting}; a later run of an operator is a
+     * recompute), with a plan of it that has the runs' order and no segments, for a planner that keeps only the order
+     * ({@link OrderCover}); {@link #back} checks what comes of it.
+     */
+    static RunGraph ofRuns(Graph g, Schedule runs, TensorSetting setting, long budget) {
+        return unroll(g, new Plan(g.name(), setting, budget, runs, Map.of(), null, null), false);
+    }
+
+    /** The unrolled graph of {@code p}'s runs, its segments moved to the copies and checked when {@code check}. */
+    private static RunGraph unroll(Graph g, Plan p, boolean check) {
         List<String> schedule = p.schedule().operators();
         int runs = schedule.size();
         Set<String> taken = new HashSet<>();
@@ -95,8 +110,8 @@ record RunGraph(Graph graph, Plan plan, Graph source, int[] runOf, int[] copyOf,
         Graph unrolled = new Graph(g.name() + "/runs", g.alignment(), copies.tensors, operators, g.outputs());
         Plan plan = new Plan(unrolled.name(), p.setting(), p.budget(), Schedule.defaultOrder(unrolled),
                 segments(g, p, unrolled, copies, copiesAt), null, null);
-        CheckReport report = PlanChecker.check(unrolled, plan);
-        if (!report.valid()) {
+        CheckReport report = check ? PlanChecker.check(unrolled, plan) : null;
+        if (report != null && !report.valid()) {
             throw new IllegalArgumentException("the plan does not unroll into runs: " + report.violations().get(0));
         }
         boolean[] made = new boolean[copies.recomputed.size()];

@@ -44,11 +44,11 @@ class RecomputePipelineTest {
 
     /**
      * The same without the re-planned baseline ({@link Technique#REPLAN}) and the chosen recomputes
-     * ({@link Technique#CHOOSE}): the joint program's own answer.
+     * ({@link Technique#CHOOSE}, {@link Technique#RERUN_COVER}): the joint program's own answer.
      */
     private static CosmaPipeline.Settings jointOnly(Double lambda) {
         return CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT)
-                        .without(java.util.Set.of(Technique.REPLAN, Technique.CHOOSE)), null)
+                        .without(java.util.Set.of(Technique.REPLAN, Technique.CHOOSE, Technique.RERUN_COVER)), null)
                 .withDecompose(CosmaPipeline.Decompose.NONE).withRecomputeWeight(lambda);
     }
 
@@ -199,9 +199,10 @@ class RecomputePipelineTest {
         RecomputeOutcome rc = o.recompute();
         checked(g, o);
         assertNotNull(o.dnc(), "the spill-only steps divided the graph");
-        // The re-planned DTR plan is the answer, or the start of the recomputes chosen on it (RecomputeSearchTest).
-        assertTrue(rc.source().endsWith(", re-planned") || rc.source().startsWith(RecomputeOutcome.CHOOSE),
-                rows(o).toString());
+        // The re-planned DTR plan is the answer, or the start of the recomputes chosen on it (RecomputeSearchTest),
+        // or of the reruns placed at once on its runs (RerunCoverTest).
+        assertTrue(rc.source().endsWith(", re-planned") || rc.source().startsWith(RecomputeOutcome.CHOOSE)
+                || rc.source().endsWith(", re-planned, " + RerunCover.SOURCE), rows(o).toString());
         assertTrue(rc.objective().value() < rc.spillOnly().value(), rc.objective() + " vs " + rc.spillOnly());
         double baseline = rc.baselines().stream().filter(c -> c.objective() != null)
                 .mapToDouble(c -> c.objective().value()).min().orElseThrow();

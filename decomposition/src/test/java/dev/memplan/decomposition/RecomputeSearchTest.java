@@ -251,12 +251,14 @@ class RecomputeSearchTest {
      * checked plan is kept, whichever search made it: on a chain with skips (seed 7, 14 operators, budget 14, lambda
      * 1/8) the lowest search plan (from DTR's plan re-planned) ends at 11.625 and re-plans to 9.625, the third (from
      * DTR's raw plan) ends higher, at 19.375, and re-plans lower, to 9.375. Re-planning only the lowest would have
-     * kept 9.625; the step's note names the third as the lowest, and the answer is at most it.
+     * kept 9.625; the step's note names the third as the lowest, and the answer is at most it. The reruns placed at
+     * once are off, so that the search runs from the plans this test is about.
      */
     @Test
     void theReplanningKeepsTheThirdSearchPlanWhenItReplansLower() {
         Graph g = skips(7, 14);
-        CosmaPipeline.Settings s = CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT), null)
+        CosmaPipeline.Settings s = CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT)
+                        .without(Set.of(Technique.RERUN_COVER)), null)
                 .withDecompose(CosmaPipeline.Decompose.NONE).withRecomputeWeight(0.125);
         CosmaPipeline.Outcome o = new CosmaPipeline(s, null).run(g, ALL, 14,
                 Limits.DEFAULT.withBudget(Budget.ofWork(20, null)), null);
@@ -328,13 +330,14 @@ class RecomputeSearchTest {
     }
 
     /**
-     * In the pipeline (the re-planned baselines and the joint program off), the chosen recomputes are the answer on
-     * early-late; {@code without choose} switches the step off and says so, and the answer is spill-only's.
+     * In the pipeline (the re-planned baselines, the reruns placed at once and the joint program off), the chosen
+     * recomputes are the answer on early-late; {@code without choose} switches the step off and says so, and the
+     * answer is spill-only's.
      */
     @Test
     void thePipelineChoosesRecomputesUnlessSwitchedOff() {
         Graph g = readEarlyAndLate();
-        CosmaPipeline.Settings on = settings(Set.of(Technique.REPLAN));
+        CosmaPipeline.Settings on = settings(Set.of(Technique.REPLAN, Technique.RERUN_COVER));
         CosmaPipeline.Outcome o = new CosmaPipeline(on, null).run(g, ALL, 9,
                 Limits.DEFAULT.withBudget(Budget.ofWork(20, null)), null);
         RecomputeOutcome rc = o.recompute();
@@ -346,7 +349,8 @@ class RecomputeSearchTest {
         assertEquals(StepReport.Status.DONE, step.status());
         assertTrue(step.note().contains("1 recomputes added"), step.note());
 
-        CosmaPipeline.Outcome off = new CosmaPipeline(settings(Set.of(Technique.REPLAN, Technique.CHOOSE)), null)
+        CosmaPipeline.Outcome off = new CosmaPipeline(settings(Set.of(Technique.REPLAN, Technique.CHOOSE,
+                Technique.RERUN_COVER)), null)
                 .run(g, ALL, 9, Limits.DEFAULT.withBudget(Budget.ofWork(20, null)), null);
         StepReport skipped = off.recompute().steps().stream().filter(s -> s.name().equals(RecomputeOutcome.CHOOSE))
                 .findFirst().orElseThrow();

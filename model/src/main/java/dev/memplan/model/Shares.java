@@ -68,6 +68,16 @@ public final class Shares {
      */
     public static final double ORDER_COVER = 0.05;
 
+    /**
+     * With a recompute weight, of what the re-planning leaves, the most the reruns placed at once on the best plan's
+     * runs and covered exactly take (before the bound over every plan, which the plan may then meet); a cover of
+     * lraspp_mobilenet_v3_large:train's runs takes about a hundredth of a unit.
+     */
+    public static final double RERUN_COVER = 0.05;
+
+    /** Of that share, the cover with every rerun placed; each rerun dropped in turn gets an equal part of the rest. */
+    public static final double RERUN_COVER_ALL = 0.5;
+
     /** Of the exact cover's limits, what its program on CP-SAT takes; the packing gets the rest. */
     public static final double ORDER_COVER_PROGRAM = 0.5;
 

@@ -41,6 +41,12 @@ public enum Technique {
      */
     CHOOSE("choose", Stage.PIPELINE),
     /**
+     * With a recompute weight: reruns placed at once on the best plan's runs, wherever a return could be a rerun of
+     * an operator that may pay, the runs covered exactly and each rerun kept only where it pays (read by
+     * {@code CosmaPipeline}'s recompute step).
+     */
+    RERUN_COVER("rerun-cover", Stage.PIPELINE),
+    /**
      * With a recompute weight and a free schedule: divide and conquer's bounds (the stem solved exactly, the live
      * bytes) with every tensor's traffic priced for reruns, bounds on every plan beside {@link RecomputeBound}'s, with
      * a share of the run (read by {@code CosmaPipeline}'s recompute step).
