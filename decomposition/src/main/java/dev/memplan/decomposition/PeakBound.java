@@ -69,8 +69,8 @@ public final class PeakBound {
      * or twice: the least of these covering the bytes over the budget, by price per byte, cheapest first (a fractional
      * knapsack cover, which with the spill-only prices is the E + max(0, E - H) above; raised where the tensors that
      * leave must leave whole, {@link WholeCover}; the bound without prices stays fractional). The argument holds for
-     * any nonnegative prices: at the timestep it is charged, each tensor off chip pays its return after it and its spill
-     * once. With reruns ({@link TrafficPrices#withReruns}; reruns only of operators that may pay, by
+     * any nonnegative prices: at the timestep it is charged, each tensor off chip pays its return after it and its
+     * spill once. With reruns ({@link TrafficPrices#withReruns}; reruns only of operators that may pay, by
      * {@link dev.memplan.formulations.cosma.Reruns#mayPay}, lose nothing), a tensor off chip at the first run of o
      * comes back after it by a load, after one spill, or by a rerun of its producer p, which pays its share and needs
      * p's inputs on chip at the rerun: an input that no first run after o reads is then either on chip through o

@@ -14,8 +14,9 @@ import java.util.List;
  * at address 0 or at the end of a tensor that stays (it then overlaps a subset of the victims), so it suffices to
  * try windows starting at 0 and at the end of each resident, rounded up to the alignment; a window is allowed
  * when it lies below the budget and overlaps no tensor that must stay, and costs the sum over the evictable
- * tensors it overlaps. Ties: fewer bytes evicted, then the lower address (the first window in that order). Counting only
- * bytes (a knapsack) would ignore where the freed bytes are; this counts the contiguous gap the allocator needs.
+ * tensors it overlaps. Ties: fewer bytes evicted, then the lower address (the first window in that order).
+ * Counting only bytes (a knapsack) would ignore where the freed bytes are; this counts the contiguous gap the
+ * allocator needs.
  *
  * <p>In the bytes-only mode ({@link AddressRule#BYTES}) the victims must free the deficit wherever they are: a
  * minimum-cost covering knapsack, solved exactly by depth-first branch and bound (items by cost per byte, bound:
