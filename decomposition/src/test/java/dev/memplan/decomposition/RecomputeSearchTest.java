@@ -39,12 +39,14 @@ import org.junit.jupiter.api.Test;
 class RecomputeSearchTest {
     private static final TensorSetting ALL = TensorSetting.ALL;
 
-    private static Plan belady(Graph g, long budget) {
+    /** Belady's plan in the default order (TFLite's arena): the starts of the recompute steps' tests. */
+    static Plan belady(Graph g, long budget) {
         return new Scheme(new GivenOrderScheduler(Schedule.defaultOrder(g)), new BeladyReplacement(),
                 AddressRule.TFLITE).plan(g, ALL, budget, Limits.DEFAULT);
     }
 
-    private static Objective objective(Graph g, Plan p, double lambda) {
+    /** The checked plan's objective. */
+    static Objective objective(Graph g, Plan p, double lambda) {
         return Objective.of(PlanChecker.requireValid(g, p, "test").traffic(), lambda);
     }
 

@@ -1,5 +1,7 @@
 package dev.memplan.decomposition;
 
+import static dev.memplan.decomposition.RecomputeSearchTest.belady;
+import static dev.memplan.decomposition.RecomputeSearchTest.objective;
 import static dev.memplan.formulations.RecomputeGraphs.minimumObjective;
 import static dev.memplan.formulations.RecomputeGraphs.readEarlyAndLate;
 import static dev.memplan.formulations.RecomputeGraphs.skips;
@@ -8,10 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.memplan.baselines.replacement.AddressRule;
-import dev.memplan.baselines.replacement.BeladyReplacement;
-import dev.memplan.baselines.replacement.Scheme;
-import dev.memplan.baselines.scheduling.GivenOrderScheduler;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.milp.Backend;
 import dev.memplan.formulations.milp.Solvers;
@@ -19,11 +17,8 @@ import dev.memplan.model.Budget;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
-import dev.memplan.model.Objective;
 import dev.memplan.model.Operator;
 import dev.memplan.model.Plan;
-import dev.memplan.model.PlanChecker;
-import dev.memplan.model.Schedule;
 import dev.memplan.model.TensorSetting;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
@@ -36,15 +31,6 @@ import org.junit.jupiter.api.Test;
  */
 class RerunCoverTest {
     private static final TensorSetting ALL = TensorSetting.ALL;
-
-    private static Plan belady(Graph g, long budget) {
-        return new Scheme(new GivenOrderScheduler(Schedule.defaultOrder(g)), new BeladyReplacement(),
-                AddressRule.TFLITE).plan(g, ALL, budget, Limits.DEFAULT);
-    }
-
-    private static Objective objective(Graph g, Plan p, double lambda) {
-        return Objective.of(PlanChecker.requireValid(g, p, "test").traffic(), lambda);
-    }
 
     /** early-late at 9 bytes: from Belady's plan (8, y spilled and loaded), a rerun of a before d: the optimum, 1. */
     @Test
