@@ -226,10 +226,16 @@ class SparkClusterIT {
             if (line.startsWith("[") && !killed[0]) {
                 killed[0] = true;
                 try {
-                    // While the worker's executor runs a case, so that the case must run again elsewhere.
+                    // While the worker's executor runs a case, so that the case must run again elsewhere: busy at
+                    // three polls in a row (200 ms), a COSMA case of a work unit rather than a scheme's case of a few
+                    // milliseconds, which could end between the last poll and the kill.
                     long deadline = System.nanoTime() + 20_000_000_000L;
-                    while (!cluster.executorBusy(1) && System.nanoTime() < deadline) {
-                        Thread.sleep(100);
+                    int busy = 0;
+                    while (busy < 3 && System.nanoTime() < deadline) {
+                        busy = cluster.executorBusy(1) ? busy + 1 : 0;
+                        if (busy < 3) {
+                            Thread.sleep(100);
+                        }
                     }
                     cluster.killWorker(1);
                     received[0] = cluster.jarBytes(0) - before;
