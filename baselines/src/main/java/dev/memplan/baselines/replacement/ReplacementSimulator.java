@@ -321,35 +321,32 @@ public final class ReplacementSimulator {
 
         private void admit(Slot s) {
             resident.add(s);
-            int lo = 0;
-            int hi = byOffset.size();
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                if (byOffset.get(mid).offset <= s.offset) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
-            byOffset.add(lo, s);
+            byOffset.add(position(s.offset, true), s);
         }
 
         private void discard(Slot s) {
             resident.remove(s);
+            int i = position(s.offset, false);
+            while (byOffset.get(i) != s) {
+                i++;
+            }
+            byOffset.remove(i);
+        }
+
+        /** The first position in {@code byOffset} above {@code offset} ({@code after}), else not below it. */
+        private int position(long offset, boolean after) {
             int lo = 0;
             int hi = byOffset.size();
             while (lo < hi) {
                 int mid = (lo + hi) >>> 1;
-                if (byOffset.get(mid).offset < s.offset) {
+                long at = byOffset.get(mid).offset;
+                if (at < offset || after && at == offset) {
                     lo = mid + 1;
                 } else {
                     hi = mid;
                 }
             }
-            while (byOffset.get(lo) != s) {
-                lo++;
-            }
-            byOffset.remove(lo);
+            return lo;
         }
 
         /** The highest aligned address where {@code size} bytes fit below the budget, or null. */
