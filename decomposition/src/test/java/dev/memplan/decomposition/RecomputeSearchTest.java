@@ -51,6 +51,22 @@ class RecomputeSearchTest {
     }
 
     /**
+     * x:1 (host) -> a -> w1:4 -> a1 -> w2:4 -> a2 -> y:4 -> b -> z:8 -> c -> u:1; y, u -> d -> v:1, every cost 1: at
+     * budget 12 only rerunning a, a1 and a2 from x pays, a chain of reruns three deep.
+     */
+    static Graph chain3() {
+        return Graph.builder("chain3").activation("x", 1).activation("w1", 4).activation("w2", 4)
+                .activation("y", 4).activation("z", 8).activation("u", 1).activation("v", 1)
+                .operator(new Operator("a", null, List.of("x"), List.of("w1"), 1L))
+                .operator(new Operator("a1", null, List.of("w1"), List.of("w2"), 1L))
+                .operator(new Operator("a2", null, List.of("w2"), List.of("y"), 1L))
+                .operator(new Operator("b", null, List.of("y"), List.of("z"), 1L))
+                .operator(new Operator("c", null, List.of("z"), List.of("u"), 1L))
+                .operator(new Operator("d", null, List.of("y", "u"), List.of("v"), 1L))
+                .output("v").build().withSetting(ALL);
+    }
+
+    /**
      * early-late at 9 bytes: spill only pays 8 (y written and read back); the search reruns a instead, keeping x on
      * chip to it, and meets the brute force's optimum with one recompute: 1 (the rerun's cost, no traffic).
      */
@@ -78,15 +94,7 @@ class RecomputeSearchTest {
      */
     @Test
     void aChainOfRerunsThreeDeepMeetsTheBruteForce() {
-        Graph g = Graph.builder("chain3").activation("x", 1).activation("w1", 4).activation("w2", 4)
-                .activation("y", 4).activation("z", 8).activation("u", 1).activation("v", 1)
-                .operator(new Operator("a", null, List.of("x"), List.of("w1"), 1L))
-                .operator(new Operator("a1", null, List.of("w1"), List.of("w2"), 1L))
-                .operator(new Operator("a2", null, List.of("w2"), List.of("y"), 1L))
-                .operator(new Operator("b", null, List.of("y"), List.of("z"), 1L))
-                .operator(new Operator("c", null, List.of("z"), List.of("u"), 1L))
-                .operator(new Operator("d", null, List.of("y", "u"), List.of("v"), 1L))
-                .output("v").build().withSetting(ALL);
+        Graph g = chain3();
         Plan start = belady(g, 12);
         assertEquals(8.0, objective(g, start, 0.125).value());
         List<String> lines = new java.util.ArrayList<>();

@@ -1,6 +1,7 @@
 package dev.memplan.decomposition;
 
 import static dev.memplan.decomposition.RecomputeSearchTest.belady;
+import static dev.memplan.decomposition.RecomputeSearchTest.chain3;
 import static dev.memplan.decomposition.RecomputeSearchTest.objective;
 import static dev.memplan.formulations.RecomputeGraphs.minimumObjective;
 import static dev.memplan.formulations.RecomputeGraphs.readEarlyAndLate;
@@ -17,7 +18,6 @@ import dev.memplan.model.Budget;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
-import dev.memplan.model.Operator;
 import dev.memplan.model.Plan;
 import dev.memplan.model.TensorSetting;
 import java.util.List;
@@ -54,15 +54,7 @@ class RerunCoverTest {
     @Test
     void aChainOfRerunsMeetsTheBruteForce() {
         Assumptions.assumeTrue(Solvers.nativeAvailable(), "OR-Tools natives");
-        Graph g = Graph.builder("chain3").activation("x", 1).activation("w1", 4).activation("w2", 4)
-                .activation("y", 4).activation("z", 8).activation("u", 1).activation("v", 1)
-                .operator(new Operator("a", null, List.of("x"), List.of("w1"), 1L))
-                .operator(new Operator("a1", null, List.of("w1"), List.of("w2"), 1L))
-                .operator(new Operator("a2", null, List.of("w2"), List.of("y"), 1L))
-                .operator(new Operator("b", null, List.of("y"), List.of("z"), 1L))
-                .operator(new Operator("c", null, List.of("z"), List.of("u"), 1L))
-                .operator(new Operator("d", null, List.of("y", "u"), List.of("v"), 1L))
-                .output("v").build().withSetting(ALL);
+        Graph g = chain3();
         RerunCover.Result r = RerunCover.of(g, belady(g, 12), 12, 0.125, Limits.DEFAULT);
         assertNotNull(r);
         assertEquals(1.375, r.objective().value());
