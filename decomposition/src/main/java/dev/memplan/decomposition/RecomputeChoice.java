@@ -40,13 +40,20 @@ final class RecomputeChoice {
     static final int CHOOSE_RAW_STARTS = 8;
 
     /**
-     * The recompute search's starts besides {@code best}: {@code spillPlan} when it is another plan, then the
-     * {@link #CHOOSE_RAW_STARTS} lowest by objective of the raw plans the step has (the recompute baselines', on the
-     * given order and on the spill-only plan's, and the spill-only pipeline's best scheme plan), valid, other than
-     * {@code best} and {@code spillPlan} and than each other; the lowest first. O(plans x plan size).
+     * The recompute search's starts, in the order they run: {@code displaced} when given (the best plan before
+     * {@link RerunCover}'s replaced it), {@code best}, {@code spillPlan} when it is another plan, then the lowest by
+     * objective of the raw plans the step has (the recompute baselines', on the given order and on the spill-only
+     * plan's, and the spill-only pipeline's best scheme plan), valid, other than the plans before and than each other:
+     * {@link #CHOOSE_RAW_STARTS} of them, one fewer with {@code displaced} (every start's share is an equal part of what
+     * the ones before it left, so the same number of starts keeps the first ones' shares). O(plans x plan size).
+     *
+     * <p>{@code displaced} runs first: the search from the plan RerunCover replaced went lower than from RerunCover's
+     * own plan on resnext50:train M_R, fcn_resnet50:train M_H and r2plus1d18:train M_R at lambda 2^-8, and higher on
+     * deeplabv3_resnet50:train M_R, fcn_resnet50:train M_R and lraspp_mobilenet_v3_large:train M_R (BENCHMARKS.md,
+     * "Both starts of the recompute search"), so both run.
      */
-    List<Start> starts(Graph g, List<RecomputeOutcome.Candidate> raw, Plan scheme, Plan best,
-                         Plan spillPlan) {
+    List<Start> starts(Graph g, List<RecomputeOutcome.Candidate> raw, Plan scheme, Start best, Start displaced,
+                       Plan spillPlan) {
         List<Start> all = new ArrayList<>();
         for (RecomputeOutcome.Candidate c : raw) {
             if (c.objective() != null && c.result().check() != null && c.result().check().valid()) {
@@ -63,15 +70,16 @@ final class RecomputeChoice {
         // Stable: ties keep the order above (the baselines', the schemes' on the spill-only order, the scheme's).
         all.sort(java.util.Comparator.comparingDouble(c -> c.objective().value()));
         List<Start> out = new ArrayList<>();
-        List<Plan> taken = new ArrayList<>();
-        taken.add(best);
-        if (spillPlan != null) {
-            taken.add(spillPlan);
-            if (!spillPlan.equals(best)) {
-                out.add(new Start(RecomputeOutcome.SPILL_ONLY, spillPlan, null));
-            }
+        if (displaced != null) {
+            out.add(displaced);
         }
-        int ranked = 0;
+        out.add(best);
+        if (spillPlan != null && out.stream().noneMatch(s -> s.plan().equals(spillPlan))) {
+            out.add(new Start(RecomputeOutcome.SPILL_ONLY, spillPlan, null));
+        }
+        List<Plan> taken = new ArrayList<>(out.stream().map(Start::plan).toList());
+        taken.add(spillPlan);
+        int ranked = displaced == null ? 0 : 1;
         for (Start c : all) {
             if (ranked < CHOOSE_RAW_STARTS && taken.stream().noneMatch(t -> t != null
                     && t.schedule().equals(c.plan().schedule()) && t.segments().equals(c.plan().segments()))) {
@@ -83,7 +91,7 @@ final class RecomputeChoice {
         return out;
     }
 
-    /** A plan the recompute search may start from, its name, its objective (null: the spill-only plan, unranked). */
+    /** A plan the recompute search may start from, its name, its objective (null: unranked). */
     record Start(String name, Plan plan, Objective objective) {
     }
 
@@ -120,8 +128,8 @@ final class RecomputeChoice {
     }
 
     /**
-     * Recomputes chosen ({@link RecomputeSearch}: reruns that replace loads, reruns dropped) on the best plan so far,
-     * and on the other starts given ({@link #starts}: the spill-only plan and raw plans), with
+     * Recomputes chosen ({@link RecomputeSearch}: reruns that replace loads, reruns dropped) on each start given, in
+     * order ({@link #starts}: the best plan so far, the spill-only plan and raw plans), with
      * {@link Shares#RECOMPUTE_CHOOSE} of what is left, unless switched off ({@link Technique#CHOOSE}); the searches
      * take {@link Shares#CHOOSE_SEARCH} of that, each start an equal part of what the ones before it left, and the
      * {@link #CHOOSE_REPLANS} lowest distinct plans they made are re-planned around their recomputes
@@ -130,7 +138,7 @@ final class RecomputeChoice {
      * search runs again on it with what is left. Every plan replaces the best when lower; the step's note names the
      * search whose plan ended lowest.
      */
-    void choose(Graph graph, TensorSetting setting, long budget, Limits limits, List<Start> others,
+    void choose(Graph graph, TensorSetting setting, long budget, Limits limits, List<Start> order,
                         RecomputeStep.Best best, RecomputeBound.Result lower, List<StepReport> steps) {
         String why = skipped(best, lower, limits);
         if (why != null) {
@@ -139,9 +147,9 @@ final class RecomputeChoice {
         }
         Limits step = limits.budget().limited() ? limits.child(Shares.RECOMPUTE_CHOOSE) : limits.child();
         Limits searches = step.budget().limited() ? step.child(Shares.CHOOSE_SEARCH) : step.child();
-        List<Plan> starts = new ArrayList<>(List.of(best.plan()));
-        List<String> names = new ArrayList<>(List.of(best.source()));
-        for (Start c : others) {
+        List<Plan> starts = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        for (Start c : order) {
             starts.add(c.plan());
             names.add(c.name());
         }

@@ -127,12 +127,15 @@ final class RecomputeStep {
         }
         // The bound over every plan (any recomputes, any order, or the fixed one): before the recompute search and the
         // joint program, which it spares when a candidate already meets it.
-        RecomputeBound.Result lower = feasible ? bound(g, budget, fixed, limits, best, s.plan(), steps)
+        List<RecomputeChoice.Start> displaced = new ArrayList<>();
+        RecomputeBound.Result lower = feasible ? bound(g, budget, fixed, limits, best, s.plan(), displaced, steps)
                 : RecomputeBound.Result.NONE;
         if (feasible) {
             RecomputeChoice choice = new RecomputeChoice(settings, lambda, progress);
-            choice.choose(graph, setting, budget, limits, choice.starts(g, raw, so.bestStart(), best.plan, s.plan()),
-                    best, lower, steps);
+            List<RecomputeChoice.Start> starts = choice.starts(g, raw, so.bestStart(),
+                    new RecomputeChoice.Start(best.source, best.plan, null),
+                    displaced.isEmpty() ? null : displaced.get(0), s.plan());
+            choice.choose(graph, setting, budget, limits, starts, best, lower, steps);
         }
         String whyNot = feasible ? skipReason(best, lower, limits) : "below the least aligned budget no plan exists";
         RecomputeOutcome.Joint joint = null;
@@ -234,10 +237,12 @@ final class RecomputeStep {
      * plan; with a free schedule, before it, raised to divide and conquer's bounds with the traffic priced for reruns
      * ({@link PricedBounds}, {@link Shares#RECOMPUTE_PRICED} of what is left, unless switched off:
      * {@link Technique#PRICED_BOUNDS}), which spare the integer program when they meet the best plan. Reported as a
-     * step ({@link RecomputeOutcome#BOUND}) saying which bound gave the number.
+     * step ({@link RecomputeOutcome#BOUND}) saying which bound gave the number. The plan {@link #rerunCover} replaced
+     * as the best, if it did, is added to {@code displaced}.
      */
     private RecomputeBound.Result bound(Graph g, long budget, Schedule fixed, Limits limits, Best best,
-                                        Plan spillPlan, List<StepReport> steps) {
+                                        Plan spillPlan, List<RecomputeChoice.Start> displaced,
+                                        List<StepReport> steps) {
         progress.accept("recompute: the bound over every plan ...");
         Limits whole = limits.child();
         if (best.plan != null && best.plan.schedule().recomputes() == 0) {
@@ -249,7 +254,7 @@ final class RecomputeStep {
                         Objective.of(covered.plan().traffic(), lambda), covered.source());
             }
         }
-        rerunCover(g, budget, whole, best);
+        rerunCover(g, budget, whole, best, displaced);
         PricedBounds.Result priced = null;
         if (fixed == null && settings.cosma().uses(Technique.PRICED_BOUNDS)) {
             progress.accept("recompute: divide and conquer's bounds priced for reruns ...");
@@ -285,9 +290,11 @@ final class RecomputeStep {
     /**
      * The best plan's runs with reruns placed at once wherever a return could be a rerun, covered exactly
      * ({@link RerunCover}, at most {@link Shares#RERUN_COVER} of what is left), offered as a plan: it may meet the
-     * bound and spare the search. Unless switched off ({@link Technique#RERUN_COVER}).
+     * bound and spare the search. Unless switched off ({@link Technique#RERUN_COVER}). When its plan replaces the
+     * best, the plan it replaced is added to {@code displaced}: the recompute search starts from both
+     * ({@link RecomputeChoice#starts}).
      */
-    private void rerunCover(Graph g, long budget, Limits whole, Best best) {
+    private void rerunCover(Graph g, long budget, Limits whole, Best best, List<RecomputeChoice.Start> displaced) {
         if (best.plan == null || !settings.cosma().uses(Technique.RERUN_COVER) || whole.stopped()) {
             return;
         }
@@ -296,7 +303,11 @@ final class RecomputeStep {
         if (r != null) {
             progress.accept("recompute: reruns placed at once: " + r.candidates() + " tried, " + r.kept() + " kept; "
                     + r.objective() + " from " + best.objective);
+            RecomputeChoice.Start before = new RecomputeChoice.Start(best.source, best.plan, best.objective);
             best.offer(r.plan(), r.check(), r.objective(), best.source + ", " + RerunCover.SOURCE);
+            if (best.plan != before.plan()) {
+                displaced.add(before);
+            }
         }
     }
 
