@@ -545,12 +545,18 @@ public final class ReplacementSimulator {
         return uses;
     }
 
+    /** The first of the sorted {@code times} after t, or {@link Integer#MAX_VALUE}: a binary search. */
     private static int nextUse(int[] times, int t) {
-        for (int x : times) {
-            if (x > t) {
-                return x;
+        int lo = 0;
+        int hi = times.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (times[mid] <= t) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
             }
         }
-        return Integer.MAX_VALUE;
+        return lo < times.length ? times[lo] : Integer.MAX_VALUE;
     }
 }
