@@ -44,8 +44,9 @@ final class RecomputeChoice {
      * {@link RerunCover}'s replaced it), {@code best}, {@code spillPlan} when it is another plan, then the lowest by
      * objective of the raw plans the step has (the recompute baselines', on the given order and on the spill-only
      * plan's, and the spill-only pipeline's best scheme plan), valid, other than the plans before and than each other:
-     * {@link #CHOOSE_RAW_STARTS} of them, one fewer with {@code displaced} (every start's share is an equal part of what
-     * the ones before it left, so the same number of starts keeps the first ones' shares). O(plans x plan size).
+     * {@link #CHOOSE_RAW_STARTS} of them, one fewer with {@code displaced} (every start's share is an equal part of
+     * what the ones before it left, so the same number of starts keeps the first ones' shares).
+     * O(plans x plan size).
      *
      * <p>{@code displaced} runs first: the search from the plan RerunCover replaced went lower than from RerunCover's
      * own plan on resnext50:train M_R, fcn_resnet50:train M_H and r2plus1d18:train M_R at lambda 2^-8, and higher on
