@@ -27,7 +27,13 @@ import java.util.stream.IntStream;
  * + their bytes - B. Each such z is read after t, so a segment of z starts after t: a load after its spill (2
  * size(z); size(z) for a graph output, whose spill is compulsory) or a rerun of its producer (its share lambda c(p)
  * size(z) / out(p)): the price of {@link RecomputeBound}, and the least fractional cover of E by the new tensors live
- * at t at those prices, C(a), is at most what the plan pays for them. Not knowing which operator of A comes first, the
+ * at t at those prices, C(a), is at most what the plan pays for them. Two or more outputs of one producer p, G, whose
+ * loads cost rho per byte alike (all graph outputs, or none), may instead form one item of S = their bytes at P =
+ * min(rho S, lambda c(p)): a plan with c of those bytes off at t either reruns p after t (lambda c(p) >= P >= P c / S)
+ * or loads each (rho c >= P c / S), and p's reruns are charged nowhere else; with y_G = c / S the item covers S y_G,
+ * and the cover row sum over single tensors of min(size, E) y + sum over items of S y_G >= E holds at every plan's
+ * point (a single tensor of E bytes or more off covers E alone; otherwise the bytes off are at least E). Not knowing
+ * which operator of A comes first, the
  * bound takes the least over A: every plan pays at least v(o) + min over a in A of C(a). Every plan, any order, any
  * reruns: the argument does not use the recompute count, and the prices are {@link RecomputeBound}'s (an operator
  * that may not pay is never rerun in the plans bounded there, as in its class comment).
@@ -91,7 +97,7 @@ final class LaterMoment {
         Value best = Value.NONE;
         for (int i = 0; i < Math.min(FIRSTS, firsts.length) && !run.wallOver(); i++) {
             Moments m = new Moments(g, budget, pairs, ownBytes, prices, firsts[i]);
-            Value v = m.best(covers[firsts[i]]);
+            Value v = m.best(covers[firsts[i]], run);
             if (v.value() > best.value()) {
                 best = v;
             }
@@ -99,101 +105,130 @@ final class LaterMoment {
         return best;
     }
 
-    /** The second moments after one first operator o. */
+    /** The second moments after one first operator o; a group is a mask over the pool. */
     private static final class Moments {
         private final Graph g;
         private final long budget;
-        private final RecomputeBound.Live pairs;
         private final long[] ownBytes;
         private final double[] price;
         private final double lambda;
         private final boolean[] pays;
         private final int first;
-        /** The new tensors that some operator reads: produced by o or after it. */
-        private final int[] made;
         /** The operators after o with the most own bytes (the fewer index first among equals). */
         private final int[] pool;
+        /** Per pool operator a: the new tensors made surely before a and not a's own, by producer. */
+        private final int[][] candidates;
+        /** Per pool operator and candidate: whether a reader surely runs first after a. */
+        private final boolean[][] readAfter;
+        /** Per pool operator and candidate: the pool operators (a mask) that are a reader or run before one. */
+        private final int[][] witnesses;
 
         Moments(Graph g, long budget, RecomputeBound.Live pairs, long[] ownBytes, Prices prices, int first) {
             this.g = g;
+            this.budget = budget;
+            this.ownBytes = ownBytes;
             this.price = prices.price();
             this.lambda = prices.lambda();
             this.pays = prices.pays();
-            this.budget = budget;
-            this.pairs = pairs;
-            this.ownBytes = ownBytes;
             this.first = first;
-            this.made = IntStream.range(0, g.tensorCount()).filter(z -> g.consumers(z).length > 0 && g.producer(z) >= 0
-                    && (g.producer(z) == first || pairs.before(first, g.producer(z)))).toArray();
+            int[] made = IntStream.range(0, g.tensorCount()).filter(z -> g.consumers(z).length > 0
+                    && g.producer(z) >= 0 && (g.producer(z) == first || pairs.before(first, g.producer(z)))).boxed()
+                    .sorted(Comparator.comparingInt((Integer z) -> g.producer(z)).thenComparingInt(z -> z))
+                    .mapToInt(Integer::intValue).toArray();
             this.pool = IntStream.range(0, g.operatorCount()).filter(a -> pairs.before(first, a)).boxed()
                     .sorted(Comparator.comparingLong((Integer a) -> -ownBytes[a]).thenComparingInt(a -> a))
                     .limit(POOL).mapToInt(Integer::intValue).toArray();
+            candidates = new int[pool.length][];
+            readAfter = new boolean[pool.length][];
+            witnesses = new int[pool.length][];
+            for (int i = 0; i < pool.length; i++) {
+                int a = pool[i];
+                candidates[i] = java.util.Arrays.stream(made).filter(z -> pairs.before(g.producer(z), a)
+                        && !reads(g, a, z)).toArray();
+                readAfter[i] = new boolean[candidates[i].length];
+                witnesses[i] = new int[candidates[i].length];
+                for (int k = 0; k < candidates[i].length; k++) {
+                    for (int r : g.consumers(candidates[i][k])) {
+                        readAfter[i][k] |= pairs.before(a, r);
+                        for (int j = 0; j < pool.length; j++) {
+                            witnesses[i][k] |= j != i && (pool[j] == r || pairs.before(pool[j], r)) ? 1 << j : 0;
+                        }
+                    }
+                }
+            }
         }
 
         /** v(o) plus the best group's least C, or none when no group charges anything. */
-        Value best(double cover) {
+        Value best(double cover, Budget run) {
             Value best = Value.NONE;
-            for (int s = 0; s < Math.min(SEEDS, pool.length); s++) {
-                List<Integer> group = new ArrayList<>(List.of(pool[s]));
+            for (int s = 0; s < Math.min(SEEDS, pool.length) && !run.wallOver(); s++) {
+                int group = 1 << s;
                 double least = least(group);
-                while (group.size() < MAX_GROUP) {
+                while (Integer.bitCount(group) < MAX_GROUP) {
                     int pick = -1;
                     double raised = least;
-                    for (int b : pool) {
-                        if (group.contains(b)) {
-                            continue;
-                        }
-                        group.add(b);
-                        double v = least(group);
-                        group.remove(group.size() - 1);
+                    for (int j = 0; j < pool.length; j++) {
+                        double v = (group & 1 << j) != 0 ? 0 : least(group | 1 << j);
                         if (v > raised) {
                             raised = v;
-                            pick = b;
+                            pick = j;
                         }
                     }
                     if (pick < 0) {
                         break;
                     }
-                    group.add(pick);
+                    group |= 1 << pick;
                     least = raised;
                 }
                 double total = RecomputeBound.Down.add(cover, least);
+                int chosen = group;
                 if (least > 0 && total > best.value()) {
-                    best = new Value(total, first, group.stream().mapToInt(Integer::intValue).toArray());
+                    best = new Value(total, first, IntStream.range(0, pool.length).filter(j -> (chosen & 1 << j) != 0)
+                            .map(j -> pool[j]).toArray());
                 }
             }
             return best;
         }
 
         /** The least C(a) over the group's operators a. */
-        private double least(List<Integer> group) {
+        private double least(int group) {
             double least = Double.POSITIVE_INFINITY;
-            for (int a : group) {
-                least = Math.min(least, charged(a, group));
-                if (least == 0) {
-                    break;
+            for (int i = 0; i < pool.length && least > 0; i++) {
+                if ((group & 1 << i) != 0) {
+                    least = Math.min(least, charged(i, group));
                 }
             }
             return least;
         }
 
-        /** C(a) when a runs first of the group: the least fractional cover by the new tensors live then. */
-        private double charged(int a, List<Integer> group) {
-            java.util.Map<Integer, List<Integer>> byProducer = new java.util.TreeMap<>();
-            long bytes = ownBytes[a];
-            for (int z : made) {
-                if (pairs.before(g.producer(z), a) && !reads(a, z) && readAfter(z, a, group)) {
-                    byProducer.computeIfAbsent(g.producer(z), p -> new ArrayList<>()).add(z);
-                    bytes += g.size(z);
-                }
+        /**
+         * C(a), a the i-th of the pool, when a runs first of the group: the least fractional cover by the new tensors
+         * live then (a reader after a, or after or being another operator of the group).
+         */
+        private double charged(int i, int group) {
+            int[] cs = candidates[i];
+            boolean[] live = new boolean[cs.length];
+            long bytes = ownBytes[pool[i]];
+            for (int k = 0; k < cs.length; k++) {
+                live[k] = readAfter[i][k] || (witnesses[i][k] & group) != 0;
+                bytes += live[k] ? g.size(cs[k]) : 0;
             }
             if (bytes <= budget) {
                 return 0;
             }
             long excess = bytes - budget;
             List<double[]> items = new ArrayList<>();
-            for (var e : byProducer.entrySet()) {
-                items.addAll(items(e.getKey(), e.getValue(), excess));
+            List<Integer> same = new ArrayList<>();
+            for (int k = 0; k <= cs.length; k++) {
+                if (k == cs.length || !same.isEmpty() && g.producer(cs[k]) != g.producer(same.get(0))) {
+                    if (!same.isEmpty()) {
+                        items.addAll(items(g.producer(same.get(0)), same, excess));
+                    }
+                    same = new ArrayList<>();
+                }
+                if (k < cs.length && live[k]) {
+                    same.add(cs[k]);
+                }
             }
             return cheapest(items, excess);
         }
@@ -243,25 +278,7 @@ final class LaterMoment {
             return value;
         }
 
-        /** Whether a reader of z surely runs first after a, a being the first of the group to run. */
-        private boolean readAfter(int z, int a, List<Integer> group) {
-            for (int r : g.consumers(z)) {
-                if (r == a) {
-                    continue;
-                }
-                if (pairs.before(a, r)) {
-                    return true;
-                }
-                for (int b : group) {
-                    if (b != a && (b == r || pairs.before(b, r))) {
-                        return true;
-                    }
-                }
-            }
-            return false;
-        }
-
-        private boolean reads(int a, int z) {
+        private static boolean reads(Graph g, int a, int z) {
             for (int y : g.inputs(a)) {
                 if (y == z) {
                     return true;

@@ -60,6 +60,10 @@ import java.util.List;
  * same program over integers on CP-SAT, whose proven bound closes the linear program's integrality gap. The bound is
  * the largest of these; each is valid on its own.
  *
+ * <p><b>A later moment.</b> One operator's cover charges only events of tensors made before its first run. The tensors
+ * made at or after it are charged apart at a second moment, the first run of whichever operator of a group comes
+ * first ({@link LaterMoment}): their cover there adds to the first. Also valid on its own; the bound is the largest.
+ *
  * <p><b>Exact arithmetic.</b> The prices and the sums are computed in doubles rounded towards zero where an operation
  * is inexact (an {@link Math#fma} residual says which), and the tensors are sorted by comparing cross products,
  * exactly when they are close ({@link BigDecimal}): every step keeps the value at most the real one, so the bound is
