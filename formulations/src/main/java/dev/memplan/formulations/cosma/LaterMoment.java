@@ -33,8 +33,8 @@ import java.util.stream.IntStream;
  * or loads each (rho c >= P c / S), and p's reruns are charged nowhere else; with y_G = c / S the item covers S y_G,
  * and the cover row sum over single tensors of min(size, E) y + sum over items of S y_G >= E holds at every plan's
  * point (a single tensor of E bytes or more off covers E alone; otherwise the bytes off are at least E). Not knowing
- * which operator of A comes first, the
- * bound takes the least over A: every plan pays at least v(o) + min over a in A of C(a). Every plan, any order, any
+ * which operator of A comes first, the bound takes the least over A: every plan pays at least v(o) + min over a in A
+ * of C(a). Every plan, any order, any
  * reruns: the argument does not use the recompute count, and the prices are {@link RecomputeBound}'s (an operator
  * that may not pay is never rerun in the plans bounded there, as in its class comment).
  *
@@ -46,7 +46,8 @@ import java.util.stream.IntStream;
  * own weight gradient). Any group gives a bound, so the choice is a heuristic only.
  *
  * <p>memplan's own bound. Time: at most FIRSTS x SEEDS x MAX_GROUP x POOL x MAX_GROUP covers, each a pass over the
- * new tensors and their readers; the run's wall end (or Ctrl-C) stops it between first operators, keeping what it has.
+ * new tensors made surely before its operator; the run's wall end (or Ctrl-C) stops it between groups, keeping what
+ * it has. Not charged in work: it is deterministic, as {@link RecomputeBound}'s covers are.
  */
 final class LaterMoment {
 
