@@ -55,7 +55,7 @@ public final class RecomputeBoundBench {
             orderOfPlan(plan, lambdas);
             return;
         }
-        System.out.println("network | n | budget | lambda | free bound | at (excess bytes) | free, over time | default-order bound | default order, over time | s");
+        System.out.println("network | n | budget | lambda | free bound | at (excess bytes) | free, over time | free, a later moment | default-order bound | default order, over time | s");
         for (String net : nets) {
             Graph g = GraphSources.graph(net + ":train").withSetting(s);
             MinimumPeakScheduler mpmf = new MinimumPeakScheduler(MinimumPeakScheduler.DEFAULT_BEAM, Backend.CPSAT);
@@ -74,6 +74,7 @@ public final class RecomputeBoundBench {
                             (free.operator() < 0 ? "-" : g.operator(free.operator()).name()) + " (" + free.excess()
                                     + ")",
                             PipelineReport.lowerBound(free.overTime()),
+                            PipelineReport.lowerBound(free.laterMoment()),
                             PipelineReport.lowerBound(fixed.value()),
                             PipelineReport.lowerBound(fixed.overTime()),
                             String.format(Locale.ROOT, "%.2f", seconds)));

@@ -271,7 +271,7 @@ final class RecomputeStep {
         if (byOrders > lower.value()) {
             // The priced bound is the answer's; the rest of the record stays RecomputeBound's.
             lower = new RecomputeBound.Result(byOrders, lower.operator(), lower.excess(), lower.overTime(),
-                    lower.integral(), lower.integralNote());
+                    lower.integral(), lower.integralNote(), lower.laterMoment());
             source = priced.source();
         }
         String note = lower.value() == 0 ? "none" : PipelineReport.lowerBound(lower.value()) + " from "

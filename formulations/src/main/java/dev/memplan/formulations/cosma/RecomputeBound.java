@@ -60,6 +60,10 @@ import java.util.List;
  * same program over integers on CP-SAT, whose proven bound closes the linear program's integrality gap. The bound is
  * the largest of these; each is valid on its own.
  *
+ * <p><b>A later moment.</b> One operator's cover charges only events of tensors made before its first run. The tensors
+ * made at or after it are charged apart at a second moment, the first run of whichever operator of a group comes
+ * first ({@link LaterMoment}): their cover there adds to the first. Also valid on its own; the bound is the largest.
+ *
  * <p><b>Exact arithmetic.</b> The prices and the sums are computed in doubles rounded towards zero where an operation
  * is inexact (an {@link Math#fma} residual says which), and the tensors are sorted by comparing cross products,
  * exactly when they are close ({@link BigDecimal}): every step keeps the value at most the real one, so the bound is
@@ -93,14 +97,15 @@ public final class RecomputeBound {
      * @param overTime the cover summed over time ({@link RecomputeTimeBound}) alone, its linear program's bound, 0
      *                 without one
      * @param integral the same program over integers, CP-SAT's proven bound, 0 when it did not run or proved nothing;
-     *                 {@code value} is the largest of the three
+     *                 {@code value} is the largest of the four
      * @param integralNote how the integer program ended (or why it did not run), null when it was not asked for
+     * @param laterMoment one operator's cover plus a later moment's ({@link LaterMoment}), 0 without one
      */
     public record Result(double value, int operator, long excess, double overTime, double integral,
-                         String integralNote) {
+                         String integralNote, double laterMoment) {
 
         /** No bound: 0. */
-        public static final Result NONE = new Result(0, -1, 0, 0, 0, null);
+        public static final Result NONE = new Result(0, -1, 0, 0, 0, null, 0);
 
         /** Which bound gave {@link #value()}, in words. */
         public String source() {
@@ -110,8 +115,10 @@ public final class RecomputeBound {
             if (overTime >= value) {
                 return "the cover over time (linear program)";
             }
-            return integral >= value ? "the cover over time as an integer program (" + integralNote + ")"
-                    : "one operator's cover";
+            if (integral >= value) {
+                return "the cover over time as an integer program (" + integralNote + ")";
+            }
+            return laterMoment >= value ? "one operator's cover and a later moment's" : "one operator's cover";
         }
     }
 
@@ -197,15 +204,18 @@ public final class RecomputeBound {
         Result best = Result.NONE;
         for (int o = 0; o < n; o++) {
             if (v[o] > best.value()) {
-                best = new Result(v[o], o, bytes[o] - budget, 0, 0, null);
+                best = new Result(v[o], o, bytes[o] - budget, 0, 0, null, 0);
             }
         }
+        double later = LaterMoment.of(g, budget, pairs, ownBytes, new LaterMoment.Prices(price, lambda, pays), v,
+                run).value();
         RecomputeTimeBound.Value overTime = RecomputeTimeBound.of(g, budget, lambda, pairs, bytes, ownBytes, true, run,
                 integral);
-        double value = Math.max(best.value(), Math.max(overTime.relaxed(), overTime.integral()));
-        return value == 0 ? new Result(0, -1, 0, 0, 0, overTime.note()) : new Result(onGrid(g, lambda, value),
+        double value = Math.max(Math.max(best.value(), later), Math.max(overTime.relaxed(), overTime.integral()));
+        return value == 0 ? new Result(0, -1, 0, 0, 0, overTime.note(), 0) : new Result(onGrid(g, lambda, value),
                 best.operator(), best.excess(), overTime.relaxed() == 0 ? 0 : onGrid(g, lambda, overTime.relaxed()),
-                overTime.integral() == 0 ? 0 : onGrid(g, lambda, overTime.integral()), overTime.note());
+                overTime.integral() == 0 ? 0 : onGrid(g, lambda, overTime.integral()), overTime.note(),
+                later == 0 ? 0 : onGrid(g, lambda, later));
     }
 
     /**
@@ -327,7 +337,7 @@ public final class RecomputeBound {
      * The least fractional cover of {@code excess} bytes by the live tensors, each covering min(size, excess) at its
      * price: the cheapest per covered byte first (Dantzig's greedy, optimal for one row).
      */
-    private static double cover(Graph g, int[] live, double[] price, long excess) {
+    static double cover(Graph g, int[] live, double[] price, long excess) {
         List<Integer> items = new ArrayList<>(live.length);
         for (int x : live) {
             items.add(x);
@@ -796,6 +806,9 @@ public final class RecomputeBound {
          * every reader of y runs first before o.
          */
         boolean dead(int o, int y);
+
+        /** Whether a's first run surely comes before b's: a strict ancestor of b, or earlier in the order. */
+        boolean before(int a, int b);
     }
 
     interface Pair {
@@ -909,6 +922,11 @@ public final class RecomputeBound {
         }
 
         @Override
+        public boolean before(int a, int b) {
+            return anc[b].get(a);
+        }
+
+        @Override
         public boolean readBetween(int x, int a, int b) {
             for (int r : g.consumers(x)) {
                 if (desc[a].get(r) && anc[b].get(r)) {
@@ -946,6 +964,11 @@ public final class RecomputeBound {
         @Override
         public int[] chain(long[] bytes, long budget) {
             return order;
+        }
+
+        @Override
+        public boolean before(int a, int b) {
+            return pos[a] < pos[b];
         }
 
         @Override
@@ -1046,7 +1069,7 @@ public final class RecomputeBound {
     }
 
     /** Arithmetic rounded down (towards minus infinity, divisors positive): each result at most the real one. */
-    private static final class Down {
+    static final class Down {
         private Down() {
         }
 
