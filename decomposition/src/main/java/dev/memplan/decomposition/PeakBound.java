@@ -538,8 +538,9 @@ public final class PeakBound {
 
         /**
          * {@link #add} with the fan-outs' cases ({@link FanOutCases}): the cover under the state's open cases plus its
-         * bonus; where a fan-out's first case raises the moment's cover, one state per case (and so on for another
-         * fan-out, up to {@link FanOutCases#MOST_OPEN} open). False when the layer is full or the work is spent.
+         * bonus; where a fan-out's first case raises the moment's cover above the state's value, one state per case
+         * (and so on for another fan-out, up to {@link FanOutCases#MOST_OPEN} open). False when the layer is full or
+         * the work is spent.
          */
         private boolean addCases(Map<Key, long[]> next, long[] done, long[] after, long was, int o, long excess,
                                  long[] live) {
@@ -553,8 +554,8 @@ public final class PeakBound {
                                long cover, long[] live) {
             long bonus = cases.bonus(state);
             long value = Math.max(was, cover + bonus);
-            long[] split = value > was && excess > 0
-                    ? cases.split(done, state, o, excess, was - bonus, target - bonus, cover) : null;
+            long[] split = excess > 0 ? cases.split(done, state, o, excess, was - bonus, target - bonus, cover) : null;
+            split = split != null && split[1] + bonus > was ? split : null;
             if (stop.meter() != null && !stop.meter().step(cheap.size() * cases.takeExtra())) {
                 return false;
             }
