@@ -28,7 +28,7 @@ import java.util.List;
  *       reruns of different operators are different timesteps: the additions sum.</li>
  * </ol>
  * The dynamic program follows both: at a moment where the first case's cover is higher than the cover without cases
- * (and the moment raises the state's value), the state splits into one per case, the case kept in the state's key until
+ * and than the state's value, the state splits into one per case, the case kept in the state's key until
  * R runs; then the second case's lambda c(f) is added to the state's bonus, charged at every later moment (and at R's
  * own), and the first case's assumption ends. A state keeps at most {@link #MOST_OPEN} open cases; one that cannot open
  * another assumes nothing about it (the plain cover), which is always a bound. Each state's value is then a lower bound
