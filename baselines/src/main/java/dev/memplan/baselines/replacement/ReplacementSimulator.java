@@ -139,6 +139,8 @@ public final class ReplacementSimulator {
          */
         final List<Slot> byOffset = new ArrayList<>();
         final boolean[] hostCopy;
+        /** The tensors of the step being placed, marked while {@link #event} reads them (a set's lookups were slow). */
+        final boolean[] inUse;
         final List<Integer> runs = new ArrayList<>();
         /** The timestep of the next run. */
         int now;
@@ -158,6 +160,7 @@ public final class ReplacementSimulator {
             uses = useTimes(g, ops);
             drop = recompute.dropTimes(g, ops);
             hostCopy = new boolean[g.tensorCount()];
+            inUse = new boolean[g.tensorCount()];
             for (int a = 0; a < g.tensorCount(); a++) {
                 hostCopy[a] = g.isHost(a);
             }
@@ -454,12 +457,18 @@ public final class ReplacementSimulator {
         }
 
         private ReplacementEvent event(int t, int tensor, Set<Integer> used) {
-            List<Resident> view = new ArrayList<>();
+            List<Resident> view = new ArrayList<>(byOffset.size());
+            for (int a : used) {
+                inUse[a] = true;
+            }
             for (Slot s : byOffset) {
-                boolean evictable = !used.contains(s.tensor);
+                boolean evictable = !inUse[s.tensor];
                 boolean spill = !hostCopy[s.tensor] && !g.isGraphOutput(s.tensor) && s.origin != Origin.RECOMPUTED;
                 view.add(new Resident(s.tensor, s.offset, s.size, evictable, nextUse(uses[s.tensor], t),
                         s.lastTouched, spill));
+            }
+            for (int a : used) {
+                inUse[a] = false;
             }
             return new ReplacementEvent(t, g.size(tensor), g.alignment(), budget, view, rule != AddressRule.BYTES);
         }
@@ -545,12 +554,18 @@ public final class ReplacementSimulator {
         return uses;
     }
 
+    /** The first of the sorted {@code times} after t, or {@link Integer#MAX_VALUE}: a binary search. */
     private static int nextUse(int[] times, int t) {
-        for (int x : times) {
-            if (x > t) {
-                return x;
+        int lo = 0;
+        int hi = times.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (times[mid] <= t) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
             }
         }
-        return Integer.MAX_VALUE;
+        return lo < times.length ? times[lo] : Integer.MAX_VALUE;
     }
 }

@@ -5,11 +5,8 @@ import com.google.ortools.linearsolver.MPObjective;
 import com.google.ortools.linearsolver.MPSolver;
 import com.google.ortools.linearsolver.MPVariable;
 import dev.memplan.formulations.milp.Backend;
-import dev.memplan.formulations.milp.LinearExpr;
-import dev.memplan.formulations.milp.Model;
 import dev.memplan.formulations.milp.SolverResult;
 import dev.memplan.formulations.milp.Solvers;
-import dev.memplan.formulations.milp.Variable;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Graph;
 import dev.memplan.model.RaisedBound;
@@ -115,11 +112,12 @@ public final class FixedOrderBound {
     }
 
     /**
-     * The integer version of the program: y and z in {0, 1}, where the room rows alone are exact. Its optimum is the
-     * least traffic of the order without addresses (keep a kept interval's tensor throughout it, evict a left one
-     * right after the interval's first timestep and load it at its last: a valid address-free plan paying exactly
-     * the objective), hence a lower bound with addresses; any proven bound of it is one too. Solved on CP-SAT
-     * (integer arithmetic: its bound needs no safe rounding), from the LP's bound.
+     * The integer version of the program ({@link OrderProgram}: y and z in {0, 1}, where the room rows alone are
+     * exact), from the LP's bound. Its optimum is the least traffic of the order without addresses (keep a kept
+     * interval's tensor throughout it, evict a left one right after the interval's first timestep and load it at its
+     * last: a valid address-free plan paying exactly the objective), hence a lower bound with addresses; any proven
+     * bound of it is one too. Solved on CP-SAT (integer arithmetic: its bound needs no safe rounding); past {@link
+     * OrderProgram#MAX_SPANS}, the LP's bound alone.
      *
      * @param limits the program's limits (a work limit keeps the answer the same on every machine)
      */
@@ -128,43 +126,13 @@ public final class FixedOrderBound {
         if (lp.rows() == 0 && lp.rounds() == 0 && !Double.isNaN(lp.relaxation())) {
             return new Exact(lp.traffic(), lp.traffic(), true, lp);
         }
-        long unit = unit(g);
-        int[] pos = positions(order);
-        Instance in = Instance.of(g, order, pos, budget, unit);
-        Model model = new Model("fixed-order caching");
-        int m = in.tensorOf.length;
-        Variable[] y = new Variable[m];
-        Variable[] z = new Variable[in.spills];
-        LinearExpr objective = LinearExpr.of();
-        for (int j = 0; j < in.spills; j++) {
-            z[j] = model.binary("z" + j);
+        OrderProgram program = OrderProgram.of(g, order, budget);
+        if (program == null) {
+            return new Exact(lp.traffic(), null, false, lp);
         }
-        for (int i = 0; i < m; i++) {
-            y[i] = in.always[i] ? model.integer("y" + i, 1, 1) : model.binary("y" + i);
-            objective.add(in.size[i], y[i]);
-            if (in.spillOf[i] >= 0) {
-                if (objective.coefficient(z[in.spillOf[i]]) == 0) {
-                    // One spill per tensor, however many of its intervals leave (LinearExpr.add sums coefficients).
-                    objective.add(in.size[i], z[in.spillOf[i]]);
-                }
-                model.greaterOrEqual("spill" + i, LinearExpr.term(1, z[in.spillOf[i]]).add(-1, y[i]), 0);
-            }
-        }
-        int row = 0;
-        for (Tight t : in.tight) {
-            long demand = -t.room();
-            for (int i : t.free()) {
-                demand += in.size[i];
-            }
-            LinearExpr left = LinearExpr.of();
-            for (int i : t.free()) {
-                left.add(Math.min(in.size[i], demand), y[i]);
-            }
-            model.greaterOrEqual("room" + row++, left, demand);
-        }
-        model.greaterOrEqual("lp", objective, Math.ceil(lp.traffic() / (double) unit - 1e-9));
-        model.minimize(objective);
-        SolverResult r = Solvers.create(Backend.CPSAT).solve(model, limits);
+        long unit = program.unit();
+        program.atLeast(Math.ceil(lp.traffic() / (double) unit - 1e-9));
+        SolverResult r = Solvers.create(Backend.CPSAT).solve(program.model(), limits);
         long bound = lp.traffic();
         if (r.bound() != null) {
             bound = Math.max(bound, (long) Math.ceil(r.bound() - 1e-6) * unit);
