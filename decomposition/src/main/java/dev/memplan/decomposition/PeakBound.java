@@ -75,11 +75,20 @@ public final class PeakBound {
      * comes back after it by a load, after one spill, or by a rerun of its producer p, which pays its share and needs
      * p's inputs on chip at the rerun: an input that no first run after o reads is then either on chip through o
      * (its bytes are not free for the cover) or brought back after o (its own return): {@code Cheap} prices these
-     * options, so the bound holds over every plan, reruns allowed, with each first run's timestep as the moment.
+     * options, so the bound holds over every plan, reruns allowed, with each first run's timestep as the moment. In
+     * the forward direction a fan-out's rerun that the cover grants at one moment is followed to the first reader of
+     * its outputs ({@link FanOutCases}): either no rerun before it (its first-read output pays its load and spill) or
+     * the rerun's cost is charged again at every later moment.
      *
      * @param prices the prices of g's tensors, or null for the non-compulsory traffic
      */
     static Result of(Graph g, TrafficPrices prices, long budget, long target, int stateCap, Limits limits) {
+        return of(g, prices, budget, target, stateCap, limits, true);
+    }
+
+    /** As above; without {@code cases} the fan-outs' cases ({@link FanOutCases}) are left out (for tests). */
+    static Result of(Graph g, TrafficPrices prices, long budget, long target, int stateCap, Limits limits,
+                     boolean cases) {
         long began = System.nanoTime();
         // nanoTime may be near any value: compare elapsed times, never sums with a far-off sentinel.
         java.time.Duration wall = limits.budget().wallLeft();
@@ -90,13 +99,14 @@ public final class PeakBound {
                 ? step.budget().splitWork(Shares.BOUND_DIRECTIONS).meter(CHECKS_PER_UNIT) : null;
         Cheap cheap = prices == null ? null : new Cheap(g, prices);
         long[] forward = new Direction(g, budget, target, false, stateCap,
-                new Stop(began, half, limits, forwardMeter), cheap).run();
+                new Stop(began, half, limits, forwardMeter), cheap,
+                cheap == null || !cases ? null : FanOutCases.of(g, cheap)).run();
         if (forward[2] == 1) {
             return new Result(forward[0], true, (int) forward[1], 0);
         }
         Budget.Meter backwardMeter = step.workMode() ? step.budget().meter(CHECKS_PER_UNIT) : null;
         long[] backward = new Direction(g, budget, target, true, stateCap,
-                new Stop(began, 2 * half, limits, backwardMeter), cheap).run();
+                new Stop(began, 2 * half, limits, backwardMeter), cheap, null).run();
         return new Result(Math.max(forward[0], backward[0]), backward[2] == 1, (int) forward[1], (int) backward[1]);
     }
 
@@ -135,7 +145,7 @@ public final class PeakBound {
      * 1/k of its return or its room each, rounded down, only to the k live tensors at the moment whose producer
      * reads y: together they never pay more than y's one return or its bytes once.
      */
-    private static final class Cheap {
+    static final class Cheap {
         /** Most dead inputs whose room-or-return choices are enumerated; beyond, the rerun is priced at its share. */
         private static final int MOST_INPUTS = 4;
 
@@ -154,6 +164,8 @@ public final class PeakBound {
         private final int[] claimedAt;
         private final int[] sharersAt;
         private final int[] sharers;
+        /** Per tensor, the stamp when it is priced at its load and spill alone ({@link FanOutCases}' first read). */
+        private final int[] fullAt;
         private int stamp;
 
         Cheap(Graph g, TrafficPrices prices) {
@@ -188,6 +200,15 @@ public final class PeakBound {
             claimedAt = new int[m];
             sharersAt = new int[m];
             sharers = new int[m];
+            fullAt = new int[m];
+        }
+
+        Graph graph() {
+            return g;
+        }
+
+        long[] rerun() {
+            return rerun;
         }
 
         int size() {
@@ -199,15 +220,20 @@ public final class PeakBound {
          * fractionally, the cheapest per byte first (the rest at twice their size), each part rounded down; raised to
          * the cover with whole tensors ({@link WholeCover}: each tensor with one best way off chip leaves whole)
          * unless the fractional one already reaches {@code target} or, with a tensor's price to spare, stays at or
-         * below {@code floor} (the state's value so far, which the whole cover would then not raise).
+         * below {@code floor} (the state's value so far, which the whole cover would then not raise). The tensors
+         * {@code firstRead} are priced at their load and spill alone and claim no rerun ({@link FanOutCases}).
          */
-        long cover(long[] done, int o, boolean reverse, long excess, long floor, long target) {
+        long cover(long[] done, int o, boolean reverse, long excess, long floor, long target, int[] firstRead) {
             int[] own = own(g, o);
+            stamp++;
+            for (int x : firstRead) {
+                fullAt[x] = stamp;
+            }
             List<Integer> live = mark(done, own, reverse);
             List<long[]> items = new ArrayList<>();
             for (int x : live) {
                 long[] best = {full[x], g.size(x)};
-                if (rerun[x] >= 0) {
+                if (rerun[x] >= 0 && fullAt[x] != stamp) {
                     best = cheaper(best, rerunOption(x));
                 }
                 items.add(new long[] {best[0], best[1], g.size(x), x});
@@ -229,7 +255,7 @@ public final class PeakBound {
             List<long[]> continuous = new ArrayList<>();
             for (long[] it : items) {
                 int x = (int) it[3];
-                if (rerun[x] < 0) {
+                if (rerun[x] < 0 || fullAt[x] == stamp) {
                     fixed.add(new long[] {g.size(x), full[x]});
                 } else {
                     long[] one = dominant(x);
@@ -266,20 +292,22 @@ public final class PeakBound {
 
         /**
          * The priced tensors live at the moment and not o's own, in index order; marks them, each dead input of their
-         * producers with its number of sharers, and the outputs claimed (class comment) under a new stamp.
+         * producers with its number of sharers, and the outputs claimed (class comment) under the moment's stamp; a
+         * tensor priced at its load alone ({@code fullAt}) claims no rerun and shares no input.
          */
         private List<Integer> mark(long[] done, int[] own, boolean reverse) {
-            stamp++;
             List<Integer> live = new ArrayList<>();
             for (int x : tensors) {
                 if (!contains(own, x) && isLive(g, x, done, reverse)) {
                     live.add(x);
                     liveAt[x] = stamp;
-                    claimedAt[x] = stamp;
+                    if (fullAt[x] != stamp) {
+                        claimedAt[x] = stamp;
+                    }
                 }
             }
             for (int x : live) {
-                if (rerun[x] >= 0) {
+                if (rerun[x] >= 0 && fullAt[x] != stamp) {
                     for (int y : inputs[x]) {
                         if (liveAt[y] != stamp && !contains(own, y) && !isLive(g, y, done, reverse)) {
                             sharers[y] = sharersAt[y] == stamp ? sharers[y] + 1 : 1;
@@ -393,10 +421,11 @@ public final class PeakBound {
     /**
      * One direction of the bound's DP: the graph, the budget, the target, the state cap, when to stop (the clock
      * from {@code began} up to {@code allowed}, or the meter under a work limit, and the budget's stop flag), and the
-     * priced cover ({@code cheap}, null for the non-compulsory traffic).
+     * priced cover ({@code cheap}, null for the non-compulsory traffic) with its fan-outs' cases ({@code cases},
+     * forward only, null for none).
      */
     private record Direction(Graph g, long budget, long target, boolean reverse, int stateCap, Stop stop,
-                             Cheap cheap) {
+                             Cheap cheap, FanOutCases cases) {
 
         /** Out of budget before a layer starts. */
         private boolean overBeforeLayer() {
@@ -424,7 +453,7 @@ public final class PeakBound {
             // states a layer cut short had expanded would depend on the JVM.
             Map<Key, long[]> layer = new java.util.LinkedHashMap<>();
             // {live bytes, of which host tensors and graph outputs, least cost so far}
-            layer.put(new Key(new long[(n + 63) / 64]), new long[] {0, 0, 0});
+            layer.put(new Key(cases == null ? new long[(n + 63) / 64] : cases.start()), new long[] {0, 0, 0});
             long bound = 0;
             int complete = 0;
             for (int k = 0; k < n; k++) {
@@ -475,6 +504,9 @@ public final class PeakBound {
         private boolean add(Map<Key, long[]> next, long[] done, long[] v, int o) {
             long[] after = done.clone();
             after[o >> 6] |= 1L << (o & 63);
+            if (cases != null) {
+                cases.close(after, o);
+            }
             long step = v[0];
             long cheap = v[1];
             long liveAfter = v[0];
@@ -496,8 +528,47 @@ public final class PeakBound {
                 }
             }
             long excess = Math.max(0, step - budget);
+            if (cases != null) {
+                return addCases(next, done, after, v[2], o, excess, new long[] {liveAfter, cheapAfter});
+            }
             long value = Math.max(v[2], this.cheap == null ? excess + Math.max(0, excess - cheap)
-                    : excess == 0 ? 0 : this.cheap.cover(done, o, reverse, excess, v[2], target));
+                    : excess == 0 ? 0 : this.cheap.cover(done, o, reverse, excess, v[2], target, new int[0]));
+            return put(next, after, value, liveAfter, cheapAfter);
+        }
+
+        /**
+         * {@link #add} with the fan-outs' cases ({@link FanOutCases}): the cover under the state's open cases plus its
+         * bonus; where a fan-out's first case raises the moment's cover above the state's value, one state per case
+         * (and so on for another fan-out, up to {@link FanOutCases#MOST_OPEN} open). False when the layer is full or
+         * the work is spent.
+         */
+        private boolean addCases(Map<Key, long[]> next, long[] done, long[] after, long was, int o, long excess,
+                                 long[] live) {
+            long plain = excess == 0 ? 0 : cases.cover(done, after, o, excess, was - cases.bonus(after),
+                    target - cases.bonus(after));
+            return branch(next, done, after, was, o, excess, plain, live);
+        }
+
+        /** Puts {@code state}, whose moment's cover is {@code cover}, or its cases on the next fan-out that splits. */
+        private boolean branch(Map<Key, long[]> next, long[] done, long[] state, long was, int o, long excess,
+                               long cover, long[] live) {
+            long bonus = cases.bonus(state);
+            long value = Math.max(was, cover + bonus);
+            long[] split = excess > 0 ? cases.split(done, state, o, excess, was - bonus, target - bonus, cover) : null;
+            split = split != null && split[1] + bonus > was ? split : null;
+            if (stop.meter() != null && !stop.meter().step(cheap.size() * cases.takeExtra())) {
+                return false;
+            }
+            if (split == null) {
+                return put(next, state, value, live[0], live[1]);
+            }
+            int f = (int) split[0];
+            return branch(next, done, cases.open(state, f, true), was, o, excess, cover, live)
+                    && branch(next, done, cases.open(state, f, false), was, o, excess, split[1], live);
+        }
+
+        /** Puts the state {@code after} with its values unless it reaches the target; false when the layer is full. */
+        private boolean put(Map<Key, long[]> next, long[] after, long value, long liveAfter, long cheapAfter) {
             if (value >= target) {
                 return true; // no order through here costs less than the best plan known
             }

@@ -22,6 +22,7 @@ import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorSetting;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -342,5 +343,81 @@ class PricedBoundsTest {
                 PeakBound.DEFAULT_STATE_CAP, Limits.DEFAULT).traffic();
         assertEquals(4.0, optimum);
         assertEquals(4, peak);
+    }
+
+    /**
+     * A random graph around a fan-out: in -A-> y:s -P-> a:s, b:s (P costs s, so it may pay at lambda 1), then four or
+     * five dear operators, each reading one or two tensors written before it (a, b or their descendants), and a last
+     * one reading every tensor no one reads.
+     */
+    static Graph fanOutAndReaders(long seed) {
+        Random r = new Random(seed);
+        int s = 1 + r.nextInt(2);
+        Graph.Builder b = Graph.builder("fan-out-" + seed).activation("in", 1).activation("y", s).activation("a", s)
+                .activation("b", s)
+                .operator(new Operator("A", null, List.of("in"), List.of("y"), 100L))
+                .operator(new Operator("P", null, List.of("y"), List.of("a", "b"), (long) s));
+        List<String> unread = new ArrayList<>(List.of("a", "b"));
+        List<String> written = new ArrayList<>(List.of("a", "b"));
+        int k = 4 + r.nextInt(2);
+        for (int i = 0; i < k; i++) {
+            String t = "t" + i;
+            b.activation(t, 1 + r.nextInt(4));
+            List<String> in = new ArrayList<>(List.of(written.get(r.nextInt(written.size()))));
+            if (r.nextBoolean()) {
+                String second = written.get(r.nextInt(written.size()));
+                if (!in.contains(second)) {
+                    in.add(second);
+                }
+            }
+            unread.removeAll(in);
+            b.operator(new Operator("O" + i, null, in, List.of(t), 100L));
+            unread.add(t);
+            written.add(t);
+        }
+        return b.activation("out", 1).operator(new Operator("Z", null, unread, List.of("out"), 100L)).output("out")
+                .build();
+    }
+
+    /**
+     * The fan-outs' cases ({@link FanOutCases}) on {@link #fanOutAndReaders}, budgets M_R to M_R + 3, lambda 1: the
+     * live bytes priced never above the brute force's optimum, never below the same bound without the cases, and
+     * above it on some cases, up to the optimum: where both copies are live at the peak and their reader comes after a
+     * later moment over the budget, keeping y in place of both pays its rerun there and a return later.
+     */
+    @Test
+    void theFanOutsCasesRaiseTheLiveBytesAndStayBelowTheBruteForce() {
+        int raised = 0;
+        int met = 0;
+        for (long seed = 0; seed < 60; seed++) {
+            Graph g = fanOutAndReaders(seed).withSetting(ALL);
+            long mr = Budgets.minimumRequired(g);
+            for (long budget = mr; budget <= mr + 3; budget++) {
+                Double optimum = minimumObjective(g, ALL, budget, 2, 1);
+                if (optimum == null) {
+                    continue;
+                }
+                TrafficPrices prices = TrafficPrices.withReruns(g, 1);
+                long without = PeakBound.of(g, prices, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP,
+                        Limits.DEFAULT, false).traffic();
+                long with = PeakBound.of(g, prices, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP,
+                        Limits.DEFAULT).traffic();
+                String c = g.name() + " B " + budget + ": with the cases " + with + ", without " + without
+                        + ", optimum " + optimum;
+                assertTrue(with <= optimum && with >= without, c);
+                raised += with > without ? 1 : 0;
+                met += with > without && with == optimum ? 1 : 0;
+            }
+        }
+        assertTrue(raised >= 5 && met >= 4, raised + " raised, " + met + " to the optimum");
+        // seed 8 at budget 8: both copies live at the peak, the bound without the cases half the optimum.
+        Graph g = fanOutAndReaders(8).withSetting(ALL);
+        long budget = 8;
+        TrafficPrices prices = TrafficPrices.withReruns(g, 1);
+        assertEquals(2, PeakBound.of(g, prices, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP, Limits.DEFAULT,
+                false).traffic());
+        assertEquals(4, PeakBound.of(g, prices, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP, Limits.DEFAULT)
+                .traffic());
+        assertEquals(4.0, minimumObjective(g, ALL, budget, 2, 1));
     }
 }
