@@ -90,7 +90,9 @@ final class WholeCover {
         // Without continuous options the bytes groups i.. free are a multiple of their sizes' gcd.
         long floor = fractional(i, continuous.isEmpty() && unit[i] > 0 ? (need + unit[i] - 1) / unit[i] * unit[i]
                 : need);
-        if (floor < 0 || paid + floor >= best) {
+        // Each continuous part is rounded down on its own, so a leaf below may come out up to one unit per continuous
+        // option under this node's bound (the node's parts are cut differently): prune only past that slack.
+        if (floor < 0 || paid + floor - continuous.size() >= best) {
             return;
         }
         if (i == groups.length) {
