@@ -283,8 +283,7 @@ public final class PeakBound {
                     break;
                 }
                 long a = Math.min(it[2], left);
-                cost += BigInteger.valueOf(it[0]).multiply(BigInteger.valueOf(a)).divide(BigInteger.valueOf(it[1]))
-                        .longValueExact();
+                cost += timesOver(it[0], a, it[1]);
                 left -= a;
             }
             return cost + 2 * left;
@@ -393,8 +392,7 @@ public final class PeakBound {
                     liveBytes += g.size(z);
                 }
             }
-            return unclaimed == 0 ? rerun[x] : rerun[x] + BigInteger.valueOf(unclaimed)
-                    .multiply(BigInteger.valueOf(g.size(x))).divide(BigInteger.valueOf(liveBytes)).longValueExact();
+            return unclaimed == 0 ? rerun[x] : rerun[x] + timesOver(unclaimed, g.size(x), liveBytes);
         }
 
         /** The pair with the lower price per byte (a when equal; a null side loses). */
@@ -402,10 +400,27 @@ public final class PeakBound {
             return a == null ? b : b == null || ratio(a, b) <= 0 ? a : b;
         }
 
-        /** Compares a[0] / a[1] with b[0] / b[1] exactly. */
+        /**
+         * Compares a[0] / a[1] with b[0] / b[1] exactly: for nonnegative values by the 128-bit products (high words,
+         * then low words unsigned), otherwise in BigInteger.
+         */
         private static int ratio(long[] a, long[] b) {
+            if ((a[0] | a[1] | b[0] | b[1]) >= 0) {
+                long high = Math.multiplyHigh(a[0], b[1]);
+                long other = Math.multiplyHigh(b[0], a[1]);
+                return high != other ? Long.compare(high, other) : Long.compareUnsigned(a[0] * b[1], b[0] * a[1]);
+            }
             return BigInteger.valueOf(a[0]).multiply(BigInteger.valueOf(b[1]))
                     .compareTo(BigInteger.valueOf(b[0]).multiply(BigInteger.valueOf(a[1])));
+        }
+
+        /** x * y / z rounded down, exactly (in a long where x * y fits, else in BigInteger); past a long, thrown. */
+        private static long timesOver(long x, long y, long z) {
+            if ((x | y) >= 0 && Math.multiplyHigh(x, y) == 0 && x * y >= 0) {
+                return x * y / z;
+            }
+            return BigInteger.valueOf(x).multiply(BigInteger.valueOf(y)).divide(BigInteger.valueOf(z))
+                    .longValueExact();
         }
 
         private static boolean contains(int[] a, int x) {
