@@ -18,7 +18,8 @@ class OperatorWindowsTest {
             int n = g.operatorCount();
             for (int o = 0; o < n; o++) {
                 assertEquals(reached(g, o, false), w.earliest(o), "seed " + seed + ", operator " + o + "'s earliest");
-                assertEquals(n - 1 - reached(g, o, true), w.latest(o), "seed " + seed + ", operator " + o + "'s latest");
+                assertEquals(n - 1 - reached(g, o, true), w.latest(o),
+                        "seed " + seed + ", operator " + o + "'s latest");
             }
         }
     }
