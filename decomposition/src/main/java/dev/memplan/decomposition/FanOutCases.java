@@ -41,6 +41,13 @@ import java.util.List;
 final class FanOutCases {
     /** Most cases open at once in one state (each first case multiplies the covers by its live outputs). */
     static final int MOST_OPEN = 2;
+    /**
+     * A fan-out's cases are followed only where its rerun costs at least 1/LEAST_PART of its outputs' loads and spills.
+     * Its cases raise the bound by at most its rerun's cost (the second case adds that to the cover the state had), so
+     * where recomputing is cheap (lambda 2^-8) they cost the program work (fewer layers within its share: r2plus1d18
+     * M_H and resnext50 at 2^-8 came out lower) for a few bytes at most.
+     */
+    static final int LEAST_PART = 16;
 
     private final Graph g;
     private final PeakBound.Cheap cheap;
@@ -71,17 +78,24 @@ final class FanOutCases {
         }
     }
 
-    /** The cases of g's fan-outs under {@code cheap}'s prices, or null when g has none or more than 64. */
+    /**
+     * The cases of g's fan-outs under {@code cheap}'s prices, or null when g has none whose rerun costs enough
+     * ({@link #LEAST_PART}) or more than 64.
+     */
     static FanOutCases of(Graph g, PeakBound.Cheap cheap) {
         List<Integer> list = new ArrayList<>();
         for (int f = 0; f < g.operatorCount(); f++) {
             int sized = 0;
             boolean pays = true;
+            long rerun = 0;
+            long full = 0;
             for (int x : g.outputs(f)) {
                 sized += g.size(x) > 0 ? 1 : 0;
                 pays &= cheap.rerun()[x] >= 0;
+                rerun += Math.max(0, cheap.rerun()[x]);
+                full += 2 * g.size(x);
             }
-            if (sized >= 2 && pays) {
+            if (sized >= 2 && pays && rerun * LEAST_PART >= full) {
                 list.add(f);
             }
         }

@@ -420,4 +420,15 @@ class PricedBoundsTest {
                 .traffic());
         assertEquals(4.0, minimumObjective(g, ALL, budget, 2, 1));
     }
+
+    /**
+     * Where recomputing is cheap the fan-out's cases are not followed ({@link FanOutCases#LEAST_PART}): at lambda 1
+     * P's rerun costs s against its outputs' loads and spills of 4 s, at lambda 2^-8 a 256th of that.
+     */
+    @Test
+    void aFanOutWhoseRerunIsCheapHasNoCases() {
+        Graph g = fanOutAndReaders(8).withSetting(ALL);
+        assertTrue(FanOutCases.of(g, new PeakBound.Cheap(g, TrafficPrices.withReruns(g, 1))) != null);
+        assertEquals(null, FanOutCases.of(g, new PeakBound.Cheap(g, TrafficPrices.withReruns(g, 1.0 / 256))));
+    }
 }
