@@ -203,10 +203,6 @@ public final class PeakBound {
             fullAt = new int[m];
         }
 
-        Graph graph() {
-            return g;
-        }
-
         long[] rerun() {
             return rerun;
         }

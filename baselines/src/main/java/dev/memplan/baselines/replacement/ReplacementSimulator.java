@@ -7,6 +7,7 @@ import dev.memplan.model.Lifetimes;
 import dev.memplan.model.Origin;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.Segment;
+import dev.memplan.model.SortedLongs;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -128,7 +129,7 @@ public final class ReplacementSimulator {
         final int[] ops;
         final long budget;
         final Lifetimes life;
-        final int[][] uses;
+        final long[][] uses;
         final int[] drop;
         final Map<Integer, List<Segment>> segments = new LinkedHashMap<>();
         final List<Slot> resident = new ArrayList<>();
@@ -537,7 +538,7 @@ public final class ReplacementSimulator {
     }
 
     /** For each tensor, the sorted timesteps of the operators that read it. */
-    private static int[][] useTimes(Graph g, int[] ops) {
+    private static long[][] useTimes(Graph g, int[] ops) {
         List<List<Integer>> lists = new ArrayList<>();
         for (int a = 0; a < g.tensorCount(); a++) {
             lists.add(new ArrayList<>());
@@ -547,25 +548,16 @@ public final class ReplacementSimulator {
                 lists.get(a).add(t);
             }
         }
-        int[][] uses = new int[g.tensorCount()][];
+        long[][] uses = new long[g.tensorCount()][];
         for (int a = 0; a < uses.length; a++) {
-            uses[a] = lists.get(a).stream().mapToInt(Integer::intValue).toArray();
+            uses[a] = lists.get(a).stream().mapToLong(Integer::longValue).toArray();
         }
         return uses;
     }
 
-    /** The first of the sorted {@code times} after t, or {@link Integer#MAX_VALUE}: a binary search. */
-    private static int nextUse(int[] times, int t) {
-        int lo = 0;
-        int hi = times.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (times[mid] <= t) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo < times.length ? times[lo] : Integer.MAX_VALUE;
+    /** The first of the sorted {@code times} after t, or {@link Integer#MAX_VALUE}. */
+    private static int nextUse(long[] times, int t) {
+        int i = SortedLongs.countAtMost(times, t);
+        return i < times.length ? (int) times[i] : Integer.MAX_VALUE;
     }
 }
