@@ -296,10 +296,16 @@ public final class CosmaPipeline implements Planner {
     /**
      * {@link DivideAndConquer#wholeFirstDoesNotPayOff} within the run's clock: the estimate needs every operator's
      * ancestor set (seconds to tens of seconds on tens of thousands of operators), and a graph whose estimate the
-     * clock stops is divided at once.
+     * clock stops is divided at once. With a wall limit it keeps a scheme's time ({@link Budget#schemeNeeds}): divide
+     * and conquer makes the default scheme's plan next when no start has one, whatever is left (gen:layered:5000:train
+     * at 12 s under load: the estimate ran to the end of the limit, then that plan took 9 s past it).
      */
     private static String wholeProgramDoesNotPayOff(Graph g, Limits limits) {
-        try (ClockGuard guard = ClockGuard.until(limits.budget())) {
+        Budget clock = limits.budget();
+        long left = clock.left();
+        Budget estimate = clock.workMode() || left == Budget.NONE ? clock
+                : clock.upTo(Math.max(0, left - clock.schemeNeeds(g.operatorCount())));
+        try (ClockGuard guard = ClockGuard.until(estimate)) {
             return DivideAndConquer.wholeFirstDoesNotPayOff(g, limits);
         } catch (ClockGuard.TimeUpException e) {
             if (limits.workMode()) {
@@ -347,7 +353,7 @@ public final class CosmaPipeline implements Planner {
         List<Scheme> schemes = fixed == null ? Schemes.byNames(paper, settings.mpmf())
                 : List.of(new Scheme(new GivenOrderScheduler(fixed), new BeladyReplacement(), AddressRule.TFLITE),
                         new Scheme(new GivenOrderScheduler(fixed), new GreedyReplacement(), AddressRule.TFLITE));
-        long needs = 2 * Shares.SCHEME_NANOS_PER_OPERATOR * full.operatorCount();
+        long needs = limits.budget().schemeNeeds(full.operatorCount());
         List<Plan> plans = new ArrayList<>();
         for (Scheme scheme : schemes) {
             if (limits.budget().left() < needs) {

@@ -38,7 +38,7 @@ final class LevelledStarts {
     /** The plans (none when {@code full} is not a training step or no time is left). */
     static List<Plan> plans(Graph full, TensorSetting s, long budget, Limits limits, Consumer<String> progress) {
         Graph g = full.withSetting(s);
-        long needs = 2 * Shares.SCHEME_NANOS_PER_OPERATOR * full.operatorCount();
+        long needs = limits.budget().schemeNeeds(full.operatorCount());
         if (TrainingStep.forwardCount(g) < 0 || limits.budget().left() < needs) {
             return List.of();
         }

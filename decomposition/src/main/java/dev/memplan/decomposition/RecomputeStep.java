@@ -132,7 +132,9 @@ final class RecomputeStep {
                 : RecomputeBound.Result.NONE;
         if (feasible) {
             RecomputeChoice choice = new RecomputeChoice(settings, lambda, progress);
-            List<RecomputeChoice.Start> starts = choice.starts(g, raw, so.bestStart(),
+            // Not when the limit is spent: choose skips then, and the starts check a scheme's plan (seconds on
+            // thousands of operators, past the limit).
+            List<RecomputeChoice.Start> starts = limits.stopped() ? List.of() : choice.starts(g, raw, so.bestStart(),
                     new RecomputeChoice.Start(best.source, best.plan, null),
                     displaced.isEmpty() ? null : displaced.get(0), s.plan());
             choice.choose(graph, setting, budget, limits, starts, best, lower, steps);
@@ -432,7 +434,7 @@ final class RecomputeStep {
 
     private List<RecomputeOutcome.Candidate> runBaselines(Graph graph, TensorSetting setting, long budget,
                                                           Limits limits, Schedule fixed, List<StepReport> steps) {
-        long spillOnlyStart = 2 * Shares.SCHEME_NANOS_PER_OPERATOR * graph.operatorCount();
+        long spillOnlyStart = limits.budget().schemeNeeds(graph.operatorCount());
         return run(graph, setting, budget, limits, baselines(graph, lambda, fixed), steps, spillOnlyStart);
     }
 
@@ -446,7 +448,7 @@ final class RecomputeStep {
     private List<RecomputeOutcome.Candidate> run(Graph graph, TensorSetting setting, long budget, Limits limits,
                                                  List<Scheme> schemes, List<StepReport> steps, long reserve) {
         List<RecomputeOutcome.Candidate> out = new ArrayList<>();
-        long needs = 2 * Shares.SCHEME_NANOS_PER_OPERATOR * graph.operatorCount();
+        long needs = limits.budget().schemeNeeds(graph.operatorCount());
         for (Scheme scheme : schemes) {
             // The schemes of replan run in the spill-only plan's order: named for it, not for the given order.
             String name = steps == null ? SPILL_ONLY_ORDER + scheme.name().substring(scheme.name().indexOf('/'))

@@ -64,7 +64,7 @@ final class Restarts {
         Graph g = full.withSetting(s);
         int top = mpmf.pinnedWidth() > 0 ? mpmf.pinnedWidth() : MinimumPeakScheduler.DEFAULT_BEAM;
         int widest = Math.min(top, MinimumPeakScheduler.sizedWidth(g.operatorCount()));
-        long needs = 2 * Shares.SCHEME_NANOS_PER_OPERATOR * full.operatorCount();
+        long needs = limits.budget().schemeNeeds(full.operatorCount());
         Set<Schedule> tried = new HashSet<>();
         List<Plan> plans = new ArrayList<>();
         List<OrderStart> programs = new ArrayList<>();

@@ -1,5 +1,7 @@
 package dev.memplan.model;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -58,6 +60,9 @@ public final class Budget {
     /** Stop requests of the solvers running under this tree (kept at the root). */
     private final List<Stopper> stoppers;
     private final long allotment;
+    /** The root's thread and its CPU time when the root was made (for {@link #pace()}; -1: not measurable). */
+    private final long paceThread;
+    private final long paceCpu;
 
     private Budget(Budget parent, long wallEnd, long workCap) {
         this.parent = parent;
@@ -65,6 +70,8 @@ public final class Budget {
         this.workCap = workCap;
         this.stoppers = parent == null ? new CopyOnWriteArrayList<>() : parent.stoppers;
         this.allotment = left();
+        this.paceThread = parent == null ? Thread.currentThread().getId() : parent.paceThread;
+        this.paceCpu = parent == null ? threadCpu(paceThread) : parent.paceCpu;
     }
 
     /** No limit: only a stop request ends the work early; work is still counted for the report. */
@@ -201,6 +208,65 @@ public final class Budget {
     /** What this budget has spent since it was made, in the governing quantity. */
     public long spent() {
         return workMode() ? used.get() * 1000 : System.nanoTime() - began;
+    }
+
+    // ---- the machine's pace (wall-time estimates only)
+
+    /** Wall time a root budget runs before its {@link #pace()} is read; before it the pace is 1. */
+    static final long PACE_AFTER_NANOS = 250_000_000L;
+
+    /** The most {@link #pace()} scales a quiet estimate by. */
+    public static final double PACE_CAP = 6;
+
+    /**
+     * How many times slower than on a quiet machine this run's wall clock runs: the wall time since the root
+     * budget was made over the CPU time the thread that made it had in that time, within 1..{@link #PACE_CAP}
+     * (1 before {@link #PACE_AFTER_NANOS}, or where the JVM does not measure a thread's CPU time). A command's
+     * thread does its work itself (the solvers run on it through JNI), so on a machine whose other processes take
+     * two thirds of the cores the pace is about 3: a step measured at a second quiet then takes three. Read only for
+     * wall-time estimates ({@link #paced}); no decision in work mode reads it.
+     */
+    public double pace() {
+        Budget root = this;
+        while (root.parent != null) {
+            root = root.parent;
+        }
+        long wall = System.nanoTime() - root.began;
+        long cpu = threadCpu(paceThread);
+        if (wall < PACE_AFTER_NANOS || paceCpu < 0 || cpu < 0) {
+            return 1;
+        }
+        return Math.max(1, Math.min(PACE_CAP, wall / (double) Math.max(1, cpu - paceCpu)));
+    }
+
+    /**
+     * What a step that takes {@code quietNanos} of wall time on a quiet machine needs of {@link #left()} now: in
+     * work mode {@code quietNanos} itself (a work unit is about a quiet second, and no share may read the clock),
+     * else {@code quietNanos} times {@link #pace()}.
+     */
+    public long paced(long quietNanos) {
+        if (workMode() || wallEnd == NONE) {
+            return quietNanos;
+        }
+        double nanos = quietNanos * pace();
+        return nanos >= NONE ? NONE : Math.round(nanos);
+    }
+
+    /**
+     * What a replacement scheme's plan on {@code operators} operators needs of {@link #left()} before it starts:
+     * twice {@link Shares#SCHEME_NANOS_PER_OPERATOR} per operator, {@linkplain #paced paced}.
+     */
+    public long schemeNeeds(int operators) {
+        return paced(2 * Shares.SCHEME_NANOS_PER_OPERATOR * operators);
+    }
+
+    private static long threadCpu(long thread) {
+        try {
+            ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+            return mx.isThreadCpuTimeSupported() && mx.isThreadCpuTimeEnabled() ? mx.getThreadCpuTime(thread) : -1;
+        } catch (UnsupportedOperationException | SecurityException e) {
+            return -1;
+        }
     }
 
     // ---- children

@@ -160,4 +160,34 @@ class BudgetTest {
         assertThrows(IllegalArgumentException.class, () -> Budget.unlimited().part(0));
         assertThrows(IllegalArgumentException.class, () -> Budget.unlimited().meter(0));
     }
+
+    @Test
+    void aWaitingThreadsPaceScalesWallEstimatesOnlyAndIsCapped() throws InterruptedException {
+        Budget wall = Budget.ofWall(Duration.ofMinutes(10));
+        Budget work = Budget.ofWork(100, Duration.ofMinutes(10));
+        assertEquals(1.0, wall.pace(), "no pace before a quarter second has passed");
+        // Asleep, the thread gets no CPU time while the wall clock runs: as slow as the estimate allows.
+        Thread.sleep(Budget.PACE_AFTER_NANOS / 1_000_000 + 100);
+        assertEquals(Budget.PACE_CAP, wall.child(0.5).pace(), "a child reads its root's pace");
+        assertEquals(Math.round(Budget.PACE_CAP * 1_000_000), wall.paced(1_000_000));
+        assertEquals(Math.round(Budget.PACE_CAP * 2 * Shares.SCHEME_NANOS_PER_OPERATOR * 50), wall.schemeNeeds(50));
+        // Work mode: a share of work is decided from work only, whatever the clock says.
+        assertEquals(1_000_000, work.paced(1_000_000));
+        assertEquals(2 * Shares.SCHEME_NANOS_PER_OPERATOR * 50, work.schemeNeeds(50));
+        // Without any limit nothing is scaled either.
+        assertEquals(1_000_000, Budget.unlimited().paced(1_000_000));
+    }
+
+    @Test
+    void aBusyThreadsPaceStaysWithinItsBounds() {
+        Budget wall = Budget.ofWall(Duration.ofMinutes(10));
+        long end = System.nanoTime() + Budget.PACE_AFTER_NANOS + 200_000_000L;
+        long spin = 0;
+        while (System.nanoTime() < end) {
+            spin += Long.numberOfTrailingZeros(spin + 1);
+        }
+        double pace = wall.pace();
+        assertTrue(pace >= 1 && pace <= Budget.PACE_CAP, "pace " + pace + " (" + spin + ")");
+        assertTrue(wall.paced(1_000_000) >= 1_000_000);
+    }
 }
