@@ -294,12 +294,18 @@ public final class ReplacementSimulator {
                 boolean high = again && stackTop.contains(a);
                 Long offset = high ? placeHigh(g.size(a)) : ReplacementSimulator.this.place(byOffset, g.size(a),
                         g.alignment(), budget);
+                // The residents as the policy sees them, made once per tensor placed: an eviction changes only
+                // the victims' entries (a DTR drop makes them again).
+                List<Resident> view = null;
                 while (offset == null) {
                     Slot cheap = recompute.kind() == Recomputation.Kind.DTR ? cheapDrop(t, used) : null;
                     if (cheap != null) {
                         close(cheap, now - 1);
+                        view = null;
                     } else {
-                        List<Integer> victims = policy.victims(event(t, a, used));
+                        view = view == null ? residents(t, used) : view;
+                        List<Integer> victims = policy.victims(new ReplacementEvent(t, g.size(a), g.alignment(),
+                                budget, view, rule != AddressRule.BYTES));
                         if (victims.isEmpty()) {
                             break;
                         }
@@ -310,6 +316,7 @@ public final class ReplacementSimulator {
                                         + g.tensor(v).name() + "', which is not evictable at " + t);
                             }
                             evict(s);
+                            view.remove(viewIndex(view, s));
                         }
                     }
                     offset = high ? placeHigh(g.size(a)) : ReplacementSimulator.this.place(byOffset, g.size(a),
@@ -457,7 +464,26 @@ public final class ReplacementSimulator {
             return false;
         }
 
-        private ReplacementEvent event(int t, int tensor, Set<Integer> used) {
+        /** The index of {@code s}'s entry in {@code view} (by offset, as {@link #residents} lists them). */
+        private int viewIndex(List<Resident> view, Slot s) {
+            int lo = 0;
+            int hi = view.size();
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (view.get(mid).offset() < s.offset) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            while (view.get(lo).tensor() != s.tensor) {
+                lo++;
+            }
+            return lo;
+        }
+
+        /** The residents in address order as a policy sees them at step {@code t} ({@code used}: not evictable). */
+        private List<Resident> residents(int t, Set<Integer> used) {
             List<Resident> view = new ArrayList<>(byOffset.size());
             for (int a : used) {
                 inUse[a] = true;
@@ -471,7 +497,7 @@ public final class ReplacementSimulator {
             for (int a : used) {
                 inUse[a] = false;
             }
-            return new ReplacementEvent(t, g.size(tensor), g.alignment(), budget, view, rule != AddressRule.BYTES);
+            return view;
         }
 
         private void close(Slot s, int end) {
