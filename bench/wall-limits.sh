@@ -28,6 +28,9 @@ cases=(
   "20|budgets gen:layered:1000000 --time-limit 20"
   "60|allocate gen:trace:1000000 --minimize --time-limit 60"
   "30|allocate gen:heap:28526 --minimize --time-limit 30"
+  "5|solve nasnet:train --budget M_H --recompute-weight 1 --time-limit 5"
+  "8|solve gen:layered:5000:train --budget M_H --recompute-weight 1 --time-limit 8"
+  "12|solve gen:layered:5000:train --budget M_H --recompute-weight 1 --time-limit 12"
 )
 
 # Build once, outside the timings (./memplan rebuilds when a source is newer than the jar: edit nothing meanwhile).

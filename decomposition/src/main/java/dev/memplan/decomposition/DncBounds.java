@@ -3,6 +3,7 @@ package dev.memplan.decomposition;
 import dev.memplan.formulations.cosma.ForcedTraffic;
 import dev.memplan.formulations.cosma.OperatorWindows;
 import dev.memplan.model.Budget;
+import dev.memplan.model.ClockGuard;
 import dev.memplan.model.Graph;
 import dev.memplan.model.HeapRoom;
 import dev.memplan.model.Limits;
@@ -31,7 +32,9 @@ final class DncBounds {
     static CompletableFuture<Long> lower(Graph g, long budget, long target, RunShares run) {
         CompletableFuture<Long> f = new CompletableFuture<>();
         Thread t = new Thread(() -> {
-            try {
+            // Its loops over the operators stop with the run's clock (past it the bound comes too late to use and
+            // takes the machine from the command's last steps): then no bound, as below.
+            try (ClockGuard guard = ClockGuard.until(run.limits().budget())) {
                 // The free windows keep every operator's ancestor set (n^2 bits): beyond the heap, no bound.
                 long n = g.operatorCount();
                 if (!HeapRoom.fits(n * n / 8, run.limits())) {

@@ -1,6 +1,8 @@
 package dev.memplan.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,6 +52,31 @@ class PlanCheckerTest {
         Map<String, List<Segment>> s = valid();
         s.put(tensor, List.of(segments));
         return s;
+    }
+
+    @Test
+    void theSamePlanCheckedAgainGetsItsReportAndAnotherPlanItsOwn() {
+        Plan plan = new Plan(CHAIN.name(), TensorSetting.ALL, 100, AB, valid(), null, null);
+        Plan spilled = new Plan(CHAIN.name(), TensorSetting.ALL, 100, AB,
+                with("y", Segment.created(0, 0, 15), Segment.loaded(1, 1, 0)), null, null);
+        CheckReport first = PlanChecker.check(CHAIN, plan);
+        assertSame(first, PlanChecker.check(CHAIN, plan), "remembered by the plan's identity");
+        // An equal plan that is another object, and a plan that differs, are checked anew.
+        Plan equal = new Plan(CHAIN.name(), TensorSetting.ALL, 100, AB, valid(), null, null);
+        CheckReport again = PlanChecker.check(CHAIN, equal);
+        assertNotSame(first, again);
+        assertEquals(first, again);
+        assertEquals(new Traffic(45, 40, 35, 20), PlanChecker.check(CHAIN, spilled).traffic());
+        assertEquals(first, PlanChecker.checkAfresh(CHAIN, plan));
+        assertNotSame(first, PlanChecker.checkAfresh(CHAIN, plan));
+        // The same plan on another graph (a budget it breaks there) is checked on that graph.
+        Graph small = Graph.builder("chain").activation("x", 10).parameter("w", 5)
+                .activation("y", 20).activation("z", 30)
+                .operator("a", List.of("x", "w"), List.of("y"))
+                .operator("b", List.of("y"), List.of("z"))
+                .output("z").build();
+        assertEquals(first, PlanChecker.check(small, plan));
+        assertNotSame(first, PlanChecker.check(small, plan));
     }
 
     @Test
