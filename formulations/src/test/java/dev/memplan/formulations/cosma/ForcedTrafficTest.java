@@ -191,7 +191,7 @@ class ForcedTrafficTest {
             long budget = c.fromMrToMp() == 0 ? mr : Budgets.halfway(mr, Budgets.footprint(g, Schedule.defaultOrder(g)));
             assertEquals(c.expected(), forced(g, budget).bound(), c.net() + " at " + budget);
             CosmaResult r = CosmaSolver.solve(g, c.setting(), budget,
-                    CosmaSolver.Options.traffic(Backend.CPSAT).withDecoupled(true, null),
+                    CosmaSolver.Options.traffic(Backend.SCIP).withDecoupled(true, null),
                     new Limits(java.time.Duration.ofSeconds(60), 1, 0, 0));
             assertEquals(SolveStatus.OPTIMAL, r.status(), c.net());
             assertEquals(c.expected(), (long) r.objective(), c.net());
