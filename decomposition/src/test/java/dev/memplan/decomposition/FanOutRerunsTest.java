@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class FanOutRerunsTest {
@@ -43,8 +44,15 @@ class FanOutRerunsTest {
         return new Graph("fan-out", 1, tensors, ops, List.of("r1", "r2"));
     }
 
+    private final Graph g = fanOut().withSetting(TensorSetting.ACTIVATIONS);
+
+    @BeforeEach
+    void natives() {
+        Assumptions.assumeTrue(Solvers.nativeAvailable(), "OR-Tools natives");
+    }
+
     /** The default order of the fan-out graph covered exactly at {@code budget}. */
-    private static Plan start(Graph g, long budget) {
+    private Plan start(long budget) {
         Plan order = new Plan(g.name(), TensorSetting.ACTIVATIONS, budget, Schedule.defaultOrder(g), Map.of(), null,
                 null);
         Plan start = OrderCover.of(g, order, budget, Limits.DEFAULT);
@@ -52,12 +60,15 @@ class FanOutRerunsTest {
         return start;
     }
 
+    /** A plan's objective at lambda. */
+    private Objective objective(Plan p, double lambda) {
+        return Objective.of(PlanChecker.check(g, p).traffic(), lambda);
+    }
+
     @Test
     void aFanOutsRerunBeatsItsCopiesSpill() {
-        Assumptions.assumeTrue(Solvers.nativeAvailable(), "OR-Tools natives");
-        Graph g = fanOut().withSetting(TensorSetting.ACTIVATIONS);
-        Plan start = start(g, 13);
-        Objective from = Objective.of(PlanChecker.check(g, start).traffic(), 1);
+        Plan start = start(13);
+        Objective from = objective(start, 1);
         assertEquals(8, from.value());
         // The two later readers of F's outputs after E: R1 (y1) and R2 (y2), the one that pays its copies' traffic.
         List<FanOutReruns.Candidate> candidates = FanOutReruns.candidates(g, start, 1);
@@ -74,10 +85,8 @@ class FanOutRerunsTest {
     /** Under a work limit each cover takes at most a unit and the same plan comes out twice. */
     @Test
     void underAWorkLimitTheStepIsMeteredAndRepeatable() {
-        Assumptions.assumeTrue(Solvers.nativeAvailable(), "OR-Tools natives");
-        Graph g = fanOut().withSetting(TensorSetting.ACTIVATIONS);
-        Plan start = start(g, 13);
-        Objective from = Objective.of(PlanChecker.check(g, start).traffic(), 1);
+        Plan start = start(13);
+        Objective from = objective(start, 1);
         Limits one = Limits.DEFAULT.withBudget(Budget.ofWork(5, Duration.ofSeconds(120)));
         FanOutReruns.Result a = FanOutReruns.run(g, start, from, 1, one);
         Limits two = Limits.DEFAULT.withBudget(Budget.ofWork(5, Duration.ofSeconds(120)));
@@ -92,12 +101,9 @@ class FanOutRerunsTest {
     /** With room for every tensor the plan pays no traffic on F's copies: nothing to spare, no candidate. */
     @Test
     void aPlanThatKeepsTheCopiesHasNoCandidate() {
-        Assumptions.assumeTrue(Solvers.nativeAvailable(), "OR-Tools natives");
-        Graph g = fanOut().withSetting(TensorSetting.ACTIVATIONS);
-        Plan start = start(g, 40);
+        Plan start = start(40);
         assertEquals(0, FanOutReruns.candidates(g, start, 1).size());
-        FanOutReruns.Result r = FanOutReruns.run(g, start, Objective.of(PlanChecker.check(g, start).traffic(), 1), 1,
-                Limits.DEFAULT);
+        FanOutReruns.Result r = FanOutReruns.run(g, start, objective(start, 1), 1, Limits.DEFAULT);
         assertNull(r.plan());
         assertEquals(0, r.tried());
     }
@@ -105,11 +111,8 @@ class FanOutRerunsTest {
     /** Where the fan-out may not pay (lambda 16: a rerun costs its outputs' bytes and spills), none is tried. */
     @Test
     void aFanOutThatMayNotPayIsNotTried() {
-        Assumptions.assumeTrue(Solvers.nativeAvailable(), "OR-Tools natives");
-        Graph g = fanOut().withSetting(TensorSetting.ACTIVATIONS);
-        Plan start = start(g, 13);
-        FanOutReruns.Result r = FanOutReruns.run(g, start, Objective.of(PlanChecker.check(g, start).traffic(), 16), 16,
-                Limits.DEFAULT);
+        Plan start = start(13);
+        FanOutReruns.Result r = FanOutReruns.run(g, start, objective(start, 16), 16, Limits.DEFAULT);
         assertNull(r.plan());
         assertEquals(0, r.tried());
     }
