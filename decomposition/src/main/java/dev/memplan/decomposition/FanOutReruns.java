@@ -10,7 +10,6 @@ import dev.memplan.model.Plan;
 import dev.memplan.model.PlanChecker;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.Segment;
-import dev.memplan.model.Shares;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
