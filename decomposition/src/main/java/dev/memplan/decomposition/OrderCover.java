@@ -145,12 +145,22 @@ final class OrderCover {
      * @param limits the program's and the packing's limits (half each)
      */
     static Plan of(Graph g, Plan from, long budget, Limits limits) {
-        Covered c = cover(g, from, budget, limits);
+        return of(g, from, from, budget, limits);
+    }
+
+    /** {@link #of} with the solver hinted by {@code hint}'s residency (a plan of g with {@code from}'s order). */
+    static Plan of(Graph g, Plan from, Plan hint, long budget, Limits limits) {
+        Covered c = cover(g, from, hint, budget, limits);
         return c == null ? null : c.plan();
     }
 
     /** {@link #of} with the checker's report on the plan, without a source. */
     private static Covered cover(Graph g, Plan from, long budget, Limits limits) {
+        return cover(g, from, from, budget, limits);
+    }
+
+    /** {@link #cover} hinted by {@code hint}. */
+    private static Covered cover(Graph g, Plan from, Plan hint, long budget, Limits limits) {
         if (from == null || from.schedule().operators().size() != g.operatorCount() || !Solvers.nativeAvailable()
                 || limits.stopped()) {
             return null;
@@ -160,7 +170,7 @@ final class OrderCover {
         if (program == null) {
             return null;
         }
-        program.hint(g, from);
+        program.hint(g, hint);
         SolverResult r = Solvers.create(Backend.CPSAT).solve(program.model(), limits.child(Shares.ORDER_COVER_PROGRAM));
         if (!r.hasSolution()) {
             return null;

@@ -147,15 +147,17 @@ final class RecomputeChoice {
             return;
         }
         Limits step = limits.budget().limited() ? limits.child(Shares.RECOMPUTE_CHOOSE) : limits.child();
+        Graph g = graph.withSetting(setting);
+        List<String> notes = new ArrayList<>();
+        Start inserted = fanOut(g, step, best, notes);
         Limits searches = step.budget().limited() ? step.child(Shares.CHOOSE_SEARCH) : step.child();
         List<Plan> starts = new ArrayList<>();
         List<String> names = new ArrayList<>();
-        for (Start c : order) {
+        for (Start c : inserted == null ? order : java.util.stream.Stream.concat(java.util.stream.Stream.of(inserted),
+                order.stream()).toList()) {
             starts.add(c.plan());
             names.add(c.name());
         }
-        Graph g = graph.withSetting(setting);
-        List<String> notes = new ArrayList<>();
         List<Found> found = new ArrayList<>();
         for (int i = 0; i < starts.size() && !searches.stopped(); i++) {
             Limits share = searches.budget().limited() ? searches.part(starts.size() - i) : searches.child();
@@ -176,6 +178,26 @@ final class RecomputeChoice {
         steps.add(new StepReport(RecomputeOutcome.CHOOSE, step.stopped() ? StepReport.Status.OUT_OF_BUDGET
                 : StepReport.Status.DONE, made == null ? null : made.traffic(), null, step.budget().wallSeconds(),
                 RecomputeStep.work(step), String.join(" | ", notes)));
+    }
+
+    /**
+     * The fan-outs' reruns inserted into the best plan's order ({@link FanOutReruns}) with at most
+     * {@link Shares#CHOOSE_FAN_OUT} of {@code step}; the plan is offered to {@code best}, the note added to
+     * {@code notes}. Returns its plan as a start for the searches (they start from it first), or null.
+     */
+    private Start fanOut(Graph g, Limits step, RecomputeStep.Best best, List<String> notes) {
+        Limits share = step.budget().limited() ? step.child(Shares.CHOOSE_FAN_OUT) : step.child();
+        progress.accept("recompute: fan-outs' reruns inserted into the order of " + best.source() + " ...");
+        FanOutReruns.Result r = FanOutReruns.run(g, best.plan(), best.objective(), lambda, share);
+        String note = "fan-outs' reruns in the order of " + best.source() + ": " + r.note(best.objective());
+        progress.accept("recompute: " + note);
+        notes.add(note);
+        if (r.plan() == null) {
+            return null;
+        }
+        String source = best.source() + ", " + FanOutReruns.SOURCE;
+        best.offer(r.plan(), r.check(), r.objective(), source);
+        return new Start(source, r.plan(), r.objective());
     }
 
     /**

@@ -102,6 +102,12 @@ public final class Shares {
      */
     public static final double RECOMPUTE_CHOOSE = 0.75;
 
+    /**
+     * Of the recompute search's share, the most the fan-outs' reruns inserted into the best plan's order get first
+     * (each order covered exactly, at most a unit each); the search's moves and re-planning share what they leave.
+     */
+    public static final double CHOOSE_FAN_OUT = 0.25;
+
     /** Of the recompute search's share, the fraction its moves get; re-planning the plan they made gets the rest. */
     public static final double CHOOSE_SEARCH = 0.25;
 
