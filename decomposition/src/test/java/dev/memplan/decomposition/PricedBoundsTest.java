@@ -357,9 +357,16 @@ class PricedBoundsTest {
                 .activation("b", s)
                 .operator(new Operator("A", null, List.of("in"), List.of("y"), 100L))
                 .operator(new Operator("P", null, List.of("y"), List.of("a", "b"), (long) s));
+        return readers(b, r, 4 + r.nextInt(2));
+    }
+
+    /**
+     * {@code k} dear operators after a fan-out's copies a and b, each reading one or two tensors written before it (a,
+     * b or their descendants), and a last one reading every tensor no one reads.
+     */
+    private static Graph readers(Graph.Builder b, Random r, int k) {
         List<String> unread = new ArrayList<>(List.of("a", "b"));
         List<String> written = new ArrayList<>(List.of("a", "b"));
-        int k = 4 + r.nextInt(2);
         for (int i = 0; i < k; i++) {
             String t = "t" + i;
             b.activation(t, 1 + r.nextInt(4));
@@ -446,26 +453,7 @@ class PricedBoundsTest {
                 .operator(new Operator("B", null, List.of("in"), List.of("z2"), 100L))
                 .operator(new Operator("Y", null, List.of("z1", "z2"), List.of("y"), (long) s))
                 .operator(new Operator("P", null, List.of("y"), List.of("a", "b"), (long) s));
-        List<String> unread = new ArrayList<>(List.of("a", "b"));
-        List<String> written = new ArrayList<>(List.of("a", "b"));
-        int k = 3 + r.nextInt(2);
-        for (int i = 0; i < k; i++) {
-            String t = "t" + i;
-            b.activation(t, 1 + r.nextInt(4));
-            List<String> in = new ArrayList<>(List.of(written.get(r.nextInt(written.size()))));
-            if (r.nextBoolean()) {
-                String second = written.get(r.nextInt(written.size()));
-                if (!in.contains(second)) {
-                    in.add(second);
-                }
-            }
-            unread.removeAll(in);
-            b.operator(new Operator("O" + i, null, in, List.of(t), 100L));
-            unread.add(t);
-            written.add(t);
-        }
-        return b.activation("out", 1).operator(new Operator("Z", null, unread, List.of("out"), 100L)).output("out")
-                .build();
+        return readers(b, r, 3 + r.nextInt(2));
     }
 
     /**
