@@ -125,10 +125,18 @@ public final class PeakBound {
      * A tensor x whose producer may not pay ({@code rerun[x] < 0}) pays its load and spill prices; one whose producer
      * p may pays the least of a real load and spill (its size, and its size again unless a graph output) and a rerun:
      * its part of lambda c(p), plus, for each input y of p that is dead at the moment (no first run after it reads y)
-     * and not the operator's own, either y's return (the least of its load and spill and its own share) or its room
-     * (y is kept on chip through the moment, its bytes taken from what x covers). Each option is a (price, bytes
-     * covered) pair; x takes the least price per byte among them over all its bytes (every mix of the options pays
-     * at least that per byte covered, and covers at most x's bytes), so the cover is a fractional knapsack still.
+     * and not the operator's own, either y's room (y is kept on chip through the moment, its bytes taken from what x
+     * covers) or y's return after the moment: a load after a spill, or, when y's producer q may pay, a rerun of q
+     * (y's own share), which needs q's inputs on chip in turn (the second level, forward only): each input z of q
+     * that is dead at the moment, not the operator's own, not live, not itself a first-level dead input, and whose
+     * producer may not pay, is then kept through the moment (room) or comes back after it by a load after a spill
+     * (by {@code Reruns.mayPay} some optimal plan never reruns z's producer); every other input of q counts as free.
+     * Each option is a (price, bytes covered) pair. A plan frees b of x's bytes at the moment by one of these ways (x
+     * on chip: none), paying at least that way's price, so it pays at least the lower convex hull of the points
+     * (0, 0), (x's load and spill, all its bytes) and the options, at b; the hull's steps have rising prices per byte,
+     * so covering the excess by steps, the cheapest per byte first, is still a fractional knapsack, its least a lower
+     * bound. (Before, x took its least price per byte over all its bytes, below the hull: keeping y frees only part
+     * of x's bytes at that price.)
      * Where one of x's ways (its load, or a rerun option) frees at least the bytes of every other for at most its
      * price, x leaves whole by it or stays, and the cover is solved with such tensors whole ({@link WholeCover}):
      * a plan's choice at the moment frees whole tensors, and any other way of such an x is replaced by the one
@@ -143,7 +151,9 @@ public final class PeakBound {
      * rounded down. A lone live output of an operator whose other outputs are dead and feed no rerun (a gradient's
      * fan-out, once its other copy is read) then pays its producer's whole rerun. Likewise a dead input y is charged,
      * 1/k of its return or its room each, rounded down, only to the k live tensors at the moment whose producer
-     * reads y: together they never pay more than y's one return or its bytes once.
+     * reads y: together they never pay more than y's one return or its bytes once. A second-level input z is charged
+     * 1/j of its load and spill or its room to each of the j first-level dead inputs whose producer reads it (and so
+     * on to their sharers): together never more than z's one return or its bytes once.
      */
     static final class Cheap {
         /** Most dead inputs whose room-or-return choices are enumerated; beyond, the rerun is priced at its share. */
@@ -156,14 +166,16 @@ public final class PeakBound {
         private final long mostFull;
         private final long[] full;
         private final long[] rerun;
-        /** Per tensor with a rerun price, its producer's distinct inputs; per tensor, its return alone. */
+        /** Per tensor with a rerun price, its producer's distinct inputs. */
         private final int[][] inputs;
-        private final long[] back;
         /** Per tensor, at the moment being priced: the stamp when live and not own, when claimed, and its sharers. */
         private final int[] liveAt;
         private final int[] claimedAt;
         private final int[] sharersAt;
         private final int[] sharers;
+        /** Per tensor, the stamp when a dead input of a needed input's producer, and how many such inputs need it. */
+        private final int[] usersAt;
+        private final int[] users;
         /** Per tensor, the stamp when it is priced at its load and spill alone ({@link FanOutCases}' first read). */
         private final int[] fullAt;
         private int stamp;
@@ -174,7 +186,6 @@ public final class PeakBound {
             full = new long[m];
             rerun = prices.rerun();
             inputs = new int[m][];
-            back = new long[m];
             List<Integer> list = new ArrayList<>();
             List<Integer> others = new ArrayList<>();
             long most = 0;
@@ -182,7 +193,6 @@ public final class PeakBound {
                 boolean spills = g.producer(x) >= 0 && !g.isGraphOutput(x);
                 full[x] = rerun[x] >= 0 ? g.size(x) + (spills ? g.size(x) : 0)
                         : prices.load()[x] + (spills ? prices.spill()[x] : 0);
-                back[x] = rerun[x] >= 0 ? Math.min(full[x], rerun[x]) : full[x];
                 if (rerun[x] >= 0) {
                     inputs[x] = Arrays.stream(g.inputs(g.producer(x))).distinct().toArray();
                 }
@@ -200,6 +210,8 @@ public final class PeakBound {
             claimedAt = new int[m];
             sharersAt = new int[m];
             sharers = new int[m];
+            usersAt = new int[m];
+            users = new int[m];
             fullAt = new int[m];
         }
 
@@ -228,12 +240,13 @@ public final class PeakBound {
             List<Integer> live = mark(done, own, reverse);
             List<long[]> items = new ArrayList<>();
             for (int x : live) {
-                long[] best = {full[x], g.size(x)};
                 if (rerun[x] >= 0 && fullAt[x] != stamp) {
-                    best = cheaper(best, rerunOption(x));
+                    items.addAll(envelope(x));
+                } else {
+                    items.add(new long[] {full[x], g.size(x), g.size(x), x});
                 }
-                items.add(new long[] {best[0], best[1], g.size(x), x});
             }
+            // Stable: a tensor's steps keep their order (their prices per byte do not fall).
             items.sort((a, b) -> ratio(a, b));
             long fractional = fractional(items, excess);
             if (fractional >= target || fractional + 2 * mostFull <= floor) {
@@ -249,14 +262,18 @@ public final class PeakBound {
         private long whole(long[] done, int[] own, boolean reverse, long excess, List<long[]> items) {
             List<long[]> fixed = new ArrayList<>();
             List<long[]> continuous = new ArrayList<>();
+            java.util.Set<Integer> whole = new java.util.HashSet<>();
             for (long[] it : items) {
                 int x = (int) it[3];
                 if (rerun[x] < 0 || fullAt[x] == stamp) {
                     fixed.add(new long[] {g.size(x), full[x]});
+                } else if (whole.contains(x)) {
+                    continue; // a later step of a tensor that leaves whole
                 } else {
                     long[] one = dominant(x);
                     if (one != null) {
                         fixed.add(one);
+                        whole.add(x);
                     } else {
                         continuous.add(it);
                     }
@@ -301,10 +318,14 @@ public final class PeakBound {
                     }
                 }
             }
+            List<Integer> needed = new ArrayList<>();
             for (int x : live) {
                 if (rerun[x] >= 0 && fullAt[x] != stamp) {
                     for (int y : inputs[x]) {
                         if (liveAt[y] != stamp && !contains(own, y) && !isLive(g, y, done, reverse)) {
+                            if (sharersAt[y] != stamp) {
+                                needed.add(y);
+                            }
                             sharers[y] = sharersAt[y] == stamp ? sharers[y] + 1 : 1;
                             sharersAt[y] = stamp;
                             claimedAt[y] = stamp;
@@ -312,16 +333,59 @@ public final class PeakBound {
                     }
                 }
             }
+            for (int y : reverse ? List.<Integer>of() : needed) {
+                if (inputs[y] != null) {
+                    for (int z : inputs[y]) {
+                        if (g.size(z) > 0 && rerun[z] < 0 && liveAt[z] != stamp && sharersAt[z] != stamp
+                                && !contains(own, z) && !isLive(g, z, done, reverse)) {
+                            users[z] = usersAt[z] == stamp ? users[z] + 1 : 1;
+                            usersAt[z] = stamp;
+                        }
+                    }
+                }
+            }
             return live;
         }
 
-        /** The rerun's cheapest (price, bytes covered) over its dead inputs' choices; null when it covers nothing. */
-        private long[] rerunOption(int x) {
-            long[] best = null;
-            for (long[] option : rerunOptions(x)) {
-                best = cheaper(best, option);
+        /**
+         * The ways of dead input y of a live tensor's rerun at the moment, each {price, room} already divided among
+         * y's sharers: kept on chip through it (room), loaded after a spill, or made again by its producer's rerun,
+         * which needs that producer's inputs: each one dead at the moment whose producer may not pay ({@link #mark}'s
+         * second level) is kept through it (room) or comes back by a load after a spill, each charged 1/k to the k
+         * dead inputs needing it; any other input is taken as free. Beyond {@link #MOST_INPUTS} such inputs, all
+         * free.
+         */
+        private List<long[]> ways(int y) {
+            int k = sharers[y];
+            List<long[]> ways = new ArrayList<>();
+            ways.add(new long[] {0, g.size(y) / k});
+            ways.add(new long[] {full[y] / k, 0});
+            if (rerun[y] < 0 || full[y] <= rerun[y]) {
+                return ways;
             }
-            return best;
+            List<Integer> second = new ArrayList<>();
+            for (int z : inputs[y]) {
+                if (usersAt[z] == stamp) {
+                    second.add(z);
+                }
+            }
+            if (second.size() > MOST_INPUTS) {
+                second.clear();
+            }
+            for (int room = 0; room < 1 << second.size(); room++) {
+                long price = rerun[y];
+                long held = 0;
+                for (int i = 0; i < second.size(); i++) {
+                    int z = second.get(i);
+                    if ((room & (1 << i)) != 0) {
+                        held += g.size(z) / users[z];
+                    } else {
+                        price += full[z] / users[z];
+                    }
+                }
+                ways.add(new long[] {price / k, held / k});
+            }
+            return ways;
         }
 
         /**
@@ -339,23 +403,56 @@ public final class PeakBound {
             if (dead.size() > MOST_INPUTS) {
                 return List.of(new long[] {share, g.size(x)});
             }
+            List<List<long[]>> choices = new ArrayList<>();
+            int combos = 1;
+            for (int y : dead) {
+                choices.add(ways(y));
+                combos *= choices.get(choices.size() - 1).size();
+            }
             List<long[]> options = new ArrayList<>();
-            for (int room = 0; room < 1 << dead.size(); room++) {
+            for (int c = 0; c < combos; c++) {
                 long price = share;
                 long covers = g.size(x);
-                for (int i = 0; i < dead.size(); i++) {
-                    int y = dead.get(i);
-                    if ((room & (1 << i)) != 0) {
-                        covers -= g.size(y) / sharers[y];
-                    } else {
-                        price += back[y] / sharers[y];
-                    }
+                int rest = c;
+                for (List<long[]> ways : choices) {
+                    long[] way = ways.get(rest % ways.size());
+                    rest /= ways.size();
+                    price += way[0];
+                    covers -= way[1];
                 }
                 if (covers > 0) {
                     options.add(new long[] {price, covers});
                 }
             }
             return options;
+        }
+
+        /**
+         * x's least price for each number of its bytes freed at the moment, as steps {price, bytes, bytes, x} whose
+         * prices per byte do not fall: the lower convex hull from (0, 0) of its ways off chip (its load and spill
+         * over all its bytes, each rerun option). Every way a plan frees b of x's bytes pays at least the hull at b.
+         */
+        private List<long[]> envelope(int x) {
+            List<long[]> points = new ArrayList<>(rerunOptions(x));
+            points.add(new long[] {full[x], g.size(x)});
+            List<long[]> steps = new ArrayList<>();
+            long price = 0;
+            long bytes = 0;
+            while (bytes < g.size(x)) {
+                long[] next = null;
+                for (long[] p : points) {
+                    if (p[1] > bytes && (next == null || ratio(new long[] {p[0] - price, p[1] - bytes},
+                            new long[] {next[0] - price, next[1] - bytes}) < 0
+                            || ratio(new long[] {p[0] - price, p[1] - bytes},
+                            new long[] {next[0] - price, next[1] - bytes}) == 0 && p[1] > next[1])) {
+                        next = p;
+                    }
+                }
+                steps.add(new long[] {next[0] - price, next[1] - bytes, next[1] - bytes, x});
+                price = next[0];
+                bytes = next[1];
+            }
+            return steps;
         }
 
         /**
@@ -389,11 +486,6 @@ public final class PeakBound {
                 }
             }
             return unclaimed == 0 ? rerun[x] : rerun[x] + timesOver(unclaimed, g.size(x), liveBytes);
-        }
-
-        /** The pair with the lower price per byte (a when equal; a null side loses). */
-        private static long[] cheaper(long[] a, long[] b) {
-            return a == null ? b : b == null || ratio(a, b) <= 0 ? a : b;
         }
 
         /**
