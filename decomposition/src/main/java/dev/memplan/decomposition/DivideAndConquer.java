@@ -251,7 +251,7 @@ public final class DivideAndConquer {
     private static StepReport.Status stitch(DncRun run) {
         run.handover = run.spillAtCut;
         if (run.options.handover()) {
-            run.current = StateHandover.apply(run.g, run.current);
+            run.current = StateHandover.apply(run.g, run.current, run.shares.limits().budget());
             run.handover = PlanChecker.requireValid(run.g, run.current, "divide and conquer (state handover)")
                     .traffic().nonCompulsory();
             run.best.offer(run.current, "parts, state handed over");

@@ -251,7 +251,8 @@ final class WindowSearch {
         Plan jit = new JustInTimePlanner(new Schedule(proposed)).plan(sub.graph(), run.setting, run.budget,
                 Limits.DEFAULT);
         Plan spliced = PlanSplicer.splice(g, current, a, b, jit);
-        Plan candidate = run.options.handover() ? StateHandover.apply(g, spliced) : spliced;
+        Plan candidate = run.options.handover()
+                ? StateHandover.apply(g, spliced, run.shares.limits().budget()) : spliced;
         long before = best.traffic();
         best.offer(candidate, "windows");
         Plan p = run.fixedSchedule(candidate, run.shares.step());
@@ -292,7 +293,8 @@ final class WindowSearch {
         }
         long before = best.traffic();
         Plan spliced = PlanSplicer.splice(g, current, a, b, r.plan());
-        Plan candidate = run.options.handover() ? StateHandover.apply(g, spliced) : spliced;
+        Plan candidate = run.options.handover()
+                ? StateHandover.apply(g, spliced, run.shares.limits().budget()) : spliced;
         best.offer(candidate, "windows");
         if (g.operatorCount() <= DivideAndConquer.WHOLE_GRAPH_LIMIT && !run.shares.over()) {
             Plan p = run.fixedSchedule(candidate, run.shares.step());
