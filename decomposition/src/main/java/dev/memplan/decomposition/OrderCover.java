@@ -120,9 +120,8 @@ final class OrderCover {
     }
 
     /**
-     * The packed optimum of {@code from}'s order moved operator by operator ({@link OrderMoves}), from that order and
-     * from it with its full sinks last ({@link OrderMoves#fullSinksLast}), the lower LP of the two; null when neither
-     * reaches an order other than {@code from}'s whose LP is below {@code from}'s traffic, or as {@link #cover}. Only on a training step
+     * The packed optimum of {@code from}'s order moved operator by operator ({@link OrderMoves}), or null when no move
+     * lowers the order's LP below {@code from}'s traffic, or as {@link #cover}. Only on a training step
      * ({@link TrainingStep}) up to {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators, for a plan that recomputes
      * nothing: the LP judges spill-only orders.
      *
@@ -138,15 +137,7 @@ final class OrderCover {
                 || !Solvers.nativeAvailable() || limits.stopped()) {
             return null;
         }
-        int[] start = from.schedule().resolve(g);
-        int[] sinksLast = OrderMoves.fullSinksLast(g, start, budget);
-        OrderMoves.Moved m = null;
-        for (int[] s : java.util.Arrays.equals(sinksLast, start) ? List.of(start) : List.of(start, sinksLast)) {
-            OrderMoves.Moved reached = OrderMoves.of(g, s, budget, limits);
-            if (!java.util.Arrays.equals(reached.order(), start) && (m == null || reached.lp() < m.lp())) {
-                m = reached;
-            }
-        }
+        OrderMoves.Moved m = OrderMoves.of(g, from.schedule().resolve(g), budget, limits);
         if (m == null || m.lp() >= from.traffic().nonCompulsory()) {
             return null;
         }

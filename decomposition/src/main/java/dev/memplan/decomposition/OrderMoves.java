@@ -32,7 +32,8 @@ final class OrderMoves {
     }
 
     /**
-     * The order reached and its LP (the start's when no move lowers it).
+     * The order reached and its LP, or null when no move lowered the start's LP (or the graph has fewer than two
+     * operators).
      *
      * @param order the order of first runs (every operator once, topological)
      * @param lp the order's LP ({@link FixedOrderBound#of}) in bytes
@@ -48,6 +49,9 @@ final class OrderMoves {
      */
     static Moved of(Graph g, int[] start, long budget, Limits limits) {
         int n = start.length;
+        if (n < 2) {
+            return null;
+        }
         int[] order = start.clone();
         long first = FixedOrderBound.of(g, order, budget).traffic();
         long best = first;
@@ -91,39 +95,7 @@ final class OrderMoves {
                 }
             }
         }
-        return new Moved(order, best);
-    }
-
-    /**
-     * The order with its full sinks last: the operators whose outputs nobody reads and whose own bytes (inputs and
-     * outputs) are at least half the budget, taken to the end in their order (the others keep theirs; a sink has no
-     * successor, so the order stays topological). At such a moment every live tensor of more than the room left must
-     * be off chip; at the end of the step little is live. On deeplabv3_resnet50:train at M_R the three 3x3 ASPP weight
-     * gradients (own bytes exactly M_R) are such sinks.
-     */
-    static int[] fullSinksLast(Graph g, int[] order, long budget) {
-        int[] out = new int[order.length];
-        int k = 0;
-        boolean[] last = new boolean[order.length];
-        for (int i = 0; i < order.length; i++) {
-            int o = order[i];
-            boolean sink = true;
-            for (int y : g.outputs(o)) {
-                sink &= g.consumers(y).length == 0;
-            }
-            long own = java.util.stream.IntStream.concat(java.util.Arrays.stream(g.inputs(o)),
-                    java.util.Arrays.stream(g.outputs(o))).distinct().mapToLong(g::size).sum();
-            last[i] = sink && 2 * own >= budget;
-            if (!last[i]) {
-                out[k++] = o;
-            }
-        }
-        for (int i = 0; i < order.length; i++) {
-            if (last[i]) {
-                out[k++] = order[i];
-            }
-        }
-        return out;
+        return best < first ? new Moved(order, best) : null;
     }
 
     /** The order with the operator at place i taken to place t (the others keep their order). */

@@ -36,23 +36,6 @@ class OrderMovesTest {
     }
 
     @Test
-    void fullSinksGoLastAndTheRestKeepsItsOrder() {
-        // a -> x (read by b and s1), b -> y (read by s2); s1 and s2 read only and make graph outputs
-        Graph g = Graph.builder("sinks")
-                .activation("in", 1).activation("x", 3).activation("y", 3).activation("w1", 4).activation("w2", 1)
-                .operator("a", java.util.List.of("in"), java.util.List.of("x"))
-                .operator("s1", java.util.List.of("x"), java.util.List.of("w1"))
-                .operator("b", java.util.List.of("x"), java.util.List.of("y"))
-                .operator("s2", java.util.List.of("y"), java.util.List.of("w2"))
-                .output("w1").output("w2").build();
-        int[] order = {0, 1, 2, 3};
-        // s1's own bytes 7 reach half of 14, s2's 4 do not
-        assertArrayEquals(new int[] {0, 2, 3, 1}, OrderMoves.fullSinksLast(g, order, 14));
-        assertArrayEquals(new int[] {0, 2, 1, 3}, OrderMoves.fullSinksLast(g, order, 8));
-        assertArrayEquals(order, OrderMoves.fullSinksLast(g, order, 15));
-    }
-
-    @Test
     void aMovedOrderIsTopologicalLowerAndNeverAboveItsOptimum() {
         Assumptions.assumeTrue(Solvers.nativeAvailable(), "OR-Tools natives");
         int moved = 0;
@@ -64,9 +47,7 @@ class OrderMovesTest {
                 int[] start = Schedule.defaultOrder(g).resolve(g);
                 for (long budget = mr; budget <= mr + 3; budget++) {
                     OrderMoves.Moved m = OrderMoves.of(g, start, budget, Limits.DEFAULT);
-                    long startLp = FixedOrderBound.of(g, start, budget).traffic();
-                    if (Arrays.equals(start, m.order())) {
-                        assertEquals(startLp, m.lp(), g.name() + " at " + budget);
+                    if (m == null) {
                         continue;
                     }
                     moved++;
@@ -83,7 +64,7 @@ class OrderMovesTest {
                         }
                     }
                     assertEquals(FixedOrderBound.of(g, m.order(), budget).traffic(), m.lp(), at);
-                    assertTrue(m.lp() < startLp, at);
+                    assertTrue(m.lp() < FixedOrderBound.of(g, start, budget).traffic(), at);
                     long least = BruteForceAccess.minTraffic(graph, ALL, budget, Schedule.of(g, m.order()));
                     assertTrue(m.lp() <= least, at + ": LP " + m.lp() + " above the order's optimum " + least);
                     long before = BruteForceAccess.minTraffic(graph, ALL, budget, Schedule.of(g, start));
