@@ -45,6 +45,9 @@ final class OrderCover {
     /** The recompute step's "plan from" of a plan of a training step's levelled order. */
     static final String LEVELLED = "the levelled order covered exactly";
 
+    /** What the recompute step's "plan from" adds to the source of a plan of its order moved ({@link #moved}). */
+    static final String MOVED = "its order moved operator by operator, covered exactly";
+
     /** The "plan from" of a plan of the minimum-peak order of a beam of this width. */
     static final String MINIMUM_PEAK = "the minimum-peak order of width %d covered exactly";
 
@@ -114,6 +117,33 @@ final class OrderCover {
             }
         }
         return best;
+    }
+
+    /**
+     * The packed optimum of {@code from}'s order moved operator by operator ({@link OrderMoves}), or null when no move
+     * lowers the order's LP below {@code from}'s traffic, or as {@link #cover}. Only on a training step
+     * ({@link TrainingStep}) up to {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators, for a plan that recomputes
+     * nothing: the LP judges spill-only orders.
+     *
+     * @param g the graph in {@code from}'s tensor setting
+     * @param from the plan whose order is moved
+     * @param source where {@code from} comes from ("plan from" of the recompute step)
+     * @param budget the budget in bytes
+     * @param limits the cover's limits; their stop also ends the moves
+     */
+    static Covered moved(Graph g, Plan from, String source, long budget, Limits limits) {
+        if (from == null || from.schedule().recomputes() != 0 || from.schedule().operators().size() != g.operatorCount()
+                || TrainingStep.forwardCount(g) < 0 || g.operatorCount() > DivideAndConquer.WHOLE_GRAPH_LIMIT
+                || !Solvers.nativeAvailable() || limits.stopped()) {
+            return null;
+        }
+        OrderMoves.Moved m = OrderMoves.of(g, from.schedule().resolve(g), budget, limits);
+        if (m == null || m.lp() >= from.traffic().nonCompulsory()) {
+            return null;
+        }
+        Covered c = cover(g, new Plan(g.name(), from.setting(), budget, Schedule.of(g, m.order()), Map.of(), null,
+                null), budget, limits);
+        return c == null ? null : new Covered(c.plan(), c.check(), source + ", " + MOVED);
     }
 
     /**

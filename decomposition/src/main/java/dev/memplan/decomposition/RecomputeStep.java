@@ -233,7 +233,9 @@ final class RecomputeStep {
 
     /**
      * First, when the best plan so far recomputes nothing, its order covered exactly ({@link OrderCover}, at most
-     * {@link Shares#ORDER_COVER} of what is left), offered as a plan: it may meet the bound and spare what follows.
+     * {@link Shares#ORDER_COVER} of what is left), offered as a plan: it may meet the bound and spare what follows; then
+     * the best plan's order moved operator by operator while its LP falls ({@link OrderCover#moved}, again at most
+     * {@link Shares#ORDER_COVER} of what is left), covered exactly when the LP is below the best plan.
      * Then {@link RecomputeBound}'s bound, its cover over time also as an integer program with
      * {@link Shares#RECOMPUTE_BOUND} of what is left (counted in work) when its linear program does not meet the best
      * plan; with a free schedule, before it, raised to divide and conquer's bounds with the traffic priced for reruns
@@ -254,6 +256,14 @@ final class RecomputeStep {
             if (covered != null) {
                 best.offer(covered.plan(), covered.check(),
                         Objective.of(covered.plan().traffic(), lambda), covered.source());
+            }
+            OrderCover.Covered moved = OrderCover.moved(g, best.plan, best.source, budget,
+                    whole.child(Shares.ORDER_COVER));
+            if (moved != null) {
+                progress.accept("recompute: the best plan's order moved operator by operator: "
+                        + moved.plan().traffic().nonCompulsory() + " from " + best.objective);
+                best.offer(moved.plan(), moved.check(), Objective.of(moved.plan().traffic(), lambda),
+                        moved.source());
             }
         }
         rerunCover(g, budget, whole, best, displaced);
