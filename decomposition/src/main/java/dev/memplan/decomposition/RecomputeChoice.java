@@ -183,7 +183,7 @@ final class RecomputeChoice {
     /**
      * The fan-outs' reruns inserted into the best plan's order ({@link FanOutReruns}) with at most
      * {@link Shares#CHOOSE_FAN_OUT} of {@code step}; the plan is offered to {@code best}, the note added to
-     * {@code notes}. Returns its plan as a start for the searches (they start from it first), or null.
+     * {@code notes} when a candidate was covered. Returns its plan as a start for the searches (they start from it first), or null.
      */
     private Start fanOut(Graph g, Limits step, RecomputeStep.Best best, List<String> notes) {
         Limits share = step.budget().limited() ? step.child(Shares.CHOOSE_FAN_OUT) : step.child();
@@ -191,7 +191,10 @@ final class RecomputeChoice {
         FanOutReruns.Result r = FanOutReruns.run(g, best.plan(), best.objective(), lambda, share);
         String note = "fan-outs' reruns in the order of " + best.source() + ": " + r.note(best.objective());
         progress.accept("recompute: " + note);
-        notes.add(note);
+        if (r.tried() > 0) {
+            // The step's row names the fan-outs only where one was a candidate.
+            notes.add(note);
+        }
         if (r.plan() == null) {
             return null;
         }
