@@ -257,8 +257,8 @@ final class RecomputeStep {
                 best.offer(covered.plan(), covered.check(),
                         Objective.of(covered.plan().traffic(), lambda), covered.source());
             }
-            OrderCover.Covered moved = OrderCover.moved(g, best.plan, best.source, budget,
-                    whole.child(Shares.ORDER_COVER));
+            OrderCover.Covered moved = !settings.cosma().uses(Technique.ORDER_MOVES) ? null
+                    : OrderCover.moved(g, best.plan, best.source, budget, whole.child(Shares.ORDER_COVER));
             if (moved != null) {
                 progress.accept("recompute: the best plan's order moved operator by operator: "
                         + moved.plan().traffic().nonCompulsory() + " from " + best.objective);

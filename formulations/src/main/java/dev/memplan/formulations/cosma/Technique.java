@@ -51,7 +51,13 @@ public enum Technique {
      * bytes) with every tensor's traffic priced for reruns, bounds on every plan beside {@link RecomputeBound}'s, with
      * a share of the run (read by {@code CosmaPipeline}'s recompute step).
      */
-    PRICED_BOUNDS("priced-bounds", Stage.PIPELINE);
+    PRICED_BOUNDS("priced-bounds", Stage.PIPELINE),
+    /**
+     * With a recompute weight, on a training step of up to 300 operators whose best plan recomputes nothing: that
+     * plan's order moved one operator at a time while its caching LP falls, the order reached covered exactly (read
+     * by {@code CosmaPipeline}'s recompute step; {@code OrderMoves}).
+     */
+    ORDER_MOVES("order-moves", Stage.PIPELINE);
 
     /** Who reads a technique's switch: {@link CosmaSolver}'s program steps, or the solve pipeline around it. */
     public enum Stage {
