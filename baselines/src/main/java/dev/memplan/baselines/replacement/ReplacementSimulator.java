@@ -315,8 +315,9 @@ public final class ReplacementSimulator {
                                 throw new IllegalStateException("bug: policy " + policy.name() + " chose '"
                                         + g.tensor(v).name() + "', which is not evictable at " + t);
                             }
+                            // The view lists the residents as byOffset does: s's entry is at s's index there.
+                            view.remove(indexOf(s));
                             evict(s);
-                            view.remove(viewIndex(view, s));
                         }
                     }
                     offset = high ? placeHigh(g.size(a)) : ReplacementSimulator.this.place(byOffset, g.size(a),
@@ -337,11 +338,16 @@ public final class ReplacementSimulator {
 
         private void discard(Slot s) {
             resident.remove(s);
+            byOffset.remove(indexOf(s));
+        }
+
+        /** The index of resident {@code s} in {@code byOffset}. */
+        private int indexOf(Slot s) {
             int i = position(s.offset, false);
             while (byOffset.get(i) != s) {
                 i++;
             }
-            byOffset.remove(i);
+            return i;
         }
 
         /** The first position in {@code byOffset} above {@code offset} ({@code after}), else not below it. */
@@ -462,24 +468,6 @@ public final class ReplacementSimulator {
                 }
             }
             return false;
-        }
-
-        /** The index of {@code s}'s entry in {@code view} (by offset, as {@link #residents} lists them). */
-        private int viewIndex(List<Resident> view, Slot s) {
-            int lo = 0;
-            int hi = view.size();
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                if (view.get(mid).offset() < s.offset) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
-            while (view.get(lo).tensor() != s.tensor) {
-                lo++;
-            }
-            return lo;
         }
 
         /** The residents in address order as a policy sees them at step {@code t} ({@code used}: not evictable). */
