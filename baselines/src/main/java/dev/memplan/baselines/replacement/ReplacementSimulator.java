@@ -7,7 +7,6 @@ import dev.memplan.model.Lifetimes;
 import dev.memplan.model.Origin;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.Segment;
-import dev.memplan.model.SortedLongs;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -139,6 +138,13 @@ public final class ReplacementSimulator {
          * Belady's time on gen:layered:5000:train).
          */
         final List<Slot> byOffset = new ArrayList<>();
+        /** Each tensor's slot while it is on chip, else null: a tensor is on chip at most once. */
+        final Slot[] onChip;
+        /**
+         * Per tensor, how many of its reads ({@code uses}) are at or before the last step asked about: the steps
+         * only move forward, so the next read is found by moving this on, not by a search at every view.
+         */
+        final int[] readsPast;
         final boolean[] hostCopy;
         /** The tensors of the step being placed, marked while {@link #event} reads them (a set's lookups were slow). */
         final boolean[] inUse;
@@ -161,6 +167,8 @@ public final class ReplacementSimulator {
             uses = useTimes(g, ops);
             drop = recompute.dropTimes(g, ops);
             hostCopy = new boolean[g.tensorCount()];
+            onChip = new Slot[g.tensorCount()];
+            readsPast = new int[g.tensorCount()];
             inUse = new boolean[g.tensorCount()];
             for (int a = 0; a < g.tensorCount(); a++) {
                 hostCopy[a] = g.isHost(a);
@@ -209,7 +217,7 @@ public final class ReplacementSimulator {
 
         /** Not on chip and without a host copy: only a rerun of its producer brings it back. */
         boolean lost(int a) {
-            return find(resident, a) == null && !hostCopy[a];
+            return onChip[a] == null && !hostCopy[a];
         }
 
         /**
@@ -248,7 +256,7 @@ public final class ReplacementSimulator {
         /** Runs operator p again before the read at {@code t}; its inputs are on chip or have a host copy. */
         void rerun(int p, int t, Set<Integer> protect) {
             for (int a : g.outputs(p)) {
-                Slot s = find(resident, a);
+                Slot s = onChip[a];
                 if (s != null) {
                     close(s, now - 1);
                 }
@@ -276,7 +284,7 @@ public final class ReplacementSimulator {
             if (!used.add(a) && toPlace.contains(a)) {
                 return;
             }
-            Slot s = find(resident, a);
+            Slot s = onChip[a];
             if (s == null) {
                 if (!toPlace.contains(a)) {
                     toPlace.add(a);
@@ -310,7 +318,7 @@ public final class ReplacementSimulator {
                             break;
                         }
                         for (int v : victims) {
-                            Slot s = find(resident, v);
+                            Slot s = onChip[v];
                             if (s == null || used.contains(v)) {
                                 throw new IllegalStateException("bug: policy " + policy.name() + " chose '"
                                         + g.tensor(v).name() + "', which is not evictable at " + t);
@@ -333,11 +341,13 @@ public final class ReplacementSimulator {
 
         private void admit(Slot s) {
             resident.add(s);
+            onChip[s.tensor] = s;
             byOffset.add(position(s.offset, true), s);
         }
 
         private void discard(Slot s) {
             resident.remove(s);
+            onChip[s.tensor] = null;
             byOffset.remove(indexOf(s));
         }
 
@@ -479,13 +489,24 @@ public final class ReplacementSimulator {
             for (Slot s : byOffset) {
                 boolean evictable = !inUse[s.tensor];
                 boolean spill = !hostCopy[s.tensor] && !g.isGraphOutput(s.tensor) && s.origin != Origin.RECOMPUTED;
-                view.add(new Resident(s.tensor, s.offset, s.size, evictable, nextUse(uses[s.tensor], t),
+                view.add(new Resident(s.tensor, s.offset, s.size, evictable, nextUse(s.tensor, t),
                         s.lastTouched, spill));
             }
             for (int a : used) {
                 inUse[a] = false;
             }
             return view;
+        }
+
+        /** The first read of tensor a after step t, or {@link Integer#MAX_VALUE}; t never falls between calls. */
+        private int nextUse(int a, int t) {
+            long[] times = uses[a];
+            int i = readsPast[a];
+            while (i < times.length && times[i] <= t) {
+                i++;
+            }
+            readsPast[a] = i;
+            return i < times.length ? (int) times[i] : Integer.MAX_VALUE;
         }
 
         private void close(Slot s, int end) {
@@ -542,36 +563,24 @@ public final class ReplacementSimulator {
         return best;
     }
 
-    private static Slot find(List<Slot> resident, int tensor) {
-        for (Slot s : resident) {
-            if (s.tensor == tensor) {
-                return s;
-            }
-        }
-        return null;
-    }
-
     /** For each tensor, the sorted timesteps of the operators that read it. */
     private static long[][] useTimes(Graph g, int[] ops) {
-        List<List<Integer>> lists = new ArrayList<>();
-        for (int a = 0; a < g.tensorCount(); a++) {
-            lists.add(new ArrayList<>());
-        }
-        for (int t = 0; t < ops.length; t++) {
-            for (int a : g.inputs(ops[t])) {
-                lists.get(a).add(t);
+        int[] count = new int[g.tensorCount()];
+        for (int o : ops) {
+            for (int a : g.inputs(o)) {
+                count[a]++;
             }
         }
         long[][] uses = new long[g.tensorCount()][];
         for (int a = 0; a < uses.length; a++) {
-            uses[a] = lists.get(a).stream().mapToLong(Integer::longValue).toArray();
+            uses[a] = new long[count[a]];
+            count[a] = 0;
+        }
+        for (int t = 0; t < ops.length; t++) {
+            for (int a : g.inputs(ops[t])) {
+                uses[a][count[a]++] = t;
+            }
         }
         return uses;
-    }
-
-    /** The first of the sorted {@code times} after t, or {@link Integer#MAX_VALUE}. */
-    private static int nextUse(long[] times, int t) {
-        int i = SortedLongs.countAtMost(times, t);
-        return i < times.length ? (int) times[i] : Integer.MAX_VALUE;
     }
 }
