@@ -116,9 +116,7 @@ final class OrderMoves {
             for (int y : g.outputs(o)) {
                 sink &= g.consumers(y).length == 0;
             }
-            long own = java.util.stream.IntStream.concat(java.util.Arrays.stream(g.inputs(o)),
-                    java.util.Arrays.stream(g.outputs(o))).distinct().mapToLong(g::size).sum();
-            last[i] = sink && own >= budget;
+            last[i] = sink && dev.memplan.model.Budgets.operatorFootprint(g, o) >= budget;
             if (!last[i]) {
                 out[k++] = o;
             }

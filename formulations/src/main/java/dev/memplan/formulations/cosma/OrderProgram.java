@@ -115,8 +115,7 @@ public final class OrderProgram {
             spill[x] = intervals(g, x, events[x], unit, model, objective, spanning, off);
         }
         for (int t = 0; t < n; t++) {
-            long own = IntStream.concat(Arrays.stream(g.inputs(order[t])), Arrays.stream(g.outputs(order[t])))
-                    .distinct().mapToLong(g::size).sum();
+            long own = dev.memplan.model.Budgets.operatorFootprint(g, order[t]);
             long room = margin == 0 ? budget : Math.min(budget, Math.max(own, budget - margin));
             room(g, order[t], spanning.get(t), off, room, unit, model, t);
         }
