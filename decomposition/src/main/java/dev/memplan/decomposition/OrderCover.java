@@ -133,8 +133,8 @@ final class OrderCover {
      * and from it with its full sinks last ({@link OrderMoves#fullSinksLast}) when that is another order: each order
      * reached whose LP is below {@code from}'s traffic is covered with margins ({@link #cover}), the lower LP first
      * with {@link Shares#ORDER_COVER_FIRST} of the limits when another follows (not covered when the plan found is at
-     * most its LP, which bounds every plan of its order); null when no order reached has such
-     * an LP or no cover gives a plan. Only on a training step ({@link TrainingStep}) up to {@link
+     * most its LP, which bounds every plan of its order); null when no order reached has such an LP or no cover gives
+     * a plan. Only on a training step ({@link TrainingStep}) up to {@link
      * DivideAndConquer#WHOLE_GRAPH_LIMIT} operators, for a plan that recomputes nothing: the LP judges spill-only
      * orders.
      *
@@ -241,9 +241,9 @@ final class OrderCover {
      *
      * <p>Why: at M_R some orders' optimum is one the portfolio cannot pack where another optimum packs. On
      * deeplabv3_resnet50:train the order with the three 3x3 ASPP weight gradients last
-     * ({@link OrderMoves#fullSinksLast}) moved has its optimum at 43,101,184 (proven without addresses); CP-SAT's first optimum packs at best 6,690,896
-     * (M_R 6,525,184); with a margin of 1 byte it returns another optimum of the same traffic, packed at M_R by
-     * MiniMalloc at once. Larger margins leave room at every moment but the full ones (own bytes above the budget less
+     * ({@link OrderMoves#fullSinksLast}), moved, has its optimum at 43,101,184 (proven without addresses); CP-SAT's
+     * first optimum packs at best at 6,690,896 (M_R 6,525,184); with a margin of 1 byte it returns another optimum of
+     * the same traffic, packed at M_R by MiniMalloc at once. Larger margins leave room at every moment but the full ones (own bytes above the budget less
      * the margin) and cost more traffic (on that order 200,704 at 2,589 bytes).
      */
     static Covered cover(Graph g, Plan from, Plan hint, long budget, Limits limits, boolean margins) {
