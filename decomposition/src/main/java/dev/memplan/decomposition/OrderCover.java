@@ -243,8 +243,8 @@ final class OrderCover {
      * deeplabv3_resnet50:train the order with the three 3x3 ASPP weight gradients last
      * ({@link OrderMoves#fullSinksLast}), moved, has its optimum at 43,101,184 (proven without addresses); CP-SAT's
      * first optimum packs at best at 6,690,896 (M_R 6,525,184); with a margin of 1 byte it returns another optimum of
-     * the same traffic, packed at M_R by MiniMalloc at once. Larger margins leave room at every moment but the full ones (own bytes above the budget less
-     * the margin) and cost more traffic (on that order 200,704 at 2,589 bytes).
+     * the same traffic, packed at M_R by MiniMalloc at once. Larger margins leave room at every moment but the full
+     * ones (own bytes above the budget less the margin) and cost more traffic (on that order 200,704 at 2,589 bytes).
      */
     static Covered cover(Graph g, Plan from, Plan hint, long budget, Limits limits, boolean margins) {
         if (from == null || from.schedule().operators().size() != g.operatorCount() || !Solvers.nativeAvailable()
