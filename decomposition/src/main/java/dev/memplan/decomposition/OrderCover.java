@@ -58,6 +58,15 @@ final class OrderCover {
     record Covered(Plan plan, CheckReport check, String source) {
     }
 
+    /** The most programs one cover with margins solves (the first, without, included). */
+    static final int MARGINS = 6;
+
+    /** How much each margin is above the one before. */
+    static final long MARGIN_STEP = 16;
+
+    /** Of a cover with margins, what its first program and packing take. */
+    static final double FIRST_TRY = 0.5;
+
     private OrderCover() {
     }
 
@@ -120,16 +129,24 @@ final class OrderCover {
     }
 
     /**
-     * The packed optimum of {@code from}'s order moved operator by operator ({@link OrderMoves}), or null when no move
-     * lowers the order's LP below {@code from}'s traffic, or as {@link #cover}. Only on a training step
-     * ({@link TrainingStep}) up to {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators, for a plan that recomputes
-     * nothing: the LP judges spill-only orders.
+     * The lower packed optimum of {@code from}'s order moved operator by operator ({@link OrderMoves}), from that order
+     * and from it with its full sinks last ({@link OrderMoves#fullSinksLast}) when that is another order: each order
+     * reached whose LP is below {@code from}'s traffic is covered with margins ({@link #cover}), the lower LP first
+     * with {@link Shares#ORDER_COVER_FIRST} of the limits when another follows (not covered when the plan found is at
+     * most its LP, which bounds every plan of its order); null when no order reached has such an LP or no cover gives
+     * a plan. Only on a training step ({@link TrainingStep}) up to {@link
+     * DivideAndConquer#WHOLE_GRAPH_LIMIT} operators, for a plan that recomputes nothing: the LP judges spill-only
+     * orders.
+     *
+     * <p>Why the second start: a full sink (read by nobody, its own tensors at least the budget) leaves no room for any
+     * other tensor while it runs; the moves take one operator at a time and cannot take three of them past the
+     * backward together (BENCHMARKS.md, "Full sinks moved last together").
      *
      * @param g the graph in {@code from}'s tensor setting
      * @param from the plan whose order is moved
      * @param source where {@code from} comes from ("plan from" of the recompute step)
      * @param budget the budget in bytes
-     * @param limits the cover's limits; their stop also ends the moves
+     * @param limits the covers' limits; their stop also ends the moves
      */
     static Covered moved(Graph g, Plan from, String source, long budget, Limits limits) {
         if (from == null || from.schedule().recomputes() != 0 || from.schedule().operators().size() != g.operatorCount()
@@ -137,13 +154,33 @@ final class OrderCover {
                 || !Solvers.nativeAvailable() || limits.stopped()) {
             return null;
         }
-        OrderMoves.Moved m = OrderMoves.of(g, from.schedule().resolve(g), budget, limits);
-        if (m == null || m.lp() >= from.traffic().nonCompulsory()) {
-            return null;
+        int[] start = from.schedule().resolve(g);
+        int[] sinksLast = OrderMoves.fullSinksLast(g, start, budget);
+        List<OrderMoves.Moved> reached = new ArrayList<>();
+        for (int[] s : java.util.Arrays.equals(sinksLast, start) ? List.of(start) : List.of(start, sinksLast)) {
+            OrderMoves.Moved m = OrderMoves.of(g, s, budget, limits);
+            if (m != null && m.lp() < from.traffic().nonCompulsory() && !java.util.Arrays.equals(m.order(), start)
+                    && reached.stream().noneMatch(r -> java.util.Arrays.equals(r.order(), m.order()))) {
+                reached.add(m);
+            }
         }
-        Covered c = cover(g, new Plan(g.name(), from.setting(), budget, Schedule.of(g, m.order()), Map.of(), null,
-                null), budget, limits);
-        return c == null ? null : new Covered(c.plan(), c.check(), source + ", " + MOVED);
+        reached.sort(java.util.Comparator.comparingLong(OrderMoves.Moved::lp));
+        Covered best = null;
+        for (int i = 0; i < reached.size() && !limits.stopped(); i++) {
+            if (best != null && best.plan().traffic().nonCompulsory() <= reached.get(i).lp()) {
+                break;
+            }
+            Limits share = !limits.budget().limited() || i == reached.size() - 1 ? limits.child()
+                    : limits.child(Shares.ORDER_COVER_FIRST);
+            Plan plan = new Plan(g.name(), from.setting(), budget, Schedule.of(g, reached.get(i).order()), Map.of(),
+                    null, null);
+            Covered c = cover(g, plan, plan, budget, share, true);
+            if (c != null && (best == null
+                    || c.plan().traffic().nonCompulsory() < best.plan().traffic().nonCompulsory())) {
+                best = new Covered(c.plan(), c.check(), source + ", " + MOVED);
+            }
+        }
+        return best;
     }
 
     /**
@@ -189,33 +226,67 @@ final class OrderCover {
         return cover(g, from, from, budget, limits);
     }
 
-    /** {@link #cover} hinted by {@code hint}. */
+    /** {@link #cover} hinted by {@code hint}, without margins. */
     private static Covered cover(Graph g, Plan from, Plan hint, long budget, Limits limits) {
+        return cover(g, from, hint, budget, limits, false);
+    }
+
+    /**
+     * {@link #cover} hinted by {@code hint}; with {@code margins}, when the packing of the program's optimum does not
+     * fit the budget, the program again with a margin ({@link OrderProgram#of(Graph, int[], long, long)}: 1 byte, then
+     * 16 times more each time while below the packing's excess over the budget, then that excess; at most {@link
+     * #MARGINS} programs in all), each packed, the first that fits kept. The first program and its packing then take
+     * half of the limits ({@link Shares#ORDER_COVER_PROGRAM} of it the program), each retry an equal part of what is
+     * left.
+     *
+     * <p>Why: at M_R some orders' optimum is one the portfolio cannot pack where another optimum packs. On
+     * deeplabv3_resnet50:train the order with the three 3x3 ASPP weight gradients last
+     * ({@link OrderMoves#fullSinksLast}), moved, has its optimum at 43,101,184 (proven without addresses); CP-SAT's
+     * first optimum packs at best at 6,690,896 (M_R 6,525,184); with a margin of 1 byte it returns another optimum of
+     * the same traffic, packed at M_R by MiniMalloc at once. Larger margins leave room at every moment but the full
+     * ones (own bytes above the budget less the margin) and cost more traffic (on that order 200,704 at 2,589 bytes).
+     */
+    static Covered cover(Graph g, Plan from, Plan hint, long budget, Limits limits, boolean margins) {
         if (from == null || from.schedule().operators().size() != g.operatorCount() || !Solvers.nativeAvailable()
                 || limits.stopped()) {
             return null;
         }
         int[] order = from.schedule().resolve(g);
-        OrderProgram program = OrderProgram.of(g, order, budget);
-        if (program == null) {
-            return null;
+        long margin = 0;
+        for (int k = 0; k < (margins ? MARGINS : 1) && !limits.stopped(); k++) {
+            Limits share = !margins ? limits.child() : k == 0 ? limits.child(FIRST_TRY) : limits.part(MARGINS - k);
+            OrderProgram program = OrderProgram.of(g, order, budget, margin);
+            if (program == null) {
+                return null;
+            }
+            program.hint(g, hint);
+            SolverResult r = Solvers.create(Backend.CPSAT).solve(program.model(),
+                    share.child(Shares.ORDER_COVER_PROGRAM));
+            if (!r.hasSolution()) {
+                return null;
+            }
+            Plan loose = new Plan(g.name(), from.setting(), budget, from.schedule(), program.segments(g, r), null,
+                    null);
+            Allocation packed = Portfolio.minimize(PlanBuffers.toBufferSet(g, loose), share.child()).allocation();
+            if (packed == null || !packed.solved()) {
+                return null;
+            }
+            long excess = packed.placement().height() - budget;
+            if (excess > 0) {
+                if (margin >= excess) {
+                    return null;
+                }
+                margin = margin == 0 ? 1 : Math.min(excess, margin * MARGIN_STEP);
+                continue;
+            }
+            Plan plan = PlanBuffers.withPlacement(loose, packed.placement());
+            CheckReport check = PlanChecker.check(g, plan);
+            if (!check.valid()) {
+                return null;
+            }
+            return new Covered(plan.withResult(check.traffic(), new SolverInfo(NAME, SolveStatus.HEURISTIC, 0, null)),
+                    check, null);
         }
-        program.hint(g, hint);
-        SolverResult r = Solvers.create(Backend.CPSAT).solve(program.model(), limits.child(Shares.ORDER_COVER_PROGRAM));
-        if (!r.hasSolution()) {
-            return null;
-        }
-        Plan loose = new Plan(g.name(), from.setting(), budget, from.schedule(), program.segments(g, r), null, null);
-        Allocation packed = Portfolio.minimize(PlanBuffers.toBufferSet(g, loose), limits.child()).allocation();
-        if (packed == null || !packed.solved() || packed.placement().height() > budget) {
-            return null;
-        }
-        Plan plan = PlanBuffers.withPlacement(loose, packed.placement());
-        CheckReport check = PlanChecker.check(g, plan);
-        if (!check.valid()) {
-            return null;
-        }
-        return new Covered(plan.withResult(check.traffic(), new SolverInfo(NAME, SolveStatus.HEURISTIC, 0, null)),
-                check, null);
+        return null;
     }
 }

@@ -98,6 +98,37 @@ final class OrderMoves {
         return best < first ? new Moved(order, best) : null;
     }
 
+    /**
+     * The order with its full sinks last: the operators whose outputs nobody reads and whose own tensors (inputs and
+     * outputs) take at least the budget, taken to the end in their order (the others keep theirs; a sink precedes
+     * nobody, so the order stays topological); the same order when there is none. While such a sink runs every other
+     * tensor is off chip; at the end of a training step few others are live. On deeplabv3_resnet50:train at M_R the
+     * three 3x3 ASPP weight gradients are such sinks (own bytes exactly M_R): taken last from the order the moves
+     * reach, the moves from there reach an order whose least traffic is 43,101,184 (the single moves' 44,338,848).
+     */
+    static int[] fullSinksLast(Graph g, int[] order, long budget) {
+        int[] out = new int[order.length];
+        boolean[] last = new boolean[order.length];
+        int k = 0;
+        for (int i = 0; i < order.length; i++) {
+            int o = order[i];
+            boolean sink = true;
+            for (int y : g.outputs(o)) {
+                sink &= g.consumers(y).length == 0;
+            }
+            last[i] = sink && dev.memplan.model.Budgets.operatorFootprint(g, o) >= budget;
+            if (!last[i]) {
+                out[k++] = o;
+            }
+        }
+        for (int i = 0; i < order.length; i++) {
+            if (last[i]) {
+                out[k++] = order[i];
+            }
+        }
+        return out;
+    }
+
     /** The order with the operator at place i taken to place t (the others keep their order). */
     static int[] move(int[] order, int i, int t) {
         int[] out = order.clone();

@@ -35,6 +35,55 @@ class OrderMovesTest {
         assertArrayEquals(new int[] {0, 1, 2, 3, 4}, order);
     }
 
+    /**
+     * The full sinks (read by nobody, own bytes at least the budget) go last in their order and nothing else moves;
+     * above every operator's own bytes the order is the same; the order stays topological. At M_R (the most own bytes
+     * of any operator) some of the small graphs have one.
+     */
+    @Test
+    void fullSinksGoLastAndNothingElseMoves() {
+        int movedSome = 0; // the default orders of the small graphs end with their sinks: checked on the mini step
+        for (long seed = 1; seed <= 12; seed++) {
+            for (Graph graph : new Graph[] {tiny(seed, 5), skips(seed, 6)}) {
+                Graph g = graph.withSetting(ALL);
+                long mr = Budgets.minimumRequired(g);
+                int[] start = Schedule.defaultOrder(g).resolve(g);
+                for (long budget = mr; budget <= mr + 1; budget++) {
+                    int[] out = OrderMoves.fullSinksLast(g, start, budget);
+                    String at = g.name() + " at " + budget;
+                    int[] pos = new int[g.operatorCount()];
+                    Arrays.fill(pos, -1);
+                    for (int k = 0; k < out.length; k++) {
+                        pos[out[k]] = k;
+                    }
+                    java.util.List<Integer> kept = new java.util.ArrayList<>();
+                    java.util.List<Integer> last = new java.util.ArrayList<>();
+                    for (int o : start) {
+                        boolean sink = Arrays.stream(g.outputs(o)).allMatch(y -> g.consumers(y).length == 0);
+                        (sink && Budgets.operatorFootprint(g, o) >= budget ? last : kept).add(o);
+                        for (int x : g.inputs(o)) {
+                            assertTrue(g.producer(x) < 0 || pos[g.producer(x)] < pos[o], at + ": not topological");
+                        }
+                    }
+                    kept.addAll(last);
+                    assertArrayEquals(kept.stream().mapToInt(Integer::intValue).toArray(), out, at);
+                    movedSome += Arrays.equals(out, start) ? 0 : 1;
+                }
+                assertArrayEquals(start, OrderMoves.fullSinksLast(g, start, mr + 1), g.name() + " above M_R");
+            }
+        }
+        assertTrue(movedSome >= 0);
+        // The miniature step: at M_R (12) the weight gradient wg (x1 + g + dw = 12 bytes) is a full sink; last, it no
+        // longer runs while x2 (10 bytes, saved for ig) is live: x1 (1 byte) goes off and back instead of x2.
+        Graph g = dev.memplan.model.MiniTrainingStep.weightGradientOnThePeak().withSetting(TensorSetting.ACTIVATIONS);
+        int[] start = Schedule.defaultOrder(g).resolve(g);
+        int[] last = OrderMoves.fullSinksLast(g, start, 12);
+        assertEquals(g.operatorIndex("wg"), last[last.length - 1]);
+        Assumptions.assumeTrue(Solvers.nativeAvailable(), "OR-Tools natives");
+        assertEquals(22, FixedOrderBound.of(g, start, 12).traffic()); // x2 off around wg, x1 around the loss
+        assertEquals(2, FixedOrderBound.of(g, last, 12).traffic());
+    }
+
     @Test
     void aMovedOrderIsTopologicalLowerAndNeverAboveItsOptimum() {
         Assumptions.assumeTrue(Solvers.nativeAvailable(), "OR-Tools natives");

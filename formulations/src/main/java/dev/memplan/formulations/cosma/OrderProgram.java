@@ -64,6 +64,19 @@ public final class OrderProgram {
      * @param order every operator once, a topological order (indices of {@code g})
      */
     public static OrderProgram of(Graph g, int[] order, long budget) {
+        return of(g, order, budget, 0);
+    }
+
+    /**
+     * {@link #of(Graph, int[], long)} with a margin: at each timestep whose operator's own tensors take at most
+     * {@code budget - margin}, the kept bytes are at most {@code budget - margin}; at the others at most their own
+     * bytes or the budget, whichever is less (own bytes above the budget leave the row as in the program without a
+     * margin). Every solution is still a plan within the budget, with room at most timesteps that a packing can use;
+     * its optimum is no bound of the order unless the margin is 0.
+     *
+     * @param margin bytes, at least 0
+     */
+    public static OrderProgram of(Graph g, int[] order, long budget, long margin) {
         int n = order.length;
         int[] pos = new int[n];
         for (int i = 0; i < n; i++) {
@@ -102,7 +115,9 @@ public final class OrderProgram {
             spill[x] = intervals(g, x, events[x], unit, model, objective, spanning, off);
         }
         for (int t = 0; t < n; t++) {
-            room(g, order[t], spanning.get(t), off, budget, unit, model, t);
+            long own = dev.memplan.model.Budgets.operatorFootprint(g, order[t]);
+            long room = margin == 0 ? budget : Math.min(budget, Math.max(own, budget - margin));
+            room(g, order[t], spanning.get(t), off, room, unit, model, t);
         }
         model.minimize(objective);
         return new OrderProgram(model, objective, unit, events, off, spill);
