@@ -195,7 +195,8 @@ public record Recomputation(Kind kind, int every, double lambda) {
             }
         }
         // Stable: ties keep the index order.
-        byPrice.sort(Comparator.comparingDouble((Integer a) -> (double) g.cost(g.producer(a)) / Math.max(1, g.size(a))));
+        byPrice.sort(Comparator.comparingDouble(
+                (Integer a) -> (double) g.cost(g.producer(a)) / Math.max(1, g.size(a))));
         List<Integer> chosen = new ArrayList<>();
         for (int a : byPrice) {
             kept[a] = false;

@@ -146,7 +146,8 @@ public final class Schemes {
     private static IllegalArgumentException unknownRecompute(String name) {
         return new IllegalArgumentException("unknown recompute scheme '" + name + "': a recompute scheme is "
                 + "SCHEDULER/RECOMPUTE/POLICY/ALLOCATOR with SCHEDULER default|mpmf, RECOMPUTE "
-                + "checkpoint-sqrt|checkpoint-K|checkpoint-cheap-K|dtr, POLICY belady|greedy|lru, ALLOCATOR tflite|firstfit");
+                + "checkpoint-sqrt|checkpoint-K|checkpoint-cheap-K|dtr, POLICY belady|greedy|lru, ALLOCATOR "
+                + "tflite|firstfit");
     }
 
     private static Scheme byName(String name, MinimumPeakScheduler mpmf) {
