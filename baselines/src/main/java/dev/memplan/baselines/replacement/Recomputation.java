@@ -172,8 +172,9 @@ public record Recomputation(Kind kind, int every, double lambda) {
     /**
      * The saved activations {@link Kind#CHEAP} drops (the forward activations, not graph outputs, that a backward
      * operator reads): taken in the order of their producer's cost per byte, then by index, each dropped when, with
-     * it and those dropped before, every dropped tensor's {@link #remake} cost times k lambda stays below its bytes.
-     * Empty for the other kinds and on a graph that is not a training graph. O(saved^2 x n).
+     * it and those dropped before, every dropped tensor's {@link #remake} cost times k lambda stays below its bytes
+     * (checked where the new drop raises it). Empty for the other kinds and on a graph that is not a training graph.
+     * O(saved x n) at worst; stops at the first tensor whose producer's rerun alone is too dear.
      */
     public BitSet cheapDrops(Graph g) {
         BitSet dropped = new BitSet();
@@ -197,21 +198,41 @@ public record Recomputation(Kind kind, int every, double lambda) {
         // Stable: ties keep the index order.
         byPrice.sort(Comparator.comparingDouble(
                 (Integer a) -> (double) g.cost(g.producer(a)) / Math.max(1, g.size(a))));
-        List<Integer> chosen = new ArrayList<>();
+        int[] queue = new int[g.tensorCount()];
+        int[] reached = new int[g.tensorCount()];
+        double[] memo = new double[g.tensorCount()];
+        int[] seen = new int[g.tensorCount()];
+        int stamp = 0;
         for (int a : byPrice) {
+            if (every * lambda * g.cost(g.producer(a)) >= g.size(a)) {
+                break; // its rerun alone is too dear, and so is every later one's (by price per byte)
+            }
             kept[a] = false;
-            chosen.add(a);
-            double[] memo = new double[g.tensorCount()];
-            Arrays.fill(memo, -1);
+            stamp++;
+            // Dropping a raises only the chains through it: those of the tensors made from a through tensors the
+            // backward does not keep. Of those, the dropped ones (and a) must stay cheap.
+            int size = 0;
+            queue[size++] = a;
+            reached[a] = stamp;
             boolean cheap = true;
-            for (int x : chosen) {
-                cheap &= every * lambda * remake(g, x, kept, forward, memo) < g.size(x);
+            for (int head = 0; head < size && cheap; head++) {
+                int t = queue[head];
+                if (t == a || dropped.get(t)) {
+                    cheap = every * lambda * remake(g, t, kept, forward, memo, seen, stamp) < g.size(t);
+                }
+                for (int q : g.consumers(t)) {
+                    for (int y : q < forward ? g.outputs(q) : new int[0]) {
+                        if (!kept[y] && !g.isHost(y) && reached[y] != stamp) {
+                            reached[y] = stamp;
+                            queue[size++] = y;
+                        }
+                    }
+                }
             }
             if (cheap) {
                 dropped.set(a);
             } else {
                 kept[a] = true;
-                chosen.remove(chosen.size() - 1);
             }
         }
         return dropped;
@@ -221,13 +242,14 @@ public record Recomputation(Kind kind, int every, double lambda) {
      * The cost of making x again in the backward pass: its producer's (a forward operator's; infinite otherwise),
      * plus, for each distinct input of it that is neither a host tensor nor {@code kept} (a saved activation not
      * dropped), that input's own, recursively: a chain of reruns back to what is kept, a rerun shared by two chains
-     * counted in each. {@code memo} holds the costs found (-1: none yet).
+     * counted in each. {@code memo} holds the costs found where {@code seen} is {@code stamp}.
      */
-    private static double remake(Graph g, int x, boolean[] kept, int forward, double[] memo) {
-        if (memo[x] >= 0) {
+    private static double remake(Graph g, int x, boolean[] kept, int forward, double[] memo, int[] seen, int stamp) {
+        if (seen[x] == stamp) {
             return memo[x];
         }
         int p = g.producer(x);
+        seen[x] = stamp;
         memo[x] = Double.POSITIVE_INFINITY; // no cycle in a DAG; guards the recursion all the same
         if (p < 0 || p >= forward) {
             return memo[x];
@@ -235,7 +257,7 @@ public record Recomputation(Kind kind, int every, double lambda) {
         double c = g.cost(p);
         for (int b : Arrays.stream(g.inputs(p)).distinct().toArray()) {
             if (!g.isHost(b) && !kept[b]) {
-                c += remake(g, b, kept, forward, memo);
+                c += remake(g, b, kept, forward, memo, seen, stamp);
             }
         }
         memo[x] = c;

@@ -157,6 +157,29 @@ class RecomputeSchemesTest {
         assertEquals(r.traffic(), p.traffic());
     }
 
+    /**
+     * A drop that makes an earlier one too dear is refused: on the chain with convolutions of costs 95, 10, 50, 10,
+     * a2 (0.1 per byte) is dropped first (10, a1 kept), then a3 (50 + a2's 10); a1 (0.95 per byte, 95 alone) would
+     * raise a2's chain to 105, above its 100 bytes (and a3's to 155), so a1 stays.
+     */
+    @Test
+    void cheapCheckpointingKeepsAnInputWhoseDropMakesAnEarlierDropTooDear() {
+        Graph.Builder b = Graph.builder("chain4b").alignment(1).activation("x", 100);
+        String in = "x";
+        long[] costs = {95, 10, 50, 10};
+        for (int i = 1; i <= 4; i++) {
+            b.parameter("w" + i, 8).activation("a" + i, 100);
+            b.operator(new Operator("c" + i, "conv", List.of(in, "w" + i), List.of("a" + i), costs[i - 1]));
+            in = "a" + i;
+        }
+        Graph g = TrainingGraphs.of(b.output("a4").build(), TrainingGraphs.Step.BACKWARD)
+                .withSetting(TensorSetting.ACTIVATIONS);
+        assertEquals(bits(g.tensorIndex("a2"), g.tensorIndex("a3")), Recomputation.cheap(1, 1).cheapDrops(g));
+        // At half the weight a1's drop leaves a2's chain at 52.5 and a3's at 77.5: all three go.
+        assertEquals(bits(g.tensorIndex("a1"), g.tensorIndex("a2"), g.tensorIndex("a3")),
+                Recomputation.cheap(1, 0.5).cheapDrops(g));
+    }
+
     private static java.util.BitSet bits(int... set) {
         java.util.BitSet b = new java.util.BitSet();
         for (int i : set) {
