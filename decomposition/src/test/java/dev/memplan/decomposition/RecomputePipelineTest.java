@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.baselines.replacement.Scheme;
+import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.datasets.Examples;
 import dev.memplan.datasets.TrainingGraphs;
 import dev.memplan.formulations.cosma.CosmaSolver;
@@ -148,7 +150,10 @@ class RecomputePipelineTest {
         for (double lambda : new double[] {1.0 / 64, 64}) {
             CosmaPipeline.Outcome whole = new CosmaPipeline(settings(lambda), null).run(g, ACT, mr, work(1), null);
             checked(g, whole);
-            assertTrue(whole.recompute().baselines().size() == 4, "checkpoint-sqrt and DTR, Belady and greedy");
+            // checkpoint-sqrt and DTR, Belady and greedy, then the rungs of checkpointing by price that drop something
+            assertEquals(Schemes.recompute(g, lambda).stream().map(Scheme::name).toList(),
+                    whole.recompute().baselines().stream().map(RecomputeOutcome.Candidate::name).toList());
+            assertTrue(lambda < 1 || whole.recompute().baselines().size() == 4, "at 64 nothing is cheap to rerun");
             jointRanUnlessTheBoundWasMet(whole);
             assertTrue(whole.recompute().steps().stream().map(StepReport::name).toList()
                     .containsAll(List.of("spill-only", RecomputeOutcome.JOINT)));

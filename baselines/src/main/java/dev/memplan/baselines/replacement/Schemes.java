@@ -6,6 +6,7 @@ import dev.memplan.baselines.scheduling.MinimumPeakScheduler;
 import dev.memplan.baselines.scheduling.Scheduler;
 import dev.memplan.model.Graph;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 
 /**
@@ -70,7 +71,8 @@ public final class Schemes {
      * The recompute baselines that apply to {@code graph} under weight {@code lambda} (bytes per cost unit), in
      * this order: on a training graph {@code default/checkpoint-sqrt/belady/tflite} and
      * {@code default/checkpoint-sqrt/greedy/tflite}, then on any graph {@code default/dtr/belady/tflite} and
-     * {@code default/dtr/greedy/tflite}.
+     * {@code default/dtr/greedy/tflite}, then on a training graph the rungs of checkpointing by price that drop
+     * something ({@link #cheap}).
      */
     public static List<Scheme> recompute(Graph graph, double lambda) {
         List<Scheme> schemes = new ArrayList<>();
@@ -82,8 +84,34 @@ public final class Schemes {
                 }
             }
         }
+        schemes.addAll(cheap(graph, lambda, "default"));
         return schemes;
     }
+
+    /**
+     * The rungs of checkpointing by price ({@link Recomputation#cheap}) on a training graph: {@code
+     * SCHEDULER/checkpoint-cheap-K/belady/tflite} for K = 1, 2, 4, 8 in turn, each only when it drops something and
+     * not what the rung before dropped (a higher K drops a subset). Where recomputing is cheap the rung decides how
+     * much is dropped, and which rung plans lowest differs: on lraspp_mobilenet_v3_large:train at M_H and lambda 2^-8
+     * K = 4 drops enough for no traffic at a fifth of K = 1's recompute cost, and K = 8 too little (BENCHMARKS.md,
+     * "Checkpointing by price"). None at lambda 1 on the zoo's convolution networks, where nothing is cheap enough.
+     */
+    public static List<Scheme> cheap(Graph graph, double lambda, String scheduler) {
+        List<Scheme> schemes = new ArrayList<>();
+        BitSet before = null;
+        for (int k : CHEAP_RUNGS) {
+            Scheme scheme = recomputing(scheduler + "/checkpoint-cheap-" + k + "/belady/tflite", lambda);
+            BitSet drops = scheme.recomputation().cheapDrops(graph);
+            if (!drops.isEmpty() && !drops.equals(before)) {
+                schemes.add(scheme);
+            }
+            before = drops;
+        }
+        return schemes;
+    }
+
+    /** The rungs K of {@link #cheap}: what is dropped costs less than 1/K of its load to make again. */
+    static final List<Integer> CHEAP_RUNGS = List.of(1, 2, 4, 8);
 
     /**
      * The recompute baseline of that name ({@code SCHEDULER/RECOMPUTE/POLICY/ALLOCATOR}) under weight
@@ -97,6 +125,8 @@ public final class Schemes {
         Recomputation r;
         if (parts[1].equals("dtr")) {
             r = Recomputation.dtr(lambda);
+        } else if (parts[1].matches("checkpoint-cheap-[1-9][0-9]{0,5}")) {
+            r = Recomputation.cheap(Integer.parseInt(parts[1].substring("checkpoint-cheap-".length())), lambda);
         } else if (parts[1].equals("checkpoint-sqrt")) {
             r = Recomputation.checkpoint(0, lambda);
         } else if (parts[1].matches("checkpoint-[1-9][0-9]{0,5}")) {
@@ -116,7 +146,8 @@ public final class Schemes {
     private static IllegalArgumentException unknownRecompute(String name) {
         return new IllegalArgumentException("unknown recompute scheme '" + name + "': a recompute scheme is "
                 + "SCHEDULER/RECOMPUTE/POLICY/ALLOCATOR with SCHEDULER default|mpmf, RECOMPUTE "
-                + "checkpoint-sqrt|checkpoint-K|dtr, POLICY belady|greedy|lru, ALLOCATOR tflite|firstfit");
+                + "checkpoint-sqrt|checkpoint-K|checkpoint-cheap-K|dtr, POLICY belady|greedy|lru, ALLOCATOR "
+                + "tflite|firstfit");
     }
 
     private static Scheme byName(String name, MinimumPeakScheduler mpmf) {

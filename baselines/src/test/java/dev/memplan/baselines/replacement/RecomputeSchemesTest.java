@@ -51,7 +51,15 @@ class RecomputeSchemesTest {
             "vitb16:train default/dtr/belady/tflite at M_R lambda 0.0",
             "vitb16:train default/dtr/belady/tflite at M_R lambda 1.0",
             "vitb16:train default/dtr/greedy/tflite at M_R lambda 0.0",
-            "vitb16:train default/dtr/greedy/tflite at M_R lambda 1.0");
+            "vitb16:train default/dtr/greedy/tflite at M_R lambda 1.0",
+            // Checkpointing by price with recompute free drops every saved activation: at M_R, like the square root
+            // checkpointing above, the simulator finds no room for some reruns' copies.
+            "resnet50:train default/checkpoint-cheap-1/belady/tflite at M_R lambda 0.0",
+            "densenet121:train default/checkpoint-cheap-1/belady/tflite at M_R lambda 0.0",
+            "resnext50:train default/checkpoint-cheap-1/belady/tflite at M_R lambda 0.0",
+            "fcn_resnet50:train default/checkpoint-cheap-1/belady/tflite at M_R lambda 0.0",
+            "transformer:train default/checkpoint-cheap-1/belady/tflite at M_R lambda 0.0",
+            "vitb16:train default/checkpoint-cheap-1/belady/tflite at M_R lambda 0.0");
 
     /** x -> c1 -> a1 -> c2 -> a2 -> c3 -> a3 -> c4 -> a4 (output), convolutions of costs 10, 20, 30, 40. */
     private static Graph chain() {
@@ -115,6 +123,71 @@ class RecomputeSchemesTest {
         assertEquals(0, plan("default/checkpoint-1/belady/tflite", g, 100_000, 1).traffic().recomputes());
     }
 
+    /**
+     * The chain's saved activations a1, a2, a3 (made by convolutions of costs 10, 20, 30, 100 bytes each), cheapest
+     * per byte first: with k lambda = 1, a1 (10), a2 (20 + a1's 10) and a3 (30 + 30) all cost less than their 100
+     * bytes to make again; with 2, a3 would cost 120; with 4, a2 would cost 120 even with a1 kept; with 16, a1 160.
+     */
+    @Test
+    void cheapCheckpointingDropsWhatIsCheapToMakeAgain() {
+        Graph g = train();
+        int a1 = g.tensorIndex("a1");
+        int a2 = g.tensorIndex("a2");
+        int a3 = g.tensorIndex("a3");
+        assertEquals(bits(a1, a2, a3), Recomputation.cheap(1, 1).cheapDrops(g));
+        assertEquals(bits(a1, a2), Recomputation.cheap(2, 1).cheapDrops(g));
+        assertEquals(bits(a1), Recomputation.cheap(4, 1).cheapDrops(g));
+        assertEquals(bits(a1), Recomputation.cheap(1, 4).cheapDrops(g)); // only k lambda counts
+        assertEquals(bits(), Recomputation.cheap(16, 1).cheapDrops(g));
+        assertEquals(bits(), Recomputation.checkpoint(2, 1).cheapDrops(g));
+        // k = 8 drops what k = 4 drops: not offered again.
+        assertEquals(List.of("default/checkpoint-cheap-1/belady/tflite", "default/checkpoint-cheap-2/belady/tflite",
+                "default/checkpoint-cheap-4/belady/tflite"),
+                Schemes.cheap(g, 1, "default").stream().map(Scheme::name).toList());
+        assertThrows(IllegalArgumentException.class, () -> Recomputation.cheap(0, 1));
+
+        // k = 2 with room: a2 is made again for c3's weight gradient, a1 (dropped, c2's input) first, and a1 stays
+        // on chip for c2's weight gradient. No traffic, the reruns' costs 10 + 20.
+        Plan p = plan("default/checkpoint-cheap-2/belady/tflite", g, 100_000, 1);
+        CheckReport r = PlanChecker.check(g, p);
+        assertTrue(r.valid(), r.violations().toString());
+        assertEquals(0, r.traffic().nonCompulsory());
+        assertEquals(2, r.traffic().recomputes());
+        assertEquals(30, r.traffic().recomputeCost());
+        assertEquals(r.traffic(), p.traffic());
+    }
+
+    /**
+     * A drop that makes an earlier one too dear is refused: on the chain with convolutions of costs 95, 10, 50, 10,
+     * a2 (0.1 per byte) is dropped first (10, a1 kept), then a3 (50 + a2's 10); a1 (0.95 per byte, 95 alone) would
+     * raise a2's chain to 105, above its 100 bytes (and a3's to 155), so a1 stays.
+     */
+    @Test
+    void cheapCheckpointingKeepsAnInputWhoseDropMakesAnEarlierDropTooDear() {
+        Graph.Builder b = Graph.builder("chain4b").alignment(1).activation("x", 100);
+        String in = "x";
+        long[] costs = {95, 10, 50, 10};
+        for (int i = 1; i <= 4; i++) {
+            b.parameter("w" + i, 8).activation("a" + i, 100);
+            b.operator(new Operator("c" + i, "conv", List.of(in, "w" + i), List.of("a" + i), costs[i - 1]));
+            in = "a" + i;
+        }
+        Graph g = TrainingGraphs.of(b.output("a4").build(), TrainingGraphs.Step.BACKWARD)
+                .withSetting(TensorSetting.ACTIVATIONS);
+        assertEquals(bits(g.tensorIndex("a2"), g.tensorIndex("a3")), Recomputation.cheap(1, 1).cheapDrops(g));
+        // At half the weight a1's drop leaves a2's chain at 52.5 and a3's at 77.5: all three go.
+        assertEquals(bits(g.tensorIndex("a1"), g.tensorIndex("a2"), g.tensorIndex("a3")),
+                Recomputation.cheap(1, 0.5).cheapDrops(g));
+    }
+
+    private static java.util.BitSet bits(int... set) {
+        java.util.BitSet b = new java.util.BitSet();
+        for (int i : set) {
+            b.set(i);
+        }
+        return b;
+    }
+
     @Test
     void dtrRecomputesWhenRecomputingIsFreeAndTheBudgetIsShort() {
         Graph g = train();
@@ -151,9 +224,15 @@ class RecomputeSchemesTest {
 
     @Test
     void schemesAreOfferedOnlyWhereTheyApply() {
-        List<String> training = Schemes.recompute(train(), 1).stream().map(Scheme::name).toList();
+        List<String> training = Schemes.recompute(train(), 64).stream().map(Scheme::name).toList();
         assertEquals(List.of("default/checkpoint-sqrt/belady/tflite", "default/checkpoint-sqrt/greedy/tflite",
                 "default/dtr/belady/tflite", "default/dtr/greedy/tflite"), training);
+        // At lambda 1 the chain's convolutions cost less than their outputs' loads: the rungs of checkpointing by
+        // price that drop something new come after (cheapCheckpointingDropsWhatIsCheapToMakeAgain).
+        assertEquals(List.of("default/checkpoint-sqrt/belady/tflite", "default/checkpoint-sqrt/greedy/tflite",
+                "default/dtr/belady/tflite", "default/dtr/greedy/tflite", "default/checkpoint-cheap-1/belady/tflite",
+                "default/checkpoint-cheap-2/belady/tflite", "default/checkpoint-cheap-4/belady/tflite"),
+                Schemes.recompute(train(), 1).stream().map(Scheme::name).toList());
         List<String> forward = Schemes.recompute(chain(), 1).stream().map(Scheme::name).toList();
         assertEquals(List.of("default/dtr/belady/tflite", "default/dtr/greedy/tflite"), forward);
         assertTrue(Schemes.all().stream().noneMatch(n -> n.contains("dtr") || n.contains("checkpoint")));
@@ -206,7 +285,8 @@ class RecomputeSchemesTest {
                 }
             }
         }
-        assertEquals(160, plans + failed.size());
+        // 10 graphs x 2 budgets x (4 schemes at lambda 0 and 1, and checkpointing by price's one rung at 0).
+        assertEquals(180, plans + failed.size());
         assertEquals(List.of(), failed.stream().filter(f -> !KNOWN_M_R_FAILURES.contains(f)).toList());
     }
 }
