@@ -253,11 +253,10 @@ public final class RecomputeSolver {
             }
         }
         HeldProgram<RecomputeFormulation> jointProgram = null;
-        long pairs = windows.addressPairs();
-        if (pairs > MAX_PAIRS) {
-            notes.add("the joint program skipped: " + pairs + " pairs of tensors for eq. 10, above " + MAX_PAIRS);
-        } else if (limits.stopped()) {
+        if (limits.stopped()) {
             notes.add("the joint program skipped: " + limits.budget().whyStopped());
+        } else if (windows.addressPairs(MAX_PAIRS) > MAX_PAIRS) {
+            notes.add("the joint program skipped: more than " + MAX_PAIRS + " pairs of tensors for eq. 10");
         } else {
             jointProgram = build(g, setting, budget, request, windows, true, limits, notes);
         }
