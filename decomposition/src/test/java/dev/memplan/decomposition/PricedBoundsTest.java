@@ -388,8 +388,8 @@ class PricedBoundsTest {
 
     /**
      * The fan-outs' cases ({@link FanOutCases}) on {@link #fanOutAndReaders}, budgets M_R to M_R + 3, lambda 1: the
-     * live bytes priced never above the brute force's optimum, never below the same bound without the cases, and
-     * above it on some cases, up to the optimum: where both copies are live at the peak and their reader comes after a
+     * live bytes priced (a fan-out's outputs leaving one by one, as before the joint ways) never above the brute
+     * force's optimum, never below the same bound without the cases, and above it on some cases, up to the optimum: where both copies are live at the peak and their reader comes after a
      * later moment over the budget, keeping y in place of both pays its rerun there and a return later.
      */
     @Test
@@ -406,9 +406,9 @@ class PricedBoundsTest {
                 }
                 TrafficPrices prices = TrafficPrices.withReruns(g, 1);
                 long without = PeakBound.of(g, prices, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP,
-                        Limits.DEFAULT, false).traffic();
+                        Limits.DEFAULT, false, false).traffic();
                 long with = PeakBound.of(g, prices, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP,
-                        Limits.DEFAULT).traffic();
+                        Limits.DEFAULT, true, false).traffic();
                 String c = g.name() + " B " + budget + ": with the cases " + with + ", without " + without
                         + ", optimum " + optimum;
                 assertTrue(with <= optimum && with >= without, c);
@@ -422,9 +422,9 @@ class PricedBoundsTest {
         long budget = 8;
         TrafficPrices prices = TrafficPrices.withReruns(g, 1);
         assertEquals(2, PeakBound.of(g, prices, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP, Limits.DEFAULT,
-                false).traffic());
-        assertEquals(4, PeakBound.of(g, prices, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP, Limits.DEFAULT)
-                .traffic());
+                false, false).traffic());
+        assertEquals(4, PeakBound.of(g, prices, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP, Limits.DEFAULT,
+                true, false).traffic());
         assertEquals(4.0, minimumObjective(g, ALL, budget, 2, 1));
     }
 
@@ -528,5 +528,63 @@ class PricedBoundsTest {
         assertEquals(6.0, minimumObjective(g, ALL, 8, 2, 1));
         assertEquals(6, PeakBound.of(g, TrafficPrices.withReruns(g, 1), 8, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP,
                 Limits.DEFAULT).traffic());
+    }
+
+    /**
+     * A fan-out's outputs leave the whole cover jointly ({@link PeakBound}'s {@code Cheap}): on {@link
+     * #fanOutAndReaders} (60 seeds), {@link #fanOutOfASum} (40 seeds), budgets M_R to M_R + 3, and {@link
+     * #sumThenFanOut} (c of 4 to 10 bytes, M_R to M_R + 4), lambda 1, the live bytes priced, with and without the
+     * fan-outs' cases, stay at or below the brute force's optimum (up to two reruns) and never below the same bound
+     * with each output leaving by its own hull; and they rise on some cases.
+     */
+    @Test
+    void aFanOutsOutputsLeaveJointlyAndStayBelowTheBruteForce() {
+        List<Graph> all = new ArrayList<>();
+        for (long seed = 0; seed < 60; seed++) {
+            all.add(fanOutAndReaders(seed));
+        }
+        for (long seed = 0; seed < 40; seed++) {
+            all.add(fanOutOfASum(seed));
+        }
+        for (long big = 4; big <= 10; big++) {
+            all.add(sumThenFanOut(big));
+        }
+        int cases = 0;
+        int raised = 0;
+        for (Graph graph : all) {
+            Graph g = graph.withSetting(ALL);
+            long mr = Budgets.minimumRequired(g);
+            for (long budget = mr; budget <= mr + (g.name().startsWith("sum") ? 4 : 3); budget++) {
+                Double optimum = minimumObjective(g, ALL, budget, 2, 1);
+                if (optimum == null) {
+                    continue;
+                }
+                TrafficPrices prices = TrafficPrices.withReruns(g, 1);
+                for (boolean withCases : new boolean[] {false, true}) {
+                    long apart = PeakBound.of(g, prices, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP,
+                            Limits.DEFAULT, withCases, false).traffic();
+                    long joint = PeakBound.of(g, prices, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP,
+                            Limits.DEFAULT, withCases, true).traffic();
+                    String c = g.name() + " B " + budget + (withCases ? " with" : " without") + " the cases: joint "
+                            + joint + ", apart " + apart + ", optimum " + optimum;
+                    assertTrue(joint <= optimum && joint >= apart, c);
+                    raised += joint > apart ? 1 : 0;
+                    cases++;
+                }
+            }
+        }
+        assertTrue(cases >= 600, "cases " + cases);
+        assertTrue(raised >= 10, "raised " + raised);
+        // seed 5 (y, a, b of 2 bytes, P costs 2) at budget 10, without the cases: at the peak a and b are live, y
+        // dead. Apart, each copy frees 1 byte (2 less its half of y's room) for its share of P's rerun, 1; jointly,
+        // one copy made again frees nothing while y stays, so the peak costs the whole rerun (2) or a spill: the
+        // optimum.
+        Graph g = fanOutAndReaders(5).withSetting(ALL);
+        TrafficPrices prices = TrafficPrices.withReruns(g, 1);
+        assertEquals(1, PeakBound.of(g, prices, 10, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP, Limits.DEFAULT,
+                false, false).traffic());
+        assertEquals(2, PeakBound.of(g, prices, 10, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP, Limits.DEFAULT,
+                false, true).traffic());
+        assertEquals(2.0, minimumObjective(g, ALL, 10, 2, 1));
     }
 }
