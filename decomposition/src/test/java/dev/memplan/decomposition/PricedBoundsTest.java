@@ -389,8 +389,9 @@ class PricedBoundsTest {
     /**
      * The fan-outs' cases ({@link FanOutCases}) on {@link #fanOutAndReaders}, budgets M_R to M_R + 3, lambda 1: the
      * live bytes priced (a fan-out's outputs leaving one by one, as before the joint ways) never above the brute
-     * force's optimum, never below the same bound without the cases, and above it on some cases, up to the optimum: where both copies are live at the peak and their reader comes after a
-     * later moment over the budget, keeping y in place of both pays its rerun there and a return later.
+     * force's optimum, never below the same bound without the cases, and above it on some cases, up to the
+     * optimum: where both copies are live at the peak and their reader comes after a later moment over the budget,
+     * keeping y in place of both pays its rerun there and a return later.
      */
     @Test
     void theFanOutsCasesRaiseTheLiveBytesAndStayBelowTheBruteForce() {
