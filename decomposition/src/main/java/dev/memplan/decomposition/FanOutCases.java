@@ -61,8 +61,12 @@ final class FanOutCases {
     /** Covers computed since the last {@link #takeExtra}, for the meter. */
     private long extra;
 
-    private FanOutCases(Graph g, PeakBound.Cheap cheap, int[] fanOuts) {
+    /** Whether a second case also charges the path's moments before it ({@link #ahead}). */
+    private final boolean charged;
+
+    private FanOutCases(Graph g, PeakBound.Cheap cheap, int[] fanOuts, boolean charged) {
         this.g = g;
+        this.charged = charged;
         this.cheap = cheap;
         this.fanOuts = fanOuts;
         words = (g.operatorCount() + 63) / 64;
@@ -83,6 +87,11 @@ final class FanOutCases {
      * ({@link #LEAST_PART}) or more than 64.
      */
     static FanOutCases of(Graph g, PeakBound.Cheap cheap) {
+        return of(g, cheap, true);
+    }
+
+    /** As above; without {@code ahead} a second case charges only the moments from its reader on (for tests). */
+    static FanOutCases of(Graph g, PeakBound.Cheap cheap, boolean ahead) {
         List<Integer> list = new ArrayList<>();
         for (int f = 0; f < g.operatorCount(); f++) {
             int sized = 0;
@@ -100,7 +109,7 @@ final class FanOutCases {
             }
         }
         return list.isEmpty() || list.size() > 64 ? null
-                : new FanOutCases(g, cheap, list.stream().mapToInt(Integer::intValue).toArray());
+                : new FanOutCases(g, cheap, list.stream().mapToInt(Integer::intValue).toArray(), ahead);
     }
 
     /** A state's bits: the done set's words and the three extra ones, all zero. */
@@ -155,6 +164,34 @@ final class FanOutCases {
             }
         }
         return best;
+    }
+
+    /**
+     * Per fan-out, a lower bound on what a plan following the path to o's first run (in {@code state}'s cases) pays
+     * if it runs that fan-out again after o: {@code before} (the path's values before o, null at the start) raised
+     * for o's moment. A fan-out f that has not run is left out (0); at f's own run its value is the moment's
+     * {@code value} plus f's cost: no cover up to there charges a rerun of f (its outputs are not live, none is a
+     * needed input). At a later moment where an output of f is live, the moment's cover with f's reruns taken as
+     * paid (their shares 0) plus the state's bonus plus f's cost: the plan pays the traffic and reruns other than
+     * f's after the moment, the reruns before it that the bonus charges, and at least one rerun of f after it.
+     * So when f's second case opens at a later moment (a rerun of f after it), the state's value may rise to f's.
+     */
+    long[] ahead(long[] before, long[] done, long[] state, int o, long excess, long value, long floor, long target) {
+        long[] a = before == null ? new long[fanOuts.length] : before.clone();
+        for (int i = 0; charged && i < fanOuts.length; i++) {
+            if (fanOuts[i] == o) {
+                a[i] = value + cost[i];
+            } else if (excess > 0 && PeakBound.has(done, fanOuts[i]) && liveOutputs(done, o, i).length > 0) {
+                cheap.paid(fanOuts[i]);
+                try {
+                    a[i] = Math.max(a[i], cover(done, o, excess, floor, target, state[words + 1]) + bonus(state)
+                            + cost[i]);
+                } finally {
+                    cheap.paid(-1);
+                }
+            }
+        }
+        return a;
     }
 
     /** {@code state} with fan-out i's case open: the second (a rerun before R) or the first (none). */

@@ -98,6 +98,15 @@ public final class PeakBound {
      */
     static Result of(Graph g, TrafficPrices prices, long budget, long target, int stateCap, Limits limits,
                      boolean cases, boolean joint) {
+        return of(g, prices, budget, target, stateCap, limits, cases, joint, true);
+    }
+
+    /**
+     * As above; without {@code ahead} a fan-out's second case charges its rerun to the later moments only, not to the
+     * path's moments before it ({@link FanOutCases#ahead}, for tests).
+     */
+    static Result of(Graph g, TrafficPrices prices, long budget, long target, int stateCap, Limits limits,
+                     boolean cases, boolean joint, boolean ahead) {
         long began = System.nanoTime();
         // nanoTime may be near any value: compare elapsed times, never sums with a far-off sentinel.
         java.time.Duration wall = limits.budget().wallLeft();
@@ -109,7 +118,7 @@ public final class PeakBound {
         Cheap cheap = prices == null ? null : new Cheap(g, prices, joint);
         long[] forward = new Direction(g, budget, target, false, stateCap,
                 new Stop(began, half, limits, forwardMeter), cheap,
-                cheap == null || !cases ? null : FanOutCases.of(g, cheap)).run();
+                cheap == null || !cases ? null : FanOutCases.of(g, cheap, ahead)).run();
         if (forward[2] == 1) {
             return new Result(forward[0], true, (int) forward[1], 0);
         }
@@ -191,6 +200,11 @@ public final class PeakBound {
 
         /** Whether a fan-out's outputs leave the whole cover jointly ({@link #groups}). */
         private final boolean joint;
+        /**
+         * An operator whose reruns the cover takes as paid already (their shares 0: {@link FanOutCases}' earlier
+         * moments charge one of its reruns apart), or -1.
+         */
+        private int paid = -1;
 
         Cheap(Graph g, TrafficPrices prices) {
             this(g, prices, true);
@@ -234,6 +248,16 @@ public final class PeakBound {
 
         long[] rerun() {
             return rerun;
+        }
+
+        /** Takes operator f's reruns as paid (-1: none) in the covers that follow. */
+        void paid(int f) {
+            paid = f;
+        }
+
+        /** y's share of its producer's rerun, 0 where that rerun is taken as paid ({@link #paid}). */
+        private long rerunPrice(int y) {
+            return g.producer(y) == paid ? 0 : rerun[y];
         }
 
         int size() {
@@ -527,7 +551,7 @@ public final class PeakBound {
             List<long[]> ways = new ArrayList<>();
             ways.add(new long[] {0, g.size(y) / k});
             ways.add(new long[] {full[y] / k, 0});
-            if (rerun[y] < 0 || full[y] <= rerun[y]) {
+            if (rerun[y] < 0 || full[y] <= rerunPrice(y)) {
                 return ways;
             }
             List<Integer> second = new ArrayList<>();
@@ -540,7 +564,7 @@ public final class PeakBound {
                 second.clear();
             }
             for (int room = 0; room < 1 << second.size(); room++) {
-                long price = rerun[y];
+                long price = rerunPrice(y);
                 long held = 0;
                 for (int i = 0; i < second.size(); i++) {
                     int z = second.get(i);
@@ -643,6 +667,9 @@ public final class PeakBound {
          * outputs claimed by no one, in proportion to x's bytes among the producer's live outputs, rounded down.
          */
         private long share(int x) {
+            if (g.producer(x) == paid) {
+                return 0;
+            }
             long unclaimed = 0;
             long liveBytes = 0;
             for (int z : g.outputs(g.producer(x))) {
@@ -799,11 +826,11 @@ public final class PeakBound {
             }
             long excess = Math.max(0, step - budget);
             if (cases != null) {
-                return addCases(next, done, after, v[2], o, excess, new long[] {liveAfter, cheapAfter});
+                return addCases(next, done, after, v, o, excess, new long[] {liveAfter, cheapAfter});
             }
             long value = Math.max(v[2], this.cheap == null ? excess + Math.max(0, excess - cheap)
                     : excess == 0 ? 0 : this.cheap.cover(done, o, reverse, excess, v[2], target, new int[0]));
-            return put(next, after, value, liveAfter, cheapAfter);
+            return put(next, after, value, liveAfter, cheapAfter, null);
         }
 
         /**
@@ -812,16 +839,19 @@ public final class PeakBound {
          * (and so on for another fan-out, up to {@link FanOutCases#MOST_OPEN} open). False when the layer is full or
          * the work is spent.
          */
-        private boolean addCases(Map<Key, long[]> next, long[] done, long[] after, long was, int o, long excess,
+        private boolean addCases(Map<Key, long[]> next, long[] done, long[] after, long[] v, int o, long excess,
                                  long[] live) {
-            long plain = excess == 0 ? 0 : cases.cover(done, after, o, excess, was - cases.bonus(after),
-                    target - cases.bonus(after));
-            return branch(next, done, after, was, o, excess, plain, live);
+            long was = v[2];
+            long bonus = cases.bonus(after);
+            long plain = excess == 0 ? 0 : cases.cover(done, after, o, excess, was - bonus, target - bonus);
+            long[] ahead = cases.ahead(v.length > 3 ? Arrays.copyOfRange(v, 3, v.length) : null, done, after, o,
+                    excess, Math.max(was, plain + bonus), was - bonus, target - bonus);
+            return branch(next, done, after, was, o, excess, plain, live, ahead);
         }
 
         /** Puts {@code state}, whose moment's cover is {@code cover}, or its cases on the next fan-out that splits. */
         private boolean branch(Map<Key, long[]> next, long[] done, long[] state, long was, int o, long excess,
-                               long cover, long[] live) {
+                               long cover, long[] live, long[] ahead) {
             long bonus = cases.bonus(state);
             long value = Math.max(was, cover + bonus);
             long[] split = excess > 0 ? cases.split(done, state, o, excess, was - bonus, target - bonus, cover) : null;
@@ -830,15 +860,18 @@ public final class PeakBound {
                 return false;
             }
             if (split == null) {
-                return put(next, state, value, live[0], live[1]);
+                return put(next, state, value, live[0], live[1], ahead);
             }
             int f = (int) split[0];
-            return branch(next, done, cases.open(state, f, true), was, o, excess, cover, live)
-                    && branch(next, done, cases.open(state, f, false), was, o, excess, split[1], live);
+            // The second case runs f again after o: the plan pays f's value too (FanOutCases.ahead).
+            return branch(next, done, cases.open(state, f, true), Math.max(was, ahead[f]), o, excess, cover, live,
+                    ahead)
+                    && branch(next, done, cases.open(state, f, false), was, o, excess, split[1], live, ahead);
         }
 
         /** Puts the state {@code after} with its values unless it reaches the target; false when the layer is full. */
-        private boolean put(Map<Key, long[]> next, long[] after, long value, long liveAfter, long cheapAfter) {
+        private boolean put(Map<Key, long[]> next, long[] after, long value, long liveAfter, long cheapAfter,
+                            long[] ahead) {
             if (value >= target) {
                 return true; // no order through here costs less than the best plan known
             }
@@ -848,9 +881,20 @@ public final class PeakBound {
                 if (next.size() >= stateCap) {
                     return false;
                 }
-                next.put(key, new long[] {liveAfter, cheapAfter, value});
-            } else if (value < old[2]) {
-                old[2] = value;
+                long[] v = new long[3 + (ahead == null ? 0 : ahead.length)];
+                v[0] = liveAfter;
+                v[1] = cheapAfter;
+                v[2] = value;
+                if (ahead != null) {
+                    System.arraycopy(ahead, 0, v, 3, ahead.length);
+                }
+                next.put(key, v);
+            } else {
+                // Two paths to one state: the least of each value holds for both.
+                old[2] = Math.min(old[2], value);
+                for (int i = 0; ahead != null && i < ahead.length; i++) {
+                    old[3 + i] = Math.min(old[3 + i], ahead[i]);
+                }
             }
             return true;
         }
