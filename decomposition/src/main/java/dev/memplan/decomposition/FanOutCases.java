@@ -27,6 +27,13 @@ import java.util.List;
  *       lambda c(f). Two such reruns of the same f are in disjoint intervals (a case is opened again only after its R),
  *       reruns of different operators are different timesteps: the additions sum.</li>
  * </ol>
+ * The second case's rerun comes after every moment of the path up to o as well ({@link #ahead}): at such a moment m
+ * the plan pays, after m, at least m's cover with f's reruns taken as paid (their shares 0, so that cover charges
+ * none of them; the bonus charges reruns before m), plus one rerun of f. Each state keeps, per fan-out that has run,
+ * the most of these over its path (at f's own run, the state's value: no cover before it charges f), the least of
+ * them where two paths meet; where f's second case opens, the state's value rises to it. (resnet50:train M_H: the
+ * path's peak came at the first run of {@code layer4.0.conv1/grad_weight} under f's first case, and the second case
+ * opened later, at {@code layer3.5.conv3/grad_weight}, charged its rerun only to the low moments after its reader.)
  * The dynamic program follows both: at a moment where the first case's cover is higher than the cover without cases
  * and than the state's value, the state splits into one per case, the case kept in the state's key until
  * R runs; then the second case's lambda c(f) is added to the state's bonus, charged at every later moment (and at R's

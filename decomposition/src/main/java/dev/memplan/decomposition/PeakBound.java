@@ -158,7 +158,9 @@ public final class PeakBound {
      * Where one of x's ways (its load, or a rerun option) frees at least the bytes of every other for at most its
      * price, x leaves whole by it or stays, and the cover is solved with such tensors whole ({@link WholeCover}):
      * a plan's choice at the moment frees whole tensors, and any other way of such an x is replaced by the one
-     * that frees more for less. The others keep the fractional treatment.
+     * that frees more for less. The others keep the fractional treatment, except a fan-out's live outputs, which
+     * the whole cover takes jointly ({@link #groups}: freeing one copy by the rerun frees nothing while its input
+     * stays, which each copy's hull, with half the input's room, did not see).
      *
      * <p>Who pays what, at one moment (so that together the tensors never charge more than the plan pays after it):
      * one rerun of p after the moment costs lambda c(p), and the only tensors this moment's cover can charge against
