@@ -365,11 +365,16 @@ class PricedBoundsTest {
      * b or their descendants), and a last one reading every tensor no one reads.
      */
     private static Graph readers(Graph.Builder b, Random r, int k) {
+        return readers(b, r, k, List.of("a", "b"), 4);
+    }
+
+    /** As above, the first reader's choices {@code first} (a, b and more), each new tensor of 1 to {@code most}. */
+    private static Graph readers(Graph.Builder b, Random r, int k, List<String> first, int most) {
         List<String> unread = new ArrayList<>(List.of("a", "b"));
-        List<String> written = new ArrayList<>(List.of("a", "b"));
+        List<String> written = new ArrayList<>(first);
         for (int i = 0; i < k; i++) {
             String t = "t" + i;
-            b.activation(t, 1 + r.nextInt(4));
+            b.activation(t, 1 + r.nextInt(most));
             List<String> in = new ArrayList<>(List.of(written.get(r.nextInt(written.size()))));
             if (r.nextBoolean()) {
                 String second = written.get(r.nextInt(written.size()));
@@ -531,6 +536,25 @@ class PricedBoundsTest {
                 Limits.DEFAULT).traffic());
     }
 
+    /** {@link #fanOutAndReaders} of seeds 0 to 59 and {@link #fanOutOfASum} of seeds 0 to 39. */
+    private static List<Graph> fanOutFamilies() {
+        List<Graph> all = new ArrayList<>();
+        for (long seed = 0; seed < 60; seed++) {
+            all.add(fanOutAndReaders(seed));
+        }
+        for (long seed = 0; seed < 40; seed++) {
+            all.add(fanOutOfASum(seed));
+        }
+        return all;
+    }
+
+    /** The live bytes priced at lambda 1 without a target or a limit, with the rules given. */
+    private static long priced(Graph g, TrafficPrices prices, long budget, boolean cases, boolean joint,
+                               boolean ahead) {
+        return PeakBound.of(g, prices, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP, Limits.DEFAULT, cases,
+                joint, ahead).traffic();
+    }
+
     /**
      * A fan-out's outputs leave the whole cover jointly ({@link PeakBound}'s {@code Cheap}): on {@link
      * #fanOutAndReaders} (60 seeds), {@link #fanOutOfASum} (40 seeds), budgets M_R to M_R + 3, and {@link
@@ -540,13 +564,7 @@ class PricedBoundsTest {
      */
     @Test
     void aFanOutsOutputsLeaveJointlyAndStayBelowTheBruteForce() {
-        List<Graph> all = new ArrayList<>();
-        for (long seed = 0; seed < 60; seed++) {
-            all.add(fanOutAndReaders(seed));
-        }
-        for (long seed = 0; seed < 40; seed++) {
-            all.add(fanOutOfASum(seed));
-        }
+        List<Graph> all = fanOutFamilies();
         for (long big = 4; big <= 10; big++) {
             all.add(sumThenFanOut(big));
         }
@@ -562,10 +580,8 @@ class PricedBoundsTest {
                 }
                 TrafficPrices prices = TrafficPrices.withReruns(g, 1);
                 for (boolean withCases : new boolean[] {false, true}) {
-                    long apart = PeakBound.of(g, prices, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP,
-                            Limits.DEFAULT, withCases, false).traffic();
-                    long joint = PeakBound.of(g, prices, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP,
-                            Limits.DEFAULT, withCases, true).traffic();
+                    long apart = priced(g, prices, budget, withCases, false, true);
+                    long joint = priced(g, prices, budget, withCases, true, true);
                     String c = g.name() + " B " + budget + (withCases ? " with" : " without") + " the cases: joint "
                             + joint + ", apart " + apart + ", optimum " + optimum;
                     assertTrue(joint <= optimum && joint >= apart, c);
@@ -598,13 +614,7 @@ class PricedBoundsTest {
      */
     @Test
     void aFanOutsRerunIsChargedToTheMomentsBeforeItAndStaysBelowTheBruteForce() {
-        List<Graph> all = new ArrayList<>();
-        for (long seed = 0; seed < 60; seed++) {
-            all.add(fanOutAndReaders(seed));
-        }
-        for (long seed = 0; seed < 40; seed++) {
-            all.add(fanOutOfASum(seed));
-        }
+        List<Graph> all = fanOutFamilies();
         int cases = 0;
         int raised = 0;
         for (Graph graph : all) {
@@ -617,10 +627,8 @@ class PricedBoundsTest {
                 }
                 TrafficPrices prices = TrafficPrices.withReruns(g, 1);
                 for (boolean joint : new boolean[] {false, true}) {
-                    long later = PeakBound.of(g, prices, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP,
-                            Limits.DEFAULT, true, joint, false).traffic();
-                    long both = PeakBound.of(g, prices, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP,
-                            Limits.DEFAULT, true, joint, true).traffic();
+                    long later = priced(g, prices, budget, true, joint, false);
+                    long both = priced(g, prices, budget, true, joint, true);
                     String c = g.name() + " B " + budget + (joint ? " joint" : " apart") + ": both " + both
                             + ", later only " + later + ", optimum " + optimum;
                     assertTrue(both <= optimum && both >= later, c);
@@ -636,10 +644,8 @@ class PricedBoundsTest {
             Graph g = fanOutAndMoreReaders(seed).withSetting(ALL);
             TrafficPrices prices = TrafficPrices.withReruns(g, 1);
             for (long budget = 13; budget <= 15; budget++) {
-                long later = PeakBound.of(g, prices, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP,
-                        Limits.DEFAULT, true, true, false).traffic();
-                long both = PeakBound.of(g, prices, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP,
-                        Limits.DEFAULT, true, true, true).traffic();
+                long later = priced(g, prices, budget, true, true, false);
+                long both = priced(g, prices, budget, true, true, true);
                 Double optimum = minimumObjective(g, ALL, budget, 2, 1);
                 String c = g.name() + " B " + budget + ": both " + both + ", later only " + later + ", optimum "
                         + optimum;
@@ -660,25 +666,6 @@ class PricedBoundsTest {
                 .activation("a", 2).activation("b", 2)
                 .operator(new Operator("A", null, List.of("in"), List.of("y"), 100L))
                 .operator(new Operator("P", null, List.of("y"), List.of("a", "b"), 2L));
-        List<String> unread = new ArrayList<>(List.of("a", "b"));
-        List<String> written = new ArrayList<>(List.of("a", "b", "in"));
-        int k = 6 + r.nextInt(3);
-        for (int i = 0; i < k; i++) {
-            String t = "t" + i;
-            b.activation(t, 1 + r.nextInt(6));
-            List<String> in = new ArrayList<>(List.of(written.get(r.nextInt(written.size()))));
-            if (r.nextBoolean()) {
-                String second = written.get(r.nextInt(written.size()));
-                if (!in.contains(second)) {
-                    in.add(second);
-                }
-            }
-            unread.removeAll(in);
-            b.operator(new Operator("O" + i, null, in, List.of(t), 100L));
-            unread.add(t);
-            written.add(t);
-        }
-        return b.activation("out", 1).operator(new Operator("Z", null, unread, List.of("out"), 100L)).output("out")
-                .build();
+        return readers(b, r, 6 + r.nextInt(3), List.of("a", "b", "in"), 6);
     }
 }
