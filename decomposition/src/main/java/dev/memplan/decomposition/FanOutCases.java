@@ -27,6 +27,13 @@ import java.util.List;
  *       lambda c(f). Two such reruns of the same f are in disjoint intervals (a case is opened again only after its R),
  *       reruns of different operators are different timesteps: the additions sum.</li>
  * </ol>
+ * The second case's rerun comes after every moment of the path up to o as well ({@link #ahead}): at such a moment m
+ * the plan pays, after m, at least m's cover with f's reruns taken as paid (their shares 0, so that cover charges
+ * none of them; the bonus charges reruns before m), plus one rerun of f. Each state keeps, per fan-out that has run,
+ * the most of these over its path (at f's own run, the state's value: no cover before it charges f), the least of
+ * them where two paths meet; where f's second case opens, the state's value rises to it. (resnet50:train M_H: the
+ * path's peak came at the first run of {@code layer4.0.conv1/grad_weight} under f's first case, and the second case
+ * opened later, at {@code layer3.5.conv3/grad_weight}, charged its rerun only to the low moments after its reader.)
  * The dynamic program follows both: at a moment where the first case's cover is higher than the cover without cases
  * and than the state's value, the state splits into one per case, the case kept in the state's key until
  * R runs; then the second case's lambda c(f) is added to the state's bonus, charged at every later moment (and at R's
@@ -61,8 +68,12 @@ final class FanOutCases {
     /** Covers computed since the last {@link #takeExtra}, for the meter. */
     private long extra;
 
-    private FanOutCases(Graph g, PeakBound.Cheap cheap, int[] fanOuts) {
+    /** Whether a second case also charges the path's moments before it ({@link #ahead}). */
+    private final boolean charged;
+
+    private FanOutCases(Graph g, PeakBound.Cheap cheap, int[] fanOuts, boolean charged) {
         this.g = g;
+        this.charged = charged;
         this.cheap = cheap;
         this.fanOuts = fanOuts;
         words = (g.operatorCount() + 63) / 64;
@@ -83,6 +94,11 @@ final class FanOutCases {
      * ({@link #LEAST_PART}) or more than 64.
      */
     static FanOutCases of(Graph g, PeakBound.Cheap cheap) {
+        return of(g, cheap, true);
+    }
+
+    /** As above; without {@code ahead} a second case charges only the moments from its reader on (for tests). */
+    static FanOutCases of(Graph g, PeakBound.Cheap cheap, boolean ahead) {
         List<Integer> list = new ArrayList<>();
         for (int f = 0; f < g.operatorCount(); f++) {
             int sized = 0;
@@ -100,7 +116,7 @@ final class FanOutCases {
             }
         }
         return list.isEmpty() || list.size() > 64 ? null
-                : new FanOutCases(g, cheap, list.stream().mapToInt(Integer::intValue).toArray());
+                : new FanOutCases(g, cheap, list.stream().mapToInt(Integer::intValue).toArray(), ahead);
     }
 
     /** A state's bits: the done set's words and the three extra ones, all zero. */
@@ -155,6 +171,34 @@ final class FanOutCases {
             }
         }
         return best;
+    }
+
+    /**
+     * Per fan-out, a lower bound on what a plan following the path to o's first run (in {@code state}'s cases) pays
+     * if it runs that fan-out again after o: {@code before} (the path's values before o, null at the start) raised
+     * for o's moment. A fan-out f that has not run is left out (0); at f's own run its value is the moment's
+     * {@code value} plus f's cost: no cover up to there charges a rerun of f (its outputs are not live, none is a
+     * needed input). At a later moment where an output of f is live, the moment's cover with f's reruns taken as
+     * paid (their shares 0) plus the state's bonus plus f's cost: the plan pays the traffic and reruns other than
+     * f's after the moment, the reruns before it that the bonus charges, and at least one rerun of f after it.
+     * So when f's second case opens at a later moment (a rerun of f after it), the state's value may rise to f's.
+     */
+    long[] ahead(long[] before, long[] done, long[] state, int o, long excess, long value, long floor, long target) {
+        long[] a = before == null ? new long[fanOuts.length] : before.clone();
+        for (int i = 0; charged && i < fanOuts.length; i++) {
+            if (fanOuts[i] == o) {
+                a[i] = value + cost[i];
+            } else if (excess > 0 && PeakBound.has(done, fanOuts[i]) && liveOutputs(done, o, i).length > 0) {
+                cheap.paid(fanOuts[i]);
+                try {
+                    a[i] = Math.max(a[i], cover(done, o, excess, floor, target, state[words + 1]) + bonus(state)
+                            + cost[i]);
+                } finally {
+                    cheap.paid(-1);
+                }
+            }
+        }
+        return a;
     }
 
     /** {@code state} with fan-out i's case open: the second (a rerun before R) or the first (none). */

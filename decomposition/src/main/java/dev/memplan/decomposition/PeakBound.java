@@ -89,6 +89,24 @@ public final class PeakBound {
     /** As above; without {@code cases} the fan-outs' cases ({@link FanOutCases}) are left out (for tests). */
     static Result of(Graph g, TrafficPrices prices, long budget, long target, int stateCap, Limits limits,
                      boolean cases) {
+        return of(g, prices, budget, target, stateCap, limits, cases, true);
+    }
+
+    /**
+     * As above; without {@code joint} a fan-out's outputs leave the whole cover one by one, each by its own hull
+     * ({@link Cheap}'s groups left out, for tests).
+     */
+    static Result of(Graph g, TrafficPrices prices, long budget, long target, int stateCap, Limits limits,
+                     boolean cases, boolean joint) {
+        return of(g, prices, budget, target, stateCap, limits, cases, joint, true);
+    }
+
+    /**
+     * As above; without {@code ahead} a fan-out's second case charges its rerun to the later moments only, not to the
+     * path's moments before it ({@link FanOutCases#ahead}, for tests).
+     */
+    static Result of(Graph g, TrafficPrices prices, long budget, long target, int stateCap, Limits limits,
+                     boolean cases, boolean joint, boolean ahead) {
         long began = System.nanoTime();
         // nanoTime may be near any value: compare elapsed times, never sums with a far-off sentinel.
         java.time.Duration wall = limits.budget().wallLeft();
@@ -97,10 +115,10 @@ public final class PeakBound {
         Limits step = limits.workMode() ? limits.child() : limits;
         Budget.Meter forwardMeter = step.workMode()
                 ? step.budget().splitWork(Shares.BOUND_DIRECTIONS).meter(CHECKS_PER_UNIT) : null;
-        Cheap cheap = prices == null ? null : new Cheap(g, prices);
+        Cheap cheap = prices == null ? null : new Cheap(g, prices, joint);
         long[] forward = new Direction(g, budget, target, false, stateCap,
                 new Stop(began, half, limits, forwardMeter), cheap,
-                cheap == null || !cases ? null : FanOutCases.of(g, cheap)).run();
+                cheap == null || !cases ? null : FanOutCases.of(g, cheap, ahead)).run();
         if (forward[2] == 1) {
             return new Result(forward[0], true, (int) forward[1], 0);
         }
@@ -140,7 +158,9 @@ public final class PeakBound {
      * Where one of x's ways (its load, or a rerun option) frees at least the bytes of every other for at most its
      * price, x leaves whole by it or stays, and the cover is solved with such tensors whole ({@link WholeCover}):
      * a plan's choice at the moment frees whole tensors, and any other way of such an x is replaced by the one
-     * that frees more for less. The others keep the fractional treatment.
+     * that frees more for less. The others keep the fractional treatment, except a fan-out's live outputs, which
+     * the whole cover takes jointly ({@link #groups}: freeing one copy by the rerun frees nothing while its input
+     * stays, which each copy's hull, with half the input's room, did not see).
      *
      * <p>Who pays what, at one moment (so that together the tensors never charge more than the plan pays after it):
      * one rerun of p after the moment costs lambda c(p), and the only tensors this moment's cover can charge against
@@ -180,8 +200,21 @@ public final class PeakBound {
         private final int[] fullAt;
         private int stamp;
 
+        /** Whether a fan-out's outputs leave the whole cover jointly ({@link #groups}). */
+        private final boolean joint;
+        /**
+         * An operator whose reruns the cover takes as paid already (their shares 0: {@link FanOutCases}' earlier
+         * moments charge one of its reruns apart), or -1.
+         */
+        private int paid = -1;
+
         Cheap(Graph g, TrafficPrices prices) {
+            this(g, prices, true);
+        }
+
+        Cheap(Graph g, TrafficPrices prices, boolean joint) {
             this.g = g;
+            this.joint = joint;
             int m = g.tensorCount();
             full = new long[m];
             rerun = prices.rerun();
@@ -217,6 +250,16 @@ public final class PeakBound {
 
         long[] rerun() {
             return rerun;
+        }
+
+        /** Takes operator f's reruns as paid (-1: none) in the covers that follow. */
+        void paid(int f) {
+            paid = f;
+        }
+
+        /** y's share of its producer's rerun, 0 where that rerun is taken as paid ({@link #paid}). */
+        private long rerunPrice(int y) {
+            return g.producer(y) == paid ? 0 : rerun[y];
         }
 
         int size() {
@@ -257,18 +300,20 @@ public final class PeakBound {
 
         /**
          * The cover with the tensors whose producer may not pay leaving whole ({@link WholeCover}), the others as in
-         * the fractional cover; -1 when the search is cut short.
+         * the fractional cover, except a fan-out's live outputs, which leave by one of their joint ways
+         * ({@link #groups}); -1 when the search is cut short.
          */
         private long whole(long[] done, int[] own, boolean reverse, long excess, List<long[]> items) {
             List<long[]> fixed = new ArrayList<>();
             List<long[]> continuous = new ArrayList<>();
             java.util.Set<Integer> whole = new java.util.HashSet<>();
+            Map<Integer, List<long[]>> groups = groups(items);
             for (long[] it : items) {
                 int x = (int) it[3];
                 if (rerun[x] < 0 || fullAt[x] == stamp) {
                     fixed.add(new long[] {g.size(x), full[x]});
-                } else if (whole.contains(x)) {
-                    continue; // a later step of a tensor that leaves whole
+                } else if (whole.contains(x) || groups.containsKey(g.producer(x))) {
+                    continue; // a later step of a tensor that leaves whole, or a fan-out's output left jointly
                 } else {
                     long[] one = dominant(x);
                     if (one != null) {
@@ -284,7 +329,155 @@ public final class PeakBound {
                     fixed.add(new long[] {g.size(x), 2 * g.size(x)});
                 }
             }
-            return WholeCover.of(fixed, continuous, excess);
+            if (groups.isEmpty()) {
+                return WholeCover.of(fixed, continuous, excess);
+            }
+            long room = 0;
+            for (long[] f : fixed) {
+                room += f[0];
+            }
+            for (long[] c : continuous) {
+                room += c[2];
+            }
+            List<List<long[]>> ways = new ArrayList<>(groups.values());
+            int combos = 1;
+            for (List<long[]> w : ways) {
+                combos *= w.size();
+            }
+            long least = -1;
+            for (int c = 0; c < combos; c++) {
+                List<long[]> chosen = new ArrayList<>(fixed);
+                long bytes = room;
+                int rest = c;
+                for (List<long[]> w : ways) {
+                    long[] way = w.get(rest % w.size());
+                    rest /= w.size();
+                    if (way[0] > 0) {
+                        chosen.add(way);
+                        bytes += way[0];
+                    }
+                }
+                if (bytes < excess) {
+                    continue; // no plan leaves the fan-outs' outputs so and covers the excess
+                }
+                long one = WholeCover.of(chosen, continuous, excess);
+                if (one < 0) {
+                    return -1;
+                }
+                least = least < 0 ? one : Math.min(least, one);
+            }
+            return least;
+        }
+
+        /** Most outputs of one fan-out left jointly, and most joint ways of all fan-outs at one moment. */
+        private static final int MOST_JOINT = 4;
+        private static final int MOST_COMBOS = 64;
+
+        /**
+         * The fan-outs whose outputs leave jointly at the moment, each with its ways {bytes, price} (none first):
+         * an operator f with two to {@link #MOST_JOINT} outputs priced for reruns among {@code items}, and one to
+         * {@link #MOST_INPUTS} dead inputs. Each output x is on chip, off by a load after a spill ({@code full[x]}),
+         * or off by a rerun of f ({@code share(x)}); if any is made again, each dead input y of f is kept through the
+         * moment or returned after it, one way for all ({@link #ways}, taken m times: y's m sharers among f's
+         * outputs), its room taken from the bytes freed. A plan's choice at the moment is one of these ways, with
+         * y's room or return charged once, so at least m/k of it (k sharers in all), where the per-output hull lets
+         * one output claim a part of y's room that the others, on chip, do not free: freeing one copy by a rerun
+         * frees nothing while y stays. Only the ways no other beats (at least the bytes for at most the price) are
+         * kept; fan-outs whose ways multiply past {@link #MOST_COMBOS} keep the per-output hull.
+         */
+        private Map<Integer, List<long[]>> groups(List<long[]> items) {
+            Map<Integer, List<Integer>> members = new java.util.LinkedHashMap<>();
+            for (long[] it : items) {
+                int x = (int) it[3];
+                if (rerun[x] >= 0 && fullAt[x] != stamp) {
+                    List<Integer> m = members.computeIfAbsent(g.producer(x), k -> new ArrayList<>());
+                    if (!m.contains(x)) {
+                        m.add(x);
+                    }
+                }
+            }
+            Map<Integer, List<long[]>> groups = new java.util.LinkedHashMap<>();
+            if (!joint) {
+                return groups;
+            }
+            int combos = 1;
+            for (Map.Entry<Integer, List<Integer>> e : members.entrySet()) {
+                List<Integer> outs = e.getValue();
+                List<Integer> dead = new ArrayList<>();
+                for (int y : inputs[outs.get(0)]) {
+                    if (sharersAt[y] == stamp) {
+                        dead.add(y);
+                    }
+                }
+                if (outs.size() < 2 || outs.size() > MOST_JOINT || dead.isEmpty() || dead.size() > MOST_INPUTS) {
+                    continue;
+                }
+                List<long[]> ways = jointWays(outs, dead);
+                if (ways != null && combos * ways.size() <= MOST_COMBOS) {
+                    combos *= ways.size();
+                    groups.put(e.getKey(), ways);
+                }
+            }
+            return groups;
+        }
+
+        /**
+         * The ways of a fan-out's outputs {@code outs} with dead inputs {@code dead} ({@link #groups}), those no
+         * other beats, {bytes, price}, none ({0, 0}) first; null past 4,096 of them.
+         */
+        private List<long[]> jointWays(List<Integer> outs, List<Integer> dead) {
+            int m = outs.size();
+            List<List<long[]>> inputWays = new ArrayList<>();
+            int inputCombos = 1;
+            for (int y : dead) {
+                inputWays.add(ways(y));
+                inputCombos *= inputWays.get(inputWays.size() - 1).size();
+            }
+            int assignments = (int) Math.pow(3, m);
+            if ((long) assignments * inputCombos > 4_096) {
+                return null;
+            }
+            List<long[]> all = new ArrayList<>();
+            for (int a = 0; a < assignments; a++) {
+                long bytes = 0;
+                long price = 0;
+                boolean made = false;
+                int rest = a;
+                for (int x : outs) {
+                    int way = rest % 3; // 0 on chip, 1 loaded after a spill, 2 made again
+                    rest /= 3;
+                    if (way > 0) {
+                        bytes += g.size(x);
+                        price += way == 1 ? full[x] : share(x);
+                        made |= way == 2;
+                    }
+                }
+                for (int c = 0; c < (made ? inputCombos : 1); c++) {
+                    long b = bytes;
+                    long p = price;
+                    int r = c;
+                    for (int i = 0; made && i < inputWays.size(); i++) {
+                        long[] w = inputWays.get(i).get(r % inputWays.get(i).size());
+                        r /= inputWays.get(i).size();
+                        p += m * w[0];
+                        b -= m * w[1];
+                    }
+                    if (b > 0) {
+                        all.add(new long[] {b, p});
+                    }
+                }
+            }
+            all.sort((u, v) -> u[0] != v[0] ? Long.compare(v[0], u[0]) : Long.compare(u[1], v[1]));
+            List<long[]> kept = new ArrayList<>();
+            long cheapest = Long.MAX_VALUE;
+            for (long[] w : all) {
+                if (w[1] < cheapest) {
+                    kept.add(w);
+                    cheapest = w[1];
+                }
+            }
+            kept.add(0, new long[] {0, 0});
+            return kept;
         }
 
         /** The fractional cover of {@code excess} bytes by {@code items}, sorted, the rest at twice its bytes. */
@@ -360,7 +553,7 @@ public final class PeakBound {
             List<long[]> ways = new ArrayList<>();
             ways.add(new long[] {0, g.size(y) / k});
             ways.add(new long[] {full[y] / k, 0});
-            if (rerun[y] < 0 || full[y] <= rerun[y]) {
+            if (rerun[y] < 0 || full[y] <= rerunPrice(y)) {
                 return ways;
             }
             List<Integer> second = new ArrayList<>();
@@ -373,7 +566,7 @@ public final class PeakBound {
                 second.clear();
             }
             for (int room = 0; room < 1 << second.size(); room++) {
-                long price = rerun[y];
+                long price = rerunPrice(y);
                 long held = 0;
                 for (int i = 0; i < second.size(); i++) {
                     int z = second.get(i);
@@ -476,6 +669,9 @@ public final class PeakBound {
          * outputs claimed by no one, in proportion to x's bytes among the producer's live outputs, rounded down.
          */
         private long share(int x) {
+            if (g.producer(x) == paid) {
+                return 0;
+            }
             long unclaimed = 0;
             long liveBytes = 0;
             for (int z : g.outputs(g.producer(x))) {
@@ -632,11 +828,11 @@ public final class PeakBound {
             }
             long excess = Math.max(0, step - budget);
             if (cases != null) {
-                return addCases(next, done, after, v[2], o, excess, new long[] {liveAfter, cheapAfter});
+                return addCases(next, done, after, v, o, excess, new long[] {liveAfter, cheapAfter});
             }
             long value = Math.max(v[2], this.cheap == null ? excess + Math.max(0, excess - cheap)
                     : excess == 0 ? 0 : this.cheap.cover(done, o, reverse, excess, v[2], target, new int[0]));
-            return put(next, after, value, liveAfter, cheapAfter);
+            return put(next, after, value, liveAfter, cheapAfter, null);
         }
 
         /**
@@ -645,16 +841,19 @@ public final class PeakBound {
          * (and so on for another fan-out, up to {@link FanOutCases#MOST_OPEN} open). False when the layer is full or
          * the work is spent.
          */
-        private boolean addCases(Map<Key, long[]> next, long[] done, long[] after, long was, int o, long excess,
+        private boolean addCases(Map<Key, long[]> next, long[] done, long[] after, long[] v, int o, long excess,
                                  long[] live) {
-            long plain = excess == 0 ? 0 : cases.cover(done, after, o, excess, was - cases.bonus(after),
-                    target - cases.bonus(after));
-            return branch(next, done, after, was, o, excess, plain, live);
+            long was = v[2];
+            long bonus = cases.bonus(after);
+            long plain = excess == 0 ? 0 : cases.cover(done, after, o, excess, was - bonus, target - bonus);
+            long[] ahead = cases.ahead(v.length > 3 ? Arrays.copyOfRange(v, 3, v.length) : null, done, after, o,
+                    excess, Math.max(was, plain + bonus), was - bonus, target - bonus);
+            return branch(next, done, after, was, o, excess, plain, live, ahead);
         }
 
         /** Puts {@code state}, whose moment's cover is {@code cover}, or its cases on the next fan-out that splits. */
         private boolean branch(Map<Key, long[]> next, long[] done, long[] state, long was, int o, long excess,
-                               long cover, long[] live) {
+                               long cover, long[] live, long[] ahead) {
             long bonus = cases.bonus(state);
             long value = Math.max(was, cover + bonus);
             long[] split = excess > 0 ? cases.split(done, state, o, excess, was - bonus, target - bonus, cover) : null;
@@ -663,15 +862,18 @@ public final class PeakBound {
                 return false;
             }
             if (split == null) {
-                return put(next, state, value, live[0], live[1]);
+                return put(next, state, value, live[0], live[1], ahead);
             }
             int f = (int) split[0];
-            return branch(next, done, cases.open(state, f, true), was, o, excess, cover, live)
-                    && branch(next, done, cases.open(state, f, false), was, o, excess, split[1], live);
+            // The second case runs f again after o: the plan pays f's value too (FanOutCases.ahead).
+            return branch(next, done, cases.open(state, f, true), Math.max(was, ahead[f]), o, excess, cover, live,
+                    ahead)
+                    && branch(next, done, cases.open(state, f, false), was, o, excess, split[1], live, ahead);
         }
 
         /** Puts the state {@code after} with its values unless it reaches the target; false when the layer is full. */
-        private boolean put(Map<Key, long[]> next, long[] after, long value, long liveAfter, long cheapAfter) {
+        private boolean put(Map<Key, long[]> next, long[] after, long value, long liveAfter, long cheapAfter,
+                            long[] ahead) {
             if (value >= target) {
                 return true; // no order through here costs less than the best plan known
             }
@@ -681,9 +883,20 @@ public final class PeakBound {
                 if (next.size() >= stateCap) {
                     return false;
                 }
-                next.put(key, new long[] {liveAfter, cheapAfter, value});
-            } else if (value < old[2]) {
-                old[2] = value;
+                long[] v = new long[3 + (ahead == null ? 0 : ahead.length)];
+                v[0] = liveAfter;
+                v[1] = cheapAfter;
+                v[2] = value;
+                if (ahead != null) {
+                    System.arraycopy(ahead, 0, v, 3, ahead.length);
+                }
+                next.put(key, v);
+            } else {
+                // Two paths to one state: the least of each value holds for both.
+                old[2] = Math.min(old[2], value);
+                for (int i = 0; ahead != null && i < ahead.length; i++) {
+                    old[3 + i] = Math.min(old[3 + i], ahead[i]);
+                }
             }
             return true;
         }
