@@ -21,6 +21,8 @@ import dev.memplan.model.SolverInfo;
 import dev.memplan.model.TensorSetting;
 import dev.memplan.model.TrainingStep;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
@@ -157,14 +159,14 @@ final class OrderCover {
         int[] start = from.schedule().resolve(g);
         int[] sinksLast = OrderMoves.fullSinksLast(g, start, budget);
         List<OrderMoves.Moved> reached = new ArrayList<>();
-        for (int[] s : java.util.Arrays.equals(sinksLast, start) ? List.of(start) : List.of(start, sinksLast)) {
+        for (int[] s : Arrays.equals(sinksLast, start) ? List.of(start) : List.of(start, sinksLast)) {
             OrderMoves.Moved m = OrderMoves.of(g, s, budget, limits);
-            if (m != null && m.lp() < from.traffic().nonCompulsory() && !java.util.Arrays.equals(m.order(), start)
-                    && reached.stream().noneMatch(r -> java.util.Arrays.equals(r.order(), m.order()))) {
+            if (m != null && m.lp() < from.traffic().nonCompulsory() && !Arrays.equals(m.order(), start)
+                    && reached.stream().noneMatch(r -> Arrays.equals(r.order(), m.order()))) {
                 reached.add(m);
             }
         }
-        reached.sort(java.util.Comparator.comparingLong(OrderMoves.Moved::lp));
+        reached.sort(Comparator.comparingLong(OrderMoves.Moved::lp));
         Covered best = null;
         for (int i = 0; i < reached.size() && !limits.stopped(); i++) {
             if (best != null && best.plan().traffic().nonCompulsory() <= reached.get(i).lp()) {

@@ -1,6 +1,7 @@
 package dev.memplan.decomposition;
 
 import dev.memplan.formulations.cosma.FixedOrderBound;
+import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import java.util.TreeSet;
@@ -116,7 +117,7 @@ final class OrderMoves {
             for (int y : g.outputs(o)) {
                 sink &= g.consumers(y).length == 0;
             }
-            last[i] = sink && dev.memplan.model.Budgets.operatorFootprint(g, o) >= budget;
+            last[i] = sink && Budgets.operatorFootprint(g, o) >= budget;
             if (!last[i]) {
                 out[k++] = o;
             }
