@@ -116,7 +116,7 @@ final class SolveCommand extends CommandBase.CaseCommand {
             }
             if (Budget.interrupted()) {
                 err.println("memplan: interrupted: wrote the best checked plan so far (" + r.status()
-                        + (r.gap() == null ? "" : String.format(", gap %.2f%%", 100 * r.gap())) + ") to " + this.out);
+                        + (r.gap() == null ? "" : ", gap " + PipelineReport.gap(r.gap())) + ") to " + this.out);
             }
         }
         return ExitCode.OK.code();

@@ -6,6 +6,8 @@ import dev.memplan.model.Budget;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.PlanResult;
 import dev.memplan.model.SolveStatus;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -255,9 +257,22 @@ public final class PipelineReport {
         return value == null ? "-" : Long.toString(value);
     }
 
-    /** A gap as a percentage with two decimals, or "-" for none. */
+    /** A gap as a percentage with two decimals, or "-" for none; see {@link #percent(double, int)}. */
     public static String gap(Double gap) {
-        return gap == null ? "-" : String.format(Locale.ROOT, "%.2f%%", 100 * gap);
+        return gap == null ? "-" : percent(gap, 2);
+    }
+
+    /**
+     * A gap in [0, 1] as a percentage with the given decimals, except that a gap above zero never reads as zero: one
+     * that would round to 0.00% is given to two significant digits ({@code 0.0012%}), so a plan that is not proven
+     * never looks proven.
+     */
+    public static String percent(double gap, int decimals) {
+        double p = 100 * gap;
+        if (p > 0 && p < 0.5 * Math.pow(10, -decimals)) {
+            return new BigDecimal(p).round(new MathContext(2)).stripTrailingZeros().toPlainString() + "%";
+        }
+        return String.format(Locale.ROOT, "%." + decimals + "f%%", p);
     }
 
     /** A fixed-schedule start's objective, with its status unless OPTIMAL; "-" when it did not run. */

@@ -45,4 +45,18 @@ class PipelineReportTest {
         assertEquals("0.0%", PipelineReport.reduction(0, 0));
         assertEquals("-", PipelineReport.reduction(5, 0));
     }
+
+    @Test
+    void aGapAboveZeroNeverPrintsAsZero() {
+        // deeplabv3_resnet50:train M_R, lambda 1: 43,101,184 over 43,100,674 printed "0.00%" while FEASIBLE.
+        double gap = (43_101_184.0 - 43_100_674) / 43_101_184;
+        assertEquals("0.0012%", PipelineReport.gap(gap));
+        assertEquals("0.0012%", PipelineReport.percent(gap, 1));
+        assertEquals("0.00%", PipelineReport.gap(0.0));
+        assertEquals("-", PipelineReport.gap(null));
+        assertEquals("2.31%", PipelineReport.gap(0.0231));
+        assertEquals("0.01%", PipelineReport.gap(0.00005));
+        assertEquals("0.0049%", PipelineReport.gap(0.0000494));
+        assertEquals("100.00%", PipelineReport.gap(1.0));
+    }
 }

@@ -104,10 +104,10 @@ public final class Comparison {
             return null;
         }
         String note = rc != null ? "plan from " + rc.source() + ", bound " + PipelineReport.lowerBound(rc.bound())
-                + String.format(Locale.ROOT, ", gap %.2f%%", 100 * rc.gap())
+                + ", gap " + PipelineReport.gap(rc.gap())
                 : (o.dnc() == null && o.whole() != null && o.whole().startingPlanOnly() ? "starting plan (best scheme), "
                         : "") + "bound " + PipelineReport.orDash(c.bound())
-                        + (c.gap() == null ? "" : String.format(Locale.ROOT, ", gap %.2f%%", 100 * c.gap()));
+                        + (c.gap() == null ? "" : ", gap " + PipelineReport.gap(c.gap()));
         return new Row(c.planner(), c.status().name(), c.check(), c.seconds(), note);
     }
 

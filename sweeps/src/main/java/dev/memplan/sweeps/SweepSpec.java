@@ -464,6 +464,10 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
                     requireWeights(n, text, weighted);
                     PlannerChoice.RECOMPUTE.forEach(s -> out.add(PlannerChoice.scheme(s)));
                 }
+                case "checkpoint-cheap" -> {
+                    requireWeights(n, text, weighted);
+                    Schemes.cheapRungs("default").forEach(s -> out.add(PlannerChoice.scheme(s)));
+                }
                 default -> {
                     try {
                         if (text.split("/", -1).length == 4) {
@@ -474,8 +478,8 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
                         }
                     } catch (IllegalArgumentException e) {
                         throw n.error(e.getMessage() + "; or 'paper' (the paper's four), 'schemes' (all), 'recompute' "
-                                + "(the recompute schemes), 'cosma', or a map {name: cosma, schedule: ..., encoding: "
-                                + "..., without: [...], start: ...}");
+                                + "(the recompute schemes), 'checkpoint-cheap' (checkpointing by price's four rungs), 'cosma', or a "
+                                + "map {name: cosma, schedule: ..., encoding: ..., without: [...], start: ...}");
                     }
                     out.add(new PlannerChoice(PlannerChoice.Kind.SCHEME, text, Map.of()));
                 }

@@ -329,4 +329,26 @@ class SweepSpecTest {
         assertEquals(PlannerChoice.RECOMPUTE, dev.memplan.baselines.replacement.Schemes.recompute(train, 1).stream()
                 .map(dev.memplan.baselines.replacement.Scheme::name).toList());
     }
+
+    /**
+     * The spec group 'checkpoint-cheap' is every rung of checkpointing by price on the default order, whatever it
+     * drops; the rungs Schemes.recompute adds on a graph where recomputing is cheap are among them. It needs weights.
+     */
+    @Test
+    void theCheckpointCheapGroupIsEveryRung() {
+        SweepSpec s = parse("graphs: [fig1:train]\nbudgets: [M_R]\nplanners: [checkpoint-cheap]\n"
+                + "recompute_weights: [1, 0.00390625]\n");
+        List<String> rungs = List.of("default/checkpoint-cheap-1/belady/tflite",
+                "default/checkpoint-cheap-2/belady/tflite", "default/checkpoint-cheap-4/belady/tflite",
+                "default/checkpoint-cheap-8/belady/tflite");
+        assertEquals(rungs, s.cases().stream().map(c -> c.planner().label()).distinct().toList());
+        assertEquals(8, s.cases().size());
+        assertTrue(s.cases().stream().allMatch(c -> c.planner().recomputes() && c.recomputeWeight() != null));
+        dev.memplan.model.Graph train = GraphSources.graph("fig1:train");
+        List<String> added = dev.memplan.baselines.replacement.Schemes.recompute(train, 1.0 / 256).stream()
+                .map(dev.memplan.baselines.replacement.Scheme::name).filter(n -> n.contains("cheap")).toList();
+        assertTrue(!added.isEmpty() && rungs.containsAll(added), added.toString());
+        assertTrue(error("graphs: [fig1]\nplanners: [checkpoint-cheap]\n")
+                .startsWith("s.yaml:2:12: 'checkpoint-cheap' recomputes"));
+    }
 }

@@ -100,7 +100,7 @@ public final class Schemes {
         List<Scheme> schemes = new ArrayList<>();
         BitSet before = null;
         for (int k : CHEAP_RUNGS) {
-            Scheme scheme = recomputing(scheduler + "/checkpoint-cheap-" + k + "/belady/tflite", lambda);
+            Scheme scheme = recomputing(cheapRungs(scheduler).get(CHEAP_RUNGS.indexOf(k)), lambda);
             BitSet drops = scheme.recomputation().cheapDrops(graph);
             if (!drops.isEmpty() && !drops.equals(before)) {
                 schemes.add(scheme);
@@ -112,6 +112,14 @@ public final class Schemes {
 
     /** The rungs K of {@link #cheap}: what is dropped costs less than 1/K of its load to make again. */
     static final List<Integer> CHEAP_RUNGS = List.of(1, 2, 4, 8);
+
+    /**
+     * Every rung's name {@code SCHEDULER/checkpoint-cheap-K/belady/tflite}, K = 1, 2, 4, 8, whatever it drops on a
+     * graph (a sweep names its planners before it loads a graph; a rung that drops nothing plans as keep-everything).
+     */
+    public static List<String> cheapRungs(String scheduler) {
+        return CHEAP_RUNGS.stream().map(k -> scheduler + "/checkpoint-cheap-" + k + "/belady/tflite").toList();
+    }
 
     /**
      * The recompute baseline of that name ({@code SCHEDULER/RECOMPUTE/POLICY/ALLOCATOR}) under weight

@@ -1,5 +1,6 @@
 package dev.memplan.sweeps.figures;
 
+import dev.memplan.decomposition.PipelineReport;
 import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.sweeps.ResultRow;
 import java.util.Comparator;
@@ -89,7 +90,7 @@ public final class CosmaRows {
             start == null || start < 0 ? "-" : Long.toString(start),
             c.status() + (c.error() == null ? "" : " (" + c.error() + ")"),
             ComparisonRows.text(c.trafficNonCompulsory()), ComparisonRows.text(c.bound()),
-            c.gap() == null ? "-" : String.format(Locale.ROOT, "%.2f%%", 100 * c.gap()),
+            PipelineReport.gap(c.gap()),
             String.format(Locale.ROOT, "%.2f", c.seconds()), ComparisonRows.text(c.vars()),
             ComparisonRows.text(c.cons()), encoding, c.solver()};
     }

@@ -1,5 +1,6 @@
 package dev.memplan.sweeps.figures;
 
+import dev.memplan.decomposition.PipelineReport;
 import java.util.Locale;
 
 /** How figures and tables print numbers: fixed, locale-independent formats. */
@@ -21,9 +22,9 @@ final class Numbers {
         return s == Math.rint(s) ? String.format(Locale.ROOT, "%.0f", s) : Double.toString(s);
     }
 
-    /** A gap in (0, 1] as a percentage with one decimal. */
+    /** A gap in (0, 1] as a percentage with one decimal (two significant digits below 0.05%). */
     static String percent(double gap) {
-        return String.format(Locale.ROOT, "%.1f%%", 100 * gap);
+        return PipelineReport.percent(gap, 1);
     }
 
     /** A count with decimal prefixes (k, M, G, T, P) and up to three significant digits: {@code 1.5 G}. */
