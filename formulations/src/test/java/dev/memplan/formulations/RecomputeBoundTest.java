@@ -197,8 +197,8 @@ class RecomputeBoundTest {
      * -> l:1; l, a3 -> G3 -> g3:1; g3, a2 -> G2 -> g2:1; g2, a1 -> G1 -> g1:1, every cost 100 (no rerun pays at lambda
      * 1). At B = 12 the loss's own bytes are 5 and a1, a2, a3 are live: E = 5 bytes over the budget, which a
      * fractional cover meets with one and a quarter tensors (10 at a spill and a load each), and the cover over time
-     * with half of each (12: every two of them hold 8 of the 7 bytes of room left, 4 at A4). Off chip are whole tensors,
-     * though, and their bytes a multiple of 4: E is 8 on the sizes' grid, two tensors leave, 16, the optimum.
+     * with half of each (12: every two of them hold 8 of the 7 bytes of room left, 4 at A4). Off chip are whole
+     * tensors, though, and their bytes a multiple of 4: E is 8 on the sizes' grid, two tensors leave, 16, the optimum.
      */
     @Test
     void theBytesOverTheBudgetAreRoundedUpToTheSizesThatFreeThem() {

@@ -341,8 +341,8 @@ public final class RecomputeBound {
      * chip and the needs held fit in B; other resident tensors only leave more off). Both sums are multiples of the
      * gcd of the sizes of the live tensors and the needs ({@code unit}), so the row holds with E rounded up to a
      * multiple of it: every cover above, and {@link LaterMoment}'s, is a bound with that E. On
-     * deeplabv3_resnet50:train at M_R the loss's own bytes hold a 1-byte tensor and every live size and need is a
-     * multiple of 1,024 bytes: E = 21,224,193 is 21,224,448 on the grid, 510 more at two per byte.
+     * deeplabv3_resnet50:train at M_R the loss's own bytes hold a 1-byte tensor and every live size is a multiple of
+     * 1,024 bytes: E = 21,224,193 is 21,224,448 on the grid, 510 more at two per byte.
      *
      * @param unit the gcd of the sizes that may free the bytes, 0 for none (E unchanged)
      */
