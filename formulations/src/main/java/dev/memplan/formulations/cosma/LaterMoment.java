@@ -32,7 +32,9 @@ import java.util.stream.IntStream;
  * min(rho S, lambda c(p)): a plan with c of those bytes off at t either reruns p after t (lambda c(p) >= P >= P c / S)
  * or loads each (rho c >= P c / S), and p's reruns are charged nowhere else; with y_G = c / S the item covers S y_G,
  * and the cover row sum over single tensors of min(size, E) y + sum over items of S y_G >= E holds at every plan's
- * point (a single tensor of E bytes or more off covers E alone; otherwise the bytes off are at least E). Not knowing
+ * point (a single tensor of E bytes or more off covers E alone; otherwise the bytes off are at least E). The bytes
+ * off are whole sizes of the new tensors live at t, so E is first rounded up to a multiple of their gcd
+ * ({@link RecomputeBound#onUnit}). Not knowing
  * which operator of A comes first, the bound takes the least over A: every plan pays at least v(o) + min over a in A
  * of C(a). Every plan, any order, any
  * reruns: the argument does not use the recompute count, and the prices are {@link RecomputeBound}'s (an operator
@@ -217,7 +219,11 @@ final class LaterMoment {
             if (bytes <= budget) {
                 return 0;
             }
-            long excess = bytes - budget;
+            long unit = 0;
+            for (int k = 0; k < cs.length; k++) {
+                unit = live[k] ? RecomputeBound.gcd(unit, g.size(cs[k])) : unit;
+            }
+            long excess = RecomputeBound.onUnit(bytes - budget, unit);
             List<double[]> items = new ArrayList<>();
             List<Integer> same = new ArrayList<>();
             for (int k = 0; k <= cs.length; k++) {

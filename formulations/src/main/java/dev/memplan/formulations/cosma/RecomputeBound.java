@@ -40,7 +40,8 @@ import java.util.List;
  *   sum price(x) y_x   subject to   sum min(size(x), E) y_x >= E,  0 <= y_x <= 1
  * </pre>
  * (a fractional knapsack: the live tensors by price per covered byte, cheapest first) is at most what every plan
- * pays after the first run of o. A recompute also needs its producer's inputs on chip; one that no first run reads
+ * pays after the first run of o. The bytes off chip are whole tensors' sizes, so E may be rounded up to a multiple of
+ * their gcd first ({@link #onUnit}). A recompute also needs its producer's inputs on chip; one that no first run reads
  * after o must be kept through o (room) or brought back (a price: a load, or a recompute that needs its own
  * producer's inputs in turn), which {@link #withInputs} adds as further options of a Lagrangian of the same cover,
  * following those needs level by level ({@link Needs}). The bound is the largest of these over the
@@ -195,7 +196,7 @@ public final class RecomputeBound {
         // The plain covers, then the covers with a rerun's inputs (the slower; past the wall end, those seen by then).
         double[] v = new double[n];
         for (int o = 0; o < n; o++) {
-            v[o] = priced[o] ? cover(g, live[o], price, bytes[o] - budget) : 0;
+            v[o] = priced[o] ? cover(g, live[o], price, onUnit(bytes[o] - budget, unit(g, live[o], 0))) : 0;
         }
         for (int o = 0; o < n && !run.wallOver(); o++) {
             v[o] = priced[o] ? Math.max(v[o], withInputs(g, o, live[o], price, bytes[o] - budget, lambda, pairs, pays))
@@ -334,6 +335,34 @@ public final class RecomputeBound {
     }
 
     /**
+     * The bytes a plan must free at a moment, on the grid of the sizes that free them: the live tensors off chip at
+     * o's first run and the dead tensors held there for a rerun's needs are whole tensors, and what the cover's row
+     * counts, the live bytes off chip less the needs' room, is at least E (o's own bytes, the live tensors left on
+     * chip and the needs held fit in B; other resident tensors only leave more off). Both sums are multiples of the
+     * gcd of the sizes of the live tensors and the needs ({@code unit}), so the row holds with E rounded up to a
+     * multiple of it: every cover above, and {@link LaterMoment}'s, is a bound with that E. On
+     * deeplabv3_resnet50:train at M_R the loss's own bytes hold a 1-byte tensor and every live size is a multiple of
+     * 1,024 bytes: E = 21,224,193 is 21,224,448 on the grid, 510 more at two per byte.
+     *
+     * @param unit the gcd of the sizes that may free the bytes, 0 for none (E unchanged)
+     */
+    static long onUnit(long excess, long unit) {
+        return unit <= 1 || excess <= 0 ? excess : Math.addExact(excess, Math.floorMod(-excess, unit));
+    }
+
+    /** The gcd of {@code unit} and the sizes of the tensors {@code xs}. */
+    static long unit(Graph g, int[] xs, long unit) {
+        for (int x : xs) {
+            unit = gcd(unit, g.size(x));
+        }
+        return unit;
+    }
+
+    static long gcd(long a, long b) {
+        return b == 0 ? a : gcd(b, a % b);
+    }
+
+    /**
      * The least fractional cover of {@code excess} bytes by the live tensors, each covering min(size, excess) at its
      * price: the cheapest per covered byte first (Dantzig's greedy, optimal for one row).
      */
@@ -396,14 +425,19 @@ public final class RecomputeBound {
      * as it frees is counted as not off chip, and the others still cover E) at no more than it pays, so for every
      * multiplier pi >= 0 the Lagrangian pi E + sum over x of min(0, the least option's term) is a lower bound. The
      * multiplier is searched (a grid, then golden sections, then the breakpoints near the best); any one gives a
-     * valid bound.
+     * valid bound. E is taken on the grid of the live tensors' and the needs' sizes ({@link #onUnit}).
      */
-    private static double withInputs(Graph g, int o, int[] live, double[] price, long excess, double lambda,
+    private static double withInputs(Graph g, int o, int[] live, double[] price, long over, double lambda,
                                      Live pairs, boolean[] pays) {
         Needs needs = Needs.of(g, o, live, pairs, pays, price);
         if (needs.count() == 0) {
             return 0; // nothing beyond the plain cover
         }
+        long unit = unit(g, live, 0);
+        for (int k = 0; k < needs.count(); k++) {
+            unit = gcd(unit, g.size(needs.tensor(k)));
+        }
+        long excess = onUnit(over, unit); // the bytes over the budget on their sizes' grid
         // Each live tensor's options as {cover, cost}: its load first, then a recompute per way of providing its needs.
         List<double[][]> options = new ArrayList<>(live.length);
         double[] base = new double[live.length];
