@@ -17,6 +17,7 @@ import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Objective;
 import dev.memplan.model.Plan;
+import dev.memplan.model.PlanChecker;
 import dev.memplan.model.PlanResult;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.Shares;
@@ -286,13 +287,38 @@ final class RecomputeStep {
                     lower.integral(), lower.integralNote(), lower.laterMoment());
             source = priced.source();
         }
+        String paths = "";
+        if (RunPathSearch.applies(g) && best.objective != null && lower.value() < best.objective.value()
+                && !whole.stopped()) {
+            Limits searched = whole.child(RunPathSearch.SHARE);
+            progress.accept("recompute: the exact search over runs without addresses ...");
+            RunPathSearch.Result r = RunPathSearch.of(g, best.plan.setting(), budget, lambda,
+                    best.objective.value(), searched);
+            Plan plan = fixed == null ? RunPathSearch.packed(g, r.plan(), budget, searched.child()) : null;
+            if (plan != null) {
+                best.offer(plan, PlanChecker.check(g, plan), Objective.of(plan.traffic(), lambda),
+                        RunPathSearch.SOURCE);
+            }
+            paths = "; the exact search over runs " + PipelineReport.lowerBound(r.bound()) + (r.exact()
+                    ? (r.plan() == null ? " (finished: no plan below the best)" : " (finished, its plan "
+                    + (plan == null ? "does not pack" : "packed") + ")") : " (cut short)") + ", "
+                    + r.expanded() + " states expanded"
+                    + (work(searched) == null ? "" : String.format(java.util.Locale.ROOT, ", %.2f units",
+                    work(searched)));
+            if (r.bound() > lower.value()) {
+                lower = new RecomputeBound.Result(r.bound(), lower.operator(), lower.excess(), lower.overTime(),
+                        lower.integral(), lower.integralNote(), lower.laterMoment());
+                source = "the exact search over runs without addresses";
+            }
+        }
         String note = lower.value() == 0 ? "none" : PipelineReport.lowerBound(lower.value()) + " from "
                 + source + (priced == null ? "" : "; priced for reruns: " + priced.note()) + "; the cover over time "
                 + PipelineReport.lowerBound(lower.overTime())
                 + " (linear program), " + (lower.integralNote() == null ? "no integer program"
                 : (lower.integral() > 0 ? PipelineReport.lowerBound(lower.integral()) + " (integer program, "
                 + lower.integralNote() + ")" : "integer program " + lower.integralNote())
-                + (work(share) == null ? "" : String.format(java.util.Locale.ROOT, ", %.2f units", work(share))));
+                + (work(share) == null ? "" : String.format(java.util.Locale.ROOT, ", %.2f units", work(share))))
+                + paths;
         steps.add(new StepReport(RecomputeOutcome.BOUND, StepReport.Status.DONE, null,
                 (long) Math.floor(lower.value()), whole.budget().wallSeconds(), work(whole), note));
         progress.accept("recompute: bound " + note);
