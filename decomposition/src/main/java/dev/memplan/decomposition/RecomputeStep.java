@@ -288,7 +288,7 @@ final class RecomputeStep {
             source = priced.source();
         }
         String paths = "";
-        if (RunPathSearch.applies(g) && best.objective != null && lower.value() < best.objective.value()
+        if (settings.cosma().uses(Technique.RUN_PATHS) && RunPathSearch.applies(g) && best.objective != null && lower.value() < best.objective.value()
                 && !whole.stopped()) {
             Limits searched = whole.child(RunPathSearch.SHARE);
             progress.accept("recompute: the exact search over runs without addresses ...");

@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.formulations.cosma.RecomputeBound;
+import dev.memplan.formulations.milp.Backend;
 import dev.memplan.model.Budget;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
@@ -15,6 +18,7 @@ import dev.memplan.model.Limits;
 import dev.memplan.model.Objective;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanChecker;
+import dev.memplan.model.SolveStatus;
 import dev.memplan.model.TensorSetting;
 import java.util.ArrayList;
 import java.util.List;
@@ -106,5 +110,49 @@ class RunPathSearchTest {
         assertTrue(cut.bound() <= full.bound() + 1e-12);
         assertEquals(cut.bound(), again.bound(), 0.0);
         assertEquals(cut.expanded(), again.expanded());
+    }
+
+    /**
+     * In the road (free schedule, no limit), on chains with skips of 5 operators (checked against the brute force)
+     * and 8 (where {@code RecomputePipelineTest} saw the covers, even over integers, stay below the optimum): every
+     * answer is checked, the bound never passes the brute force's optimum and meets the objective where the status is
+     * OPTIMAL, and the search proves optima that {@link RecomputeBound}'s covers, over integers, leave open.
+     */
+    @Test
+    void theRoadProvesTinyGraphsTheCoversLeaveOpen() {
+        int optimal = 0;
+        int beyondCovers = 0;
+        for (int seed = 0; seed < 9; seed++) {
+            Graph g = skips(200 + seed, seed < 6 ? 5 : 8);
+            Graph s = g.withSetting(ALL);
+            long mr = Budgets.minimumRequired(s);
+            for (long b = mr; b <= mr + 2; b++) {
+                double lambda = 0.125;
+                CosmaPipeline.Outcome o = new CosmaPipeline(CosmaPipeline.Settings.of(
+                        CosmaSolver.Options.traffic(Backend.CPSAT), null).withDecompose(CosmaPipeline.Decompose.NONE)
+                        .withRecomputeWeight(lambda), null).run(g, ALL, b, Limits.DEFAULT, null);
+                String where = g.name() + " B " + b;
+                assertTrue(PlanChecker.check(s, o.result().plan()).valid(), where);
+                RecomputeOutcome rc = o.recompute();
+                double value = rc.objective().value();
+                assertTrue(value >= rc.bound() - 1e-9, where);
+                assertEquals(value <= rc.bound(), rc.status() == SolveStatus.OPTIMAL, where);
+                if (seed < 6) {
+                    Double brute = minimumObjective(g, ALL, b, 2, lambda);
+                    assertNotNull(brute, where);
+                    assertTrue(rc.bound() <= brute + 1e-9, where + ": bound " + rc.bound() + " > " + brute);
+                    assertTrue(rc.status() != SolveStatus.OPTIMAL || Math.abs(brute - value) < 1e-9, where);
+                }
+                double covers = RecomputeBound.of(s, b, lambda, null, Budget.unlimited(),
+                        new RecomputeBound.Integral(Limits.DEFAULT.child(), value)).value();
+                if (rc.status() == SolveStatus.OPTIMAL) {
+                    optimal++;
+                    if (covers < value - 1e-9) {
+                        beyondCovers++;
+                    }
+                }
+            }
+        }
+        assertTrue(beyondCovers > 0, optimal + " optimal, " + beyondCovers + " beyond the covers");
     }
 }
