@@ -55,7 +55,8 @@ import java.util.function.Function;
  * bounds bound the traffic of plans that do not recompute, and the joint program's bound the plans it allows, not
  * the joint objective: the bound is {@link RecomputeBound}'s, over every plan (any recomputes; any order, or the fixed
  * schedule's), with a free schedule raised to divide and conquer's bounds priced for reruns ({@link PricedBounds}),
- * and the answer is OPTIMAL only when it meets it.
+ * on a graph of at most 64 tensors and 64 operators to the exact search over runs ({@link RunPathSearch}, whose plan
+ * is offered when it finishes and packs), and the answer is OPTIMAL only when it meets it.
  */
 final class RecomputeStep {
 
@@ -241,7 +242,10 @@ final class RecomputeStep {
      * {@link Shares#RECOMPUTE_BOUND} of what is left (counted in work) when its linear program does not meet the best
      * plan; with a free schedule, before it, raised to divide and conquer's bounds with the traffic priced for reruns
      * ({@link PricedBounds}, {@link Shares#RECOMPUTE_PRICED} of what is left, unless switched off:
-     * {@link Technique#PRICED_BOUNDS}), which spare the integer program when they meet the best plan. Reported as a
+     * {@link Technique#PRICED_BOUNDS}), which spare the integer program when they meet the best plan. Last, on a graph
+     * {@link RunPathSearch#applies} to, when the bound is still below the best plan, the exact search over runs with
+     * {@link RunPathSearch#SHARE} of what is left (counted in work, unless switched off: {@link Technique#RUN_PATHS}),
+     * which raises the bound and offers its plan when it finishes and packs. Reported as a
      * step ({@link RecomputeOutcome#BOUND}) saying which bound gave the number. The plan {@link #rerunCover} replaced
      * as the best, if it did, is added to {@code displaced}.
      */
@@ -288,8 +292,8 @@ final class RecomputeStep {
             source = priced.source();
         }
         String paths = "";
-        if (settings.cosma().uses(Technique.RUN_PATHS) && RunPathSearch.applies(g) && best.objective != null && lower.value() < best.objective.value()
-                && !whole.stopped()) {
+        if (settings.cosma().uses(Technique.RUN_PATHS) && RunPathSearch.applies(g) && best.objective != null
+                && lower.value() < best.objective.value() && !whole.stopped()) {
             Limits searched = whole.child(RunPathSearch.SHARE);
             progress.accept("recompute: the exact search over runs without addresses ...");
             RunPathSearch.Result r = RunPathSearch.of(g, best.plan.setting(), budget, lambda,
