@@ -58,23 +58,30 @@ class RecomputeCommandsTest {
         assertEquals(0, check.code(), check.out() + check.err());
         assertTrue(check.out().startsWith("VALID"), check.out());
         assertTrue(check.out().matches("(?s).*recomputes\\s+1\\n.*"), check.out());
-        // Without the re-planning the reruns placed at once find the same objective, without those too the recompute
-        // search, and without all three the joint program.
+        // Without the re-planning the reruns placed at once find the same objective, without those and the exact
+        // search over runs the recompute search, and without all four the joint program.
         MainTest.Result placed = MainTest.run("solve", graph.toString(), "--budget", "9", "--recompute-weight", "1",
                 "--without", "replan");
         assertEquals(0, placed.code(), placed.err());
         assertTrue(placed.out().matches("(?s).*objective\\s+0 \\+ 1 x 1 = 1 .*"), placed.out());
         assertTrue(placed.out().matches("(?s).*plan from\\s+.*, reruns placed at once and covered exactly\\n.*"),
                 placed.out());
-        MainTest.Result chosen = MainTest.run("solve", graph.toString(), "--budget", "9", "--recompute-weight", "1",
+        // Without the re-planning and the reruns placed at once, the exact search over runs finds it and proves it.
+        MainTest.Result paths = MainTest.run("solve", graph.toString(), "--budget", "9", "--recompute-weight", "1",
                 "--without", "replan,rerun-cover");
+        assertEquals(0, paths.code(), paths.err());
+        assertTrue(paths.out().matches("(?s).*objective\\s+0 \\+ 1 x 1 = 1 .*"), paths.out());
+        assertTrue(paths.out().matches("(?s).*status\\s+OPTIMAL\\n.*"), paths.out());
+        assertTrue(paths.out().matches("(?s).*plan from\\s+the exact search over runs\\n.*"), paths.out());
+        MainTest.Result chosen = MainTest.run("solve", graph.toString(), "--budget", "9", "--recompute-weight", "1",
+                "--without", "replan,rerun-cover,run-paths");
         assertEquals(0, chosen.code(), chosen.err());
         assertTrue(chosen.out().matches("(?s).*objective\\s+0 \\+ 1 x 1 = 1 .*"), chosen.out());
         assertTrue(chosen.out().matches("(?s).*plan from\\s+chosen recomputes(, re-planned)?\\n.*"), chosen.out());
         assertTrue(chosen.out().matches("(?s).*chosen recomputes\\s+from the plan of .*1 recomputes added.*"),
                 chosen.out());
         MainTest.Result joint = MainTest.run("solve", graph.toString(), "--budget", "9", "--recompute-weight", "1",
-                "--without", "replan,choose,rerun-cover");
+                "--without", "replan,choose,rerun-cover,run-paths");
         assertEquals(0, joint.code(), joint.err());
         assertTrue(joint.out().matches("(?s).*objective\\s+0 \\+ 1 x 1 = 1 .*"), joint.out());
         assertTrue(joint.out().matches("(?s).*plan from\\s+joint program\\n.*"), joint.out());

@@ -17,6 +17,7 @@ import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Objective;
 import dev.memplan.model.Plan;
+import dev.memplan.model.PlanChecker;
 import dev.memplan.model.PlanResult;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.Shares;
@@ -54,7 +55,8 @@ import java.util.function.Function;
  * bounds bound the traffic of plans that do not recompute, and the joint program's bound the plans it allows, not
  * the joint objective: the bound is {@link RecomputeBound}'s, over every plan (any recomputes; any order, or the fixed
  * schedule's), with a free schedule raised to divide and conquer's bounds priced for reruns ({@link PricedBounds}),
- * and the answer is OPTIMAL only when it meets it.
+ * on a graph of at most 64 tensors and 64 operators to the exact search over runs ({@link RunPathSearch}, whose plan
+ * is offered when it finishes and packs), and the answer is OPTIMAL only when it meets it.
  */
 final class RecomputeStep {
 
@@ -240,7 +242,10 @@ final class RecomputeStep {
      * {@link Shares#RECOMPUTE_BOUND} of what is left (counted in work) when its linear program does not meet the best
      * plan; with a free schedule, before it, raised to divide and conquer's bounds with the traffic priced for reruns
      * ({@link PricedBounds}, {@link Shares#RECOMPUTE_PRICED} of what is left, unless switched off:
-     * {@link Technique#PRICED_BOUNDS}), which spare the integer program when they meet the best plan. Reported as a
+     * {@link Technique#PRICED_BOUNDS}), which spare the integer program when they meet the best plan. Last, on a graph
+     * {@link RunPathSearch#applies} to, when the bound is still below the best plan, the exact search over runs with
+     * {@link RunPathSearch#SHARE} of what is left (counted in work, unless switched off: {@link Technique#RUN_PATHS}),
+     * which raises the bound and offers its plan when it finishes and packs. Reported as a
      * step ({@link RecomputeOutcome#BOUND}) saying which bound gave the number. The plan {@link #rerunCover} replaced
      * as the best, if it did, is added to {@code displaced}.
      */
@@ -286,13 +291,38 @@ final class RecomputeStep {
                     lower.integral(), lower.integralNote(), lower.laterMoment());
             source = priced.source();
         }
+        String paths = "";
+        if (settings.cosma().uses(Technique.RUN_PATHS) && RunPathSearch.applies(g) && best.objective != null
+                && lower.value() < best.objective.value() && !whole.stopped()) {
+            Limits searched = whole.child(RunPathSearch.SHARE);
+            progress.accept("recompute: the exact search over runs without addresses ...");
+            RunPathSearch.Result r = RunPathSearch.of(g, best.plan.setting(), budget, lambda,
+                    best.objective.value(), searched);
+            Plan plan = fixed == null ? RunPathSearch.packed(g, r.plan(), budget, searched.child()) : null;
+            if (plan != null) {
+                best.offer(plan, PlanChecker.check(g, plan), Objective.of(plan.traffic(), lambda),
+                        RunPathSearch.SOURCE);
+            }
+            paths = "; the exact search over runs " + PipelineReport.lowerBound(r.bound()) + (r.exact()
+                    ? (r.plan() == null ? " (finished: no plan below the best)" : " (finished, its plan "
+                    + (plan == null ? "does not pack" : "packed") + ")") : " (cut short)") + ", "
+                    + r.expanded() + " states expanded"
+                    + (work(searched) == null ? "" : String.format(java.util.Locale.ROOT, ", %.2f units",
+                    work(searched)));
+            if (r.bound() > lower.value()) {
+                lower = new RecomputeBound.Result(r.bound(), lower.operator(), lower.excess(), lower.overTime(),
+                        lower.integral(), lower.integralNote(), lower.laterMoment());
+                source = "the exact search over runs without addresses";
+            }
+        }
         String note = lower.value() == 0 ? "none" : PipelineReport.lowerBound(lower.value()) + " from "
                 + source + (priced == null ? "" : "; priced for reruns: " + priced.note()) + "; the cover over time "
                 + PipelineReport.lowerBound(lower.overTime())
                 + " (linear program), " + (lower.integralNote() == null ? "no integer program"
                 : (lower.integral() > 0 ? PipelineReport.lowerBound(lower.integral()) + " (integer program, "
                 + lower.integralNote() + ")" : "integer program " + lower.integralNote())
-                + (work(share) == null ? "" : String.format(java.util.Locale.ROOT, ", %.2f units", work(share))));
+                + (work(share) == null ? "" : String.format(java.util.Locale.ROOT, ", %.2f units", work(share))))
+                + paths;
         steps.add(new StepReport(RecomputeOutcome.BOUND, StepReport.Status.DONE, null,
                 (long) Math.floor(lower.value()), whole.budget().wallSeconds(), work(whole), note));
         progress.accept("recompute: bound " + note);

@@ -268,7 +268,7 @@ class RecomputeSearchTest {
     void theReplanningKeepsTheThirdSearchPlanWhenItReplansLower() {
         Graph g = skips(7, 14);
         CosmaPipeline.Settings s = CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT)
-                        .without(Set.of(Technique.RERUN_COVER)), null)
+                        .without(Set.of(Technique.RERUN_COVER, Technique.RUN_PATHS)), null)
                 .withDecompose(CosmaPipeline.Decompose.NONE).withRecomputeWeight(0.125);
         CosmaPipeline.Outcome o = new CosmaPipeline(s, null).run(g, ALL, 14,
                 Limits.DEFAULT.withBudget(Budget.ofWork(20, null)), null);
@@ -369,8 +369,14 @@ class RecomputeSearchTest {
         assertFalse(off.recompute().source().startsWith(RecomputeOutcome.CHOOSE));
     }
 
+    /**
+     * The road without {@code without} and without the exact search over runs ({@link Technique#RUN_PATHS}), which
+     * proves these tiny cases before the recompute search runs.
+     */
     private static CosmaPipeline.Settings settings(Set<Technique> without) {
-        return CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT).without(without), null)
+        Set<Technique> off = new java.util.HashSet<>(without);
+        off.add(Technique.RUN_PATHS);
+        return CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT).without(off), null)
                 .withDecompose(CosmaPipeline.Decompose.NONE).withRecomputeWeight(1.0);
     }
 }

@@ -57,7 +57,13 @@ public enum Technique {
      * plan's order moved one operator at a time while its caching LP falls, the order reached covered exactly (read
      * by {@code CosmaPipeline}'s recompute step; {@code OrderMoves}).
      */
-    ORDER_MOVES("order-moves", Stage.PIPELINE);
+    ORDER_MOVES("order-moves", Stage.PIPELINE),
+    /**
+     * With a recompute weight, on a graph of at most 64 tensors and 64 operators: the exact search over runs without
+     * addresses ({@code RunPathSearch}), a bound over every plan, its plan offered when it packs (read by
+     * {@code CosmaPipeline}'s recompute step).
+     */
+    RUN_PATHS("run-paths", Stage.PIPELINE);
 
     /** Who reads a technique's switch: {@link CosmaSolver}'s program steps, or the solve pipeline around it. */
     public enum Stage {
