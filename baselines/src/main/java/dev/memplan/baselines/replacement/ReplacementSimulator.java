@@ -244,6 +244,8 @@ public final class ReplacementSimulator {
                             throw new PackingFailedException("operator '" + g.operator(ops[t]).name() + "' needs"
                                     + " more than " + RERUNS_PER_STEP + " x n reruns to bring its inputs back");
                         }
+                        // b is protected from its own rerun on: made for this run, it stays until it runs.
+                        inner.add(b);
                         inputsBack(g.producer(b), t, inner);
                         rerun(g.producer(b), t, inner);
                         any = true;
