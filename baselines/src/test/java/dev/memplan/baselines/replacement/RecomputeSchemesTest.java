@@ -181,6 +181,32 @@ class RecomputeSchemesTest {
     }
 
     /**
+     * The rungs on any order and policy: the same rungs as on the default order by name (K = 1, 2, 4 on the chain of
+     * {@link #cheapCheckpointingDropsWhatIsCheapToMakeAgain}), named for the scheduler and policy, each plan checked;
+     * none where nothing is cheap enough.
+     */
+    @Test
+    void cheapRungsRunOnAGivenOrderWithEitherPolicy() {
+        Graph g = train();
+        Schedule order = Schedule.defaultOrder(g);
+        dev.memplan.baselines.scheduling.GivenOrderScheduler given =
+                new dev.memplan.baselines.scheduling.GivenOrderScheduler(order, "spill-only-order");
+        for (ReplacementPolicy policy : List.of(new BeladyReplacement(), new GreedyReplacement())) {
+            List<Scheme> rungs = Schemes.cheap(g, 1, given, policy);
+            assertEquals(List.of(1, 2, 4).stream().map(k -> "spill-only-order/checkpoint-cheap-" + k + "/"
+                    + policy.name() + "/tflite").toList(), rungs.stream().map(Scheme::name).toList());
+            for (int i = 0; i < rungs.size(); i++) {
+                assertEquals(Schemes.cheap(g, 1, "default").get(i).recomputation(), rungs.get(i).recomputation());
+                Plan p = rungs.get(i).plan(g, TensorSetting.ACTIVATIONS, 100_000, Limits.DEFAULT);
+                CheckReport r = PlanChecker.check(g, p);
+                assertTrue(r.valid(), r.violations().toString());
+                assertTrue(r.traffic().recomputes() > 0);
+            }
+            assertEquals(List.of(), Schemes.cheap(g, 16, given, policy));
+        }
+    }
+
+    /**
      * A rerun whose input must itself be made again runs each operator once: s = add(a, x), a = c1(x) read by the
      * add alone (no backward reads it), s read by c2's weight gradient. Checkpointing by price drops s (its chain
      * c1 + add, 11, is below its 100 bytes); before c2's weight gradient the simulator reruns c1, then the add. It
