@@ -4,6 +4,7 @@ import dev.memplan.baselines.replacement.AddressRule;
 import dev.memplan.baselines.replacement.BeladyReplacement;
 import dev.memplan.baselines.replacement.GreedyReplacement;
 import dev.memplan.baselines.replacement.Recomputation;
+import dev.memplan.baselines.replacement.ReplacementPolicy;
 import dev.memplan.baselines.replacement.Scheme;
 import dev.memplan.baselines.replacement.Schemes;
 import dev.memplan.baselines.scheduling.GivenOrderScheduler;
@@ -79,7 +80,10 @@ final class RecomputeStep {
     /**
      * The recompute baselines of a case: on a free schedule {@link Schemes#recompute}; on a fixed one the same
      * recomputations after Belady and greedy replacement on that order (its first runs; the recomputes are added
-     * between them).
+     * between them), checkpointing by price's rungs with both policies among them on a training graph ({@link
+     * Schemes#cheap(Graph, double, dev.memplan.baselines.scheduling.Scheduler, ReplacementPolicy)}). With a free
+     * schedule the re-planning runs these on the spill-only plan's order too, whose peak is far below the default
+     * order's on a training step (the levelled order reaches M_P): the rungs' drops then leave less to spill.
      */
     static List<Scheme> baselines(Graph graph, double lambda, Schedule fixed) {
         if (fixed == null) {
@@ -91,6 +95,9 @@ final class RecomputeStep {
                 schemes.add(new Scheme(new GivenOrderScheduler(fixed), new BeladyReplacement(), AddressRule.TFLITE, r));
                 schemes.add(new Scheme(new GivenOrderScheduler(fixed), new GreedyReplacement(), AddressRule.TFLITE, r));
             }
+        }
+        for (ReplacementPolicy policy : List.of(new BeladyReplacement(), new GreedyReplacement())) {
+            schemes.addAll(Schemes.cheap(graph, lambda, new GivenOrderScheduler(fixed), policy));
         }
         return schemes;
     }

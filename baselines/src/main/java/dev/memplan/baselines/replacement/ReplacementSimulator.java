@@ -35,7 +35,9 @@ import java.util.Set;
  * when rerunning is cheaper than the spill, and any recomputed copy, which cannot be written to host memory). When
  * an operator reads a dropped tensor, the simulator first reruns its producer, recursively rerunning the producers
  * of that run's dropped inputs, each run placed like an operator (its outputs {@code recomputed}, its other
- * inputs loaded); the result's schedule then has those runs (memory-model.md, "Recomputation"). The clock of the
+ * inputs loaded; an input made again for a run stays on chip until that run, and where that leaves no room for the
+ * rest of a chain the whole simulation runs again with each such input ended after it is made and made again when
+ * lost); the result's schedule then has those runs (memory-model.md, "Recomputation"). The clock of the
  * segments is the run's; the policies see the given schedule's timesteps. Without recomputation the runs are the
  * schedule and nothing differs.
  *
@@ -107,9 +109,16 @@ public final class ReplacementSimulator {
                     + ", what the busiest operator needs (M_R = " + Budgets.minimumRequired(g) + ")");
         }
         int[] ops = schedule.resolve(g);
-        State st = new State(g, ops, budget);
-        for (int t = 0; t < ops.length; t++) {
-            st.step(t);
+        State st;
+        try {
+            st = simulate(g, ops, budget, true);
+        } catch (PackingFailedException e) {
+            if (recompute.kind() == Recomputation.Kind.NONE) {
+                throw e;
+            }
+            // Holding a rerun's inputs for it can leave no room for the rest of its chain (deeplabv3_resnet50:train
+            // at M_R, checkpoint-sqrt): then as before, each input ended after its rerun and made again if lost.
+            st = simulate(g, ops, budget, false);
         }
         Map<String, List<Segment>> named = new LinkedHashMap<>();
         for (int a = 0; a < g.tensorCount(); a++) {
@@ -120,6 +129,15 @@ public final class ReplacementSimulator {
         }
         int[] runs = st.runs.stream().mapToInt(Integer::intValue).toArray();
         return new Simulation(Schedule.of(g, runs), named);
+    }
+
+    /** The simulation of {@code ops}; {@code holdMade}: see {@link State#holdMade}. */
+    private State simulate(Graph g, int[] ops, long budget, boolean holdMade) {
+        State st = new State(g, ops, budget, holdMade);
+        for (int t = 0; t < ops.length; t++) {
+            st.step(t);
+        }
+        return st;
     }
 
     /** One simulation: the residents, the segments so far and the run clock. */
@@ -158,8 +176,14 @@ public final class ReplacementSimulator {
         Set<Integer> stackTop = Set.of();
         /** Reruns in the current step. */
         int reruns;
+        /**
+         * Whether an input made again for a rerun is held on chip until that rerun runs. Without, it is ended right
+         * after it is made when nothing later reads it (its last read was in the forward pass), and made again.
+         */
+        final boolean holdMade;
 
-        State(Graph g, int[] ops, long budget) {
+        State(Graph g, int[] ops, long budget, boolean holdMade) {
+            this.holdMade = holdMade;
             this.g = g;
             this.ops = ops;
             this.budget = budget;
@@ -243,6 +267,10 @@ public final class ReplacementSimulator {
                         if (++reruns > RERUNS_PER_STEP * (g.operatorCount() + 1)) {
                             throw new PackingFailedException("operator '" + g.operator(ops[t]).name() + "' needs"
                                     + " more than " + RERUNS_PER_STEP + " x n reruns to bring its inputs back");
+                        }
+                        if (holdMade) {
+                            // b is protected from its own rerun on: made for this run, it stays until it runs.
+                            inner.add(b);
                         }
                         inputsBack(g.producer(b), t, inner);
                         rerun(g.producer(b), t, inner);

@@ -8,6 +8,7 @@ import dev.memplan.model.Graph;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.function.IntFunction;
 
 /**
  * Scheme names: {@code SCHEDULER/POLICY/ALLOCATOR} with schedulers {@code default}, {@code mpmf}, policies
@@ -97,10 +98,24 @@ public final class Schemes {
      * "Checkpointing by price"). None at lambda 1 on the zoo's convolution networks, where nothing is cheap enough.
      */
     public static List<Scheme> cheap(Graph graph, double lambda, String scheduler) {
+        return cheap(graph, lambda, k -> recomputing(rungName(scheduler, k), lambda));
+    }
+
+    /**
+     * The same rungs as {@link #cheap(Graph, double, String)} on any scheduler's order (e.g. a plan's own order,
+     * {@link dev.memplan.baselines.scheduling.GivenOrderScheduler}), with {@code policy}'s spilling: {@code
+     * SCHEDULER/checkpoint-cheap-K/POLICY/tflite}.
+     */
+    public static List<Scheme> cheap(Graph graph, double lambda, Scheduler scheduler, ReplacementPolicy policy) {
+        return cheap(graph, lambda, k -> new Scheme(scheduler, policy, AddressRule.TFLITE,
+                Recomputation.cheap(k, lambda)));
+    }
+
+    private static List<Scheme> cheap(Graph graph, double lambda, IntFunction<Scheme> rung) {
         List<Scheme> schemes = new ArrayList<>();
         BitSet before = null;
         for (int k : CHEAP_RUNGS) {
-            Scheme scheme = recomputing(cheapRungs(scheduler).get(CHEAP_RUNGS.indexOf(k)), lambda);
+            Scheme scheme = rung.apply(k);
             BitSet drops = scheme.recomputation().cheapDrops(graph);
             if (!drops.isEmpty() && !drops.equals(before)) {
                 schemes.add(scheme);
@@ -118,7 +133,11 @@ public final class Schemes {
      * graph (a sweep names its planners before it loads a graph; a rung that drops nothing plans as keep-everything).
      */
     public static List<String> cheapRungs(String scheduler) {
-        return CHEAP_RUNGS.stream().map(k -> scheduler + "/checkpoint-cheap-" + k + "/belady/tflite").toList();
+        return CHEAP_RUNGS.stream().map(k -> rungName(scheduler, k)).toList();
+    }
+
+    private static String rungName(String scheduler, int k) {
+        return scheduler + "/checkpoint-cheap-" + k + "/belady/tflite";
     }
 
     /**

@@ -180,6 +180,67 @@ class RecomputeSchemesTest {
                 Recomputation.cheap(1, 0.5).cheapDrops(g));
     }
 
+    /**
+     * The rungs on any order and policy: the same rungs as on the default order by name (K = 1, 2, 4 on the chain of
+     * {@link #cheapCheckpointingDropsWhatIsCheapToMakeAgain}), named for the scheduler and policy, each plan checked;
+     * none where nothing is cheap enough.
+     */
+    @Test
+    void cheapRungsRunOnAGivenOrderWithEitherPolicy() {
+        Graph g = train();
+        Schedule order = Schedule.defaultOrder(g);
+        dev.memplan.baselines.scheduling.GivenOrderScheduler given =
+                new dev.memplan.baselines.scheduling.GivenOrderScheduler(order, "spill-only-order");
+        for (ReplacementPolicy policy : List.of(new BeladyReplacement(), new GreedyReplacement())) {
+            List<Scheme> rungs = Schemes.cheap(g, 1, given, policy);
+            assertEquals(List.of(1, 2, 4).stream().map(k -> "spill-only-order/checkpoint-cheap-" + k + "/"
+                    + policy.name() + "/tflite").toList(), rungs.stream().map(Scheme::name).toList());
+            for (int i = 0; i < rungs.size(); i++) {
+                assertEquals(Schemes.cheap(g, 1, "default").get(i).recomputation(), rungs.get(i).recomputation());
+                Plan p = rungs.get(i).plan(g, TensorSetting.ACTIVATIONS, 100_000, Limits.DEFAULT);
+                CheckReport r = PlanChecker.check(g, p);
+                assertTrue(r.valid(), r.violations().toString());
+                assertTrue(r.traffic().recomputes() > 0);
+            }
+            assertEquals(List.of(), Schemes.cheap(g, 16, given, policy));
+        }
+    }
+
+    /**
+     * A rerun whose input must itself be made again runs each operator once: s = add(a, x), a = c1(x) read by the
+     * add alone (no backward reads it), s read by c2's weight gradient. Checkpointing by price drops s (its chain
+     * c1 + add, 11, is below its 100 bytes); before c2's weight gradient the simulator reruns c1, then the add. It
+     * used to end c1's fresh copy of a at once (a's last read is in the forward pass), so the add's rerun found it
+     * lost and ran c1 a second time: 3 reruns of cost 21 where 2 of cost 11 do.
+     */
+    @Test
+    void aRerunsOwnLostInputIsMadeOnceAndKeptForIt() {
+        Graph.Builder b = Graph.builder("addchain").alignment(1).activation("x", 100)
+                .parameter("w1", 8).activation("a", 100).activation("s", 100)
+                .parameter("w2", 8).activation("y", 100);
+        b.operator(new Operator("c1", "conv", List.of("x", "w1"), List.of("a"), 10L));
+        b.operator(new Operator("sum", "add", List.of("a", "x"), List.of("s"), 1L));
+        b.operator(new Operator("c2", "conv", List.of("s", "w2"), List.of("y"), 50L));
+        Graph g = TrainingGraphs.of(b.output("y").build(), TrainingGraphs.Step.BACKWARD)
+                .withSetting(TensorSetting.ACTIVATIONS);
+        assertEquals(bits(g.tensorIndex("s")), Recomputation.cheap(1, 1).cheapDrops(g));
+        for (String policy : List.of("belady", "greedy")) {
+            Plan p = plan("default/checkpoint-cheap-1/" + policy + "/tflite", g, 100_000, 1);
+            CheckReport r = PlanChecker.check(g, p);
+            assertTrue(r.valid(), r.violations().toString());
+            List<String> reruns = new ArrayList<>();
+            boolean[] again = p.schedule().recomputeRuns();
+            for (int i = 0; i < again.length; i++) {
+                if (again[i]) {
+                    reruns.add(p.schedule().operators().get(i));
+                }
+            }
+            assertEquals(List.of("c1", "sum"), reruns, policy);
+            assertEquals(11, r.traffic().recomputeCost(), policy);
+            assertEquals(0, r.traffic().nonCompulsory(), policy);
+        }
+    }
+
     private static java.util.BitSet bits(int... set) {
         java.util.BitSet b = new java.util.BitSet();
         for (int i : set) {
