@@ -478,8 +478,9 @@ public record SweepSpec(String name, String hash, List<SweepCase> cases) {
                         }
                     } catch (IllegalArgumentException e) {
                         throw n.error(e.getMessage() + "; or 'paper' (the paper's four), 'schemes' (all), 'recompute' "
-                                + "(the recompute schemes), 'checkpoint-cheap' (checkpointing by price's four rungs), 'cosma', or a "
-                                + "map {name: cosma, schedule: ..., encoding: ..., without: [...], start: ...}");
+                                + "(the recompute schemes), 'checkpoint-cheap' (checkpointing by price's four rungs), "
+                                + "'cosma', or a map {name: cosma, schedule: ..., encoding: ..., without: [...], "
+                                + "start: ...}");
                     }
                     out.add(new PlannerChoice(PlannerChoice.Kind.SCHEME, text, Map.of()));
                 }
