@@ -141,6 +141,17 @@ final class RecomputeChoice {
      */
     void choose(Graph graph, TensorSetting setting, long budget, Limits limits, List<Start> order,
                         RecomputeStep.Best best, RecomputeBound.Result lower, List<StepReport> steps) {
+        choose(graph, setting, budget, limits, order, best, null, lower, steps);
+    }
+
+    /**
+     * The same, and when {@code replaced} (the best plan before the re-planning, which a re-planned plan displaced)
+     * is given, the fan-outs' reruns inserted into its order too, the second start: the re-planned plan's basin is
+     * not the old best's (resnet50:train M_R at lambda 2^-8: the search from the spill-only plan's fan-out rerun went
+     * to 14,718,992, from a re-planned rung's to 14,971,832).
+     */
+    void choose(Graph graph, TensorSetting setting, long budget, Limits limits, List<Start> order,
+                RecomputeStep.Best best, Start replaced, RecomputeBound.Result lower, List<StepReport> steps) {
         String why = skipped(best, lower, limits);
         if (why != null) {
             steps.add(new StepReport(RecomputeOutcome.CHOOSE, StepReport.Status.SKIPPED, null, null, 0, null, why));
@@ -149,12 +160,19 @@ final class RecomputeChoice {
         Limits step = limits.budget().limited() ? limits.child(Shares.RECOMPUTE_CHOOSE) : limits.child();
         Graph g = graph.withSetting(setting);
         List<String> notes = new ArrayList<>();
-        Start inserted = fanOut(g, step, best, notes);
+        List<Start> first = new ArrayList<>();
+        Start inserted = fanOut(g, step, new Start(best.source(), best.plan(), best.objective()), best, notes);
+        if (inserted != null) {
+            first.add(inserted);
+        }
+        Start again = replaced == null ? null : fanOut(g, step, replaced, best, notes);
+        if (again != null) {
+            first.add(again);
+        }
         Limits searches = step.budget().limited() ? step.child(Shares.CHOOSE_SEARCH) : step.child();
         List<Plan> starts = new ArrayList<>();
         List<String> names = new ArrayList<>();
-        for (Start c : inserted == null ? order : java.util.stream.Stream.concat(java.util.stream.Stream.of(inserted),
-                order.stream()).toList()) {
+        for (Start c : java.util.stream.Stream.concat(first.stream(), order.stream()).toList()) {
             starts.add(c.plan());
             names.add(c.name());
         }
@@ -181,15 +199,15 @@ final class RecomputeChoice {
     }
 
     /**
-     * The fan-outs' reruns inserted into the best plan's order ({@link FanOutReruns}) with at most
+     * The fan-outs' reruns inserted into the order of {@code from}'s plan ({@link FanOutReruns}) with at most
      * {@link Shares#CHOOSE_FAN_OUT} of {@code step}; the plan is offered to {@code best}, the note added to
      * {@code notes} when a candidate was covered. Returns its plan as a start for the searches (they start from it first), or null.
      */
-    private Start fanOut(Graph g, Limits step, RecomputeStep.Best best, List<String> notes) {
+    private Start fanOut(Graph g, Limits step, Start from, RecomputeStep.Best best, List<String> notes) {
         Limits share = step.budget().limited() ? step.child(Shares.CHOOSE_FAN_OUT) : step.child();
-        progress.accept("recompute: fan-outs' reruns inserted into the order of " + best.source() + " ...");
-        FanOutReruns.Result r = FanOutReruns.run(g, best.plan(), best.objective(), lambda, share);
-        String note = "fan-outs' reruns in the order of " + best.source() + ": " + r.note(best.objective());
+        progress.accept("recompute: fan-outs' reruns inserted into the order of " + from.name() + " ...");
+        FanOutReruns.Result r = FanOutReruns.run(g, from.plan(), from.objective(), lambda, share);
+        String note = "fan-outs' reruns in the order of " + from.name() + ": " + r.note(from.objective());
         progress.accept("recompute: " + note);
         if (r.tried() > 0) {
             // The step's row names the fan-outs only where one was a candidate.
@@ -198,7 +216,7 @@ final class RecomputeChoice {
         if (r.plan() == null) {
             return null;
         }
-        String source = best.source() + ", " + FanOutReruns.SOURCE;
+        String source = from.name() + ", " + FanOutReruns.SOURCE;
         best.offer(r.plan(), r.check(), r.objective(), source);
         return new Start(source, r.plan(), r.objective());
     }

@@ -131,8 +131,13 @@ final class RecomputeStep {
             best.offer(c.result().plan(), c.result().check(), c.objective(), c.name());
         }
         List<RecomputeOutcome.Candidate> raw = new ArrayList<>(baselines);
+        // The best plan before the re-planning, when a re-planned plan displaced it: a second fan-out start.
+        RecomputeChoice.Start replaced = null;
         if (feasible) {
+            RecomputeChoice.Start before = best.plan == null ? null
+                    : new RecomputeChoice.Start(best.source, best.plan, best.objective);
             raw.addAll(replan(graph, setting, budget, limits, s.plan(), baselines, best, steps));
+            replaced = before != null && best.plan != before.plan() ? before : null;
         }
         // The bound over every plan (any recomputes, any order, or the fixed one): before the recompute search and the
         // joint program, which it spares when a candidate already meets it.
@@ -146,7 +151,7 @@ final class RecomputeStep {
             List<RecomputeChoice.Start> starts = limits.stopped() ? List.of() : choice.starts(g, raw, so.bestStart(),
                     new RecomputeChoice.Start(best.source, best.plan, null),
                     displaced.isEmpty() ? null : displaced.get(0), s.plan());
-            choice.choose(graph, setting, budget, limits, starts, best, lower, steps);
+            choice.choose(graph, setting, budget, limits, starts, best, replaced, lower, steps);
         }
         String whyNot = feasible ? skipReason(best, lower, limits) : "below the least aligned budget no plan exists";
         RecomputeOutcome.Joint joint = null;
