@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.formulations.cosma.RecomputeBound;
+import dev.memplan.formulations.milp.Backend;
 import dev.memplan.formulations.milp.Solvers;
 import dev.memplan.model.Budget;
 import dev.memplan.model.Graph;
@@ -17,6 +20,7 @@ import dev.memplan.model.Schedule;
 import dev.memplan.model.Tensor;
 import dev.memplan.model.TensorSetting;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
@@ -115,5 +119,32 @@ class FanOutRerunsTest {
         FanOutReruns.Result r = FanOutReruns.run(g, start, objective(start, 16), 16, Limits.DEFAULT);
         assertNull(r.plan());
         assertEquals(0, r.tried());
+    }
+
+    /**
+     * When a re-planned plan displaced the best ({@code replaced}), the recompute search's step inserts the fan-outs'
+     * reruns into the old best's order too: here the best plan (the fan-out already rerun) has no candidate, the old
+     * best (the default order covered, a spill and a load of 8) has one, and the step finds its rerun there.
+     */
+    @Test
+    void theBestBeforeReplanningGetsItsFanOutsRerunToo() {
+        Plan old = start(13);
+        FanOutReruns.Result rerun = FanOutReruns.run(g, old, objective(old, 1), 1, Limits.DEFAULT);
+        assertNotNull(rerun.plan());
+        Plan now = rerun.plan();
+        assertEquals(0, FanOutReruns.candidates(g, now, 1).size());
+        CosmaPipeline.Settings settings = CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT), null)
+                .withRecomputeWeight(1.0);
+        RecomputeChoice choice = new RecomputeChoice(settings, 1, line -> { });
+        for (boolean withOld : new boolean[] {false, true}) {
+            RecomputeStep.Best best = new RecomputeStep.Best(now, PlanChecker.check(g, now), objective(now, 1), "now");
+            List<StepReport> steps = new ArrayList<>();
+            choice.choose(g, TensorSetting.ACTIVATIONS, 13, Limits.DEFAULT, List.of(), best,
+                    withOld ? new RecomputeChoice.Start("old", old, objective(old, 1)) : null,
+                    RecomputeBound.Result.NONE, steps);
+            String note = steps.get(steps.size() - 1).note();
+            assertEquals(withOld, note.contains("fan-outs' reruns in the order of old:"), note);
+            assertTrue(best.objective().value() <= 1, note);
+        }
     }
 }
