@@ -265,12 +265,19 @@ public final class PipelineReport {
     /**
      * A gap in [0, 1] as a percentage with the given decimals, except that a gap above zero never reads as zero: one
      * that would round to 0.00% is given to two significant digits ({@code 0.0012%}), so a plan that is not proven
-     * never looks proven.
+     * never looks proven; one below 100% that would round to 100.00% (a bound above 0) is cut, not rounded, after two
+     * digits of what it misses of 100% ({@code 99.9987%}).
      */
     public static String percent(double gap, int decimals) {
         double p = 100 * gap;
-        if (p > 0 && p < 0.5 * Math.pow(10, -decimals)) {
+        double half = 0.5 * Math.pow(10, -decimals);
+        if (p > 0 && p < half) {
             return new BigDecimal(p).round(new MathContext(2)).stripTrailingZeros().toPlainString() + "%";
+        }
+        if (p < 100 && p >= 100 - half) {
+            // Below 100% (a bound above 0) never reads as 100%: cut after two digits of what 100% is missing.
+            int scale = Math.max(decimals, 1 - (int) Math.floor(Math.log10(100 - p)));
+            return BigDecimal.valueOf(p).setScale(scale, java.math.RoundingMode.DOWN).toPlainString() + "%";
         }
         return String.format(Locale.ROOT, "%." + decimals + "f%%", p);
     }

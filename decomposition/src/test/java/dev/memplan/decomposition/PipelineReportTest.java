@@ -58,5 +58,8 @@ class PipelineReportTest {
         assertEquals("0.01%", PipelineReport.gap(0.00005));
         assertEquals("0.0049%", PipelineReport.gap(0.0000494));
         assertEquals("100.00%", PipelineReport.gap(1.0));
+        assertEquals("99.9987%", PipelineReport.gap(0.999987));
+        assertEquals("99.99%", PipelineReport.gap(0.99994));
+        assertEquals("99.9%", PipelineReport.percent(0.99949, 1));
     }
 }
