@@ -140,9 +140,7 @@ public final class PipelineReport {
             rows.add(new Row("recomputes", Long.toString(result.check().traffic().recomputes())));
             rows.add(new Row("recompute cost", Long.toString(result.check().traffic().recomputeCost())));
         }
-        rows.add(new Row("bound", rc.objective() == null ? "-" : lowerBound(rc.bound())
-                + " (over every plan, any recomputes: the live bytes over the budget at one operator or summed over"
-                + " time, each priced at its load or its producer's recompute)"));
+        rows.add(new Row("bound", boundText(rc)));
         rows.add(new Row("gap", gap(rc.gap())));
         rows.add(new Row("time", String.format(Locale.ROOT, "%.2f s", result.seconds())));
         rows.add(new Row("plan from", rc.source() == null ? "-" : rc.source()));
@@ -168,6 +166,22 @@ public final class PipelineReport {
                     + (j.notes().isEmpty() ? "" : "; " + String.join("; ", j.notes()))));
         }
         return rows;
+    }
+
+    /**
+     * The recompute answer's bound row: the bound and what it is over; 0 is said to be no bound at all when the
+     * bound step was skipped or found none (a limit spent before it), not a bound the live bytes gave.
+     */
+    static String boundText(RecomputeOutcome rc) {
+        if (rc.objective() == null) {
+            return "-";
+        }
+        boolean found = rc.steps().stream().anyMatch(step -> step.name().equals(RecomputeOutcome.BOUND)
+                && step.status() != StepReport.Status.SKIPPED && !"none".equals(step.note()));
+        return lowerBound(rc.bound()) + (rc.bound() == 0 && !found
+                ? " (no bound over every plan within the limits: no objective is below 0)"
+                : " (over every plan, any recomputes: the live bytes over the budget at one operator or summed over"
+                + " time, each priced at its load or its producer's recompute)");
     }
 
     /** The columns of {@link #dncColumns}, in order: bench dnc's header between the case and its cost. */

@@ -1,6 +1,7 @@
 package dev.memplan.decomposition;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.formulations.BruteForceAccess;
 import dev.memplan.formulations.cosma.CosmaSolver;
@@ -36,6 +37,31 @@ class PipelineReportTest {
                 PipelineReport.orDash(r.polished()), r.traffic() + " " + r.status(), "-",
                 PipelineReport.orDash(r.bound()), PipelineReport.gap(r.gap())),
                 rows.stream().map(PipelineReport.Row::value).toList());
+    }
+
+    @Test
+    void aBoundOfZeroThatNoStepFoundSaysSo() {
+        // gen:layered:5000:train at 5 s: the limit ran out before the bound step, whose note is "none"; the row read
+        // "0 (over every plan ...: the live bytes over the budget ...)", as if the live bytes had given 0.
+        dev.memplan.model.Objective plan = new dev.memplan.model.Objective(21_816_647, 0, 0.00390625);
+        StepReport none = new StepReport(RecomputeOutcome.BOUND, StepReport.Status.DONE, null, 0L, 0, null, "none");
+        StepReport skipped = new StepReport(RecomputeOutcome.BOUND, StepReport.Status.SKIPPED, null, null, 0, null,
+                "the limit is spent");
+        StepReport found = new StepReport(RecomputeOutcome.BOUND, StepReport.Status.DONE, null, 96L, 0, null,
+                "96 from the live bytes");
+        for (StepReport step : List.of(none, skipped)) {
+            String text = PipelineReport.boundText(outcome(plan, 0, step));
+            assertEquals("0 (no bound over every plan within the limits: no objective is below 0)", text);
+        }
+        assertTrue(PipelineReport.boundText(outcome(plan, 96, found)).startsWith("96 (over every plan, any"));
+        // Found, and 0 (nothing over the budget anywhere): a bound the live bytes gave.
+        assertTrue(PipelineReport.boundText(outcome(plan, 0, found)).startsWith("0 (over every plan"));
+        assertEquals("-", PipelineReport.boundText(outcome(null, 0, none)));
+    }
+
+    private static RecomputeOutcome outcome(dev.memplan.model.Objective plan, double bound, StepReport step) {
+        return new RecomputeOutcome(0.00390625, dev.memplan.model.SolveStatus.FEASIBLE, plan, bound, null,
+                RecomputeOutcome.SPILL_ONLY, plan, List.of(), null, 0, List.of(step));
     }
 
     @Test
