@@ -99,8 +99,9 @@ public final class ReplacementSimulator {
      * The runs and segments for {@code schedule} (a permutation of the operators) at {@code budget}.
      *
      * @throws IllegalArgumentException when the budget is below {@link Budgets#minimumFeasible}
-     * @throws PackingFailedException when recomputing, if the simulator must compact while a tensor the run needs
-     *     is a recomputed copy (it can be neither moved through host memory nor kept where it is)
+     * @throws PackingFailedException when recomputing, if a step needs more than {@link #RERUNS_PER_STEP} x n reruns
+     *     to bring its inputs back (a recomputed copy that finds no room is moved through host memory in the last
+     *     try, so room itself never fails)
      */
     public Simulation run(Graph g, Schedule schedule, long budget) {
         long needed = Budgets.minimumFeasible(g);
@@ -111,14 +112,21 @@ public final class ReplacementSimulator {
         int[] ops = schedule.resolve(g);
         State st;
         try {
-            st = simulate(g, ops, budget, true);
+            st = simulate(g, ops, budget, true, false);
         } catch (PackingFailedException e) {
             if (recompute.kind() == Recomputation.Kind.NONE) {
                 throw e;
             }
             // Holding a rerun's inputs for it can leave no room for the rest of its chain (deeplabv3_resnet50:train
             // at M_R, checkpoint-sqrt): then as before, each input ended after its rerun and made again if lost.
-            st = simulate(g, ops, budget, false);
+            try {
+                st = simulate(g, ops, budget, false, false);
+            } catch (PackingFailedException again) {
+                // A recomputed copy the run needs may not fit beside the reruns that make its other inputs (an
+                // operator reading two dropped tensors at M_R): then a recomputed copy moves through host memory
+                // like any other (State#spillCopies), which always leaves room for one operator's tensors.
+                st = simulate(g, ops, budget, true, true);
+            }
         }
         Map<String, List<Segment>> named = new LinkedHashMap<>();
         for (int a = 0; a < g.tensorCount(); a++) {
@@ -131,9 +139,9 @@ public final class ReplacementSimulator {
         return new Simulation(Schedule.of(g, runs), named);
     }
 
-    /** The simulation of {@code ops}; {@code holdMade}: see {@link State#holdMade}. */
-    private State simulate(Graph g, int[] ops, long budget, boolean holdMade) {
-        State st = new State(g, ops, budget, holdMade);
+    /** The simulation of {@code ops}; {@code holdMade}, {@code spillCopies}: see {@link State}. */
+    private State simulate(Graph g, int[] ops, long budget, boolean holdMade, boolean spillCopies) {
+        State st = new State(g, ops, budget, holdMade, spillCopies);
         for (int t = 0; t < ops.length; t++) {
             st.step(t);
         }
@@ -181,9 +189,17 @@ public final class ReplacementSimulator {
          * after it is made when nothing later reads it (its last read was in the forward pass), and made again.
          */
         final boolean holdMade;
+        /**
+         * Whether a recomputed copy that is evicted keeps a host copy, to be loaded again rather than made again.
+         * The contract allows it: a produced tensor has a host copy once its created segment has ended (the spill,
+         * charged once whenever it is loaded later), and every recomputed segment starts after that end. Without,
+         * an evicted recomputed copy is lost and only a rerun brings it back.
+         */
+        final boolean spillCopies;
 
-        State(Graph g, int[] ops, long budget, boolean holdMade) {
+        State(Graph g, int[] ops, long budget, boolean holdMade, boolean spillCopies) {
             this.holdMade = holdMade;
+            this.spillCopies = spillCopies;
             this.g = g;
             this.ops = ops;
             this.budget = budget;
@@ -421,10 +437,13 @@ public final class ReplacementSimulator {
             return best;
         }
 
-        /** Ends s before the current run; it keeps or gets a host copy unless it is a recomputed copy. */
+        /**
+         * Ends s before the current run; it keeps or gets a host copy unless it is a recomputed copy (which keeps one
+         * too with {@link #spillCopies}).
+         */
         private void evict(Slot s) {
             close(s, now - 1);
-            if (s.origin != Origin.RECOMPUTED) {
+            if (s.origin != Origin.RECOMPUTED || spillCopies) {
                 hostCopy[s.tensor] = true;
             }
         }
@@ -454,7 +473,7 @@ public final class ReplacementSimulator {
             if (best == null) {
                 return null;
             }
-            boolean spillable = best.origin != Origin.RECOMPUTED;
+            boolean spillable = best.origin != Origin.RECOMPUTED || spillCopies;
             return !spillable || recompute.lambda() * g.cost(g.producer(best.tensor)) < 2.0 * best.size ? best : null;
         }
 
@@ -471,13 +490,13 @@ public final class ReplacementSimulator {
         /**
          * Every tensor run o uses goes to [0, ...) in the just-in-time order; the others have been evicted (a
          * recomputed copy that a pending run reads is dropped: that run's caller brings it back). A recomputed copy
-         * that o reads cannot move through host memory: then everything on chip is evicted and the step starts
-         * again ({@link Restart}), rerunning what it needs into the empty scratchpad.
+         * that o reads cannot move through host memory (unless {@link #spillCopies}): then everything on chip is
+         * evicted and the step starts again ({@link Restart}), rerunning what it needs into the empty scratchpad.
          */
         private void compact(int o, int t, boolean again, Set<Integer> used) {
             boolean stuck = false;
             for (Slot s : resident) {
-                stuck |= s.start != now && s.origin == Origin.RECOMPUTED && !hostCopy[s.tensor]
+                stuck |= !spillCopies && s.start != now && s.origin == Origin.RECOMPUTED && !hostCopy[s.tensor]
                         && reads(o, s.tensor);
             }
             for (int i = resident.size() - 1; i >= 0; i--) {
@@ -516,7 +535,8 @@ public final class ReplacementSimulator {
             }
             for (Slot s : byOffset) {
                 boolean evictable = !inUse[s.tensor];
-                boolean spill = !hostCopy[s.tensor] && !g.isGraphOutput(s.tensor) && s.origin != Origin.RECOMPUTED;
+                boolean spill = !hostCopy[s.tensor] && !g.isGraphOutput(s.tensor)
+                        && (s.origin != Origin.RECOMPUTED || spillCopies);
                 view.add(new Resident(s.tensor, s.offset, s.size, evictable, nextUse(s.tensor, t),
                         s.lastTouched, spill));
             }
