@@ -239,7 +239,7 @@ public final class PipelineReport {
     }
 
     private static String number(double x) {
-        return x == Math.rint(x) && Math.abs(x) < 1e15 ? Long.toString((long) x) : Double.toString(x);
+        return dev.memplan.model.Objective.number(x);
     }
 
     /** How much less traffic a plan has than another's, in percent of the other's ("-" when that is 0 and this not). */

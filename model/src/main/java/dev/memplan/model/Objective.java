@@ -43,7 +43,7 @@ public record Objective(long traffic, long recomputeCost, double lambda) {
     }
 
     /** Plain digits, never scientific notation: 14173852.5, not 1.41738525E7; 0.00390625, not 3.90625E-3. */
-    private static String number(double x) {
+    public static String number(double x) {
         return x == Math.rint(x) && Math.abs(x) < 1e15 ? Long.toString((long) x)
                 : java.math.BigDecimal.valueOf(x).stripTrailingZeros().toPlainString();
     }

@@ -162,6 +162,6 @@ public final class Comparison {
 
     /** A weight or objective as the reports print it: an integer when it is one. */
     public static String number(double x) {
-        return x == Math.rint(x) && Math.abs(x) < 1e15 ? Long.toString((long) x) : Double.toString(x);
+        return dev.memplan.model.Objective.number(x);
     }
 }
