@@ -59,6 +59,19 @@ class WallCutTest {
         assertFalse(MainTest.run("solve", "fig1", "--budget", "M_H").out().contains("wall clock"));
     }
 
+    /**
+     * A limit passed is said in the row (gen:layered:5000:train at 5 s and a load of 7 ended at 6.20 s, and the row
+     * read "6.20 of 5 s" with nothing else).
+     */
+    @Test
+    void aPassedLimitIsSaidWithByHowMuch() {
+        assertEquals("4.95 of 5 s since the command started (the JVM's start-up, the graph and the budget included)",
+                SolverOptions.wallClock(4.95, 5));
+        assertEquals("6.20 of 5 s since the command started (the JVM's start-up, the graph and the budget included);"
+                + " 1.20 s past the limit: the steps no answer can skip (the first plan and its check) ran after it"
+                + " was spent", SolverOptions.wallClock(6.2, 5));
+    }
+
     /** Divide and conquer stopped by the clock before its first part: bound 0, and now the label to go with it. */
     @Test
     void divideAndConquerCutByTheClockSaysSo() {
