@@ -107,6 +107,15 @@ public final class PeakBound {
      */
     static Result of(Graph g, TrafficPrices prices, long budget, long target, int stateCap, Limits limits,
                      boolean cases, boolean joint, boolean ahead) {
+        return of(g, prices, budget, target, stateCap, limits, cases, joint, ahead, true);
+    }
+
+    /**
+     * As above; without {@code grid} the priced covers take the bytes over the budget as they are, not rounded up to
+     * the sizes' gcd ({@link Cheap#onUnit}, for tests).
+     */
+    static Result of(Graph g, TrafficPrices prices, long budget, long target, int stateCap, Limits limits,
+                     boolean cases, boolean joint, boolean ahead, boolean grid) {
         long began = System.nanoTime();
         // nanoTime may be near any value: compare elapsed times, never sums with a far-off sentinel.
         java.time.Duration wall = limits.budget().wallLeft();
@@ -115,7 +124,7 @@ public final class PeakBound {
         Limits step = limits.workMode() ? limits.child() : limits;
         Budget.Meter forwardMeter = step.workMode()
                 ? step.budget().splitWork(Shares.BOUND_DIRECTIONS).meter(CHECKS_PER_UNIT) : null;
-        Cheap cheap = prices == null ? null : new Cheap(g, prices, joint);
+        Cheap cheap = prices == null ? null : new Cheap(g, prices, joint, grid);
         long[] forward = new Direction(g, budget, target, false, stateCap,
                 new Stop(began, half, limits, forwardMeter), cheap,
                 cheap == null || !cases ? null : FanOutCases.of(g, cheap, ahead)).run();
@@ -199,9 +208,13 @@ public final class PeakBound {
         /** Per tensor, the stamp when it is priced at its load and spill alone ({@link FanOutCases}' first read). */
         private final int[] fullAt;
         private int stamp;
+        /** The gcd of the sizes {@link #mark} marked last: the live priced tensors and the inputs a cover may hold. */
+        private long marked;
 
         /** Whether a fan-out's outputs leave the whole cover jointly ({@link #groups}). */
         private final boolean joint;
+        /** Whether the bytes over the budget are rounded up to the sizes' gcd ({@link #onUnit}). */
+        private final boolean grid;
         /**
          * An operator whose reruns the cover takes as paid already (their shares 0: {@link FanOutCases}' earlier
          * moments charge one of its reruns apart), or -1.
@@ -213,8 +226,13 @@ public final class PeakBound {
         }
 
         Cheap(Graph g, TrafficPrices prices, boolean joint) {
+            this(g, prices, joint, true);
+        }
+
+        Cheap(Graph g, TrafficPrices prices, boolean joint, boolean grid) {
             this.g = g;
             this.joint = joint;
+            this.grid = grid;
             int m = g.tensorCount();
             full = new long[m];
             rerun = prices.rerun();
@@ -281,6 +299,15 @@ public final class PeakBound {
                 fullAt[x] = stamp;
             }
             List<Integer> live = mark(done, own, reverse);
+            List<Integer> dearLive = new ArrayList<>();
+            long unit = marked;
+            for (int x : dear) {
+                if (!contains(own, x) && isLive(g, x, done, reverse)) {
+                    dearLive.add(x);
+                    unit = gcd(unit, g.size(x));
+                }
+            }
+            excess = grid ? onUnit(excess, unit) : excess;
             List<long[]> items = new ArrayList<>();
             for (int x : live) {
                 if (rerun[x] >= 0 && fullAt[x] != stamp) {
@@ -295,7 +322,24 @@ public final class PeakBound {
             if (fractional >= target || fractional + 2 * mostFull <= floor) {
                 return fractional;
             }
-            return Math.max(fractional, whole(done, own, reverse, excess, items));
+            return Math.max(fractional, whole(dearLive, excess, items));
+        }
+
+        /**
+         * {@code excess} rounded up to a multiple of {@code unit} (unchanged for a unit of 0 or 1). At the moment the
+         * live tensors off chip, less the needed inputs held through it (room), free at least the excess, and both
+         * are sums of whole sizes: with {@code unit} the gcd of the sizes of the live tensors and of every input a
+         * cover may hold ({@link #mark}'s first and second levels), what they free is a multiple of it, so at least
+         * the excess so rounded. Every option keeps its price and bytes (a room shared by k sharers is charged at
+         * most its size in all), so each plan's choice covers the rounded excess too: the cover of it is still a
+         * lower bound. (A plan may hold other dead tensors too: they only add to what the live tensors off free.)
+         */
+        static long onUnit(long excess, long unit) {
+            return unit <= 1 || excess <= 0 ? excess : Math.addExact(excess, Math.floorMod(-excess, unit));
+        }
+
+        static long gcd(long a, long b) {
+            return b == 0 ? a : gcd(b, a % b);
         }
 
         /**
@@ -303,7 +347,7 @@ public final class PeakBound {
          * the fractional cover, except a fan-out's live outputs, which leave by one of their joint ways
          * ({@link #groups}); -1 when the search is cut short.
          */
-        private long whole(long[] done, int[] own, boolean reverse, long excess, List<long[]> items) {
+        private long whole(List<Integer> dearLive, long excess, List<long[]> items) {
             List<long[]> fixed = new ArrayList<>();
             List<long[]> continuous = new ArrayList<>();
             java.util.Set<Integer> whole = new java.util.HashSet<>();
@@ -324,10 +368,8 @@ public final class PeakBound {
                     }
                 }
             }
-            for (int x : dear) {
-                if (!contains(own, x) && isLive(g, x, done, reverse)) {
-                    fixed.add(new long[] {g.size(x), 2 * g.size(x)});
-                }
+            for (int x : dearLive) {
+                fixed.add(new long[] {g.size(x), 2 * g.size(x)});
             }
             if (groups.isEmpty()) {
                 return WholeCover.of(fixed, continuous, excess);
@@ -502,9 +544,11 @@ public final class PeakBound {
          */
         private List<Integer> mark(long[] done, int[] own, boolean reverse) {
             List<Integer> live = new ArrayList<>();
+            marked = 0;
             for (int x : tensors) {
                 if (!contains(own, x) && isLive(g, x, done, reverse)) {
                     live.add(x);
+                    marked = gcd(marked, g.size(x));
                     liveAt[x] = stamp;
                     if (fullAt[x] != stamp) {
                         claimedAt[x] = stamp;
@@ -518,6 +562,7 @@ public final class PeakBound {
                         if (liveAt[y] != stamp && !contains(own, y) && !isLive(g, y, done, reverse)) {
                             if (sharersAt[y] != stamp) {
                                 needed.add(y);
+                                marked = gcd(marked, g.size(y));
                             }
                             sharers[y] = sharersAt[y] == stamp ? sharers[y] + 1 : 1;
                             sharersAt[y] = stamp;
@@ -533,6 +578,7 @@ public final class PeakBound {
                                 && !contains(own, z) && !isLive(g, z, done, reverse)) {
                             users[z] = usersAt[z] == stamp ? users[z] + 1 : 1;
                             usersAt[z] = stamp;
+                            marked = gcd(marked, g.size(z));
                         }
                     }
                 }
