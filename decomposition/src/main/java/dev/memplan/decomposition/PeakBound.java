@@ -1,5 +1,6 @@
 package dev.memplan.decomposition;
 
+import dev.memplan.formulations.cosma.RecomputeBound;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Budget;
@@ -68,7 +69,8 @@ public final class PeakBound {
      * The bound as above with each live tensor that leaves the chip charged at {@code prices} instead of its size once
      * or twice: the least of these covering the bytes over the budget, by price per byte, cheapest first (a fractional
      * knapsack cover, which with the spill-only prices is the E + max(0, E - H) above; raised where the tensors that
-     * leave must leave whole, {@link WholeCover}; the bound without prices stays fractional). The argument holds for
+     * leave must leave whole, {@link WholeCover}, and with E rounded up to the gcd of the sizes that free it, {@link
+     * Cheap}; the bound without prices stays fractional). The argument holds for
      * any nonnegative prices: at the timestep it is charged, each tensor off chip pays its return after it and its
      * spill once. With reruns ({@link TrafficPrices#withReruns}; reruns only of operators that may pay, by
      * {@link dev.memplan.formulations.cosma.Reruns#mayPay}, lose nothing), a tensor off chip at the first run of o
@@ -112,7 +114,7 @@ public final class PeakBound {
 
     /**
      * As above; without {@code grid} the priced covers take the bytes over the budget as they are, not rounded up to
-     * the sizes' gcd ({@link Cheap#onUnit}, for tests).
+     * the sizes' gcd ({@link RecomputeBound#onUnit}, for tests).
      */
     static Result of(Graph g, TrafficPrices prices, long budget, long target, int stateCap, Limits limits,
                      boolean cases, boolean joint, boolean ahead, boolean grid) {
@@ -213,7 +215,7 @@ public final class PeakBound {
 
         /** Whether a fan-out's outputs leave the whole cover jointly ({@link #groups}). */
         private final boolean joint;
-        /** Whether the bytes over the budget are rounded up to the sizes' gcd ({@link #onUnit}). */
+        /** Whether the bytes over the budget are rounded up to the sizes' gcd ({@link RecomputeBound#onUnit}). */
         private final boolean grid;
         /**
          * An operator whose reruns the cover takes as paid already (their shares 0: {@link FanOutCases}' earlier
@@ -285,12 +287,14 @@ public final class PeakBound {
         }
 
         /**
-         * The least price of {@code excess} bytes of the tensors live at {@code done} other than operator o's own,
-         * fractionally, the cheapest per byte first (the rest at twice their size), each part rounded down; raised to
-         * the cover with whole tensors ({@link WholeCover}: each tensor with one best way off chip leaves whole)
-         * unless the fractional one already reaches {@code target} or, with a tensor's price to spare, stays at or
-         * below {@code floor} (the state's value so far, which the whole cover would then not raise). The tensors
-         * {@code firstRead} are priced at their load and spill alone and claim no rerun ({@link FanOutCases}).
+         * The least price of {@code excess} bytes (rounded up to the gcd of the sizes of the live tensors and of the
+         * inputs a cover may hold: a plan frees whole tensors) of the tensors live at {@code done} other than
+         * operator o's own, fractionally, the cheapest per byte first (the rest at twice their size), each part
+         * rounded down; raised to the cover with whole tensors ({@link WholeCover}: each tensor with one best way
+         * off chip leaves whole) unless the fractional one already reaches {@code target} or, with a tensor's price
+         * to spare, stays at or below {@code floor} (the state's value so far, which the whole cover would then not
+         * raise). The tensors {@code firstRead} are priced at their load and spill alone and claim no rerun
+         * ({@link FanOutCases}).
          */
         long cover(long[] done, int o, boolean reverse, long excess, long floor, long target, int[] firstRead) {
             int[] own = own(g, o);
@@ -304,10 +308,16 @@ public final class PeakBound {
             for (int x : dear) {
                 if (!contains(own, x) && isLive(g, x, done, reverse)) {
                     dearLive.add(x);
-                    unit = gcd(unit, g.size(x));
+                    unit = RecomputeBound.gcd(unit, g.size(x));
                 }
             }
-            excess = grid ? onUnit(excess, unit) : excess;
+            // At the moment the live tensors off chip, less the needed inputs held through it (room), free at least
+            // the excess, and both are sums of whole sizes: with unit the gcd of the sizes of the live tensors and of
+            // every input a cover may hold (mark's first and second levels), what they free is a multiple of it, so at
+            // least the excess rounded up to it (RecomputeBound.onUnit). Every option keeps its price and bytes (a
+            // room shared by k sharers is charged at most its size in all), so each plan's choice covers the rounded
+            // excess too. A plan may hold other dead tensors: they only add to what the live tensors off free.
+            excess = grid ? RecomputeBound.onUnit(excess, unit) : excess;
             List<long[]> items = new ArrayList<>();
             for (int x : live) {
                 if (rerun[x] >= 0 && fullAt[x] != stamp) {
@@ -325,22 +335,6 @@ public final class PeakBound {
             return Math.max(fractional, whole(dearLive, excess, items));
         }
 
-        /**
-         * {@code excess} rounded up to a multiple of {@code unit} (unchanged for a unit of 0 or 1). At the moment the
-         * live tensors off chip, less the needed inputs held through it (room), free at least the excess, and both
-         * are sums of whole sizes: with {@code unit} the gcd of the sizes of the live tensors and of every input a
-         * cover may hold ({@link #mark}'s first and second levels), what they free is a multiple of it, so at least
-         * the excess so rounded. Every option keeps its price and bytes (a room shared by k sharers is charged at
-         * most its size in all), so each plan's choice covers the rounded excess too: the cover of it is still a
-         * lower bound. (A plan may hold other dead tensors too: they only add to what the live tensors off free.)
-         */
-        static long onUnit(long excess, long unit) {
-            return unit <= 1 || excess <= 0 ? excess : Math.addExact(excess, Math.floorMod(-excess, unit));
-        }
-
-        static long gcd(long a, long b) {
-            return b == 0 ? a : gcd(b, a % b);
-        }
 
         /**
          * The cover with the tensors whose producer may not pay leaving whole ({@link WholeCover}), the others as in
@@ -548,7 +542,7 @@ public final class PeakBound {
             for (int x : tensors) {
                 if (!contains(own, x) && isLive(g, x, done, reverse)) {
                     live.add(x);
-                    marked = gcd(marked, g.size(x));
+                    marked = RecomputeBound.gcd(marked, g.size(x));
                     liveAt[x] = stamp;
                     if (fullAt[x] != stamp) {
                         claimedAt[x] = stamp;
@@ -562,7 +556,7 @@ public final class PeakBound {
                         if (liveAt[y] != stamp && !contains(own, y) && !isLive(g, y, done, reverse)) {
                             if (sharersAt[y] != stamp) {
                                 needed.add(y);
-                                marked = gcd(marked, g.size(y));
+                                marked = RecomputeBound.gcd(marked, g.size(y));
                             }
                             sharers[y] = sharersAt[y] == stamp ? sharers[y] + 1 : 1;
                             sharersAt[y] = stamp;
@@ -578,7 +572,7 @@ public final class PeakBound {
                                 && !contains(own, z) && !isLive(g, z, done, reverse)) {
                             users[z] = usersAt[z] == stamp ? users[z] + 1 : 1;
                             usersAt[z] = stamp;
-                            marked = gcd(marked, g.size(z));
+                            marked = RecomputeBound.gcd(marked, g.size(z));
                         }
                     }
                 }
