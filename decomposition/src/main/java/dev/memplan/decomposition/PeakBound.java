@@ -335,7 +335,6 @@ public final class PeakBound {
             return Math.max(fractional, whole(dearLive, excess, items));
         }
 
-
         /**
          * The cover with the tensors whose producer may not pay leaving whole ({@link WholeCover}), the others as in
          * the fractional cover, except a fan-out's live outputs, which leave by one of their joint ways
