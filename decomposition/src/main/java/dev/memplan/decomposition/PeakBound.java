@@ -1,5 +1,6 @@
 package dev.memplan.decomposition;
 
+import dev.memplan.formulations.cosma.RecomputeBound;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
 import dev.memplan.model.Budget;
@@ -68,7 +69,8 @@ public final class PeakBound {
      * The bound as above with each live tensor that leaves the chip charged at {@code prices} instead of its size once
      * or twice: the least of these covering the bytes over the budget, by price per byte, cheapest first (a fractional
      * knapsack cover, which with the spill-only prices is the E + max(0, E - H) above; raised where the tensors that
-     * leave must leave whole, {@link WholeCover}; the bound without prices stays fractional). The argument holds for
+     * leave must leave whole, {@link WholeCover}, and with E rounded up to the gcd of the sizes that free it, {@link
+     * Cheap}; the bound without prices stays fractional). The argument holds for
      * any nonnegative prices: at the timestep it is charged, each tensor off chip pays its return after it and its
      * spill once. With reruns ({@link TrafficPrices#withReruns}; reruns only of operators that may pay, by
      * {@link dev.memplan.formulations.cosma.Reruns#mayPay}, lose nothing), a tensor off chip at the first run of o
@@ -107,6 +109,15 @@ public final class PeakBound {
      */
     static Result of(Graph g, TrafficPrices prices, long budget, long target, int stateCap, Limits limits,
                      boolean cases, boolean joint, boolean ahead) {
+        return of(g, prices, budget, target, stateCap, limits, cases, joint, ahead, true);
+    }
+
+    /**
+     * As above; without {@code grid} the priced covers take the bytes over the budget as they are, not rounded up to
+     * the sizes' gcd ({@link RecomputeBound#onUnit}, for tests).
+     */
+    static Result of(Graph g, TrafficPrices prices, long budget, long target, int stateCap, Limits limits,
+                     boolean cases, boolean joint, boolean ahead, boolean grid) {
         long began = System.nanoTime();
         // nanoTime may be near any value: compare elapsed times, never sums with a far-off sentinel.
         java.time.Duration wall = limits.budget().wallLeft();
@@ -115,7 +126,7 @@ public final class PeakBound {
         Limits step = limits.workMode() ? limits.child() : limits;
         Budget.Meter forwardMeter = step.workMode()
                 ? step.budget().splitWork(Shares.BOUND_DIRECTIONS).meter(CHECKS_PER_UNIT) : null;
-        Cheap cheap = prices == null ? null : new Cheap(g, prices, joint);
+        Cheap cheap = prices == null ? null : new Cheap(g, prices, joint, grid);
         long[] forward = new Direction(g, budget, target, false, stateCap,
                 new Stop(began, half, limits, forwardMeter), cheap,
                 cheap == null || !cases ? null : FanOutCases.of(g, cheap, ahead)).run();
@@ -199,9 +210,13 @@ public final class PeakBound {
         /** Per tensor, the stamp when it is priced at its load and spill alone ({@link FanOutCases}' first read). */
         private final int[] fullAt;
         private int stamp;
+        /** The gcd of the sizes {@link #mark} marked last: the live priced tensors and the inputs a cover may hold. */
+        private long marked;
 
         /** Whether a fan-out's outputs leave the whole cover jointly ({@link #groups}). */
         private final boolean joint;
+        /** Whether the bytes over the budget are rounded up to the sizes' gcd ({@link RecomputeBound#onUnit}). */
+        private final boolean grid;
         /**
          * An operator whose reruns the cover takes as paid already (their shares 0: {@link FanOutCases}' earlier
          * moments charge one of its reruns apart), or -1.
@@ -213,8 +228,13 @@ public final class PeakBound {
         }
 
         Cheap(Graph g, TrafficPrices prices, boolean joint) {
+            this(g, prices, joint, true);
+        }
+
+        Cheap(Graph g, TrafficPrices prices, boolean joint, boolean grid) {
             this.g = g;
             this.joint = joint;
+            this.grid = grid;
             int m = g.tensorCount();
             full = new long[m];
             rerun = prices.rerun();
@@ -267,12 +287,14 @@ public final class PeakBound {
         }
 
         /**
-         * The least price of {@code excess} bytes of the tensors live at {@code done} other than operator o's own,
-         * fractionally, the cheapest per byte first (the rest at twice their size), each part rounded down; raised to
-         * the cover with whole tensors ({@link WholeCover}: each tensor with one best way off chip leaves whole)
-         * unless the fractional one already reaches {@code target} or, with a tensor's price to spare, stays at or
-         * below {@code floor} (the state's value so far, which the whole cover would then not raise). The tensors
-         * {@code firstRead} are priced at their load and spill alone and claim no rerun ({@link FanOutCases}).
+         * The least price of {@code excess} bytes (rounded up to the gcd of the sizes of the live tensors and of the
+         * inputs a cover may hold: a plan frees whole tensors) of the tensors live at {@code done} other than
+         * operator o's own, fractionally, the cheapest per byte first (the rest at twice their size), each part
+         * rounded down; raised to the cover with whole tensors ({@link WholeCover}: each tensor with one best way
+         * off chip leaves whole) unless the fractional one already reaches {@code target} or, with a tensor's price
+         * to spare, stays at or below {@code floor} (the state's value so far, which the whole cover would then not
+         * raise). The tensors {@code firstRead} are priced at their load and spill alone and claim no rerun
+         * ({@link FanOutCases}).
          */
         long cover(long[] done, int o, boolean reverse, long excess, long floor, long target, int[] firstRead) {
             int[] own = own(g, o);
@@ -281,6 +303,21 @@ public final class PeakBound {
                 fullAt[x] = stamp;
             }
             List<Integer> live = mark(done, own, reverse);
+            List<Integer> dearLive = new ArrayList<>();
+            long unit = marked;
+            for (int x : dear) {
+                if (!contains(own, x) && isLive(g, x, done, reverse)) {
+                    dearLive.add(x);
+                    unit = RecomputeBound.gcd(unit, g.size(x));
+                }
+            }
+            // At the moment the live tensors off chip, less the needed inputs held through it (room), free at least
+            // the excess, and both are sums of whole sizes: with unit the gcd of the sizes of the live tensors and of
+            // every input a cover may hold (mark's first and second levels), what they free is a multiple of it, so at
+            // least the excess rounded up to it (RecomputeBound.onUnit). Every option keeps its price and bytes (a
+            // room shared by k sharers is charged at most its size in all), so each plan's choice covers the rounded
+            // excess too. A plan may hold other dead tensors: they only add to what the live tensors off free.
+            excess = grid ? RecomputeBound.onUnit(excess, unit) : excess;
             List<long[]> items = new ArrayList<>();
             for (int x : live) {
                 if (rerun[x] >= 0 && fullAt[x] != stamp) {
@@ -295,7 +332,7 @@ public final class PeakBound {
             if (fractional >= target || fractional + 2 * mostFull <= floor) {
                 return fractional;
             }
-            return Math.max(fractional, whole(done, own, reverse, excess, items));
+            return Math.max(fractional, whole(dearLive, excess, items));
         }
 
         /**
@@ -303,7 +340,7 @@ public final class PeakBound {
          * the fractional cover, except a fan-out's live outputs, which leave by one of their joint ways
          * ({@link #groups}); -1 when the search is cut short.
          */
-        private long whole(long[] done, int[] own, boolean reverse, long excess, List<long[]> items) {
+        private long whole(List<Integer> dearLive, long excess, List<long[]> items) {
             List<long[]> fixed = new ArrayList<>();
             List<long[]> continuous = new ArrayList<>();
             java.util.Set<Integer> whole = new java.util.HashSet<>();
@@ -324,10 +361,8 @@ public final class PeakBound {
                     }
                 }
             }
-            for (int x : dear) {
-                if (!contains(own, x) && isLive(g, x, done, reverse)) {
-                    fixed.add(new long[] {g.size(x), 2 * g.size(x)});
-                }
+            for (int x : dearLive) {
+                fixed.add(new long[] {g.size(x), 2 * g.size(x)});
             }
             if (groups.isEmpty()) {
                 return WholeCover.of(fixed, continuous, excess);
@@ -502,9 +537,11 @@ public final class PeakBound {
          */
         private List<Integer> mark(long[] done, int[] own, boolean reverse) {
             List<Integer> live = new ArrayList<>();
+            marked = 0;
             for (int x : tensors) {
                 if (!contains(own, x) && isLive(g, x, done, reverse)) {
                     live.add(x);
+                    marked = RecomputeBound.gcd(marked, g.size(x));
                     liveAt[x] = stamp;
                     if (fullAt[x] != stamp) {
                         claimedAt[x] = stamp;
@@ -518,6 +555,7 @@ public final class PeakBound {
                         if (liveAt[y] != stamp && !contains(own, y) && !isLive(g, y, done, reverse)) {
                             if (sharersAt[y] != stamp) {
                                 needed.add(y);
+                                marked = RecomputeBound.gcd(marked, g.size(y));
                             }
                             sharers[y] = sharersAt[y] == stamp ? sharers[y] + 1 : 1;
                             sharersAt[y] = stamp;
@@ -533,6 +571,7 @@ public final class PeakBound {
                                 && !contains(own, z) && !isLive(g, z, done, reverse)) {
                             users[z] = usersAt[z] == stamp ? users[z] + 1 : 1;
                             usersAt[z] = stamp;
+                            marked = RecomputeBound.gcd(marked, g.size(z));
                         }
                     }
                 }

@@ -344,9 +344,11 @@ public final class RecomputeBound {
      * deeplabv3_resnet50:train at M_R the loss's own bytes hold a 1-byte tensor and every live size is a multiple of
      * 1,024 bytes: E = 21,224,193 is 21,224,448 on the grid, 510 more at two per byte.
      *
+     * Divide and conquer's priced live bytes ({@code PeakBound}) round their excess so too.
+     *
      * @param unit the gcd of the sizes that may free the bytes, 0 for none (E unchanged)
      */
-    static long onUnit(long excess, long unit) {
+    public static long onUnit(long excess, long unit) {
         return unit <= 1 || excess <= 0 ? excess : Math.addExact(excess, Math.floorMod(-excess, unit));
     }
 
@@ -358,7 +360,8 @@ public final class RecomputeBound {
         return unit;
     }
 
-    static long gcd(long a, long b) {
+    /** The gcd of a and b (0 with 0: the other). */
+    public static long gcd(long a, long b) {
         return b == 0 ? a : gcd(b, a % b);
     }
 
