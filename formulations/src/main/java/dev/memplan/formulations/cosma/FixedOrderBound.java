@@ -70,8 +70,10 @@ public final class FixedOrderBound {
      * @param intervals the intervals that may be kept or left (variables y)
      * @param rows the room rows: one per tight timestep plus the knapsack covers added
      * @param rounds the LP solves
+     * @param rounded the traffic of an address-free plan of the order rounded from the LP's last solution ({@link
+     *     #rounded}): at least the order's least traffic without addresses, an upper bound on it; in bytes
      */
-    public record Result(long traffic, double relaxation, int intervals, int rows, int rounds) {
+    public record Result(long traffic, double relaxation, int intervals, int rows, int rounds, long rounded) {
     }
 
     /**
@@ -103,10 +105,12 @@ public final class FixedOrderBound {
         int[] pos = positions(order);
         Instance in = Instance.of(g, order, pos, budget, unit);
         if (in.tight.isEmpty()) {
-            return new Result(in.fixedCost * unit, in.fixedCost * (double) unit, in.tensorOf.length, 0, 0);
+            return new Result(in.fixedCost * unit, in.fixedCost * (double) unit, in.tensorOf.length, 0, 0,
+                    in.fixedCost * unit);
         }
         if (!Solvers.nativeAvailable()) {
-            return new Result(in.fixedCost * unit, Double.NaN, in.tensorOf.length, 0, 0);
+            return new Result(in.fixedCost * unit, Double.NaN, in.tensorOf.length, 0, 0,
+                    in.rounded(new double[in.tensorOf.length]) * unit);
         }
         return new Program(in).solve(unit);
     }
@@ -256,6 +260,100 @@ public final class FixedOrderBound {
             }
             return new Instance(tensorOf, size, always, spillOf, spills, tight, fixedCost);
         }
+
+        /**
+         * The cost in units of a point of the program over integers rounded from LP values {@code v} of the
+         * intervals: off the intervals always off and those at 1; then at each tight timestep in turn, while the kept
+         * intervals spanning it pass its room, the kept one with the highest value leaves (ties: one whose tensor
+         * already pays its spill, then the larger); last, each interval so left, largest first, comes back when it
+         * fits at every tight timestep it spans. Every room row then holds (a non-tight timestep fits all of its
+         * intervals), so the point is an address-free plan of the order ({@link OrderProgram}) paying this cost:
+         * an upper bound on the order's least traffic without addresses. Deterministic: it reads only v and the
+         * instance. O(sum over tight timesteps of k log k), k the intervals spanning it.
+         */
+        long rounded(double[] v) {
+            int m = tensorOf.length;
+            boolean[] off = new boolean[m];
+            boolean[] paid = new boolean[spills];
+            for (int i = 0; i < m; i++) {
+                off[i] = always[i] || v[i] >= 1 - 1e-9;
+                if (off[i] && spillOf[i] >= 0) {
+                    paid[spillOf[i]] = true;
+                }
+            }
+            long[] load = new long[tight.size()];
+            List<List<Integer>> tightOf = new ArrayList<>(m);
+            for (int i = 0; i < m; i++) {
+                tightOf.add(new ArrayList<>());
+            }
+            boolean[] forced = off.clone();
+            for (int k = 0; k < tight.size(); k++) {
+                Tight t = tight.get(k);
+                for (int i : t.free()) {
+                    tightOf.get(i).add(k);
+                    load[k] += off[i] ? 0 : size[i];
+                }
+            }
+            for (int k = 0; k < tight.size(); k++) {
+                Tight t = tight.get(k);
+                if (load[k] <= t.room()) {
+                    continue;
+                }
+                Integer[] kept = Arrays.stream(t.free()).filter(i -> !off[i]).boxed().toArray(Integer[]::new);
+                Arrays.sort(kept, (a, b) -> {
+                    int c = Double.compare(v[b], v[a]);
+                    if (c != 0) {
+                        return c;
+                    }
+                    boolean pa = spillOf[a] < 0 || paid[spillOf[a]];
+                    boolean pb = spillOf[b] < 0 || paid[spillOf[b]];
+                    return pa != pb ? (pa ? -1 : 1) : Long.compare(size[b], size[a]);
+                });
+                for (int j = 0; j < kept.length && load[k] > t.room(); j++) {
+                    int i = kept[j];
+                    off[i] = true;
+                    if (spillOf[i] >= 0) {
+                        paid[spillOf[i]] = true;
+                    }
+                    for (int q : tightOf.get(i)) {
+                        load[q] -= size[i];
+                    }
+                }
+            }
+            Integer[] left = java.util.stream.IntStream.range(0, m).filter(i -> off[i] && !forced[i]).boxed()
+                    .sorted((a, b) -> Long.compare(size[b], size[a])).toArray(Integer[]::new);
+            for (int i : left) {
+                boolean fits = true;
+                for (int q : tightOf.get(i)) {
+                    fits &= load[q] + size[i] <= tight.get(q).room();
+                }
+                if (fits) {
+                    off[i] = false;
+                    for (int q : tightOf.get(i)) {
+                        load[q] += size[i];
+                    }
+                }
+            }
+            return roundedCost(this, off);
+        }
+    }
+
+    /**
+     * {@link #rounded} of an instance: the cost in units of a 0/1 point of the program that satisfies every room row.
+     */
+    private static long roundedCost(Instance in, boolean[] off) {
+        long cost = 0;
+        boolean[] paid = new boolean[in.spills];
+        for (int i = 0; i < off.length; i++) {
+            if (off[i]) {
+                cost += in.size[i];
+                if (in.spillOf[i] >= 0 && !paid[in.spillOf[i]]) {
+                    paid[in.spillOf[i]] = true;
+                    cost += in.size[i];
+                }
+            }
+        }
+        return cost;
     }
 
     /** A timestep where the intervals spanning it, free to stay, do not all fit: its room C_t and those intervals. */
@@ -353,7 +451,11 @@ public final class FixedOrderBound {
                 }
                 long safe = status == MPSolver.ResultStatus.OPTIMAL ? safeBound() : 0;
                 long units = Math.max(in.fixedCost, safe);
-                return new Result(units * unit, value * unit, y.length, covers, rounds);
+                double[] v = new double[y.length];
+                for (int i = 0; i < y.length && status == MPSolver.ResultStatus.OPTIMAL; i++) {
+                    v[i] = y[i].solutionValue();
+                }
+                return new Result(units * unit, value * unit, y.length, covers, rounds, in.rounded(v) * unit);
             } finally {
                 solver.delete();
             }

@@ -142,6 +142,38 @@ class FixedOrderBoundTest {
         assertTrue(meets >= cases * 3 / 4, "the program met the optimum on " + meets + " of " + cases);
     }
 
+    /**
+     * The LP rounded to whole tensors ({@link FixedOrderBound.Result#rounded}) is the cost of a point of the program
+     * over integers: never below the order's proven least traffic without addresses (were a room row broken, it could
+     * be), never below the LP's bound, and on most tiny cases the optimum itself.
+     */
+    @Test
+    void theRoundedLpIsNeverBelowTheOrdersIntegerOptimum() {
+        Random random = new Random(41);
+        int meets = 0;
+        int cases = 0;
+        int above = 0;
+        for (int round = 0; round < 40; round++) {
+            Graph g = BruteForceAccess.randomTinyGraph(random, 4 + round % 3, round % 2 == 0)
+                    .withSetting(round % 4 == 1 ? TensorSetting.ACTIVATIONS : TensorSetting.ALL);
+            int[] order = randomOrder(g, random);
+            long mr = Budgets.minimumFeasible(g);
+            for (long b : List.of(mr, mr + 1, mr + 3)) {
+                FixedOrderBound.Exact e = FixedOrderBound.exact(g, order, b, Limits.DEFAULT);
+                assertTrue(e.optimal(), "round " + round + ": a tiny program is solved");
+                long rounded = e.lp().rounded();
+                assertTrue(rounded >= e.value(), "round " + round + " at " + b + ": rounded " + rounded
+                        + " below the order's optimum " + e.value());
+                assertTrue(rounded >= e.lp().traffic());
+                meets += rounded == e.value() ? 1 : 0;
+                above += e.value() > 0 ? 1 : 0;
+                cases++;
+            }
+        }
+        assertTrue(above >= 20, "only " + above + " cases pay traffic");
+        assertTrue(meets >= cases * 3 / 4, "the rounding met the optimum on " + meets + " of " + cases);
+    }
+
     @Test
     void itsLeastValueOverAllOrdersIsNeverAboveTheFreeOptimum() {
         Random random = new Random(36);
