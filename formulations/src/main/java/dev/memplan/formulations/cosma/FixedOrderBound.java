@@ -46,7 +46,9 @@ import java.util.Set;
  * sorted by y, least first) until none is violated or {@link #MAX_ROUNDS} rounds have run. The number reported does
  * not rest on the LP solver's tolerances: it is the Lagrangian value pi.b + sum_j min(0, c_j - (A^T pi)_j) of the
  * solver's row duals pi clamped at 0, which is a lower bound for every pi >= 0 and every y, z in [0, 1], rounded up
- * to a multiple of the sizes' gcd (every plan's traffic is one). Addresses and alignment only add to a plan's
+ * to a multiple of the sizes' gcd (every plan's traffic is one), the highest over the separation rounds GLOP solved
+ * to optimality (each round's rows are rows of the program; a spill variable whose tensor has an interval never kept
+ * is fixed at 1 with it, as every plan pays that spill). Addresses and alignment only add to a plan's
  * cost, and so does keeping a host tensor before its first read, so none is modelled.
  *
  * <p>Size: one variable per interval (at most one per read), rows only at timesteps where the intervals spanning t
