@@ -46,7 +46,9 @@ import java.util.Set;
  * sorted by y, least first) until none is violated or {@link #MAX_ROUNDS} rounds have run. The number reported does
  * not rest on the LP solver's tolerances: it is the Lagrangian value pi.b + sum_j min(0, c_j - (A^T pi)_j) of the
  * solver's row duals pi clamped at 0, which is a lower bound for every pi >= 0 and every y, z in [0, 1], rounded up
- * to a multiple of the sizes' gcd (every plan's traffic is one). Addresses and alignment only add to a plan's
+ * to a multiple of the sizes' gcd (every plan's traffic is one), the highest over the separation rounds GLOP solved
+ * to optimality (each round's rows are rows of the program; a spill variable whose tensor has an interval never kept
+ * is fixed at 1 with it, as every plan pays that spill). Addresses and alignment only add to a plan's
  * cost, and so does keeping a host tensor before its first read, so none is modelled.
  *
  * <p>Size: one variable per interval (at most one per read), rows only at timesteps where the intervals spanning t
@@ -70,8 +72,10 @@ public final class FixedOrderBound {
      * @param intervals the intervals that may be kept or left (variables y)
      * @param rows the room rows: one per tight timestep plus the knapsack covers added
      * @param rounds the LP solves
+     * @param rounded the traffic of an address-free plan of the order rounded from the LP's last solution ({@link
+     *     #rounded}): at least the order's least traffic without addresses, an upper bound on it; in bytes
      */
-    public record Result(long traffic, double relaxation, int intervals, int rows, int rounds) {
+    public record Result(long traffic, double relaxation, int intervals, int rows, int rounds, long rounded) {
     }
 
     /**
@@ -103,10 +107,12 @@ public final class FixedOrderBound {
         int[] pos = positions(order);
         Instance in = Instance.of(g, order, pos, budget, unit);
         if (in.tight.isEmpty()) {
-            return new Result(in.fixedCost * unit, in.fixedCost * (double) unit, in.tensorOf.length, 0, 0);
+            return new Result(in.fixedCost * unit, in.fixedCost * (double) unit, in.tensorOf.length, 0, 0,
+                    in.fixedCost * unit);
         }
         if (!Solvers.nativeAvailable()) {
-            return new Result(in.fixedCost * unit, Double.NaN, in.tensorOf.length, 0, 0);
+            return new Result(in.fixedCost * unit, Double.NaN, in.tensorOf.length, 0, 0,
+                    in.rounded(new double[in.tensorOf.length]) * unit);
         }
         return new Program(in).solve(unit);
     }
@@ -256,6 +262,100 @@ public final class FixedOrderBound {
             }
             return new Instance(tensorOf, size, always, spillOf, spills, tight, fixedCost);
         }
+
+        /**
+         * The cost in units of a point of the program over integers rounded from LP values {@code v} of the
+         * intervals: off the intervals always off and those at 1; then at each tight timestep in turn, while the kept
+         * intervals spanning it pass its room, the kept one with the highest value leaves (ties: one whose tensor
+         * already pays its spill, then the larger); last, each interval so left, largest first, comes back when it
+         * fits at every tight timestep it spans. Every room row then holds (a non-tight timestep fits all of its
+         * intervals), so the point is an address-free plan of the order ({@link OrderProgram}) paying this cost:
+         * an upper bound on the order's least traffic without addresses. Deterministic: it reads only v and the
+         * instance. O(sum over tight timesteps of k log k), k the intervals spanning it.
+         */
+        long rounded(double[] v) {
+            int m = tensorOf.length;
+            boolean[] off = new boolean[m];
+            boolean[] paid = new boolean[spills];
+            for (int i = 0; i < m; i++) {
+                off[i] = always[i] || v[i] >= 1 - 1e-9;
+                if (off[i] && spillOf[i] >= 0) {
+                    paid[spillOf[i]] = true;
+                }
+            }
+            long[] load = new long[tight.size()];
+            List<List<Integer>> tightOf = new ArrayList<>(m);
+            for (int i = 0; i < m; i++) {
+                tightOf.add(new ArrayList<>());
+            }
+            boolean[] forced = off.clone();
+            for (int k = 0; k < tight.size(); k++) {
+                Tight t = tight.get(k);
+                for (int i : t.free()) {
+                    tightOf.get(i).add(k);
+                    load[k] += off[i] ? 0 : size[i];
+                }
+            }
+            for (int k = 0; k < tight.size(); k++) {
+                Tight t = tight.get(k);
+                if (load[k] <= t.room()) {
+                    continue;
+                }
+                Integer[] kept = Arrays.stream(t.free()).filter(i -> !off[i]).boxed().toArray(Integer[]::new);
+                Arrays.sort(kept, (a, b) -> {
+                    int c = Double.compare(v[b], v[a]);
+                    if (c != 0) {
+                        return c;
+                    }
+                    boolean pa = spillOf[a] < 0 || paid[spillOf[a]];
+                    boolean pb = spillOf[b] < 0 || paid[spillOf[b]];
+                    return pa != pb ? (pa ? -1 : 1) : Long.compare(size[b], size[a]);
+                });
+                for (int j = 0; j < kept.length && load[k] > t.room(); j++) {
+                    int i = kept[j];
+                    off[i] = true;
+                    if (spillOf[i] >= 0) {
+                        paid[spillOf[i]] = true;
+                    }
+                    for (int q : tightOf.get(i)) {
+                        load[q] -= size[i];
+                    }
+                }
+            }
+            Integer[] left = java.util.stream.IntStream.range(0, m).filter(i -> off[i] && !forced[i]).boxed()
+                    .sorted((a, b) -> Long.compare(size[b], size[a])).toArray(Integer[]::new);
+            for (int i : left) {
+                boolean fits = true;
+                for (int q : tightOf.get(i)) {
+                    fits &= load[q] + size[i] <= tight.get(q).room();
+                }
+                if (fits) {
+                    off[i] = false;
+                    for (int q : tightOf.get(i)) {
+                        load[q] += size[i];
+                    }
+                }
+            }
+            return roundedCost(this, off);
+        }
+    }
+
+    /**
+     * {@link #rounded} of an instance: the cost in units of a 0/1 point of the program that satisfies every room row.
+     */
+    private static long roundedCost(Instance in, boolean[] off) {
+        long cost = 0;
+        boolean[] paid = new boolean[in.spills];
+        for (int i = 0; i < off.length; i++) {
+            if (off[i]) {
+                cost += in.size[i];
+                if (in.spillOf[i] >= 0 && !paid[in.spillOf[i]]) {
+                    paid[in.spillOf[i]] = true;
+                    cost += in.size[i];
+                }
+            }
+        }
+        return cost;
     }
 
     /** A timestep where the intervals spanning it, free to stay, do not all fit: its room C_t and those intervals. */
@@ -268,6 +368,7 @@ public final class FixedOrderBound {
         private final MPSolver solver;
         private final MPVariable[] y;
         private final MPVariable[] z;
+        private final boolean[] spillForced;
         private final DualRows dualRows = new DualRows();
         private final Set<List<Integer>> seen = new HashSet<>();
         private int covers;
@@ -283,8 +384,18 @@ public final class FixedOrderBound {
             y = new MPVariable[m];
             z = new MPVariable[in.spills];
             MPObjective objective = solver.objective();
+            // A tensor with an interval never kept pays its spill in every plan: its z is fixed at 1 like that y.
+            // Left free in [0, 1], z sits on both its bound and its row z >= y = 1, and GLOP may give that row a
+            // zero dual: the Lagrangian then loses the spill (on r2plus1d18:train at M_R an order moved by one
+            // operator lost 63 MB of its LP of 494,884,802 so).
+            spillForced = new boolean[in.spills];
+            for (int i = 0; i < m; i++) {
+                if (in.always[i] && in.spillOf[i] >= 0) {
+                    spillForced[in.spillOf[i]] = true;
+                }
+            }
             for (int j = 0; j < in.spills; j++) {
-                z[j] = solver.makeNumVar(0, 1, "z" + j);
+                z[j] = solver.makeNumVar(spillForced[j] ? 1 : 0, 1, "z" + j);
             }
             for (int i = 0; i < m; i++) {
                 y[i] = solver.makeNumVar(in.always[i] ? 1 : 0, 1, "y" + i);
@@ -335,25 +446,36 @@ public final class FixedOrderBound {
             return index < y.length ? y[index] : z[index - y.length];
         }
 
+        /**
+         * Solves and separates; the bound is the highest Lagrangian over the rounds GLOP solved to optimality (each
+         * is a bound, whatever the rows: a round GLOP does not solve, which on r2plus1d18:train at M_R happened
+         * after an order's third cut round, keeps the rounds' before it, where the last round's alone left only
+         * the intervals never kept, 431,513,600 of an LP of 494,884,802), and the rounding is that of the last
+         * such round's point.
+         */
         Result solve(long unit) {
             try {
                 int rounds = 0;
-                MPSolver.ResultStatus status;
                 double value = Double.NaN;
+                long safe = 0;
+                double[] v = new double[y.length];
                 while (true) {
-                    status = solver.solve();
+                    MPSolver.ResultStatus status = solver.solve();
                     rounds++;
                     if (status != MPSolver.ResultStatus.OPTIMAL) {
                         break;
                     }
                     value = solver.objective().value();
+                    safe = Math.max(safe, safeBound());
+                    for (int i = 0; i < y.length; i++) {
+                        v[i] = y[i].solutionValue();
+                    }
                     if (rounds >= MAX_ROUNDS || !separate()) {
                         break;
                     }
                 }
-                long safe = status == MPSolver.ResultStatus.OPTIMAL ? safeBound() : 0;
                 long units = Math.max(in.fixedCost, safe);
-                return new Result(units * unit, value * unit, y.length, covers, rounds);
+                return new Result(units * unit, value * unit, y.length, covers, rounds, in.rounded(v) * unit);
             } finally {
                 solver.delete();
             }
@@ -399,7 +521,7 @@ public final class FixedOrderBound {
             double bound = rows.value();
             double magnitude = rows.magnitude();
             for (int j = 0; j < reduced.length; j++) {
-                boolean fixedAtOne = j < m && in.always[j];
+                boolean fixedAtOne = j < m ? in.always[j] : spillForced[j - m];
                 bound += fixedAtOne ? reduced[j] : Math.min(0, reduced[j]);
                 magnitude += Math.abs(reduced[j]);
             }
