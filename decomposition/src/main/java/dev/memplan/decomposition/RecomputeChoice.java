@@ -103,6 +103,15 @@ final class RecomputeChoice {
      */
     static final int CHOOSE_REPLANS = 3;
 
+    /**
+     * How many of the recompute searches the limit cut go on, the lowest first, with {@link Shares#CHOOSE_CONTINUE}
+     * of what their first shares left: all. A move costs a plan's copy and check (about 570 elements on
+     * resnet50:train, 0.00015 units); on resnet50:train M_R at lambda 2^-8 each of the twelve starts was cut after
+     * about 200 moves (0.03 units), in the pass that would have ended it: given more, every search ended (256 to 382
+     * moves) for 0.04 units more each, so whether a start's search goes to its end no longer depends on its rank.
+     */
+    static final int CHOOSE_CONTINUED = Integer.MAX_VALUE;
+
     /** What the source of a plan the recompute search made again on its lowest plan re-planned ends with. */
     static final String AGAIN = "re-planned, searched again";
 
@@ -176,14 +185,43 @@ final class RecomputeChoice {
             starts.add(c.plan());
             names.add(c.name());
         }
-        List<Found> found = new ArrayList<>();
+        List<RecomputeSearch.Walk> walks = new ArrayList<>();
+        List<RecomputeSearch.Result> results = new ArrayList<>();
+        List<Objective> froms = new ArrayList<>();
         for (int i = 0; i < starts.size() && !searches.stopped(); i++) {
             Limits share = searches.budget().limited() ? searches.part(starts.size() - i) : searches.child();
             progress.accept("recompute: choosing recomputes on the plan of " + names.get(i) + " ...");
-            Objective from = Objective.of(PlanChecker.check(g, starts.get(i)).traffic(), lambda);
-            RecomputeSearch.Result r = RecomputeSearch.run(g, starts.get(i), lambda, share, progress);
-            progress.accept("recompute: chosen on the plan of " + names.get(i) + ": " + r.note(from));
-            notes.add("from the plan of " + names.get(i) + ": " + r.note(from));
+            froms.add(Objective.of(PlanChecker.check(g, starts.get(i)).traffic(), lambda));
+            RecomputeSearch.Walk walk = new RecomputeSearch.Walk(g, starts.get(i), lambda);
+            RecomputeSearch.Result r = walk.advance(share, progress);
+            progress.accept("recompute: chosen on the plan of " + names.get(i) + ": " + r.note(froms.get(i)));
+            walks.add(walk);
+            results.add(r);
+        }
+        // The searches the limit cut, the lowest first (a tie: the earlier start), go on with more work.
+        List<Integer> lowest = new ArrayList<>();
+        for (int i = 0; i < walks.size(); i++) {
+            if (!walks.get(i).done()) {
+                lowest.add(i);
+            }
+        }
+        lowest.sort(java.util.Comparator.comparingDouble((Integer i) -> walks.get(i).objective().value())
+                .thenComparingInt(i -> i));
+        lowest = lowest.subList(0, Math.min(CHOOSE_CONTINUED, lowest.size()));
+        Limits more = step.budget().limited() && !lowest.isEmpty() ? step.child(Shares.CHOOSE_CONTINUE) : null;
+        for (int j = 0; more != null && j < lowest.size() && !more.stopped(); j++) {
+            int i = lowest.get(j);
+            progress.accept("recompute: choosing recomputes on the plan of " + names.get(i)
+                    + " again, with more work ...");
+            results.set(i, walks.get(i).advance(more.part(lowest.size() - j), progress));
+            progress.accept("recompute: chosen on the plan of " + names.get(i) + " with more work: "
+                    + results.get(i).note(froms.get(i)));
+        }
+        List<Found> found = new ArrayList<>();
+        for (int i = 0; i < results.size(); i++) {
+            RecomputeSearch.Result r = results.get(i);
+            notes.add("from the plan of " + names.get(i) + ": " + r.note(froms.get(i))
+                    + (lowest.contains(i) ? " (continued)" : ""));
             if (r.improved()) {
                 found.add(new Found(names.get(i), r));
             }

@@ -109,64 +109,112 @@ final class RecomputeSearch {
      * The search from {@code start}, a valid plan of {@code g} (a graph in its tensor setting) within its budget.
      */
     static Result run(Graph g, Plan start, double lambda, Limits limits, Consumer<String> progress) {
-        CheckReport check = PlanChecker.requireValid(g, start, "the recompute search's start");
-        State best = State.of(g, start, start.budget(), Reruns.ANY.of(g, lambda));
-        Objective objective = Objective.of(check.traffic(), lambda);
-        Budget.Meter meter = limits.workMode() ? limits.budget().meter(STEPS_PER_UNIT) : null;
-        Set<String> refused = new HashSet<>();
-        int added = 0;
-        int dropped = 0;
-        int tried = 0;
-        boolean kept = true;
-        boolean cut = false;
-        boolean keptSinceCleared = false;
-        scan:
-        while (kept || keptSinceCleared) {
-            if (!kept) {
-                // A pass kept nothing: the moves kept since the refusals were made freed room and moved loads.
-                refused.clear();
-                keptSinceCleared = false;
-            }
-            kept = false;
-            for (Move move : best.moves(lambda)) {
-                String key = best.key(move);
-                if (refused.contains(key)) {
-                    continue;
-                }
-                if (limits.stopped() || meter != null && !meter.step(best.size())) {
-                    cut = true;
-                    break scan;
-                }
-                tried++;
-                State next = move.add() ? best.add(move.tensor(), move.segment(), move.depth())
-                        : best.drop(move.time());
-                CheckReport c = check(g, next, start);
-                Objective o = c == null || !c.valid() ? null : Objective.of(c.traffic(), lambda);
-                if (o == null || o.value() >= objective.value()) {
-                    refused.add(key);
-                    continue;
-                }
-                String what = describe(g, best, move);
-                best = next;
-                check = c;
-                objective = o;
-                if (move.add()) {
-                    added++;
-                } else {
-                    dropped++;
-                }
-                progress.accept("recompute: search: " + what + ": " + objective);
-                kept = true;
-                keptSinceCleared = true;
-                continue scan;
-            }
+        return new Walk(g, start, lambda).advance(limits, progress);
+    }
+
+    /**
+     * One search that can be continued: {@link #advance} runs it within a limit and, when the limit cut it, a later
+     * call goes on where it stopped (the plan, the moves refused and the pass it was in are kept), so a search given
+     * its work in two calls makes the moves it makes given the sum in one (but a move whose work the first call's
+     * limit stopped is charged again). {@link RecomputeChoice} gives every start a share, then more to the lowest.
+     */
+    static final class Walk {
+        private final Graph g;
+        private final Plan start;
+        private final double lambda;
+        private final Set<String> refused = new HashSet<>();
+        private State best;
+        private CheckReport check;
+        private Objective objective;
+        private int added;
+        private int dropped;
+        private int tried;
+        private boolean kept = true;
+        private boolean keptSinceCleared;
+        private boolean inPass;
+        private boolean done;
+
+        Walk(Graph g, Plan start, double lambda) {
+            this.g = g;
+            this.start = start;
+            this.lambda = lambda;
+            this.check = PlanChecker.requireValid(g, start, "the recompute search's start");
+            this.best = State.of(g, start, start.budget(), Reruns.ANY.of(g, lambda));
+            this.objective = Objective.of(check.traffic(), lambda);
         }
-        if (meter != null) {
-            meter.flush();
+
+        /** Whether a scan of every move kept nothing: more work changes nothing. */
+        boolean done() {
+            return done;
         }
-        Plan plan = best.plan(start);
-        return new Result(added + dropped == 0 ? start : plan.withResult(check.traffic(), start.solver()), check,
-                objective, added, dropped, tried, cut);
+
+        /** The objective of the plan so far. */
+        Objective objective() {
+            return objective;
+        }
+
+        /** The search continued within {@code limits}; its answer so far ({@link Result#cut}: stopped by them). */
+        Result advance(Limits limits, Consumer<String> progress) {
+            Budget.Meter meter = limits.workMode() ? limits.budget().meter(STEPS_PER_UNIT) : null;
+            boolean cut = false;
+            scan:
+            while (!done) {
+                if (!inPass) {
+                    if (!kept && !keptSinceCleared) {
+                        done = true;
+                        break;
+                    }
+                    if (!kept) {
+                        // A pass kept nothing: the moves kept since the refusals were made freed room and moved loads.
+                        refused.clear();
+                        keptSinceCleared = false;
+                    }
+                    kept = false;
+                    inPass = true;
+                }
+                for (Move move : best.moves(lambda)) {
+                    String key = best.key(move);
+                    if (refused.contains(key)) {
+                        continue;
+                    }
+                    if (limits.stopped() || meter != null && !meter.step(best.size())) {
+                        // The pass goes on from here at the next call: the moves refused in it are skipped.
+                        cut = true;
+                        break scan;
+                    }
+                    tried++;
+                    State next = move.add() ? best.add(move.tensor(), move.segment(), move.depth())
+                            : best.drop(move.time());
+                    CheckReport c = check(g, next, start);
+                    Objective o = c == null || !c.valid() ? null : Objective.of(c.traffic(), lambda);
+                    if (o == null || o.value() >= objective.value()) {
+                        refused.add(key);
+                        continue;
+                    }
+                    String what = describe(g, best, move);
+                    best = next;
+                    check = c;
+                    objective = o;
+                    if (move.add()) {
+                        added++;
+                    } else {
+                        dropped++;
+                    }
+                    progress.accept("recompute: search: " + what + ": " + objective);
+                    kept = true;
+                    keptSinceCleared = true;
+                    inPass = false;
+                    continue scan;
+                }
+                inPass = false;
+            }
+            if (meter != null) {
+                meter.flush();
+            }
+            Plan plan = best.plan(start);
+            return new Result(added + dropped == 0 ? start : plan.withResult(check.traffic(), start.solver()), check,
+                    objective, added, dropped, tried, cut);
+        }
     }
 
     /** The check of {@code next}'s plan, or null when there is no plan or its records refuse it. */

@@ -316,6 +316,38 @@ class RecomputeSearchTest {
     }
 
     /**
+     * A search continued ({@link RecomputeSearch.Walk#advance}) under many small work limits, each cutting it short,
+     * ends at the plan of the same search run once without a limit: the plan, the moves refused and the pass it was
+     * in are kept across the calls. Chains with skips of 14 operators at M_R and one byte above, lambda 1/8.
+     */
+    @Test
+    void aSearchContinuedInSmallSharesEndsWhereOneRunEnds() {
+        int split = 0;
+        for (long seed = 1; seed <= 12; seed++) {
+            Graph g = skips(seed, 14).withSetting(ALL);
+            for (long budget = Budgets.minimumRequired(g); budget <= Budgets.minimumRequired(g) + 1; budget++) {
+                Plan start = belady(g, budget);
+                RecomputeSearch.Result once = RecomputeSearch.run(g, start, 0.125, Limits.DEFAULT, line -> { });
+                RecomputeSearch.Walk walk = new RecomputeSearch.Walk(g, start, 0.125);
+                RecomputeSearch.Result last = null;
+                int calls = 0;
+                while (!walk.done() && calls < 100_000) {
+                    last = walk.advance(Limits.DEFAULT.withBudget(Budget.ofWork(0.000001, null)), line -> { });
+                    calls++;
+                }
+                assertTrue(walk.done(), seed + " at " + budget);
+                split += calls > 2 ? 1 : 0;
+                assertEquals(once.plan(), last.plan(), seed + " at " + budget);
+                assertEquals(once.objective(), last.objective());
+                assertEquals(once.added(), last.added());
+                assertEquals(once.dropped(), last.dropped());
+                assertFalse(last.cut());
+            }
+        }
+        assertTrue(split > 0, "no search was cut short more than once");
+    }
+
+    /**
      * Under a work limit the answer is the same twice; with no work at all the start is kept as it is, and the note
      * says the limit cut the search short.
      */

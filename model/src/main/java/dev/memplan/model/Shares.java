@@ -112,6 +112,15 @@ public final class Shares {
     public static final double CHOOSE_SEARCH = 0.25;
 
     /**
+     * Of the recompute search's share after its moves on every start, the fraction the lowest searches the limit cut
+     * get to go on ({@code RecomputeChoice.CHOOSE_CONTINUED} of them), before the re-planning of their plans: on
+     * resnet50:train M_R at lambda 2^-8 every search was cut after about 200 moves, a few hundredths of a unit each,
+     * and on the zoo's training graphs at 2^-8 the re-planning of the searches' plans never made the lowest plan
+     * (BENCHMARKS.md, "The lowest recompute searches go on"). What a search does not use goes to the re-planning.
+     */
+    public static final double CHOOSE_CONTINUE = 0.5;
+
+    /**
      * Of the re-planning's share after the recompute search, the fraction each of the search's plans it re-plans
      * gets of what is left, the last plan all of it (the lowest first).
      */
