@@ -67,7 +67,7 @@ final class BudgetsCommand extends CommandBase {
         }
         t.print(out);
         if (lambda != null) {
-            SettingBudgets.recomputation(g, dev.memplan.sweeps.Comparison.number(lambda)).forEach(out::println);
+            SettingBudgets.recomputation(g, dev.memplan.model.Objective.number(lambda)).forEach(out::println);
         }
         if (g.alignment() > 1) {
             for (TensorSetting s : settings) {

@@ -12,7 +12,6 @@ import dev.memplan.model.Schedule;
 import dev.memplan.model.SolveStatus;
 import dev.memplan.model.io.OperatorLists;
 import dev.memplan.model.io.PlanJson;
-import dev.memplan.sweeps.Comparison;
 import dev.memplan.sweeps.SolveCase;
 import dev.memplan.sweeps.figures.TextTable;
 import java.io.PrintWriter;
@@ -90,7 +89,7 @@ final class SolveCommand extends CommandBase.CaseCommand {
         t.row("graph", c.describe());
         t.row("budget", c.chosen().describe());
         String what = o.recompute() == null ? objective.name().toLowerCase()
-                : "traffic + " + Comparison.number(o.recompute().lambda()) + " x recompute cost";
+                : "traffic + " + dev.memplan.model.Objective.number(o.recompute().lambda()) + " x recompute cost";
         t.row("objective", o.dnc() != null
                 ? what + ", free schedule, divide and conquer (" + SolveCase.describe(o.dncOptions()) + ")"
                 : what + (fixed == null ? ", free schedule" : ", fixed schedule"));

@@ -160,7 +160,8 @@ public final class PipelineReport {
         if (rc.joint() != null) {
             RecomputeOutcome.Joint j = rc.joint();
             rows.add(new Row(RecomputeOutcome.JOINT, j.status() + (j.objective() == null ? ", no plan"
-                    : ", " + j.objective()) + ", bound " + (j.bound() == null ? "-" : number(j.bound()))
+                    : ", " + j.objective()) + ", bound "
+                    + (j.bound() == null ? "-" : dev.memplan.model.Objective.number(j.bound()))
                     + String.format(Locale.ROOT, ", %.2f s (at most %d recomputes)", j.seconds(), rc.extraRuns())
                     + (j.startOnly() ? "; nothing better than its starting plan" : "")
                     + (j.notes().isEmpty() ? "" : "; " + String.join("; ", j.notes()))));
@@ -236,10 +237,6 @@ public final class PipelineReport {
         return x == Math.rint(x) && Math.abs(x) < 1e15 ? Long.toString((long) x)
                 : new java.math.BigDecimal(x).setScale(3, java.math.RoundingMode.FLOOR).stripTrailingZeros()
                 .toPlainString();
-    }
-
-    private static String number(double x) {
-        return dev.memplan.model.Objective.number(x);
     }
 
     /** How much less traffic a plan has than another's, in percent of the other's ("-" when that is 0 and this not). */

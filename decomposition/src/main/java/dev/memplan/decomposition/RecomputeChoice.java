@@ -191,8 +191,9 @@ final class RecomputeChoice {
         for (int i = 0; i < starts.size() && !searches.stopped(); i++) {
             Limits share = searches.budget().limited() ? searches.part(starts.size() - i) : searches.child();
             progress.accept("recompute: choosing recomputes on the plan of " + names.get(i) + " ...");
-            froms.add(Objective.of(PlanChecker.check(g, starts.get(i)).traffic(), lambda));
+            // The walk checks its start: its objective before any move is the start's.
             RecomputeSearch.Walk walk = new RecomputeSearch.Walk(g, starts.get(i), lambda);
+            froms.add(walk.objective());
             RecomputeSearch.Result r = walk.advance(share, progress);
             progress.accept("recompute: chosen on the plan of " + names.get(i) + ": " + r.note(froms.get(i)));
             walks.add(walk);

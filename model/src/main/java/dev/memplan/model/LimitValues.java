@@ -1,6 +1,5 @@
 package dev.memplan.model;
 
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Locale;
 
@@ -82,8 +81,7 @@ public final class LimitValues {
 
     /** A work limit as the user typed it: 60, 0.5. */
     public static String units(double value) {
-        return value == Math.rint(value) && Math.abs(value) < 1e15 ? String.valueOf((long) value)
-                : BigDecimal.valueOf(value).stripTrailingZeros().toPlainString();
+        return Objective.number(value);
     }
 
     /**

@@ -141,7 +141,8 @@ public final class Comparison {
                         : PipelineReport.reduction(cosma.report().traffic().nonCompulsory(), t.nonCompulsory()));
             } else {
                 double value = Objective.of(t, lambda).value();
-                cells.addAll(List.of(Long.toString(t.recomputes()), Long.toString(t.recomputeCost()), number(value),
+                cells.addAll(List.of(Long.toString(t.recomputes()), Long.toString(t.recomputeCost()),
+                        Objective.number(value),
                         cosma == null ? "-" : reduction(Objective.of(cosma.report().traffic(), lambda).value(), value)));
             }
             cells.addAll(List.of(Long.toString(t.loads()), Long.toString(t.spills()),
@@ -158,10 +159,5 @@ public final class Comparison {
             return cosma == 0 ? "0.0%" : "-";
         }
         return String.format(Locale.ROOT, "%.1f%%", 100.0 * (other - cosma) / other);
-    }
-
-    /** A weight or objective as the reports print it: an integer when it is one. */
-    public static String number(double x) {
-        return dev.memplan.model.Objective.number(x);
     }
 }

@@ -87,10 +87,10 @@ class ComparisonTest {
         assertEquals("50.0%", Comparison.reduction(1.0, 2.0));
         assertEquals("0.0%", Comparison.reduction(0.0, 0.0));
         assertEquals("-", Comparison.reduction(1.0, 0.0));
-        assertEquals("2", Comparison.number(2.0));
-        assertEquals("0.5", Comparison.number(0.5));
+        assertEquals("2", dev.memplan.model.Objective.number(2.0));
+        assertEquals("0.5", dev.memplan.model.Objective.number(0.5));
         // compare's objective column on PP-OCRv3's training step at M_R, lambda 2^-8, printed 2.6302154875E7.
-        assertEquals("26302154.875", Comparison.number(24_527_228 + 0.00390625 * 454_381_280));
+        assertEquals("26302154.875", dev.memplan.model.Objective.number(24_527_228 + 0.00390625 * 454_381_280));
     }
 
     @Test
