@@ -74,8 +74,8 @@ final class SolverOptions {
             converter = EncodingConverter.class,
             description = {"COSMA (traffic): 'decoupled' stops at the first step that proves optimality: the forced-",
                 "traffic bound, the starting plan's order, the activations lifted (with parameters), the program",
-                "without addresses packed by MiniMalloc, then the joint program; 'joint' runs the big-M program of",
-                "eq. 1-12 only (default: ${DEFAULT-VALUE})"})
+                "without addresses packed by the CP-SAT placement model, then the joint program; 'joint' runs the",
+                "big-M program of eq. 1-12 only (default: ${DEFAULT-VALUE})"})
     PlannerChoice.Encoding encoding;
 
     /** --encoding's values, any case. */

@@ -220,7 +220,7 @@ public final class PipelineReport {
             return "no plan";
         }
         String way = o.dnc() != null ? "divide and conquer" : o.whole() != null && o.whole().pruned() != null
-                ? "the whole graph's program" : "the starting plan";
+                && !o.whole().startingPlanOnly() ? "the whole graph's program" : "the starting plan";
         CosmaResult whole = o.whole();
         SolveStatus status = o.dnc() != null ? o.dnc().status() : whole != null ? whole.status() : null;
         Long bound = o.dnc() != null ? o.dnc().bound() : whole != null ? whole.bound() : null;

@@ -191,12 +191,14 @@ public final class CosmaSolver {
             }
         }
         Long relaxedBound = forcedBound;
+        ModelSize relaxedSize = null;
         if (options.decoupled() && options.objective() == CosmaObjective.TRAFFIC) {
             Decoupled d = decoupled(g, setting, budget, options, start, limits, began, forced, notes, checked);
             if (d.result() != null) {
                 return d.result();
             }
             relaxedBound = d.bound();
+            relaxedSize = d.size();
             if (d.packed() != null) {
                 start = checked.better(start, d.packed());
             }
@@ -204,7 +206,7 @@ public final class CosmaSolver {
         HeldProgram<CosmaFormulation> program = build(g, setting, budget, options, options.schedule(), true, forced,
                 limits, options.schedule() == null ? "the joint program" : "the fixed-schedule program", notes);
         if (program == null) {
-            return bestSoFar(checked, start, options, relaxedBound, began);
+            return bestSoFar(checked, start, options, relaxedBound, relaxedSize, began);
         }
         try (program) {
             CosmaFormulation f = program.formulation();
@@ -394,7 +396,7 @@ public final class CosmaSolver {
     }
 
     /** The decoupled step's outcome: a final result, or the relaxation's bound and the packed plan if any. */
-    private record Decoupled(CosmaResult result, Long bound, Plan packed) {
+    private record Decoupled(CosmaResult result, Long bound, Plan packed, ModelSize size) {
     }
 
     /**
@@ -411,7 +413,7 @@ public final class CosmaSolver {
         HeldProgram<CosmaFormulation> program = build(g, setting, budget, options, options.schedule(), false, forced,
                 limits, "the program without addresses", notes);
         if (program == null) {
-            return new Decoupled(null, forced == null ? null : floor, null);
+            return new Decoupled(null, forced == null ? null : floor, null, null);
         }
         try (program) {
             CosmaFormulation relaxed = program.formulation();
@@ -440,13 +442,23 @@ public final class CosmaSolver {
                 if (r.status() == SolveStatus.INFEASIBLE) {
                     double seconds = (System.nanoTime() - began) / 1e9;
                     return new Decoupled(new CosmaResult(SolveStatus.INFEASIBLE, null, null, null, null, null, seconds,
-                            r.backend() + " (decoupled)", ModelSize.of(relaxed.model()), null, false), null, null);
+                            r.backend() + " (decoupled)", ModelSize.of(relaxed.model()), null, false), null, null,
+                            null);
                 }
+                // No byte counts: inside ByteUnit's call they would be in units of the sizes' gcd.
+                String pass = "the program without addresses (" + ModelSize.of(relaxed.model()) + ") on "
+                        + r.backend() + ": " + r.status();
                 if (r.values() == null) {
+                    notes.add(pass + ", no plan (" + (limits.stopped() ? why(limits) : "none found") + ")");
                     continue;
                 }
                 Plan residency = relaxed.plan(r);
                 Allocation packing = packer.allocate(PlanBuffers.toBufferSet(g, residency), budget, limits);
+                if (!packing.solved()) {
+                    // Without this note the step's work (often most of a run) left no trace in the report.
+                    notes.add(pass + ", its plan did not pack into the budget (" + packer.name() + ": "
+                            + packing.status() + ")");
+                }
                 if (packing.solved()) {
                     Plan plan = PlanBuffers.withPlacement(residency, packing.placement());
                     CheckReport report = PlanChecker.requireValid(g, plan, "COSMA decoupled (" + packer.name() + ")");
@@ -457,17 +469,20 @@ public final class CosmaSolver {
                         double seconds = (System.nanoTime() - began) / 1e9;
                         return new Decoupled(finish(plan, report, SolveStatus.OPTIMAL, value, value, seconds,
                                 r.backend() + " + " + packer.name() + " (decoupled)", ModelSize.of(relaxed.model()),
-                                null, false), value, plan);
+                                null, false), value, plan, null);
                     }
                     bestPacked = checked.better(bestPacked, plan);
                     relaxed.hint(bestPacked);
+                    notes.add(pass + ", its plan packed" + (start != null && value
+                            >= checked.report(start, "the starting plan").traffic().nonCompulsory()
+                            ? ", not below the starting plan" : ""));
                 }
                 if (r.status() == SolveStatus.OPTIMAL) {
                     // The relaxation is decided but its optimum does not pack: only the joint program can go on.
                     break;
                 }
             }
-            return new Decoupled(null, bound, bestPacked);
+            return new Decoupled(null, bound, bestPacked, ModelSize.of(relaxed.model()));
         }
     }
 
@@ -530,7 +545,8 @@ public final class CosmaSolver {
     }
 
     /** The best checked plan so far (the start) with the best bound so far, when no program could run. */
-    private static CosmaResult bestSoFar(Checked checked, Plan start, Options options, Long bound, long began) {
+    private static CosmaResult bestSoFar(Checked checked, Plan start, Options options, Long bound, ModelSize built,
+                                         long began) {
         double seconds = (System.nanoTime() - began) / 1e9;
         if (start == null) {
             return new CosmaResult(SolveStatus.UNKNOWN, null, null, null, bound, null, seconds,
@@ -540,7 +556,7 @@ public final class CosmaSolver {
         long value = options.objective() == CosmaObjective.TRAFFIC ? report.traffic().nonCompulsory()
                 : report.peakFootprint();
         SolveStatus status = bound != null && value <= bound ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE;
-        return finish(start, report, status, value, bound, seconds, options.backend().id(), null, null, true);
+        return finish(start, report, status, value, bound, seconds, options.backend().id(), built, null, true);
     }
 
     private static ModelSize unprunedSize(Graph g, TensorSetting setting, long budget, Options options,

@@ -76,6 +76,9 @@ class DecoupledTest {
             CosmaResult dec = CosmaSolver.solve(g, TensorSetting.ALL, b, JOINT.withDecoupled(true, never), Limits.DEFAULT);
             assertEquals(joint.objective(), dec.objective(), "round " + round);
             assertEquals(SolveStatus.OPTIMAL, dec.status());
+            // The step's work leaves a trace: what the program without addresses found and that it did not pack.
+            assertTrue(dec.notes().stream().anyMatch(n -> n.contains("the program without addresses (")
+                    && n.endsWith(", its plan did not pack into the budget (never: UNKNOWN)")), dec.notes().toString());
         }
     }
 
