@@ -7,13 +7,14 @@ import dev.memplan.model.Limits;
 import java.util.TreeSet;
 
 /**
- * An order of first runs improved one operator's move at a time, each order judged by its spill-only caching LP
- * ({@link FixedOrderBound#of}: a lower bound on the traffic of every plan of that order, on the training graphs at
- * lambda 1 equal or close to the order's least traffic). A move takes one operator to another place between its last
- * producer and its first reader: the ends of that window, the middles between them and its place, and one step
- * either way. The first move that lowers the LP is kept, then the next operator is tried; passes follow while one
- * lowers it, at most {@link #MAX_PROGRAMS} programs in all (a count, so the same order on every machine; the run's
- * wall end or Ctrl-C stops it earlier, keeping what it has).
+ * An order of first runs improved one operator's move at a time, each order judged by its spill-only caching LP ({@link
+ * FixedOrderBound#of}: a lower bound on the traffic of every plan of that order, on the training graphs at lambda 1
+ * equal or close to the order's least traffic). A move takes one operator to another place between its last producer
+ * and its first reader: the ends of that window, the middles between them and its place, one step either way and, for a
+ * sink, the places beside the other readers of its inputs ({@link #besideReaders}). The first move that lowers the LP
+ * is kept, then the next operator is tried; passes follow while one lowers it, at most {@link #MAX_PROGRAMS} programs
+ * in all (a count, so the same order on every machine; the run's wall end or Ctrl-C stops it earlier, keeping what it
+ * has).
  *
  * <p>Why: the orders {@link OrderCover} covers come from schedulers that do not look at the budget's tight moments
  * after the loss. On deeplabv3_resnet50:train at M_R the best of them (the minimum-peak order of width 1024) is
@@ -38,8 +39,12 @@ final class OrderMoves {
      *
      * @param order the order of first runs (every operator once, topological)
      * @param lp the order's LP ({@link FixedOrderBound#of}) in bytes
+     * @param whole the last order on the way whose LP rounded to whole tensors ({@link
+     *     FixedOrderBound.Result#rounded}, the cost of a real plan of it) rose at no move kept since the start, or null
+     *     when that is the start; the same array as {@code order} when no rounding rose
+     * @param wholeLp that order's LP
      */
-    record Moved(int[] order, long lp) {
+    record Moved(int[] order, long lp, int[] whole, long wholeLp) {
     }
 
     /**
@@ -54,8 +59,12 @@ final class OrderMoves {
             return null;
         }
         int[] order = start.clone();
-        long first = FixedOrderBound.of(g, order, budget).traffic();
+        FixedOrderBound.Result at = FixedOrderBound.of(g, order, budget);
+        long first = at.traffic();
         long best = first;
+        long rounded = at.rounded();
+        int[] whole = null;
+        long wholeLp = first;
         int programs = 1;
         boolean improved = true;
         while (improved && programs < MAX_PROGRAMS && !limits.stopped()) {
@@ -80,23 +89,62 @@ final class OrderMoves {
                 }
                 TreeSet<Integer> targets = new TreeSet<>(java.util.List.of(lo, hi, (lo + i) / 2, (i + hi) / 2,
                         i - 1, i + 1));
+                targets.addAll(besideReaders(g, order, pos, i));
                 for (int t : targets) {
                     if (t < lo || t > hi || t == i || programs >= MAX_PROGRAMS || limits.stopped()) {
                         continue;
                     }
                     int[] moved = move(order, i, t);
-                    long v = FixedOrderBound.of(g, moved, budget).traffic();
+                    FixedOrderBound.Result r = FixedOrderBound.of(g, moved, budget);
+                    long v = r.traffic();
                     programs++;
                     if (v < best) {
                         best = v;
                         order = moved;
                         improved = true;
+                        if (r.rounded() <= rounded) {
+                            rounded = r.rounded();
+                            whole = moved;
+                            wholeLp = v;
+                        }
                         break;
                     }
                 }
             }
         }
-        return best < first ? new Moved(order, best) : null;
+        return best < first ? new Moved(order, best, whole, wholeLp) : null;
+    }
+
+    /**
+     * The places beside the other readers of a sink's inputs: for the operator at place i whose outputs nobody reads
+     * (a weight gradient), and each other reader c of one of its inputs, the places that put it right before and
+     * right after c (places of {@link #move}); none for any other operator. Why: a sink run beside another reader of
+     * its input reads that input in one stay on chip. On resnet50:train at M_R the plan runs
+     * {@code layer4.0.conv1/grad_weight} at timestep 88, where only 536 bytes are free, and the other weight gradient
+     * of {@code layer3.5.add}, {@code layer4.0.downsample/grad_weight}, at the end, for which that tensor is spilled
+     * and loaded anyway; run just before it, that order has a plan paying 17,210,368 (its LP 17,187,792) where the
+     * plan's order's least traffic is 17,411,072, and the window's ends and middles do not reach that place
+     * (BENCHMARKS.md, "The lambda-1 M_R plans against their bound's moment").
+     */
+    static TreeSet<Integer> besideReaders(Graph g, int[] order, int[] pos, int i) {
+        TreeSet<Integer> out = new TreeSet<>();
+        int o = order[i];
+        for (int y : g.outputs(o)) {
+            if (g.consumers(y).length != 0) {
+                return out;
+            }
+        }
+        for (int x : g.inputs(o)) {
+            for (int c : g.consumers(x)) {
+                if (c == o) {
+                    continue;
+                }
+                int p = pos[c];
+                out.add(p > i ? p - 1 : p);
+                out.add(p > i ? p : p + 1);
+            }
+        }
+        return out;
     }
 
     /**

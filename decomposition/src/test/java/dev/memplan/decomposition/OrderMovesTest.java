@@ -89,6 +89,7 @@ class OrderMovesTest {
         Assumptions.assumeTrue(Solvers.nativeAvailable(), "OR-Tools natives");
         int moved = 0;
         int better = 0;
+        int wholes = 0;
         for (long seed = 1; seed <= 12; seed++) {
             for (Graph graph : new Graph[] {tiny(seed, 5), skips(seed, 6)}) {
                 Graph g = graph.withSetting(ALL);
@@ -114,6 +115,26 @@ class OrderMovesTest {
                     }
                     assertEquals(FixedOrderBound.of(g, m.order(), budget).traffic(), m.lp(), at);
                     assertTrue(m.lp() < FixedOrderBound.of(g, start, budget).traffic(), at);
+                    if (m.whole() != null) {
+                        // the order on the way whose rounding never rose: topological, its LP as reported, a real
+                        // plan's cost (the rounding) no higher than the start's and never below its own optimum
+                        int[] w = m.whole();
+                        int[] wp = new int[g.operatorCount()];
+                        for (int k = 0; k < w.length; k++) {
+                            wp[w[k]] = k;
+                        }
+                        for (int o = 0; o < g.operatorCount(); o++) {
+                            for (int x : g.inputs(o)) {
+                                assertTrue(g.producer(x) < 0 || wp[g.producer(x)] < wp[o], at + ": not topological");
+                            }
+                        }
+                        FixedOrderBound.Result wr = FixedOrderBound.of(g, w, budget);
+                        assertEquals(wr.traffic(), m.wholeLp(), at);
+                        assertTrue(wr.rounded() <= FixedOrderBound.of(g, start, budget).rounded(), at);
+                        long wLeast = BruteForceAccess.minTraffic(graph, ALL, budget, Schedule.of(g, w));
+                        assertTrue(wr.rounded() >= wLeast && m.wholeLp() <= wLeast, at + ": whole " + wLeast);
+                        wholes++;
+                    }
                     long least = BruteForceAccess.minTraffic(graph, ALL, budget, Schedule.of(g, m.order()));
                     assertTrue(m.lp() <= least, at + ": LP " + m.lp() + " above the order's optimum " + least);
                     long before = BruteForceAccess.minTraffic(graph, ALL, budget, Schedule.of(g, start));
@@ -123,5 +144,58 @@ class OrderMovesTest {
         }
         assertTrue(moved >= 3, moved + " orders moved");
         assertTrue(better >= 1, "no moved order below its start's optimum (" + moved + " moved)");
+        assertTrue(wholes >= 1, "no order on the way whose rounding never rose (" + moved + " moved)");
+    }
+
+    /**
+     * A sink's extra places put it right before or right after another reader of one of its inputs (and the window
+     * still bounds them in the search); an operator whose output is read gets none.
+     */
+    @Test
+    void aSinkIsOfferedThePlacesBesideTheOtherReadersOfItsInputs() {
+        int offered = 0;
+        for (long seed = 1; seed <= 12; seed++) {
+            for (Graph graph : new Graph[] {tiny(seed, 5), skips(seed, 6)}) {
+                Graph g = graph.withSetting(ALL);
+                int[] order = Schedule.defaultOrder(g).resolve(g);
+                int[] pos = new int[order.length];
+                for (int k = 0; k < order.length; k++) {
+                    pos[order[k]] = k;
+                }
+                for (int i = 0; i < order.length; i++) {
+                    int o = order[i];
+                    boolean sink = Arrays.stream(g.outputs(o)).allMatch(y -> g.consumers(y).length == 0);
+                    java.util.Set<Integer> places = OrderMoves.besideReaders(g, order, pos, i);
+                    if (!sink) {
+                        assertTrue(places.isEmpty(), g.name() + ": " + o + " is read, yet offered " + places);
+                        continue;
+                    }
+                    java.util.Set<Integer> others = new java.util.HashSet<>();
+                    for (int x : g.inputs(o)) {
+                        for (int c : g.consumers(x)) {
+                            if (c != o) {
+                                others.add(c);
+                            }
+                        }
+                    }
+                    for (int t : places) {
+                        int[] moved = OrderMoves.move(order, i, t);
+                        boolean beside = (t > 0 && others.contains(moved[t - 1]))
+                                || (t + 1 < moved.length && others.contains(moved[t + 1]));
+                        assertTrue(beside, g.name() + ": " + o + " at " + t + " beside no other reader");
+                        offered++;
+                    }
+                    for (int c : others) {
+                        boolean before = false;
+                        for (int t : places) {
+                            int[] moved = OrderMoves.move(order, i, t);
+                            before |= t + 1 < moved.length && moved[t + 1] == c;
+                        }
+                        assertTrue(before, g.name() + ": " + o + " never offered the place before " + c);
+                    }
+                }
+            }
+        }
+        assertTrue(offered >= 10, offered + " places offered");
     }
 }
