@@ -22,7 +22,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * Chooses recomputes on a checked plan (memory-model.md, "Recomputation") by a local search of two moves, each
+ * Chooses recomputes on a checked plan (memory-model.md, "Recomputation") by a local search of four moves, each
  * applied to the plan itself and kept only when the checker accepts the result and its objective (traffic + lambda x
  * recompute cost) falls strictly:
  * <ul>
@@ -50,17 +50,21 @@ import java.util.function.Consumer;
  *       copies before is dropped, and every load that can be kept on chip from the copy before is (at that copy's
  *       address, the load's, or the lowest free over the whole stretch), the dearest first. The rerun alone only
  *       costs: the move pays through what the freed room saves, as a re-planning of spills would use it. Tried
- *       after every other move, the largest bytes x timesteps freed first, each depth after the shallower.</li>
+ *       last, the largest bytes x timesteps freed first, each depth after the shallower;</li>
+ *   <li><b>keep</b>: a loaded segment merged into the copy of its tensor before it, kept on chip through the stretch
+ *       between them where an address is free over it all (as an end-early's room is used); the dearest load first,
+ *       after the adds and drops, before the end-earlies.</li>
  * </ul>
  * Each kept move restarts the scan on the new plan; a move the checker refuses or that does not pay is not tried
  * again until a scan keeps nothing: then, when moves were kept since the refusals began, they are all tried again
  * (the moves kept freed room and moved loads), so a search the limit does not cut ends where no move of its own
- * lowers the plan. The other segments keep their timesteps and addresses, so the plan's order, spills and
- * addresses are not re-planned here: {@link RecomputeStep} then re-plans the result around its recomputes
- * ({@link RecomputeReplan}).
+ * lowers the plan. The other segments keep their timesteps and addresses (a keep only lengthens a copy, at the
+ * lowest free address when its own are taken), so the plan's order, spills and addresses are not re-planned here:
+ * {@link RecomputeStep} then re-plans the result around its recomputes ({@link RecomputeReplan}).
  *
  * <p>Deterministic: candidates are ordered by their price and then by tensor and timestep, and the work is counted,
- * one step per segment and run of each plan tried ({@link #STEPS_PER_UNIT} a unit); the search ends when a scan
+ * one step per segment and run of each plan tried ({@link #STEPS_PER_UNIT} a unit; an end-early one more for each
+ * load and rerun its fill tries); the search ends when a scan
  * of every move keeps nothing, the work is spent or the limit stops it. Time O(moves tried x plan size).
  */
 final class RecomputeSearch {
@@ -99,19 +103,22 @@ final class RecomputeSearch {
      * @param objective its objective
      * @param added recomputes added by the moves kept
      * @param dropped recomputes dropped by the moves kept
+     * @param kept loads that keep moves kept made copies kept on chip (not counting an end-early's)
      * @param tried moves tried
      * @param cut the limit (its work share, or the wall clock) ended the search before a scan kept nothing
      */
-    record Result(Plan plan, CheckReport check, Objective objective, int added, int dropped, int tried, boolean cut) {
+    record Result(Plan plan, CheckReport check, Objective objective, int added, int dropped, int kept, int tried,
+                  boolean cut) {
 
         /** Whether the search kept a move: the plan is not the start. */
         boolean improved() {
-            return added + dropped > 0;
+            return added + dropped + kept > 0;
         }
 
         /** One line for the report and progress. */
         String note(Objective from) {
             return tried + " moves tried, " + added + " recomputes added, " + dropped + " dropped"
+                    + (kept > 0 ? ", " + kept + " loads kept on chip" : "")
                     + (cut ? ", cut short by the limit; " : "; ")
                     + (improved() ? objective + " from " + from : "nothing below " + from);
         }
@@ -143,6 +150,7 @@ final class RecomputeSearch {
         private Objective objective;
         private int added;
         private int dropped;
+        private int keptLoads;
         private int tried;
         private boolean kept = true;
         private boolean keptSinceCleared;
@@ -205,6 +213,7 @@ final class RecomputeSearch {
                     State next = switch (move.kind()) {
                         case ADD -> best.add(move.tensor(), move.segment(), move.depth());
                         case DROP -> best.drop(move.time());
+                        case KEEP -> best.kept(move.tensor(), move.segment());
                         case END -> best.endEarly(move.tensor(), move.segment(), move.depth());
                     };
                     CheckReport c = check(g, next, start);
@@ -220,6 +229,7 @@ final class RecomputeSearch {
                     switch (move.kind()) {
                         case ADD, END -> added++;
                         case DROP -> dropped++;
+                        case KEEP -> keptLoads++;
                     }
                     progress.accept("recompute: search: " + what + ": " + objective);
                     kept = true;
@@ -233,8 +243,9 @@ final class RecomputeSearch {
                 meter.flush();
             }
             Plan plan = best.plan(start);
-            return new Result(added + dropped == 0 ? start : plan.withResult(check.traffic(), start.solver()), check,
-                    objective, added, dropped, tried, cut);
+            return new Result(added + dropped + keptLoads == 0 ? start
+                    : plan.withResult(check.traffic(), start.solver()), check, objective, added, dropped, keptLoads,
+                    tried, cut);
         }
     }
 
@@ -253,6 +264,9 @@ final class RecomputeSearch {
         if (move.kind() == Kind.DROP) {
             return "drop a rerun of '" + g.operator(state.runs.get(move.time())).name() + "'";
         }
+        if (move.kind() == Kind.KEEP) {
+            return "keep '" + g.tensor(move.tensor()).name() + "' on chip instead of a load";
+        }
         return (move.kind() == Kind.END ? "end '" + g.tensor(move.tensor()).name() + "' early and rerun '"
                 : "rerun '") + g.operator(g.producer(move.tensor())).name()
                 + (move.depth() == 1 ? "' (and an input's producer)"
@@ -261,7 +275,7 @@ final class RecomputeSearch {
     }
 
     /** What a move does (see the class comment and {@link State#endEarly}). */
-    private enum Kind { ADD, DROP, END }
+    private enum Kind { ADD, DROP, KEEP, END }
 
     /**
      * A move: add a rerun for loaded segment {@code segment} of {@code tensor}, drop the rerun at {@code time}, or end
@@ -348,7 +362,8 @@ final class RecomputeSearch {
 
         /**
          * The moves to try, in order: adds at most one rerun deep by saving left after the reruns' price, then drops
-         * by price, then the deeper chains by saving: a search follows the shallower moves' path until it ends.
+         * by price, then the deeper chains by saving, then the keeps and the end-earlies: a search follows the
+         * shallower moves' path until it ends.
          */
         List<Move> moves(double lambda) {
             List<Move> adds = new ArrayList<>();
@@ -397,6 +412,7 @@ final class RecomputeSearch {
             adds.stream().filter(m -> m.depth() <= 1).forEach(all::add);
             all.addAll(drops);
             adds.stream().filter(m -> m.depth() > 1).forEach(all::add);
+            all.addAll(keeps());
             all.addAll(ends(lambda));
             return all;
         }
@@ -415,7 +431,7 @@ final class RecomputeSearch {
                     if (list.get(i).origin() == Origin.LOADED) {
                         long saves = g.size(x) + (loads == 1 && g.producer(x) >= 0 && !g.isGraphOutput(x)
                                 ? g.size(x) : 0);
-                        keeps.add(new Move(Kind.ADD, x, i, -1, saves, 0));
+                        keeps.add(new Move(Kind.KEEP, x, i, -1, saves, 0));
                     }
                 }
             }
@@ -501,6 +517,10 @@ final class RecomputeSearch {
          * that reads it, or the operator and occurrence of the rerun dropped.
          */
         String key(Move m) {
+            if (m.kind() == Kind.KEEP) {
+                return "keep " + m.tensor() + " " + occurrence(firstRead(m.tensor(), segments.get(m.tensor())
+                        .get(m.segment())));
+            }
             if (m.kind() == Kind.END) {
                 int[] gap = widestGap(m.tensor(), segments.get(m.tensor()).get(m.segment()));
                 return "end" + m.depth() + " " + m.tensor() + " " + occurrence(gap[1]);
@@ -779,6 +799,12 @@ final class RecomputeSearch {
             }
             long start = Budgets.roundUp(cursor, g.alignment());
             return start + size <= budget ? start : null;
+        }
+
+        /** The plan with {@link #keep}'s merge, or null when no address is free. */
+        State kept(int x, int i) {
+            State n = copy();
+            return n.keep(x, i) ? n : null;
         }
 
         /**

@@ -452,4 +452,28 @@ class RecomputeSearchTest {
         assertEquals(List.of("a", "b", "c", "e", "f", "g", "a", "d"), r.plan().schedule().operators());
         assertEquals(minimumObjective(g, ALL, 13, 1, 0.125), r.objective().value());
     }
+    /**
+     * A load kept on chip from the copy before it where the room is free: early-late at 13 bytes, every tensor fits,
+     * but the start spills y after b and loads it again for d (4 + 4 = 8); at lambda 8 no rerun pays (a: 8), and the
+     * keep move makes y one copy from a to d at its first address: no traffic, the brute force's optimum.
+     */
+    @Test
+    void aLoadKeptOnChipWhereItsRoomIsFree() {
+        Graph g = readEarlyAndLate().withSetting(ALL);
+        java.util.Map<String, List<dev.memplan.model.Segment>> segments = new java.util.LinkedHashMap<>();
+        segments.put("x", List.of(dev.memplan.model.Segment.loaded(0, 0, 0)));
+        segments.put("y", List.of(dev.memplan.model.Segment.created(0, 1, 1),
+                dev.memplan.model.Segment.loaded(3, 3, 5)));
+        segments.put("z", List.of(dev.memplan.model.Segment.created(1, 2, 5)));
+        segments.put("u", List.of(dev.memplan.model.Segment.created(2, 3, 9)));
+        segments.put("v", List.of(dev.memplan.model.Segment.created(3, 3, 0)));
+        Plan start = new Plan(g.name(), ALL, 13, new Schedule(List.of("a", "b", "c", "d")), segments, null, null);
+        assertEquals(8.0, objective(g, start, 8).value());
+        RecomputeSearch.Result r = RecomputeSearch.run(g, start, 8.0, Limits.DEFAULT, line -> { });
+        assertEquals(0.0, r.objective().value());
+        assertEquals(1, r.kept());
+        assertEquals(0, r.added());
+        assertEquals(List.of(dev.memplan.model.Segment.created(0, 3, 1)), r.plan().segmentsOf("y"));
+        assertEquals(minimumObjective(g, ALL, 13, 1, 8.0), r.objective().value());
+    }
 }
