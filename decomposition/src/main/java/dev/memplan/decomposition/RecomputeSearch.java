@@ -46,11 +46,10 @@ import java.util.function.Consumer;
  *   <li><b>end early</b>: a segment of a produced tensor x with a stretch of at least {@link #END_GAP} timesteps
  *       without a read (a copy kept from the forward pass to its backward reader) ends where the stretch starts, and
  *       x's producer reruns just before the read that ends it, its inputs made as an add's (up to
- *       {@link #CHAIN_DEPTH} deep); in the room freed, every other rerun whose copies can stay on chip from their
- *       copies before is dropped, and every load that can be kept on chip from the copy before is (at that copy's
- *       address, the load's, or the lowest free over the whole stretch), the dearest first. The rerun alone only
- *       costs: the move pays through what the freed room saves, as a re-planning of spills would use it. Tried
- *       last, the largest bytes x timesteps freed first, each depth after the shallower;</li>
+ *       {@link #CHAIN_DEPTH} deep); in the room freed, every load that can be kept on chip from the copy before is (at
+ *       that copy's address, the load's, or the lowest free over the whole stretch), the dearest first. The rerun
+ *       alone only costs: the move pays through what the freed room saves, as a re-planning of spills would use it.
+ *       Tried last, the largest bytes x timesteps freed first, each depth after the shallower;</li>
  *   <li><b>keep</b>: a loaded segment merged into the copy of its tensor before it, kept on chip through the stretch
  *       between them where an address is free over it all (as an end-early's room is used); the dearest load first,
  *       after the adds and drops, before the end-earlies.</li>
@@ -64,7 +63,7 @@ import java.util.function.Consumer;
  *
  * <p>Deterministic: candidates are ordered by their price and then by tensor and timestep, and the work is counted,
  * one step per segment and run of each plan tried ({@link #STEPS_PER_UNIT} a unit; an end-early one more for each
- * load and rerun its fill tries); the search ends when a scan
+ * load its fill tries); the search ends when a scan
  * of every move keeps nothing, the work is spent or the limit stops it. Time O(moves tried x plan size).
  */
 final class RecomputeSearch {
@@ -496,14 +495,14 @@ final class RecomputeSearch {
         }
 
         /**
-         * The plan elements' multiple a move is charged: an end-early also tries a keep for every load and a drop for
-         * every rerun, each a copy of the plan or a scan of its segments.
+         * The plan elements' multiple a move is charged: an end-early also tries a keep for every load, each a scan of
+         * the plan's segments.
          */
         long weight(Move m) {
             if (m.kind() != Kind.END) {
                 return 1;
             }
-            long n = 1 + runs.size() - g.operatorCount();
+            long n = 1;
             for (List<Segment> list : segments) {
                 for (Segment s : list) {
                     n += s.origin() == Origin.LOADED ? 1 : 0;
@@ -835,10 +834,9 @@ final class RecomputeSearch {
          * The plan with segment i of x ended at the start of its widest stretch without a read ({@link #widestGap})
          * and x's producer rerun just before the read that ends the stretch, x's copy recomputed there to the
          * segment's end at the segment's address, the rerun's inputs and siblings made as an add's ({@link #add}
-         * at {@code depth}); then, in the room the stretch freed, every other rerun whose copies can stay on chip
-         * from their copies before instead ({@link #unrun}), and every load that can ({@link #keep}), the dearest
-         * first. A rerun alone costs lambda x its price and saves nothing: the move pays
-         * only through the reruns and loads it saves. Null when no rerun fits.
+         * at {@code depth}); then, in the room the stretch freed, every load that can be kept on chip instead
+         * ({@link #keep}), the dearest first. A rerun alone costs lambda x its price and saves nothing: the move pays
+         * only through the loads it keeps. Null when no rerun fits.
          */
         State endEarly(int x, int i, int depth) {
             Segment s = segments.get(x).get(i);
@@ -855,15 +853,6 @@ final class RecomputeSearch {
             if (m == null) {
                 return null;
             }
-            // The other reruns whose copies can now stay on chip from their earlier copies, the last first (a rerun
-            // dropped moves only the timesteps after it).
-            for (int t = m.runs.size() - 1; t >= 0; t--) {
-                boolean first = m.runs.indexOf(m.runs.get(t)) == t;
-                State u = first || m.runs.get(t) == g.producer(x) ? null : m.unrun(t);
-                if (u != null) {
-                    m = u;
-                }
-            }
             List<Move> keeps = m.keeps();
             List<Segment> loads = new ArrayList<>();
             for (Move k : keeps) {
@@ -878,24 +867,6 @@ final class RecomputeSearch {
                 }
             }
             return m;
-        }
-
-        /**
-         * The plan without the rerun at timestep r ({@link #drop}), each output's copy it made kept on chip from the
-         * copy before instead of loaded ({@link #keep}); null when one of them would be a load.
-         */
-        State unrun(int r) {
-            int p = runs.get(r);
-            State n = drop(r);
-            for (int y : g.outputs(p)) {
-                List<Segment> list = n.segments.get(y);
-                for (int j = 0; j < list.size(); j++) {
-                    if (list.get(j).start() == r && list.get(j).origin() == Origin.LOADED && !n.keep(y, j)) {
-                        return null;
-                    }
-                }
-            }
-            return n;
         }
 
         /** The plan without the rerun at timestep r (not an operator's first run); null when none is left. */
