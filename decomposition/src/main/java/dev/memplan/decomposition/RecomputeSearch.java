@@ -22,7 +22,7 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * Chooses recomputes on a checked plan (memory-model.md, "Recomputation") by a local search of two moves, each
+ * Chooses recomputes on a checked plan (memory-model.md, "Recomputation") by a local search of four moves, each
  * applied to the plan itself and kept only when the checker accepts the result and its objective (traffic + lambda x
  * recompute cost) falls strictly:
  * <ul>
@@ -42,17 +42,28 @@ import java.util.function.Consumer;
  *       the other inputs are loaded;</li>
  *   <li><b>drop</b>: a recompute is removed (its timestep goes); each output's recomputed copy becomes a load when a
  *       read is left in it, else goes, and a segment that held an input only for that run ends at its last read or
- *       goes. Tried on every recompute, the dearest first.</li>
+ *       goes. Tried on every recompute, the dearest first;</li>
+ *   <li><b>end early</b>: a segment of a produced tensor x with a stretch of at least {@link #END_GAP} timesteps
+ *       without a read (a copy kept from the forward pass to its backward reader) ends where the stretch starts, and
+ *       x's producer reruns just before the read that ends it, its inputs made as an add's (up to
+ *       {@link #CHAIN_DEPTH} deep); in the room freed, every load that can be kept on chip from the copy before is (at
+ *       that copy's address, the load's, or the lowest free over the whole stretch), the dearest first. The rerun
+ *       alone only costs: the move pays through what the freed room saves, as a re-planning of spills would use it.
+ *       Tried last, the largest bytes x timesteps freed first, each depth after the shallower;</li>
+ *   <li><b>keep</b>: a loaded segment merged into the copy of its tensor before it, kept on chip through the stretch
+ *       between them where an address is free over it all (as an end-early's room is used); the dearest load first,
+ *       after the adds and drops, before the end-earlies.</li>
  * </ul>
  * Each kept move restarts the scan on the new plan; a move the checker refuses or that does not pay is not tried
  * again until a scan keeps nothing: then, when moves were kept since the refusals began, they are all tried again
  * (the moves kept freed room and moved loads), so a search the limit does not cut ends where no move of its own
- * lowers the plan. The other segments keep their timesteps and addresses, so the plan's order, spills and
- * addresses are not re-planned here: {@link RecomputeStep} then re-plans the result around its recomputes
- * ({@link RecomputeReplan}).
+ * lowers the plan. The other segments keep their timesteps and addresses (a keep only lengthens a copy, at the
+ * lowest free address when its own are taken), so the plan's order, spills and addresses are not re-planned here:
+ * {@link RecomputeStep} then re-plans the result around its recomputes ({@link RecomputeReplan}).
  *
  * <p>Deterministic: candidates are ordered by their price and then by tensor and timestep, and the work is counted,
- * one step per segment and run of each plan tried ({@link #STEPS_PER_UNIT} a unit); the search ends when a scan
+ * one step per segment and run of each plan tried ({@link #STEPS_PER_UNIT} a unit; an end-early one more for each
+ * load its fill tries); the search ends when a scan
  * of every move keeps nothing, the work is spent or the limit stops it. Time O(moves tried x plan size).
  */
 final class RecomputeSearch {
@@ -77,6 +88,13 @@ final class RecomputeSearch {
     static final int CHAIN_DEPTH = 8;
 
     /**
+     * The fewest timesteps without a read an end-early move frees: a copy kept from the forward pass to the backward
+     * (resnet50:train at M_H and lambda 2^-8: 33 saved activations held across the loss for 40 to 190 timesteps, 5.7
+     * of the 6.8 MB budget at the backward's fullest moment); a short stretch frees too little to keep a load.
+     */
+    static final int END_GAP = 4;
+
+    /**
      * The search's answer.
      *
      * @param plan the best plan, the start when nothing was kept
@@ -84,19 +102,22 @@ final class RecomputeSearch {
      * @param objective its objective
      * @param added recomputes added by the moves kept
      * @param dropped recomputes dropped by the moves kept
+     * @param kept loads that keep moves kept made copies kept on chip (not counting an end-early's)
      * @param tried moves tried
      * @param cut the limit (its work share, or the wall clock) ended the search before a scan kept nothing
      */
-    record Result(Plan plan, CheckReport check, Objective objective, int added, int dropped, int tried, boolean cut) {
+    record Result(Plan plan, CheckReport check, Objective objective, int added, int dropped, int kept, int tried,
+                  boolean cut) {
 
         /** Whether the search kept a move: the plan is not the start. */
         boolean improved() {
-            return added + dropped > 0;
+            return added + dropped + kept > 0;
         }
 
         /** One line for the report and progress. */
         String note(Objective from) {
             return tried + " moves tried, " + added + " recomputes added, " + dropped + " dropped"
+                    + (kept > 0 ? ", " + kept + " loads kept on chip" : "")
                     + (cut ? ", cut short by the limit; " : "; ")
                     + (improved() ? objective + " from " + from : "nothing below " + from);
         }
@@ -128,6 +149,7 @@ final class RecomputeSearch {
         private Objective objective;
         private int added;
         private int dropped;
+        private int keptLoads;
         private int tried;
         private boolean kept = true;
         private boolean keptSinceCleared;
@@ -183,8 +205,16 @@ final class RecomputeSearch {
                         break scan;
                     }
                     tried++;
-                    State next = move.add() ? best.add(move.tensor(), move.segment(), move.depth())
-                            : best.drop(move.time());
+                    if (meter != null) {
+                        // An end-early's keeps and drops are charged once it is tried, so that every move can be.
+                        meter.step(best.size() * (best.weight(move) - 1));
+                    }
+                    State next = switch (move.kind()) {
+                        case ADD -> best.add(move.tensor(), move.segment(), move.depth());
+                        case DROP -> best.drop(move.time());
+                        case KEEP -> best.kept(move.tensor(), move.segment());
+                        case END -> best.endEarly(move.tensor(), move.segment(), move.depth());
+                    };
                     CheckReport c = check(g, next, start);
                     Objective o = c == null || !c.valid() ? null : Objective.of(c.traffic(), lambda);
                     if (o == null || o.value() >= objective.value()) {
@@ -195,10 +225,10 @@ final class RecomputeSearch {
                     best = next;
                     check = c;
                     objective = o;
-                    if (move.add()) {
-                        added++;
-                    } else {
-                        dropped++;
+                    switch (move.kind()) {
+                        case ADD, END -> added++;
+                        case DROP -> dropped++;
+                        case KEEP -> keptLoads++;
                     }
                     progress.accept("recompute: search: " + what + ": " + objective);
                     kept = true;
@@ -212,8 +242,9 @@ final class RecomputeSearch {
                 meter.flush();
             }
             Plan plan = best.plan(start);
-            return new Result(added + dropped == 0 ? start : plan.withResult(check.traffic(), start.solver()), check,
-                    objective, added, dropped, tried, cut);
+            return new Result(added + dropped + keptLoads == 0 ? start
+                    : plan.withResult(check.traffic(), start.solver()), check, objective, added, dropped, keptLoads,
+                    tried, cut);
         }
     }
 
@@ -229,24 +260,36 @@ final class RecomputeSearch {
 
     /** The move in words, on the state it is made on. */
     private static String describe(Graph g, State state, Move move) {
-        if (!move.add()) {
+        if (move.kind() == Kind.DROP) {
             return "drop a rerun of '" + g.operator(state.runs.get(move.time())).name() + "'";
         }
-        return "rerun '" + g.operator(g.producer(move.tensor())).name()
+        if (move.kind() == Kind.KEEP) {
+            return "keep '" + g.tensor(move.tensor()).name() + "' on chip instead of a load";
+        }
+        return (move.kind() == Kind.END ? "end '" + g.tensor(move.tensor()).name() + "' early and rerun '"
+                : "rerun '") + g.operator(g.producer(move.tensor())).name()
                 + (move.depth() == 1 ? "' (and an input's producer)"
                         : move.depth() > 1 ? "' (and reruns for its inputs, " + move.depth() + " deep)" : "'")
                 + " for '" + g.tensor(move.tensor()).name() + "'";
     }
 
+    /** What a move does (see the class comment and {@link State#endEarly}). */
+    private enum Kind { ADD, DROP, KEEP, END }
+
     /**
-     * A move: add a rerun for loaded segment {@code segment} of {@code tensor}, or drop the rerun at {@code time}.
+     * A move: add a rerun for loaded segment {@code segment} of {@code tensor}, drop the rerun at {@code time}, or end
+     * segment {@code segment} early and rerun its producer for its next read.
      *
-     * @param price what it is ordered by, dearest saving first
-     * @param depth for an add: 0, or how deep an input that only a new load would bring on chip is made instead by a
-     *     rerun of its own producer just before (when that producer may pay), that rerun's inputs the same way one
-     *     level less deep
+     * @param price what it is ordered by, dearest saving first (an end-early: its bytes x the timesteps it frees)
+     * @param depth for an add or an end-early: 0, or how deep an input that only a new load would bring on chip is
+     *     made instead by a rerun of its own producer just before (when that producer may pay), that rerun's inputs
+     *     the same way one level less deep
      */
-    private record Move(boolean add, int tensor, int segment, int time, double price, int depth) {
+    private record Move(Kind kind, int tensor, int segment, int time, double price, int depth) {
+
+        boolean add() {
+            return kind == Kind.ADD;
+        }
     }
 
     /**
@@ -318,7 +361,8 @@ final class RecomputeSearch {
 
         /**
          * The moves to try, in order: adds at most one rerun deep by saving left after the reruns' price, then drops
-         * by price, then the deeper chains by saving: a search follows the shallower moves' path until it ends.
+         * by price, then the deeper chains by saving, then the keeps and the end-earlies: a search follows the
+         * shallower moves' path until it ends.
          */
         List<Move> moves(double lambda) {
             List<Move> adds = new ArrayList<>();
@@ -336,7 +380,7 @@ final class RecomputeSearch {
                     long saves = g.size(x) + (loads == 1 && !g.isGraphOutput(x) ? g.size(x) : 0);
                     double price = lambda * g.cost(p);
                     if (price < saves) {
-                        adds.add(new Move(true, x, i, -1, saves - price, 0));
+                        adds.add(new Move(Kind.ADD, x, i, -1, saves - price, 0));
                     }
                     double chained = price;
                     boolean produced = false;
@@ -347,7 +391,7 @@ final class RecomputeSearch {
                         }
                     }
                     for (int depth = 1; produced && chained < saves && depth <= CHAIN_DEPTH; depth++) {
-                        adds.add(new Move(true, x, i, -1, saves - chained, depth));
+                        adds.add(new Move(Kind.ADD, x, i, -1, saves - chained, depth));
                     }
                 }
             }
@@ -358,7 +402,7 @@ final class RecomputeSearch {
             for (int t = 0; t < runs.size(); t++) {
                 int o = runs.get(t);
                 if (seen[o]) {
-                    drops.add(new Move(false, -1, -1, t, lambda * g.cost(o), 0));
+                    drops.add(new Move(Kind.DROP, -1, -1, t, lambda * g.cost(o), 0));
                 }
                 seen[o] = true;
             }
@@ -367,7 +411,104 @@ final class RecomputeSearch {
             adds.stream().filter(m -> m.depth() <= 1).forEach(all::add);
             all.addAll(drops);
             adds.stream().filter(m -> m.depth() > 1).forEach(all::add);
+            all.addAll(keeps());
+            all.addAll(ends(lambda));
             return all;
+        }
+
+        /**
+         * The loads an end-early tries to keep on chip: every loaded segment after another copy of its tensor (its
+         * tensor and index), the dearest load first (its bytes, and its spill's when it is the tensor's only load of a
+         * produced tensor that is no graph output).
+         */
+        private List<Move> keeps() {
+            List<Move> keeps = new ArrayList<>();
+            for (int x = 0; x < g.tensorCount(); x++) {
+                List<Segment> list = segments.get(x);
+                long loads = list.stream().filter(s -> s.origin() == Origin.LOADED).count();
+                for (int i = 1; i < list.size(); i++) {
+                    if (list.get(i).origin() == Origin.LOADED) {
+                        long saves = g.size(x) + (loads == 1 && g.producer(x) >= 0 && !g.isGraphOutput(x)
+                                ? g.size(x) : 0);
+                        keeps.add(new Move(Kind.KEEP, x, i, -1, saves, 0));
+                    }
+                }
+            }
+            keeps.sort(Comparator.comparingDouble((Move m) -> -m.price()).thenComparingInt(Move::tensor)
+                    .thenComparingInt(Move::segment));
+            return keeps;
+        }
+
+        /**
+         * The end-early moves: every segment of a tensor whose producer may pay with a stretch of at least
+         * {@link #END_GAP} timesteps without a read after its start or a read, the largest bytes x timesteps first,
+         * each at every depth up to {@link #CHAIN_DEPTH} (the shallower first) where the reruns' price is below what
+         * the stretch's bytes would cost as a spill and a load.
+         */
+        private List<Move> ends(double lambda) {
+            List<Move> ends = new ArrayList<>();
+            for (int x = 0; x < g.tensorCount(); x++) {
+                int p = g.producer(x);
+                if (p < 0 || !pays[p]) {
+                    continue;
+                }
+                double chained = lambda * g.cost(p);
+                boolean produced = false;
+                for (int b : g.inputs(p)) {
+                    if (g.producer(b) >= 0 && pays[g.producer(b)]) {
+                        produced = true;
+                    }
+                }
+                List<Segment> list = segments.get(x);
+                for (int i = 0; i < list.size(); i++) {
+                    int[] gap = widestGap(x, list.get(i));
+                    if (gap == null || gap[1] - gap[0] < END_GAP || chained >= 2.0 * g.size(x)) {
+                        continue;
+                    }
+                    double price = (double) g.size(x) * (gap[1] - gap[0]);
+                    for (int depth = 0; depth <= (produced ? CHAIN_DEPTH : 0); depth++) {
+                        ends.add(new Move(Kind.END, x, i, -1, price, depth));
+                    }
+                }
+            }
+            ends.sort(Comparator.comparingDouble((Move m) -> -m.price()).thenComparingInt(Move::tensor)
+                    .thenComparingInt(Move::segment).thenComparingInt(Move::depth));
+            return ends;
+        }
+
+        /**
+         * The widest stretch of segment s of x with no read of x: {the segment's start or a read in it, the next read
+         * in it}, the earliest of the widest; null when s has no read after its start.
+         */
+        private int[] widestGap(int x, Segment s) {
+            int[] best = null;
+            int last = s.start();
+            for (int t = s.start() + 1; t <= s.end() && t < runs.size(); t++) {
+                if (reads(t, x)) {
+                    if (best == null || t - last > best[1] - best[0]) {
+                        best = new int[] {last, t};
+                    }
+                    last = t;
+                }
+            }
+            return best;
+        }
+
+        /**
+         * The plan elements' multiple a move is charged: an end-early also tries a keep for every load, each a scan of
+         * the plan's segments.
+         */
+        long weight(Move m) {
+            if (m.kind() != Kind.END) {
+                return 1;
+            }
+            long n = 1;
+            for (List<Segment> list : segments) {
+                for (Segment s : list) {
+                    n += s.origin() == Origin.LOADED ? 1 : 0;
+                }
+            }
+            return n;
         }
 
         /**
@@ -375,6 +516,14 @@ final class RecomputeSearch {
          * that reads it, or the operator and occurrence of the rerun dropped.
          */
         String key(Move m) {
+            if (m.kind() == Kind.KEEP) {
+                return "keep " + m.tensor() + " " + occurrence(firstRead(m.tensor(), segments.get(m.tensor())
+                        .get(m.segment())));
+            }
+            if (m.kind() == Kind.END) {
+                int[] gap = widestGap(m.tensor(), segments.get(m.tensor()).get(m.segment()));
+                return "end" + m.depth() + " " + m.tensor() + " " + occurrence(gap[1]);
+            }
             if (m.add()) {
                 Segment s = segments.get(m.tensor()).get(m.segment());
                 int r = firstRead(m.tensor(), s);
@@ -649,6 +798,75 @@ final class RecomputeSearch {
             }
             long start = Budgets.roundUp(cursor, g.alignment());
             return start + size <= budget ? start : null;
+        }
+
+        /** The plan with {@link #keep}'s merge, or null when no address is free. */
+        State kept(int x, int i) {
+            State n = copy();
+            return n.keep(x, i) ? n : null;
+        }
+
+        /**
+         * Loaded segment i of x merged into the copy before it, kept on chip from that copy's start to the load's end
+         * at one address (the copy's, the load's, or the lowest free over the whole stretch): one load less, and its
+         * spill when it was the only one; false (nothing changed) when no address is free.
+         */
+        private boolean keep(int x, int i) {
+            List<Segment> list = segments.get(x);
+            if (i < 1 || i >= list.size() || list.get(i).origin() != Origin.LOADED) {
+                return false;
+            }
+            Segment before = list.get(i - 1);
+            Segment load = list.get(i);
+            long size = g.size(x);
+            Long at = freeOver(before.end() + 1, load.end(), before.offset(), size, x) ? Long.valueOf(before.offset())
+                    : freeOver(before.start(), load.start() - 1, load.offset(), size, x) ? Long.valueOf(load.offset())
+                    : gapOver(before.start(), load.end(), size, x);
+            if (at == null) {
+                return false;
+            }
+            list.set(i - 1, new Segment(before.start(), load.end(), at, before.origin()));
+            list.remove(i);
+            return true;
+        }
+
+        /**
+         * The plan with segment i of x ended at the start of its widest stretch without a read ({@link #widestGap})
+         * and x's producer rerun just before the read that ends the stretch, x's copy recomputed there to the
+         * segment's end at the segment's address, the rerun's inputs and siblings made as an add's ({@link #add}
+         * at {@code depth}); then, in the room the stretch freed, every load that can be kept on chip instead
+         * ({@link #keep}), the dearest first. A rerun alone costs lambda x its price and saves nothing: the move pays
+         * only through the loads it keeps. Null when no rerun fits.
+         */
+        State endEarly(int x, int i, int depth) {
+            Segment s = segments.get(x).get(i);
+            int[] gap = widestGap(x, s);
+            if (gap == null) {
+                return null;
+            }
+            State n = copy();
+            List<Segment> list = n.segments.get(x);
+            list.set(i, new Segment(s.start(), gap[0], s.offset(), s.origin()));
+            // The rest as if loaded at the read that ends the stretch: the add makes it a rerun's copy instead.
+            list.add(i + 1, Segment.loaded(gap[1], s.end(), s.offset()));
+            State m = n.add(x, i + 1, depth);
+            if (m == null) {
+                return null;
+            }
+            List<Move> keeps = m.keeps();
+            List<Segment> loads = new ArrayList<>();
+            for (Move k : keeps) {
+                loads.add(m.segments.get(k.tensor()).get(k.segment()));
+            }
+            for (int k = 0; k < keeps.size(); k++) {
+                int y = keeps.get(k).tensor();
+                // The keeps' indices shift as earlier keeps merge segments: each is found again by its load.
+                int j = m.segments.get(y).indexOf(loads.get(k));
+                if (y != x && j >= 1) {
+                    m.keep(y, j);
+                }
+            }
+            return m;
         }
 
         /** The plan without the rerun at timestep r (not an operator's first run); null when none is left. */

@@ -411,4 +411,69 @@ class RecomputeSearchTest {
         return CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT).without(off), null)
                 .withDecompose(CosmaPipeline.Decompose.NONE).withRecomputeWeight(1.0);
     }
+    /**
+     * A copy kept across a long stretch without a read, ended early and recomputed, the room it frees keeping another
+     * tensor's load on chip: h:2 (host) -> a -> x:4 -> b -> m:1 -> c -> y:4 -> e -> w:4 -> f -> v:4; y, v -> g -> u:1;
+     * x, u -> d -> o:1, c costing 100 and the rest 1, budget 13, lambda 1/8. At f, x + y + w + v = 16: x or y is
+     * off chip there. The start keeps x from a to d and spills y (4 + 4 = 8); no rerun in place of y's load pays
+     * (c: 12.5) and y cannot stay on chip while x does. Ending x after b, rerunning a before d (h loaded again, 2)
+     * and keeping y on chip in x's room costs 2 + 1/8, the brute force's optimum.
+     */
+    @Test
+    void aCopyEndedEarlyAndRecomputedKeepsALoadOnChip() {
+        Graph g = Graph.builder("end-early").activation("h", 2).activation("x", 4).activation("m", 1)
+                .activation("y", 4).activation("w", 4).activation("v", 4).activation("u", 1).activation("o", 1)
+                .operator(new Operator("a", null, List.of("h"), List.of("x"), 1L))
+                .operator(new Operator("b", null, List.of("x"), List.of("m"), 1L))
+                .operator(new Operator("c", null, List.of("m"), List.of("y"), 100L))
+                .operator(new Operator("e", null, List.of("y"), List.of("w"), 1L))
+                .operator(new Operator("f", null, List.of("w"), List.of("v"), 1L))
+                .operator(new Operator("g", null, List.of("y", "v"), List.of("u"), 1L))
+                .operator(new Operator("d", null, List.of("x", "u"), List.of("o"), 1L))
+                .output("o").build().withSetting(ALL);
+        java.util.Map<String, List<dev.memplan.model.Segment>> segments = new java.util.LinkedHashMap<>();
+        segments.put("h", List.of(dev.memplan.model.Segment.loaded(0, 0, 4)));
+        segments.put("x", List.of(dev.memplan.model.Segment.created(0, 6, 0)));
+        segments.put("m", List.of(dev.memplan.model.Segment.created(1, 2, 4)));
+        segments.put("y", List.of(dev.memplan.model.Segment.created(2, 3, 5),
+                dev.memplan.model.Segment.loaded(5, 5, 8)));
+        segments.put("w", List.of(dev.memplan.model.Segment.created(3, 4, 9)));
+        segments.put("v", List.of(dev.memplan.model.Segment.created(4, 5, 4)));
+        segments.put("u", List.of(dev.memplan.model.Segment.created(5, 6, 12)));
+        segments.put("o", List.of(dev.memplan.model.Segment.created(6, 6, 4)));
+        Plan start = new Plan(g.name(), ALL, 13, new Schedule(List.of("a", "b", "c", "e", "f", "g", "d")), segments,
+                null, null);
+        assertEquals(8.0, objective(g, start, 0.125).value());
+        List<String> lines = new java.util.ArrayList<>();
+        RecomputeSearch.Result r = RecomputeSearch.run(g, start, 0.125, Limits.DEFAULT, lines::add);
+        assertEquals(2.125, r.objective().value(), lines.toString());
+        assertEquals(objective(g, r.plan(), 0.125), r.objective());
+        assertTrue(lines.stream().anyMatch(l -> l.contains("end 'x' early and rerun 'a' for 'x'")), lines.toString());
+        assertEquals(List.of("a", "b", "c", "e", "f", "g", "a", "d"), r.plan().schedule().operators());
+        assertEquals(minimumObjective(g, ALL, 13, 1, 0.125), r.objective().value());
+    }
+    /**
+     * A load kept on chip from the copy before it where the room is free: early-late at 13 bytes, every tensor fits,
+     * but the start spills y after b and loads it again for d (4 + 4 = 8); at lambda 8 no rerun pays (a: 8), and the
+     * keep move makes y one copy from a to d at its first address: no traffic, the brute force's optimum.
+     */
+    @Test
+    void aLoadKeptOnChipWhereItsRoomIsFree() {
+        Graph g = readEarlyAndLate().withSetting(ALL);
+        java.util.Map<String, List<dev.memplan.model.Segment>> segments = new java.util.LinkedHashMap<>();
+        segments.put("x", List.of(dev.memplan.model.Segment.loaded(0, 0, 0)));
+        segments.put("y", List.of(dev.memplan.model.Segment.created(0, 1, 1),
+                dev.memplan.model.Segment.loaded(3, 3, 5)));
+        segments.put("z", List.of(dev.memplan.model.Segment.created(1, 2, 5)));
+        segments.put("u", List.of(dev.memplan.model.Segment.created(2, 3, 9)));
+        segments.put("v", List.of(dev.memplan.model.Segment.created(3, 3, 0)));
+        Plan start = new Plan(g.name(), ALL, 13, new Schedule(List.of("a", "b", "c", "d")), segments, null, null);
+        assertEquals(8.0, objective(g, start, 8).value());
+        RecomputeSearch.Result r = RecomputeSearch.run(g, start, 8.0, Limits.DEFAULT, line -> { });
+        assertEquals(0.0, r.objective().value());
+        assertEquals(1, r.kept());
+        assertEquals(0, r.added());
+        assertEquals(List.of(dev.memplan.model.Segment.created(0, 3, 1)), r.plan().segmentsOf("y"));
+        assertEquals(minimumObjective(g, ALL, 13, 1, 8.0), r.objective().value());
+    }
 }
