@@ -178,6 +178,10 @@ final class RecomputeChoice {
         if (again != null) {
             first.add(again);
         }
+        Start guided = coverReruns(g, step, new Start(best.source(), best.plan(), best.objective()), best, notes);
+        if (guided != null) {
+            first.add(guided);
+        }
         Limits searches = step.budget().limited() ? step.child(Shares.CHOOSE_SEARCH) : step.child();
         List<Plan> starts = new ArrayList<>();
         List<String> names = new ArrayList<>();
@@ -256,6 +260,28 @@ final class RecomputeChoice {
             return null;
         }
         String source = from.name() + ", " + FanOutReruns.SOURCE;
+        best.offer(r.plan(), r.check(), r.objective(), source);
+        return new Start(source, r.plan(), r.objective());
+    }
+
+    /**
+     * The bound's cheap reruns inserted into {@code from}'s plan and its other reruns dropped ({@link CoverReruns})
+     * with at most {@link CoverReruns#SHARE} of {@code step}; the plan is offered to {@code best}, the note added to
+     * {@code notes} when an order was covered. Returns its plan as a start for the searches, or null.
+     */
+    private Start coverReruns(Graph g, Limits step, Start from, RecomputeStep.Best best, List<String> notes) {
+        Limits share = step.budget().limited() ? step.child(CoverReruns.SHARE) : step.child();
+        progress.accept("recompute: the bound's cheap reruns inserted into the plan of " + from.name() + " ...");
+        CoverReruns.Result r = CoverReruns.run(g, from.plan(), from.objective(), lambda, share);
+        String note = "the bound's cheap reruns in the plan of " + from.name() + ": " + r.note(from.objective());
+        progress.accept("recompute: " + note);
+        if (r.covers() > 0) {
+            notes.add(note);
+        }
+        if (r.plan() == null) {
+            return null;
+        }
+        String source = from.name() + ", " + CoverReruns.SOURCE;
         best.offer(r.plan(), r.check(), r.objective(), source);
         return new Start(source, r.plan(), r.objective());
     }
