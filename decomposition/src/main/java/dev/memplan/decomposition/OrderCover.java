@@ -139,9 +139,9 @@ final class OrderCover {
      * (on resnet50:train at M_R the moves' end has LP 17,181,696 and optimum 19,217,408, the LP's integrality gap; the
      * order on the way with {@code layer4.0.conv1/grad_weight} just before the other weight gradient of its input has
      * LP 17,187,792, its rounding the plan's 17,411,072, and a plan of 17,210,368) (not covered when the plan found is
-     * at most its LP, which bounds every plan of its order); null when no order reached has such an LP or no cover gives a
-     * plan. Only on a training step ({@link TrainingStep}) up to {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators,
-     * for a plan that recomputes nothing: the LP judges spill-only orders.
+     * at most its LP, which bounds every plan of its order); null when no order reached has such an LP or no cover
+     * gives a plan. Only on a training step ({@link TrainingStep}) up to {@link DivideAndConquer#WHOLE_GRAPH_LIMIT}
+     * operators, for a plan that recomputes nothing: the LP judges spill-only orders.
      *
      * <p>Why the second start: a full sink (read by nobody, its own tensors at least the budget) leaves no room for any
      * other tensor while it runs; the moves take one operator at a time and cannot take three of them past the
