@@ -11,9 +11,7 @@ import dev.memplan.model.Schedule;
 import dev.memplan.model.Segment;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A start for the recompute search that follows the bound's priced cover: a tensor the plan holds on chip through its
@@ -249,7 +247,8 @@ final class CoverReruns {
     private static Result cover(Graph g, Plan from, List<String> runs, int at, int delta, double lambda,
                                 Limits limits) {
         RunGraph rg = RunGraph.ofRuns(g, new Schedule(runs), from.setting(), from.budget());
-        Plan covered = OrderCover.of(rg.graph(), rg.plan(), hint(g, from, rg, at, delta), from.budget(), limits);
+        Plan covered = OrderCover.of(rg.graph(), rg.plan(), FanOutReruns.hint(g, from, rg, at, delta), from.budget(),
+                limits);
         Plan back = covered == null ? null : rg.back(covered);
         if (back == null) {
             return null;
@@ -257,25 +256,5 @@ final class CoverReruns {
         CheckReport check = PlanChecker.check(g, back);
         return check.valid() ? new Result(back.withResult(check.traffic(), from.solver()), check,
                 Objective.of(check.traffic(), lambda), 1, 0, 1) : null;
-    }
-
-    /**
-     * A hint for the cover of the unrolled runs: every copy of a tensor resident where {@code from} had the tensor
-     * resident, its timesteps from {@code at} on moved by {@code delta}.
-     */
-    private static Plan hint(Graph g, Plan from, RunGraph rg, int at, int delta) {
-        Map<String, List<Segment>> segments = new LinkedHashMap<>();
-        for (int u = 0; u < rg.graph().tensorCount(); u++) {
-            List<Segment> shifted = new ArrayList<>();
-            for (Segment s : from.segmentsOf(g.tensor(rg.copyOf()[u]).name())) {
-                int start = s.start() < at ? s.start() : Math.max(0, s.start() + delta);
-                int end = s.end() < at ? s.end() : Math.max(start, s.end() + delta);
-                shifted.add(new Segment(start, end, s.offset(), s.origin()));
-            }
-            if (!shifted.isEmpty()) {
-                segments.put(rg.graph().tensor(u).name(), shifted);
-            }
-        }
-        return new Plan(rg.graph().name(), from.setting(), from.budget(), rg.plan().schedule(), segments, null, null);
     }
 }

@@ -170,7 +170,7 @@ final class FanOutReruns {
         List<String> runs = new ArrayList<>(from.schedule().operators());
         runs.add(c.at(), g.operator(c.operator()).name());
         RunGraph rg = RunGraph.ofRuns(g, new Schedule(runs), from.setting(), from.budget());
-        Plan covered = OrderCover.of(rg.graph(), rg.plan(), hint(g, from, rg, c.at()), from.budget(), limits);
+        Plan covered = OrderCover.of(rg.graph(), rg.plan(), hint(g, from, rg, c.at(), 1), from.budget(), limits);
         Plan back = covered == null ? null : rg.back(covered);
         if (back == null) {
             return null;
@@ -182,15 +182,17 @@ final class FanOutReruns {
 
     /**
      * A hint for the cover of the unrolled runs: every copy of a tensor resident where {@code from} had the tensor
-     * resident, its timesteps from {@code at} on one later (the new run). Only residency is read from it.
+     * resident, its timesteps from {@code at} on moved by {@code delta} (+1: a run inserted at {@code at}, the new
+     * run; -1: the run at {@code at} dropped). Only residency is read from it. Also {@link CoverReruns}'s.
      */
-    static Plan hint(Graph g, Plan from, RunGraph rg, int at) {
+    static Plan hint(Graph g, Plan from, RunGraph rg, int at, int delta) {
         Map<String, List<Segment>> segments = new LinkedHashMap<>();
         for (int u = 0; u < rg.graph().tensorCount(); u++) {
             List<Segment> shifted = new ArrayList<>();
             for (Segment s : from.segmentsOf(g.tensor(rg.copyOf()[u]).name())) {
-                shifted.add(new Segment(s.start() < at ? s.start() : s.start() + 1, s.end() < at ? s.end()
-                        : s.end() + 1, s.offset(), s.origin()));
+                int start = s.start() < at ? s.start() : Math.max(0, s.start() + delta);
+                int end = s.end() < at ? s.end() : Math.max(start, s.end() + delta);
+                shifted.add(new Segment(start, end, s.offset(), s.origin()));
             }
             if (!shifted.isEmpty()) {
                 segments.put(rg.graph().tensor(u).name(), shifted);
