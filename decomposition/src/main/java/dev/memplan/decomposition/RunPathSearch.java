@@ -93,8 +93,8 @@ final class RunPathSearch {
     static final double SHARE = 0.5;
 
     /**
-     * The most states the search keeps, those not dominated when made (a count, so the same everywhere; about 150
-     * bytes each with their place in the queue).
+     * The most states the search keeps, those not dominated when made, each held until the end as a parent or on the
+     * queue (a count, so the same everywhere; about 100 bytes each).
      */
     static final long MAX_STATES = 4_000_000;
 
