@@ -99,6 +99,13 @@ final class RunPathSearch {
     static final long MAX_STATES = 4_000_000;
 
     /**
+     * The most states the search makes, dominated or not (a count: without a limit of work or time it bounds the
+     * search's time, about a minute on the loaded shared machine; fig1:train at M_R and 2^-8 makes 10.9 million,
+     * and 40 units of work make as many, more than the road's share of 60).
+     */
+    static final long MAX_MADE = 20_000_000;
+
+    /**
      * The search's answer.
      *
      * @param bound a lower bound on the objective of every plan (the optimum without addresses when {@code exact})
@@ -493,7 +500,7 @@ final class RunPathSearch {
             }
             boolean over = meter != null ? !meter.step(1 + made) || limits.budget().wallOver()
                     : (expanded & 255) == 0 && limits.stopped();
-            if (over || held > MAX_STATES) {
+            if (over || held > MAX_STATES || generated > MAX_MADE) {
                 open.add(l);
                 stopped = true;
                 break;
