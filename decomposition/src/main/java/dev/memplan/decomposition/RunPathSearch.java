@@ -53,8 +53,11 @@ import java.util.PriorityQueue;
  *   <li>Drops are chosen at runs only, as a maximal kept set K: dropping is free, and keeping a tensor one run
  *       longer is possible whenever it fits, so a state with a superset on chip (same D, a superset W, a cost no
  *       higher) reaches every state the other reaches at no higher cost: it <i>dominates</i> it, and a dominated
- *       state is never expanded. A tensor no later run can read (every reader in D and none may run again) is
- *       dropped at once (it cannot matter).</li>
+ *       state is never expanded. More generally a state dominates another with the same D when its cost plus the
+ *       loads and spills the other has paid for and it has not is at most the other's cost ({@link #covers}): at a
+ *       low lambda most states below the optimum differ only so (what was written out, a tensor rerun instead of
+ *       kept). A tensor no later run can read (every reader in D and none may run again) is dropped at once (it
+ *       cannot matter).</li>
  *   <li>Only operators that {@link Reruns#mayPay} run again: some optimal plan reruns no other (its proof), and
  *       a rerun whose outputs are all on chip or can no longer be read makes nothing a later run can use (drop it:
  *       the state after it is dominated by the one before).</li>
@@ -82,11 +85,25 @@ final class RunPathSearch {
     /** States generated per work unit (about a second's worth on the shared machine). */
     static final long STEPS_PER_UNIT = 500_000;
 
-    /** Of what the bound step has left, the search's share in the road. */
-    static final double SHARE = 0.25;
+    /**
+     * Of what the bound step has left, the search's share in the road: half, since on the tiny graphs it takes it
+     * alone proves what the steps after it (plan moves, the joint program) leave open (fig1:train at M_R and 2^-8 needs
+     * 22 units of about 49 left; at a quarter it was cut short at 42.5), and it stops at its optimum or its cap.
+     */
+    static final double SHARE = 0.5;
 
-    /** The most states the search makes (a count, so the same everywhere; about 100 bytes each). */
+    /**
+     * The most states the search keeps, those not dominated when made, each held until the end as a parent or on the
+     * queue (a count, so the same everywhere; about 100 bytes each).
+     */
     static final long MAX_STATES = 4_000_000;
+
+    /**
+     * The most states the search makes, dominated or not (a count: without a limit of work or time it bounds the
+     * search's time, about a minute on the loaded shared machine; fig1:train at M_R and 2^-8 makes 10.9 million,
+     * and 40 units of work make as many, more than the road's share of 60).
+     */
+    static final long MAX_MADE = 20_000_000;
 
     /**
      * The search's answer.
@@ -208,10 +225,21 @@ final class RunPathSearch {
      * with the states whose estimate is at least {@code cutoff} (an objective some plan has, or infinity) left out.
      */
     static Result of(Graph g, TensorSetting setting, long budget, double lambda, double cutoff, Limits limits) {
+        return of(g, setting, budget, lambda, cutoff, limits, false);
+    }
+
+    /**
+     * As {@link #of(Graph, TensorSetting, long, double, double, Limits)}; with {@code plain} a state dominates another
+     * only with a superset on chip and written out and a cost no higher (the rule before {@link #covers}' offsets, for
+     * tests: both searches reach the same optimum).
+     */
+    static Result of(Graph g, TensorSetting setting, long budget, double lambda, double cutoff, Limits limits,
+                     boolean plain) {
         if (!fits(g)) {
             throw new IllegalArgumentException("more than " + MAX_TENSORS + " tensors: " + g.tensorCount());
         }
         RunPathSearch search = new RunPathSearch(g, setting, budget, lambda);
+        search.plain = plain;
         Result r = search.search(cutoff, limits);
         if (search.exactSums(cutoff)) {
             return r;
@@ -347,6 +375,10 @@ final class RunPathSearch {
     private final Map<Key, Done> dones = new LinkedHashMap<>();
     private PriorityQueue<Label> open;
     private long seq;
+    /** States kept (not dominated when made): what the search holds at most, the cap's count. */
+    private long held;
+    /** Whether dominance is the plain rule, without {@link #covers}' offsets (for tests). */
+    private boolean plain;
     private double limitF;
     private int[] sharers;
 
@@ -468,7 +500,7 @@ final class RunPathSearch {
             }
             boolean over = meter != null ? !meter.step(1 + made) || limits.budget().wallOver()
                     : (expanded & 255) == 0 && limits.stopped();
-            if (over || seq > MAX_STATES) {
+            if (over || held > MAX_STATES || generated > MAX_MADE) {
                 open.add(l);
                 stopped = true;
                 break;
@@ -570,37 +602,80 @@ final class RunPathSearch {
         if (f > limitF) {
             return;
         }
-        insert(new Label(nd, chip, written, cost, f, parent, o, seq++));
+        if (insert(new Label(nd, chip, written, cost, f, parent, o, seq++))) {
+            held++;
+        }
     }
 
     /**
-     * Adds a state unless a state with the same runs dominates it (the same tensors on chip or one more, a superset
-     * written out, a cost no higher: a partial check, so it prunes less than full dominance, never more); removes the
-     * states it dominates among those with the same tensors on chip or one fewer.
+     * Adds a state unless a state with the same runs dominates it ({@link #covers}; only those with the same tensors
+     * on chip, one more or one fewer are looked at: a partial check, so it prunes less than full dominance, never
+     * more); removes the states it dominates among the same.
+     *
+     * @return whether the state was kept
      */
-    private void insert(Label l) {
+    private boolean insert(Label l) {
         Map<Long, List<Label>> byChip = l.done.byChip;
         if (dominated(byChip.get(l.chip), l)) {
-            return;
+            return false;
         }
         long free = ~l.chip & tensorMask;
         for (long r = free; r != 0; r &= r - 1) {
             if (dominated(byChip.get(l.chip | (r & -r)), l)) {
-                return;
+                return false;
+            }
+        }
+        for (long r = l.chip; r != 0; r &= r - 1) {
+            if (dominated(byChip.get(l.chip & ~(r & -r)), l)) {
+                return false;
             }
         }
         prune(byChip.get(l.chip), l);
         for (long r = l.chip; r != 0; r &= r - 1) {
             prune(byChip.get(l.chip & ~(r & -r)), l);
         }
+        for (long r = free; r != 0; r &= r - 1) {
+            prune(byChip.get(l.chip | (r & -r)), l);
+        }
         byChip.computeIfAbsent(l.chip, k -> new ArrayList<>(2)).add(l);
         open.add(l);
+        return true;
     }
 
-    private static boolean dominated(List<Label> list, Label l) {
+    /**
+     * Whether state {@code a} dominates {@code b} (the same runs): a's cost plus what b holds that a lacks is at
+     * most b's cost. What a lacks: each tensor on b's chip and not on a's, at most one load (its bytes), which a pays
+     * just before b's next run that reads it (the tensor off chip in between only frees room); each spill b has
+     * paid or would owe nothing for (written out by b, or held on b's chip and produced) that a has not paid, at
+     * most once (a pays it at its first load). So a can follow every path from b, run for run with the same kept
+     * sets less what it lacks, and pays at most b's cost on it: nothing below the optimum is lost. With nothing
+     * lacking this is the plain rule (a superset on chip and written out, a cost no higher).
+     */
+    private boolean covers(Label a, Label b) {
+        if (a.cost > b.cost) {
+            return false;
+        }
+        long lost = b.chip & ~a.chip;
+        long owed = (b.written | (lost & spillable)) & ~a.written;
+        if (plain) {
+            return lost == 0 && owed == 0;
+        }
+        // The difference of two costs the search keeps is exact whenever their sums are (exactSums).
+        return bytes(lost) + spilled(owed) <= b.cost - a.cost;
+    }
+
+    private long spilled(long mask) {
+        long b = 0;
+        for (long r = mask; r != 0; r &= r - 1) {
+            b += spill[Long.numberOfTrailingZeros(r)];
+        }
+        return b;
+    }
+
+    private boolean dominated(List<Label> list, Label l) {
         if (list != null) {
             for (Label o : list) {
-                if ((o.written & l.written) == l.written && o.cost <= l.cost) {
+                if (covers(o, l)) {
                     return true;
                 }
             }
@@ -608,14 +683,14 @@ final class RunPathSearch {
         return false;
     }
 
-    private static void prune(List<Label> list, Label l) {
+    private void prune(List<Label> list, Label l) {
         if (list == null) {
             return;
         }
         int w = 0;
         for (int r = 0; r < list.size(); r++) {
             Label o = list.get(r);
-            if ((l.written & o.written) == o.written && l.cost <= o.cost) {
+            if (covers(l, o)) {
                 o.removed = true;
             } else {
                 list.set(w++, o);
