@@ -11,6 +11,7 @@ import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.cosma.FixedOrderBound;
+import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
@@ -195,7 +196,8 @@ public final class CosmaPipeline implements Planner {
                     && SpillOnlyCover.applies(g, settings.cosma().schedule(), limits);
             Outcome o = spillOnly(graph, setting, budget, cover ? limits.child(1 - Shares.ORDER_COVER) : limits,
                     givenStarts);
-            o = cover ? SpillOnlyCover.lower(g, budget, limits.child(), o) : o;
+            o = cover ? SpillOnlyCover.lower(g, budget, limits.child(), o,
+                    settings.cosma().uses(Technique.ORDER_MOVES)) : o;
             return settings.cosma().objective() != CosmaObjective.TRAFFIC ? o : SpillOnlyTimeBound.raise(
                     g, budget, settings.cosma().schedule(), limits, o);
         }
