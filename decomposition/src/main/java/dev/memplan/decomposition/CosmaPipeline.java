@@ -11,6 +11,7 @@ import dev.memplan.formulations.cosma.CosmaObjective;
 import dev.memplan.formulations.cosma.CosmaResult;
 import dev.memplan.formulations.cosma.CosmaSolver;
 import dev.memplan.formulations.cosma.FixedOrderBound;
+import dev.memplan.formulations.cosma.Technique;
 import dev.memplan.model.Budgets;
 import dev.memplan.model.Graph;
 import dev.memplan.model.Limits;
@@ -39,7 +40,8 @@ import java.util.function.Consumer;
  *       ({@link Shares#SCHEME_NANOS_PER_OPERATOR});</li>
  *   <li>traffic with a free schedule on a graph whose whole program without addresses is estimated too large
  *       ({@link DivideAndConquer#wholeFirstDoesNotPayOff}, whatever its size), above
- *       {@link DivideAndConquer#AUTO_THRESHOLD} operators, or with break nodes: divide and conquer, after the whole
+ *       {@link DivideAndConquer#AUTO_THRESHOLD} operators or with a program large for its size
+ *       ({@link DivideAndConquer#smallGraphWholeFirst}), or with break nodes: divide and conquer, after the whole
  *       graph's program with {@link Shares#WHOLE_FIRST} of what is left unless that program is estimated too large,
  *       and from its plan unless that plan is proven ({@link DncStep}): the schemes, the fixed-schedule optima FS(default) and FS(MPMF) of graphs up to
  *       {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators ({@link Shares#FIXED_START} each), then
@@ -64,7 +66,8 @@ public final class CosmaPipeline implements Planner {
     public enum Decompose {
         /**
          * Divide and conquer when the whole graph's program is estimated too large, else above
-         * {@link DivideAndConquer#AUTO_THRESHOLD} operators with the whole graph first.
+         * {@link DivideAndConquer#AUTO_THRESHOLD} operators (or with a program large for its size) with the whole
+         * graph first.
          */
         AUTO,
         /** The whole graph's program only. */
@@ -193,7 +196,8 @@ public final class CosmaPipeline implements Planner {
                     && SpillOnlyCover.applies(g, settings.cosma().schedule(), limits);
             Outcome o = spillOnly(graph, setting, budget, cover ? limits.child(1 - Shares.ORDER_COVER) : limits,
                     givenStarts);
-            o = cover ? SpillOnlyCover.lower(g, budget, limits.child(), o) : o;
+            o = cover ? SpillOnlyCover.lower(g, budget, limits.child(), o,
+                    settings.cosma().uses(Technique.ORDER_MOVES)) : o;
             return settings.cosma().objective() != CosmaObjective.TRAFFIC ? o : SpillOnlyTimeBound.raise(
                     g, budget, settings.cosma().schedule(), limits, o);
         }
@@ -276,7 +280,8 @@ public final class CosmaPipeline implements Planner {
      * The route of this graph. With {@link Decompose#AUTO}: a graph whose whole program without addresses is
      * estimated too large ({@link DivideAndConquer#wholeFirstDoesNotPayOff}: the NAS networks, the zoo's training
      * graphs) is divided at once whatever its size, since that program spends the run and finds nothing; otherwise
-     * a graph of up to {@link DivideAndConquer#AUTO_THRESHOLD} operators is solved whole, a larger one whole first.
+     * a graph of up to {@link DivideAndConquer#AUTO_THRESHOLD} operators is solved whole unless its program is large
+     * for its size ({@link DivideAndConquer#smallGraphWholeFirst}), a larger one or that one whole first.
      */
     private Route route(Graph g, Limits limits) {
         return switch (settings.decompose()) {
@@ -288,7 +293,15 @@ public final class CosmaPipeline implements Planner {
                     progress.accept("decompose auto: divide and conquer at once: " + whyNot);
                     yield Route.DIVIDE;
                 }
-                yield g.operatorCount() <= DivideAndConquer.AUTO_THRESHOLD ? Route.WHOLE : Route.WHOLE_FIRST;
+                if (g.operatorCount() > DivideAndConquer.AUTO_THRESHOLD) {
+                    yield Route.WHOLE_FIRST;
+                }
+                String large = DivideAndConquer.smallGraphWholeFirst(g);
+                if (large == null) {
+                    yield Route.WHOLE;
+                }
+                progress.accept("decompose auto: the whole graph first, then divide and conquer: " + large);
+                yield Route.WHOLE_FIRST;
             }
         };
     }
@@ -317,10 +330,11 @@ public final class CosmaPipeline implements Planner {
 
     /**
      * With {@link Decompose#AUTO} on a graph above {@link DivideAndConquer#AUTO_THRESHOLD} operators whose program
-     * is not estimated too large, the whole graph's program runs first, with {@link Shares#WHOLE_FIRST} of what is
-     * left ({@link DivideAndConquer#STEP_CAP} without a limit); divide and conquer follows only when that did not
-     * prove its plan optimal and starts from its plan, so auto is never worse than the whole graph's program within
-     * its share.
+     * is not estimated too large (or on a smaller one whose program is large for its size,
+     * {@link DivideAndConquer#smallGraphWholeFirst}), the whole graph's program runs first, with
+     * {@link Shares#WHOLE_FIRST} of what is left ({@link DivideAndConquer#STEP_CAP} without a limit); divide and
+     * conquer follows only when that did not prove its plan optimal and starts from its plan, so auto is never worse
+     * than the whole graph's program within its share.
      */
     private CosmaResult wholeFirst(Graph full, TensorSetting s, long budget, CosmaSolver.Options options,
                                    Limits limits) {

@@ -65,6 +65,16 @@ public final class DivideAndConquer {
      * graphs of a few thousand operators are below it and proven whole.
      */
     public static final long WHOLE_FIRST_NONZEROS = 1_000_000;
+    /**
+     * {@code --decompose auto} on a graph of at most {@link #AUTO_THRESHOLD} operators runs the whole graph's program
+     * first with {@link Shares#WHOLE_FIRST} of the limit and divide and conquer after it (as above the threshold)
+     * when that program without addresses would have at least this many nonzeros (estimated, {@link ModelEstimate});
+     * below it the whole program takes the whole limit. gen:cells:50:train (123 operators, about 577,000 nonzeros)
+     * is above it: its whole program spent 57 of 60 units without proving anything, where divide and conquer after
+     * 0.8 of them lowered its plan by 4.4% (BENCHMARKS.md, "Divide and conquer after the whole program below 300
+     * operators"). Every zoo network's activations are below it (the transformer's, the largest, about 461,000).
+     */
+    public static final long SMALL_WHOLE_FIRST_NONZEROS = 500_000;
     /** Without a time limit, the most one part, one window or one fixed-schedule step may take. */
     public static final Duration STEP_CAP = Shares.STEP_CAP;
     // The shares of the limit (parts, bounds, window steps, margin) are named and explained in Shares.
@@ -132,7 +142,7 @@ public final class DivideAndConquer {
             return "the whole graph (" + g.operatorCount() + " operators) is too large even to estimate its program:"
                     + " its ancestor sets alone need " + (ancestorBytes >> 20) + " MB";
         }
-        ModelEstimate e = ModelEstimate.of(g, OperatorWindows.of(g, null, true), true, false);
+        ModelEstimate e = freeEstimate(g);
         if (e.nonzeros() >= WHOLE_FIRST_NONZEROS) {
             return "the whole graph's free program without addresses (" + e + ") has " + WHOLE_FIRST_NONZEROS
                     + " nonzeros or more";
@@ -142,6 +152,23 @@ public final class DivideAndConquer {
                     + HeapRoom.shortfall("it", e.bytes(), limits);
         }
         return null;
+    }
+
+    /**
+     * Whether {@code --decompose auto} should follow the whole program of a graph of at most {@link #AUTO_THRESHOLD}
+     * operators (in its tensor setting) by divide and conquer: its free-schedule program without addresses is
+     * estimated at {@link #SMALL_WHOLE_FIRST_NONZEROS} nonzeros or more. A deterministic rule of the graph alone.
+     * Null when the whole program should take the whole limit; otherwise the reason, for the report.
+     */
+    public static String smallGraphWholeFirst(Graph g) {
+        ModelEstimate e = freeEstimate(g);
+        return e.nonzeros() < SMALL_WHOLE_FIRST_NONZEROS ? null : "the whole graph's free program without addresses ("
+                + e + ") has " + SMALL_WHOLE_FIRST_NONZEROS + " nonzeros or more";
+    }
+
+    /** The estimate of the whole graph's free-schedule program without addresses, pruned. */
+    private static ModelEstimate freeEstimate(Graph g) {
+        return ModelEstimate.of(g, OperatorWindows.of(g, null, true), true, false);
     }
 
     /** The partition the options ask for. */

@@ -159,4 +159,34 @@ class DivideAndConquerTest {
         Graph layered = dev.memplan.datasets.GeneratedGraphs.graph("gen:layered:500").withSetting(ACT);
         assertEquals(null, DivideAndConquer.wholeFirstDoesNotPayOff(layered, Limits.DEFAULT));
     }
+
+    /**
+     * A graph of at most 300 operators whose whole program is large for its size (gen:cells:50:train, 123 operators,
+     * about 577,000 nonzeros) gets divide and conquer after the whole program under auto: both run, and the answer is
+     * checked and no worse than the whole program's plan. Every zoo network's activations below 300 operators keep
+     * the whole program alone (their proven cases keep the whole limit).
+     */
+    @Test
+    void autoFollowsALargeProgramOfASmallGraphByDivideAndConquer() {
+        for (String name : Zoo.names()) {
+            Graph g = Zoo.graph(name).withSetting(ACT);
+            if (g.operatorCount() <= DivideAndConquer.AUTO_THRESHOLD) {
+                assertEquals(null, DivideAndConquer.smallGraphWholeFirst(g), name);
+            }
+        }
+        Graph g = dev.memplan.datasets.TrainingGraphs.of(dev.memplan.datasets.GeneratedGraphs.graph("gen:cells:50"),
+                dev.memplan.datasets.TrainingGraphs.Step.BACKWARD);
+        Graph act = g.withSetting(ACT);
+        assertTrue(act.operatorCount() <= DivideAndConquer.AUTO_THRESHOLD, act.operatorCount() + " operators");
+        String why = DivideAndConquer.smallGraphWholeFirst(act);
+        assertTrue(why != null && why.contains("nonzeros or more"), why);
+        List<String> lines = new ArrayList<>();
+        CosmaPipeline.Outcome auto = new CosmaPipeline(CosmaPipeline.Settings.of(COSMA, null), lines::add)
+                .run(g, ACT, Budgets.minimumRequired(act), Limits.DEFAULT.withBudget(Budget.ofWork(3, null)), null);
+        assertTrue(auto.whole() != null && auto.dnc() != null, String.join("\n", lines));
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("decompose auto: the whole graph first, then divide")),
+                String.join("\n", lines));
+        assertTrue(PlanChecker.check(act, auto.result().plan()).valid());
+        assertTrue(auto.whole().plan() == null || auto.result().objective() <= auto.whole().objective());
+    }
 }
