@@ -56,12 +56,6 @@ final class CoverReruns {
     /** The most reruns of the plan dropped (tried) after each candidate's insertion. */
     static final int DROPS = 16;
 
-    /**
-     * The share of the recompute search step ({@link RecomputeChoice}) this gets: on lraspp_mobilenet_v3_large:train
-     * M_H at lambda 2^-8 its 68 covers took 2.95 units.
-     */
-    static final double SHARE = 0.2;
-
     /** The most one cover gets: a quarter work unit (in billionths), or a quarter second without a work limit. */
     static final long COVER_WORK = 250_000_000L;
 
