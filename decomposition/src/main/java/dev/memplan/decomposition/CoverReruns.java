@@ -7,7 +7,6 @@ import dev.memplan.model.Limits;
 import dev.memplan.model.Objective;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanChecker;
-import dev.memplan.model.Schedule;
 import dev.memplan.model.Segment;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -233,22 +232,10 @@ final class CoverReruns {
         throw new IllegalStateException("bug: rerun " + n + " of " + g.operator(o).name() + " not in the plan");
     }
 
-    /**
-     * The runs covered exactly, mapped back and checked; null when any of it fails. {@code at} and {@code delta} say
-     * how the runs differ from {@code from}'s (one run inserted at at: +1; the run at at dropped: -1), for the
-     * solver's hint (only residency is read from it).
-     */
+    /** The runs covered exactly, mapped back and checked ({@link FanOutReruns#cover}); null when any of it fails. */
     private static Result cover(Graph g, Plan from, List<String> runs, int at, int delta, double lambda,
                                 Limits limits) {
-        RunGraph rg = RunGraph.ofRuns(g, new Schedule(runs), from.setting(), from.budget());
-        Plan covered = OrderCover.of(rg.graph(), rg.plan(), FanOutReruns.hint(g, from, rg, at, delta), from.budget(),
-                limits);
-        Plan back = covered == null ? null : rg.back(covered);
-        if (back == null) {
-            return null;
-        }
-        CheckReport check = PlanChecker.check(g, back);
-        return check.valid() ? new Result(back.withResult(check.traffic(), from.solver()), check,
-                Objective.of(check.traffic(), lambda), 1, 0, 1) : null;
+        FanOutReruns.Covered c = FanOutReruns.cover(g, from, runs, at, delta, limits);
+        return c == null ? null : new Result(c.plan(), c.check(), Objective.of(c.check().traffic(), lambda), 1, 0, 1);
     }
 }
