@@ -175,7 +175,7 @@ final class RecomputeSearch {
             this.objective = Objective.of(check.traffic(), lambda);
         }
 
-        /** This walk without the keeps and end-earlies: the adds, drops and chains alone (as before session 29). */
+        /** This walk without the keeps and end-earlies: the adds, drops and chains alone (for tests). */
         Walk early() {
             lateMoves = false;
             return this;
