@@ -63,8 +63,9 @@ import java.util.function.Consumer;
  * cleared and the other moves go on first. An end-early costs a plan size per load its fill tries; offered in
  * every pass they took the work the other moves' passes used to have, and the searches were cut short before
  * their adds and drops ended (lraspp_mobilenet_v3_large:train M_R at lambda 2^-8, BENCHMARKS.md, session 30):
- * a search cut before its adds and drops end makes the moves it made without the late ones. The other segments keep their timesteps and addresses (a keep only lengthens a copy, at the
- * lowest free address when its own are taken), so the plan's order, spills and addresses are not re-planned here:
+ * a search cut before its adds and drops end makes the moves it made without the late ones. The other segments
+ * keep their timesteps and addresses (a keep only lengthens a copy, at the lowest free address when its own are
+ * taken), so the plan's order, spills and addresses are not re-planned here:
  * {@link RecomputeStep} then re-plans the result around its recomputes ({@link RecomputeReplan}).
  *
  * <p>Deterministic: candidates are ordered by their price and then by tensor and timestep, and the work is counted,
