@@ -7,7 +7,6 @@ import dev.memplan.model.Limits;
 import dev.memplan.model.Objective;
 import dev.memplan.model.Plan;
 import dev.memplan.model.PlanChecker;
-import dev.memplan.model.Schedule;
 import dev.memplan.model.Segment;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -55,12 +54,6 @@ final class CoverReruns {
 
     /** The most reruns of the plan dropped (tried) after each candidate's insertion. */
     static final int DROPS = 16;
-
-    /**
-     * The share of the recompute search step ({@link RecomputeChoice}) this gets: on lraspp_mobilenet_v3_large:train
-     * M_H at lambda 2^-8 its 68 covers took 2.95 units.
-     */
-    static final double SHARE = 0.2;
 
     /** The most one cover gets: a quarter work unit (in billionths), or a quarter second without a work limit. */
     static final long COVER_WORK = 250_000_000L;
@@ -239,22 +232,10 @@ final class CoverReruns {
         throw new IllegalStateException("bug: rerun " + n + " of " + g.operator(o).name() + " not in the plan");
     }
 
-    /**
-     * The runs covered exactly, mapped back and checked; null when any of it fails. {@code at} and {@code delta} say
-     * how the runs differ from {@code from}'s (one run inserted at at: +1; the run at at dropped: -1), for the
-     * solver's hint (only residency is read from it).
-     */
+    /** The runs covered exactly, mapped back and checked ({@link FanOutReruns#cover}); null when any of it fails. */
     private static Result cover(Graph g, Plan from, List<String> runs, int at, int delta, double lambda,
                                 Limits limits) {
-        RunGraph rg = RunGraph.ofRuns(g, new Schedule(runs), from.setting(), from.budget());
-        Plan covered = OrderCover.of(rg.graph(), rg.plan(), FanOutReruns.hint(g, from, rg, at, delta), from.budget(),
-                limits);
-        Plan back = covered == null ? null : rg.back(covered);
-        if (back == null) {
-            return null;
-        }
-        CheckReport check = PlanChecker.check(g, back);
-        return check.valid() ? new Result(back.withResult(check.traffic(), from.solver()), check,
-                Objective.of(check.traffic(), lambda), 1, 0, 1) : null;
+        FanOutReruns.Covered c = FanOutReruns.cover(g, from, runs, at, delta, limits);
+        return c == null ? null : new Result(c.plan(), c.check(), Objective.of(c.check().traffic(), lambda), 1, 0, 1);
     }
 }

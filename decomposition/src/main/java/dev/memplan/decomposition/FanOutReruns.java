@@ -169,15 +169,29 @@ final class FanOutReruns {
     private static Result cover(Graph g, Plan from, Candidate c, double lambda, Limits limits) {
         List<String> runs = new ArrayList<>(from.schedule().operators());
         runs.add(c.at(), g.operator(c.operator()).name());
+        Covered covered = cover(g, from, runs, c.at(), 1, limits);
+        return covered == null ? null : new Result(covered.plan(), covered.check(),
+                Objective.of(covered.check().traffic(), lambda), 1, 1);
+    }
+
+    /** A plan of unrolled runs covered exactly, mapped back, with its valid check. */
+    record Covered(Plan plan, CheckReport check) {
+    }
+
+    /**
+     * {@code runs} (those of {@code from} with one run inserted at {@code at}, delta +1, or the run at at dropped,
+     * delta -1) unrolled ({@link RunGraph#ofRuns}), covered exactly ({@link OrderCover}, {@link #hint} from
+     * {@code from}'s residency), mapped back and checked; null when any of it fails. Also {@link CoverReruns}'s.
+     */
+    static Covered cover(Graph g, Plan from, List<String> runs, int at, int delta, Limits limits) {
         RunGraph rg = RunGraph.ofRuns(g, new Schedule(runs), from.setting(), from.budget());
-        Plan covered = OrderCover.of(rg.graph(), rg.plan(), hint(g, from, rg, c.at(), 1), from.budget(), limits);
+        Plan covered = OrderCover.of(rg.graph(), rg.plan(), hint(g, from, rg, at, delta), from.budget(), limits);
         Plan back = covered == null ? null : rg.back(covered);
         if (back == null) {
             return null;
         }
         CheckReport check = PlanChecker.check(g, back);
-        return check.valid() ? new Result(back.withResult(check.traffic(), from.solver()), check,
-                Objective.of(check.traffic(), lambda), 1, 1) : null;
+        return check.valid() ? new Covered(back.withResult(check.traffic(), from.solver()), check) : null;
     }
 
     /**

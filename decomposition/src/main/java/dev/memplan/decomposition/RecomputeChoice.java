@@ -143,7 +143,8 @@ final class RecomputeChoice {
      * {@link Shares#RECOMPUTE_CHOOSE} of what is left, unless switched off ({@link Technique#CHOOSE}); the searches
      * take {@link Shares#CHOOSE_SEARCH} of that, each start an equal part of what the ones before it left, and the
      * {@link #CHOOSE_REPLANS} lowest distinct plans they made are re-planned around their recomputes
-     * ({@link RecomputeReplan}) with 1 - {@link Shares#CHOOSE_AGAIN} of the rest, the lowest first, each
+     * ({@link RecomputeReplan}), with the plan of the bound's cheap reruns inserted into the searches' lowest plan and
+     * searched again ({@link #coverLowest}), with 1 - {@link Shares#CHOOSE_AGAIN} of the rest, the lowest first, each
      * {@link Shares#CHOOSE_REPLAN_EACH} of what is left, the last all of it; when a re-planned plan is the lowest, the
      * search runs again on it with what is left. Every plan replaces the best when lower; the step's note names the
      * search whose plan ended lowest.
@@ -231,6 +232,10 @@ final class RecomputeChoice {
                 found.add(new Found(names.get(i), r));
             }
         }
+        Found covered = coverLowest(g, step, found, best, notes);
+        if (covered != null) {
+            found.add(covered);
+        }
         found = lowestDistinct(found, CHOOSE_REPLANS);
         for (Found f : found) {
             best.offer(f.result().plan(), f.result().check(), f.result().objective(), RecomputeOutcome.CHOOSE);
@@ -244,7 +249,8 @@ final class RecomputeChoice {
     /**
      * The fan-outs' reruns inserted into the order of {@code from}'s plan ({@link FanOutReruns}) with at most
      * {@link Shares#CHOOSE_FAN_OUT} of {@code step}; the plan is offered to {@code best}, the note added to
-     * {@code notes} when a candidate was covered. Returns its plan as a start for the searches (they start from it first), or null.
+     * {@code notes} when a candidate was covered. Returns its plan as a start for the searches (they start from it
+     * first), or null.
      */
     private Start fanOut(Graph g, Limits step, Start from, RecomputeStep.Best best, List<String> notes) {
         Limits share = step.budget().limited() ? step.child(Shares.CHOOSE_FAN_OUT) : step.child();
@@ -266,11 +272,11 @@ final class RecomputeChoice {
 
     /**
      * The bound's cheap reruns inserted into {@code from}'s plan and its other reruns dropped ({@link CoverReruns})
-     * with at most {@link CoverReruns#SHARE} of {@code step}; the plan is offered to {@code best}, the note added to
+     * with at most {@link Shares#CHOOSE_COVER} of {@code step}; the plan is offered to {@code best}, the note added to
      * {@code notes} when an order was covered. Returns its plan as a start for the searches, or null.
      */
     private Start coverReruns(Graph g, Limits step, Start from, RecomputeStep.Best best, List<String> notes) {
-        Limits share = step.budget().limited() ? step.child(CoverReruns.SHARE) : step.child();
+        Limits share = step.budget().limited() ? step.child(Shares.CHOOSE_COVER) : step.child();
         progress.accept("recompute: the bound's cheap reruns inserted into the plan of " + from.name() + " ...");
         CoverReruns.Result r = CoverReruns.run(g, from.plan(), from.objective(), lambda, share);
         String note = "the bound's cheap reruns in the plan of " + from.name() + ": " + r.note(from.objective());
@@ -284,6 +290,40 @@ final class RecomputeChoice {
         String source = from.name() + ", " + CoverReruns.SOURCE;
         best.offer(r.plan(), r.check(), r.objective(), source);
         return new Start(source, r.plan(), r.objective());
+    }
+
+    /**
+     * The bound's cheap reruns inserted into the lowest plan the searches made ({@link #coverReruns}), then the
+     * search from that plan, each with at most {@link Shares#CHOOSE_COVER} of {@code step}: the cover start runs on the
+     * best plan when the step starts, and where a search then goes lower (lraspp_mobilenet_v3_large:train M_R at
+     * lambda 2^-8: the cover start 2,677,708, the searches' lowest 1,863,338.125) its plan holds long-waiting tensors
+     * of its own (there the cover on the searches' lowest plan took it to 1,778,869.125 and the search from that to
+     * 1,767,109.125, BENCHMARKS.md, session 30). Returns the plan made as one more found plan for the re-planning
+     * (the search's, else the cover's), or null when the cover went no lower than the searches' lowest.
+     */
+    private Found coverLowest(Graph g, Limits step, List<Found> found, RecomputeStep.Best best, List<String> notes) {
+        Found low = lowestDistinct(found, 1).stream().findFirst().orElse(null);
+        if (low == null || step.stopped()) {
+            return null;
+        }
+        String name = "the search from " + low.start();
+        Start from = coverReruns(g, step, new Start(name, low.result().plan(), low.result().objective()), best,
+                notes);
+        if (from == null || step.stopped()) {
+            return null;
+        }
+        Limits share = step.budget().limited() ? step.child(Shares.CHOOSE_COVER) : step.child();
+        progress.accept("recompute: choosing recomputes on the plan of " + from.name() + " ...");
+        RecomputeSearch.Result r = RecomputeSearch.run(g, from.plan(), lambda, share, progress);
+        progress.accept("recompute: chosen on the plan of " + from.name() + ": " + r.note(from.objective()));
+        notes.add("from the plan of " + from.name() + ": " + r.note(from.objective()));
+        if (r.improved()) {
+            return new Found(from.name(), r);
+        }
+        CheckReport c = PlanChecker.check(g, from.plan());
+        // The cover's plan itself: inserted and dropped reruns count as the plan's changes.
+        return new Found(from.name(), new RecomputeSearch.Result(from.plan(), c, from.objective(), 1, 0, 0, 0,
+                false));
     }
 
     /**

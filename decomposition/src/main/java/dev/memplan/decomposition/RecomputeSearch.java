@@ -49,7 +49,8 @@ import java.util.function.Consumer;
  *       {@link #CHAIN_DEPTH} deep); in the room freed, every load that can be kept on chip from the copy before is (at
  *       that copy's address, the load's, or the lowest free over the whole stretch), the dearest first. The rerun
  *       alone only costs: the move pays through what the freed room saves, as a re-planning of spills would use it.
- *       Tried last, the largest bytes x timesteps freed first, each depth after the shallower;</li>
+ *       Tried last (once the adds, drops and chains ended), the largest bytes x timesteps freed first, each
+ *       depth after the shallower;</li>
  *   <li><b>keep</b>: a loaded segment merged into the copy of its tensor before it, kept on chip through the stretch
  *       between them where an address is free over it all (as an end-early's room is used); the dearest load first,
  *       after the adds and drops, before the end-earlies.</li>
@@ -57,8 +58,14 @@ import java.util.function.Consumer;
  * Each kept move restarts the scan on the new plan; a move the checker refuses or that does not pay is not tried
  * again until a scan keeps nothing: then, when moves were kept since the refusals began, they are all tried again
  * (the moves kept freed room and moved loads), so a search the limit does not cut ends where no move of its own
- * lowers the plan. The other segments keep their timesteps and addresses (a keep only lengthens a copy, at the
- * lowest free address when its own are taken), so the plan's order, spills and addresses are not re-planned here:
+ * lowers the plan. The keeps and end-earlies are offered only once the adds, drops and chains have ended so (a
+ * pass of them all refused): one pass of the keeps and end-earlies then, and when one is kept every refusal is
+ * cleared and the other moves go on first. An end-early costs a plan size per load its fill tries; offered in
+ * every pass they took the work the other moves' passes used to have, and the searches were cut short before
+ * their adds and drops ended (lraspp_mobilenet_v3_large:train M_R at lambda 2^-8, BENCHMARKS.md, session 30):
+ * a search cut before its adds and drops end makes the moves it made without the late ones. The other segments
+ * keep their timesteps and addresses (a keep only lengthens a copy, at the lowest free address when its own are
+ * taken), so the plan's order, spills and addresses are not re-planned here:
  * {@link RecomputeStep} then re-plans the result around its recomputes ({@link RecomputeReplan}).
  *
  * <p>Deterministic: candidates are ordered by their price and then by tensor and timestep, and the work is counted,
@@ -155,6 +162,10 @@ final class RecomputeSearch {
         private boolean keptSinceCleared;
         private boolean inPass;
         private boolean done;
+        /** Whether the pass offers the keeps and end-earlies: only once the other moves ended (see advance). */
+        private boolean late;
+        /** Whether the keeps and end-earlies are offered at all ({@link #early}: never). */
+        private boolean lateMoves = true;
 
         Walk(Graph g, Plan start, double lambda) {
             this.g = g;
@@ -163,6 +174,12 @@ final class RecomputeSearch {
             this.check = PlanChecker.requireValid(g, start, "the recompute search's start");
             this.best = State.of(g, start, start.budget(), Reruns.ANY.of(g, lambda));
             this.objective = Objective.of(check.traffic(), lambda);
+        }
+
+        /** This walk without the keeps and end-earlies: the adds, drops and chains alone (for tests). */
+        Walk early() {
+            lateMoves = false;
+            return this;
         }
 
         /** Whether a scan of every move kept nothing: more work changes nothing. */
@@ -183,8 +200,15 @@ final class RecomputeSearch {
             while (!done) {
                 if (!inPass) {
                     if (!kept && !keptSinceCleared) {
-                        done = true;
-                        break;
+                        if (late || !lateMoves) {
+                            done = true;
+                            break;
+                        }
+                        // The adds, drops and chains ended: one pass of the keeps and end-earlies (those refused
+                        // stay skipped), which cost a plan size per load each and used to take the work the
+                        // other moves' passes needed (lraspp_mobilenet_v3_large:train M_R at 2^-8).
+                        late = true;
+                        kept = true;
                     }
                     if (!kept) {
                         // A pass kept nothing: the moves kept since the refusals were made freed room and moved loads.
@@ -194,7 +218,7 @@ final class RecomputeSearch {
                     kept = false;
                     inPass = true;
                 }
-                for (Move move : best.moves(lambda)) {
+                for (Move move : best.moves(lambda, late)) {
                     String key = best.key(move);
                     if (refused.contains(key)) {
                         continue;
@@ -232,8 +256,15 @@ final class RecomputeSearch {
                     }
                     progress.accept("recompute: search: " + what + ": " + objective);
                     kept = true;
-                    keptSinceCleared = true;
                     inPass = false;
+                    if (late) {
+                        // A keep or end-early freed room and moved loads: every move may pay again, the others first.
+                        late = false;
+                        refused.clear();
+                        keptSinceCleared = false;
+                        continue scan;
+                    }
+                    keptSinceCleared = true;
                     continue scan;
                 }
                 inPass = false;
@@ -361,10 +392,10 @@ final class RecomputeSearch {
 
         /**
          * The moves to try, in order: adds at most one rerun deep by saving left after the reruns' price, then drops
-         * by price, then the deeper chains by saving, then the keeps and the end-earlies: a search follows the
-         * shallower moves' path until it ends.
+         * by price, then the deeper chains by saving, then, when {@code late}, the keeps and the end-earlies: a search
+         * follows the shallower moves' path until it ends.
          */
-        List<Move> moves(double lambda) {
+        List<Move> moves(double lambda, boolean late) {
             List<Move> adds = new ArrayList<>();
             for (int x = 0; x < g.tensorCount(); x++) {
                 int p = g.producer(x);
@@ -411,8 +442,10 @@ final class RecomputeSearch {
             adds.stream().filter(m -> m.depth() <= 1).forEach(all::add);
             all.addAll(drops);
             adds.stream().filter(m -> m.depth() > 1).forEach(all::add);
-            all.addAll(keeps());
-            all.addAll(ends(lambda));
+            if (late) {
+                all.addAll(keeps());
+                all.addAll(ends(lambda));
+            }
             return all;
         }
 

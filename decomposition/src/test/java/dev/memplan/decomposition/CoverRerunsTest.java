@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.memplan.formulations.cosma.CosmaSolver;
+import dev.memplan.formulations.cosma.RecomputeBound;
+import dev.memplan.formulations.cosma.Technique;
+import dev.memplan.formulations.milp.Backend;
 import dev.memplan.formulations.milp.Solvers;
 import dev.memplan.model.CheckReport;
 import dev.memplan.model.Graph;
@@ -16,9 +20,11 @@ import dev.memplan.model.PlanChecker;
 import dev.memplan.model.Schedule;
 import dev.memplan.model.Tensor;
 import dev.memplan.model.TensorSetting;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -82,6 +88,34 @@ class CoverRerunsTest {
         List<String> runs = r.plan().schedule().operators();
         assertEquals(1, Collections.frequency(runs, "C"));
         assertEquals(2, Collections.frequency(runs, "B"));
+    }
+
+    /**
+     * In the search step ({@link RecomputeChoice#choose}) the cheap rerun is also inserted into the searches' lowest
+     * plan: the best plan is the optimum (its cover finds nothing); the one other start reruns C for c and GB once
+     * more at the end (x1's load 1 + reruns 7), and the search drops GB's idle rerun (1 + 6) but cannot trade C's
+     * rerun for B's (each alone rises). Inserting B's rerun into the search's plan and dropping C's makes 1 + 1,
+     * the optimum.
+     */
+    @Test
+    void theCheapRerunIsAlsoInsertedIntoTheSearchesLowestPlan() {
+        Plan optimum = covered(List.of("B", "C", "M", "L", "GC", "B", "GB"));
+        Plan idle = covered(List.of("B", "C", "M", "L", "C", "GC", "GB", "GB"));
+        assertEquals(8, Objective.of(PlanChecker.check(g, idle).traffic(), 1).value());
+        CosmaPipeline.Settings settings = CosmaPipeline.Settings.of(CosmaSolver.Options.traffic(Backend.CPSAT)
+                .without(Set.of(Technique.RUN_PATHS)), null).withDecompose(CosmaPipeline.Decompose.NONE)
+                .withRecomputeWeight(1.0);
+        RecomputeStep.Best best = new RecomputeStep.Best(optimum, PlanChecker.check(g, optimum),
+                Objective.of(PlanChecker.check(g, optimum).traffic(), 1), "optimum");
+        List<StepReport> steps = new ArrayList<>();
+        new RecomputeChoice(settings, 1, line -> { }).choose(g, TensorSetting.ACTIVATIONS, 14, Limits.DEFAULT,
+                List.of(new RecomputeChoice.Start("idle", idle, null)), best, RecomputeBound.Result.NONE, steps);
+        String note = steps.get(0).note();
+        assertTrue(note.contains("from the plan of idle: 5 moves tried, 0 recomputes added, 1 dropped; "
+                + "1 + 1 x 6 = 7 from 1 + 1 x 7 = 8"), note);
+        assertTrue(note.contains("the bound's cheap reruns in the plan of the search from idle: 4 orders covered, "
+                + "1 reruns inserted, 1 dropped; 1 + 1 x 1 = 2 from 1 + 1 x 6 = 7"), note);
+        assertEquals(2, best.objective().value());
     }
 
     @Test

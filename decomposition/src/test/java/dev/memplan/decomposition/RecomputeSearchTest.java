@@ -316,6 +316,46 @@ class RecomputeSearchTest {
     }
 
     /**
+     * The keeps and end-earlies are offered only once the adds, drops and chains end: the search follows the path of
+     * the search without them ({@link RecomputeSearch.Walk#early}) move for move until that one ends, and its next
+     * move kept, if any, is a keep or an end-early. Chains with skips of 24 operators at M_R and up to six bytes
+     * above, lambda 1/8 and 1/256, from Belady's plan and from DTR's; some search goes on past the other's end (with
+     * the keeps and end-earlies in every pass, seed 2 at 12 bytes and 1/256 kept a keep before the adds ended).
+     */
+    @Test
+    void theKeepsAndEndEarliesComeOnlyOnceTheOtherMovesEnd() {
+        int past = 0;
+        for (long seed = 1; seed <= 12; seed++) {
+            Graph g = skips(seed, 24).withSetting(ALL);
+            for (long budget = Budgets.minimumRequired(g); budget <= Budgets.minimumRequired(g) + 6; budget++) {
+                for (double lambda : new double[] {0.125, 0.00390625}) {
+                    Plan dtr = new Scheme(new GivenOrderScheduler(Schedule.defaultOrder(g)),
+                            new BeladyReplacement(), AddressRule.TFLITE, Recomputation.dtr(lambda))
+                            .plan(g, ALL, budget, Limits.DEFAULT);
+                    for (Plan start : List.of(belady(g, budget), dtr)) {
+                        List<String> early = new java.util.ArrayList<>();
+                        RecomputeSearch.Walk walk = new RecomputeSearch.Walk(g, start, lambda).early();
+                        walk.advance(Limits.DEFAULT, early::add);
+                        assertTrue(walk.done());
+                        List<String> all = new java.util.ArrayList<>();
+                        RecomputeSearch.run(g, start, lambda, Limits.DEFAULT, all::add);
+                        String where = seed + " at " + budget + ", " + lambda;
+                        assertTrue(all.size() >= early.size(), where);
+                        assertEquals(early, all.subList(0, early.size()), where);
+                        if (all.size() > early.size()) {
+                            past++;
+                            String next = all.get(early.size());
+                            assertTrue(next.contains(": search: keep '") || next.contains(": search: end '"),
+                                    where + ": " + next);
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(past > 0, "no search kept a keep or an end-early");
+    }
+
+    /**
      * A search continued ({@link RecomputeSearch.Walk#advance}) under many small work limits, each cutting it short,
      * ends at the plan of the same search run once without a limit: the plan, the moves refused and the pass it was
      * in are kept across the calls. Chains with skips of 14 operators at M_R and one byte above, lambda 1/8.
