@@ -42,8 +42,9 @@ final class PricedBounds {
 
     /**
      * The bound within {@code limits}: the live-bytes bound with {@link Shares#PRICED_LIVE_BYTES} of it, raised by
-     * lower targets ({@link #raised}) with part of the rest when it was cut short, then, unless that met {@code target} (the best plan's objective; infinity: none), the growing stems with the rest, stopped
-     * once a stem reaches the target. Nothing above {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators; a part whose
+     * lower targets ({@link #raised}) with part of the rest when it was cut short, then, unless that met
+     * {@code target} (the best plan's objective; infinity: none), the growing stems with the rest, stopped once a
+     * stem reaches the target. Nothing above {@link DivideAndConquer#WHOLE_GRAPH_LIMIT} operators; a part whose
      * heap runs out gives 0.
      *
      * @param g the graph in its tensor setting, with a budget at or above its M_R
