@@ -248,11 +248,14 @@ class PricedBoundsTest {
     /**
      * The live bytes priced, on more cases (lambda 0 to 4, budgets from M_R up): never above the brute force, where
      * its cover weighs a rerun's dead inputs (their room or their return) against a load; and on some cases above
-     * the same cover with the inputs taken as free (the stem's prices), so the inputs' options are exercised.
+     * the same cover with the inputs taken as free (the stem's prices), so the inputs' options are exercised. Raised
+     * by lower targets ({@link PricedBounds#raised}, from 0, the optimum as the goal): never above the complete
+     * program (so never above the brute force), and equal to it on some cases.
      */
     @Test
     void theLiveBytesPricedNeverAboveTheBruteForce() {
         int cases = 0;
+        int reached = 0;
         int inputsCount = 0;
         List<Graph> all = new ArrayList<>(graphs());
         for (int seed = 8; seed < 20; seed++) {
@@ -273,6 +276,11 @@ class PricedBoundsTest {
                             Limits.DEFAULT).traffic();
                     String c = g.name() + " B " + budget + " lambda " + lambda;
                     assertTrue(peak <= optimum, c + ": live bytes " + peak + " above the optimum " + optimum);
+                    // Raised by lower targets from 0 with the optimum as the goal: never above either.
+                    long raised = PricedBounds.raised(g, prices, budget, 0, (long) Math.ceil(optimum),
+                            Limits.DEFAULT);
+                    assertTrue(raised <= peak, c + ": raised " + raised + " above the program's " + peak);
+                    reached += raised == peak && peak > 0 ? 1 : 0;
                     // The inputs taken as free: no rerun share beyond what the stem's prices say.
                     long[] none = new long[prices.rerun().length];
                     java.util.Arrays.fill(none, -1);
@@ -286,41 +294,7 @@ class PricedBoundsTest {
         }
         assertTrue(cases > 400, "cases " + cases);
         assertTrue(inputsCount > 0, "the rerun's inputs raised the live bytes on no case");
-    }
-
-    /**
-     * The live bytes raised by lower targets ({@link PricedBounds#raised}), started from 0: never above the brute
-     * force's optimum (tiny graphs and chains with skips, budgets from M_R, lambda 0 to 4, the optimum as the goal),
-     * never above the complete program's value, and equal to it on some cases (the targets prove it).
-     */
-    @Test
-    void theLiveBytesRaisedByLowerTargetsStayBelowTheBruteForce() {
-        int cases = 0;
-        int reached = 0;
-        for (Graph graph : graphs()) {
-            Graph g = graph.withSetting(ALL);
-            long mr = Budgets.minimumRequired(g);
-            for (long budget : new long[] {mr, mr + 1, mr + 3}) {
-                for (double lambda : new double[] {0, 0.25, 1, 4}) {
-                    Double optimum = minimumObjective(g, ALL, budget, 2, lambda);
-                    if (optimum == null) {
-                        continue;
-                    }
-                    TrafficPrices prices = TrafficPrices.withReruns(g, lambda);
-                    long exact = PeakBound.of(g, prices, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP,
-                            Limits.DEFAULT).traffic();
-                    long raised = PricedBounds.raised(g, prices, budget, 0, (long) Math.ceil(optimum),
-                            Limits.DEFAULT);
-                    String c = g.name() + " B " + budget + " lambda " + lambda;
-                    assertTrue(raised <= optimum, c + ": raised " + raised + " above the optimum " + optimum);
-                    assertTrue(raised <= exact, c + ": raised " + raised + " above the program's " + exact);
-                    reached += raised == exact && exact > 0 ? 1 : 0;
-                    cases++;
-                }
-            }
-        }
-        assertTrue(cases > 100, "cases " + cases);
-        assertTrue(reached > 0, "the targets reached the program's value on no case");
+        assertTrue(reached > 0, "the lower targets reached the program's value on no case");
     }
 
     /**
