@@ -44,6 +44,21 @@ class PricedBoundsTest {
         return graphs;
     }
 
+    /** x:1 read by k branches, each x -> p:4 -> q:4 -> h:3 as in {@link #twoBranches}, joined by j into o:1. */
+    static Graph branches(int k, long cost) {
+        Graph.Builder b = Graph.builder("branches" + k).activation("x", 1).activation("o", 1);
+        List<String> heads = new ArrayList<>();
+        for (int i = 0; i < k; i++) {
+            String s = "b" + i;
+            b.activation("p" + s, 4).activation("q" + s, 4).activation("h" + s, 3)
+                    .operator(new Operator(s + "1", null, List.of("x"), List.of("p" + s), cost))
+                    .operator(new Operator(s + "2", null, List.of("p" + s), List.of("q" + s), cost))
+                    .operator(new Operator(s + "3", null, List.of("q" + s), List.of("h" + s), cost));
+            heads.add("h" + s);
+        }
+        return b.operator(new Operator("j", null, heads, List.of("o"), cost)).output("o").build();
+    }
+
     /**
      * x:1 read by two branches a1 -> p:4 -> a2 -> q:4 -> a3 -> h:3 (and b1, b2, b3 to p', q', h') joined by j into
      * o:1, every operator costing {@code cost}. At budget 10 whichever branch runs second meets the other's h live
@@ -233,11 +248,14 @@ class PricedBoundsTest {
     /**
      * The live bytes priced, on more cases (lambda 0 to 4, budgets from M_R up): never above the brute force, where
      * its cover weighs a rerun's dead inputs (their room or their return) against a load; and on some cases above
-     * the same cover with the inputs taken as free (the stem's prices), so the inputs' options are exercised.
+     * the same cover with the inputs taken as free (the stem's prices), so the inputs' options are exercised. Raised
+     * by lower targets ({@link PricedBounds#raised}, from 0, the optimum as the goal): never above the complete
+     * program (so never above the brute force), and equal to it on some cases.
      */
     @Test
     void theLiveBytesPricedNeverAboveTheBruteForce() {
         int cases = 0;
+        int reached = 0;
         int inputsCount = 0;
         List<Graph> all = new ArrayList<>(graphs());
         for (int seed = 8; seed < 20; seed++) {
@@ -258,6 +276,11 @@ class PricedBoundsTest {
                             Limits.DEFAULT).traffic();
                     String c = g.name() + " B " + budget + " lambda " + lambda;
                     assertTrue(peak <= optimum, c + ": live bytes " + peak + " above the optimum " + optimum);
+                    // Raised by lower targets from 0 with the optimum as the goal: never above either.
+                    long raised = PricedBounds.raised(g, prices, budget, 0, (long) Math.ceil(optimum),
+                            Limits.DEFAULT);
+                    assertTrue(raised <= peak, c + ": raised " + raised + " above the program's " + peak);
+                    reached += raised == peak && peak > 0 ? 1 : 0;
                     // The inputs taken as free: no rerun share beyond what the stem's prices say.
                     long[] none = new long[prices.rerun().length];
                     java.util.Arrays.fill(none, -1);
@@ -271,6 +294,39 @@ class PricedBoundsTest {
         }
         assertTrue(cases > 400, "cases " + cases);
         assertTrue(inputsCount > 0, "the rerun's inputs raised the live bytes on no case");
+        assertTrue(reached > 0, "the lower targets reached the program's value on no case");
+    }
+
+    /**
+     * Under a work limit that cuts the run with a goal far above as its target short, the runs with lower targets
+     * ({@link PricedBounds#raised}, from 0) give more within the same work on some case (k branches joined at the
+     * end, 5 to 8 of them), never above the complete program, and the same number twice (work, not time, decides).
+     */
+    @Test
+    void lowerTargetsRaiseARunCutShortByItsWork() {
+        int raisedCount = 0;
+        for (int k = 5; k <= 8; k++) {
+            Graph g = branches(k, 1).withSetting(ALL);
+            long budget = Budgets.minimumRequired(g);
+            TrafficPrices prices = TrafficPrices.withReruns(g, 1);
+            long exact = PeakBound.of(g, prices, budget, Long.MAX_VALUE, PeakBound.DEFAULT_STATE_CAP,
+                    Limits.DEFAULT).traffic();
+            long goal = exact * 2 + 10;
+            for (double work : new double[] {1e-5, 4e-5}) {
+                long cut = PeakBound.of(g, prices, budget, goal, PeakBound.DEFAULT_STATE_CAP,
+                        Limits.DEFAULT.withBudget(Budget.ofWork(work, null))).traffic();
+                long[] got = new long[2];
+                for (int rep = 0; rep < 2; rep++) {
+                    got[rep] = PricedBounds.raised(g, prices, budget, 0, goal,
+                            Limits.DEFAULT.withBudget(Budget.ofWork(work, null)));
+                }
+                String c = "k " + k + " work " + work;
+                assertEquals(got[0], got[1], c);
+                assertTrue(got[0] <= exact, c + ": " + got[0] + " above the program's " + exact);
+                raisedCount += got[0] > cut ? 1 : 0;
+            }
+        }
+        assertTrue(raisedCount > 0, "no lower target raised a run cut short");
     }
 
     /**
