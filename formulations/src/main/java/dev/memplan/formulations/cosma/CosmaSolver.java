@@ -150,6 +150,9 @@ public final class CosmaSolver {
                     (System.nanoTime() - began) / 1e9, ALIGNMENT_PROOF, null, null, false);
         }
         Plan start = startingPlan(g, setting, budget, options);
+        // Who made the plan in `start` when a step below replaced the given one (null: still the given plan), so that
+        // a result is labelled "the starting plan" only when it is.
+        String startBy = null;
         // Computed once: its bound is the floor of every step, its round trips the inequalities of every program.
         boolean wantForced = options.objective() == CosmaObjective.TRAFFIC && options.uses(Technique.FORCED);
         if (wantForced && limits.stopped()) {
@@ -177,7 +180,10 @@ public final class CosmaSolver {
                 if (proven != null) {
                     return proven;
                 }
-                start = checked.better(start, polished.plan());
+                if (checked.better(start, polished.plan()) != start) {
+                    start = polished.plan();
+                    startBy = polished.backend();
+                }
             }
         }
         if (steps && options.uses(Technique.LIFT) && setting == TensorSetting.ALL && ParameterLift.reserved(g) > 0) {
@@ -187,7 +193,10 @@ public final class CosmaSolver {
                 if (proven != null) {
                     return proven;
                 }
-                start = checked.better(start, lifted.plan());
+                if (checked.better(start, lifted.plan()) != start) {
+                    start = lifted.plan();
+                    startBy = lifted.backend();
+                }
             }
         }
         Long relaxedBound = forcedBound;
@@ -199,14 +208,15 @@ public final class CosmaSolver {
             }
             relaxedBound = d.bound();
             relaxedSize = d.size();
-            if (d.packed() != null) {
-                start = checked.better(start, d.packed());
+            if (d.packed() != null && checked.better(start, d.packed()) != start) {
+                start = d.packed();
+                startBy = d.packedBy();
             }
         }
         HeldProgram<CosmaFormulation> program = build(g, setting, budget, options, options.schedule(), true, forced,
                 limits, options.schedule() == null ? "the joint program" : "the fixed-schedule program", notes);
         if (program == null) {
-            return bestSoFar(checked, start, options, relaxedBound, relaxedSize, began);
+            return bestSoFar(checked, start, startBy, options, relaxedBound, relaxedSize, began);
         }
         try (program) {
             CosmaFormulation f = program.formulation();
@@ -250,8 +260,8 @@ public final class CosmaSolver {
                     long startValue = options.objective() == CosmaObjective.TRAFFIC
                             ? startReport.traffic().nonCompulsory() : startReport.peakFootprint();
                     if (startValue < value) {
-                        return finish(start, startReport, SolveStatus.FEASIBLE, startValue, bound, seconds, backend,
-                                pruned, unpruned, true);
+                        return finish(start, startReport, SolveStatus.FEASIBLE, startValue, bound, seconds,
+                                startBy == null ? backend : startBy, pruned, unpruned, startBy == null);
                     }
                 }
                 return finish(plan, report, status, value, bound, seconds, backend, pruned, unpruned, false);
@@ -261,7 +271,8 @@ public final class CosmaSolver {
                 long value = options.objective() == CosmaObjective.TRAFFIC ? report.traffic().nonCompulsory()
                         : report.peakFootprint();
                 SolveStatus status = bound != null && value <= bound ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE;
-                return finish(start, report, status, value, bound, seconds, backend, pruned, unpruned, true);
+                return finish(start, report, status, value, bound, seconds, startBy == null ? backend : startBy,
+                        pruned, unpruned, startBy == null);
             }
             return new CosmaResult(result.status(), null, null, null, bound, null, seconds, backend, pruned, unpruned,
                     false);
@@ -396,7 +407,7 @@ public final class CosmaSolver {
     }
 
     /** The decoupled step's outcome: a final result, or the relaxation's bound and the packed plan if any. */
-    private record Decoupled(CosmaResult result, Long bound, Plan packed, ModelSize size) {
+    private record Decoupled(CosmaResult result, Long bound, Plan packed, String packedBy, ModelSize size) {
     }
 
     /**
@@ -413,7 +424,7 @@ public final class CosmaSolver {
         HeldProgram<CosmaFormulation> program = build(g, setting, budget, options, options.schedule(), false, forced,
                 limits, "the program without addresses", notes);
         if (program == null) {
-            return new Decoupled(null, forced == null ? null : floor, null, null);
+            return new Decoupled(null, forced == null ? null : floor, null, null, null);
         }
         try (program) {
             CosmaFormulation relaxed = program.formulation();
@@ -428,6 +439,7 @@ public final class CosmaSolver {
             Allocator packer = options.packer() != null ? options.packer() : new PlacementCpSat(false);
             long bound = floor;
             Plan bestPacked = null;
+            String packedBy = null;
             for (int i = 0; i < backends.size(); i++) {
                 if (limits.stopped()) {
                     notes.add("the program without addresses on " + backends.get(i).id() + " skipped: " + why(limits));
@@ -443,7 +455,7 @@ public final class CosmaSolver {
                     double seconds = (System.nanoTime() - began) / 1e9;
                     return new Decoupled(new CosmaResult(SolveStatus.INFEASIBLE, null, null, null, null, null, seconds,
                             r.backend() + " (decoupled)", ModelSize.of(relaxed.model()), null, false), null, null,
-                            null);
+                            null, null);
                 }
                 // No byte counts: inside ByteUnit's call they would be in units of the sizes' gcd.
                 String pass = "the program without addresses (" + ModelSize.of(relaxed.model()) + ") on "
@@ -469,9 +481,12 @@ public final class CosmaSolver {
                         double seconds = (System.nanoTime() - began) / 1e9;
                         return new Decoupled(finish(plan, report, SolveStatus.OPTIMAL, value, value, seconds,
                                 r.backend() + " + " + packer.name() + " (decoupled)", ModelSize.of(relaxed.model()),
-                                null, false), value, plan, null);
+                                null, false), value, plan, null, null);
                     }
-                    bestPacked = checked.better(bestPacked, plan);
+                    if (checked.better(bestPacked, plan) == plan) {
+                        bestPacked = plan;
+                        packedBy = r.backend() + " + " + packer.name() + " (decoupled)";
+                    }
                     relaxed.hint(bestPacked);
                     notes.add(pass + ", its plan packed" + (start != null && value
                             >= checked.report(start, "the starting plan").traffic().nonCompulsory()
@@ -482,7 +497,7 @@ public final class CosmaSolver {
                     break;
                 }
             }
-            return new Decoupled(null, bound, bestPacked, ModelSize.of(relaxed.model()));
+            return new Decoupled(null, bound, bestPacked, packedBy, ModelSize.of(relaxed.model()));
         }
     }
 
@@ -544,9 +559,12 @@ public final class CosmaSolver {
                 options.objective(), schedule, addresses, options.uses(Technique.PRUNE), forced));
     }
 
-    /** The best checked plan so far (the start) with the best bound so far, when no program could run. */
-    private static CosmaResult bestSoFar(Checked checked, Plan start, Options options, Long bound, ModelSize built,
-                                         long began) {
+    /**
+     * The best checked plan so far with the best bound so far, when no program could run: the start, or the plan of
+     * the step {@code startBy} that replaced it (null: the start as given).
+     */
+    private static CosmaResult bestSoFar(Checked checked, Plan start, String startBy, Options options, Long bound,
+                                         ModelSize built, long began) {
         double seconds = (System.nanoTime() - began) / 1e9;
         if (start == null) {
             return new CosmaResult(SolveStatus.UNKNOWN, null, null, null, bound, null, seconds,
@@ -556,7 +574,8 @@ public final class CosmaSolver {
         long value = options.objective() == CosmaObjective.TRAFFIC ? report.traffic().nonCompulsory()
                 : report.peakFootprint();
         SolveStatus status = bound != null && value <= bound ? SolveStatus.OPTIMAL : SolveStatus.FEASIBLE;
-        return finish(start, report, status, value, bound, seconds, options.backend().id(), built, null, true);
+        return finish(start, report, status, value, bound, seconds, startBy == null ? options.backend().id() : startBy,
+                built, null, startBy == null);
     }
 
     private static ModelSize unprunedSize(Graph g, TensorSetting setting, long budget, Options options,

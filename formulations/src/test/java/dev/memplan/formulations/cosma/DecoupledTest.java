@@ -1,6 +1,7 @@
 package dev.memplan.formulations.cosma;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.memplan.formulations.BruteForceAccess;
@@ -190,6 +191,10 @@ class DecoupledTest {
         long traffic = PlanChecker.requireValid(gs, r.plan(), "test").traffic().nonCompulsory();
         assertEquals(traffic, r.objective());
         assertTrue(traffic < startReport.traffic().nonCompulsory(), traffic + " not below the start");
+        // Its label names the step that made it: it used to say "the starting plan" (and a caller that keeps only
+        // improvements on the start, the solve on the start's order, threw it away).
+        assertFalse(r.startingPlanOnly(), r.backend());
+        assertTrue(r.backend().contains("decoupled"), r.backend());
     }
 
     /**
