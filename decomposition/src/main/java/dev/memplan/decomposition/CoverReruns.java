@@ -71,10 +71,16 @@ final class CoverReruns {
      * @param dropped reruns dropped in the kept candidates
      * @param covers orders covered
      */
-    record Result(Plan plan, CheckReport check, Objective objective, int inserted, int dropped, int covers) {
+    record Result(Plan plan, CheckReport check, Objective objective, int inserted, int dropped, int covers)
+            implements CoveredReruns {
 
-        /** One line for the report. */
-        String note(Objective from) {
+        @Override
+        public int covered() {
+            return covers;
+        }
+
+        @Override
+        public String note(Objective from) {
             return covers + " orders covered, " + inserted + " reruns inserted, " + dropped + " dropped; "
                     + (plan == null ? "nothing below " + from : objective + " from " + from);
         }

@@ -64,10 +64,15 @@ final class FanOutReruns {
      * @param added reruns inserted
      * @param tried candidates covered
      */
-    record Result(Plan plan, CheckReport check, Objective objective, int added, int tried) {
+    record Result(Plan plan, CheckReport check, Objective objective, int added, int tried) implements CoveredReruns {
 
-        /** One line for the report. */
-        String note(Objective from) {
+        @Override
+        public int covered() {
+            return tried;
+        }
+
+        @Override
+        public String note(Objective from) {
             return tried + " orders covered, " + added + " reruns inserted; "
                     + (plan == null ? "nothing below " + from : objective + " from " + from);
         }

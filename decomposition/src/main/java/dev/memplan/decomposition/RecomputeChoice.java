@@ -13,6 +13,7 @@ import dev.memplan.model.TensorSetting;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The recompute road's search step ({@link RecomputeStep}, step 4): recomputes chosen by {@link RecomputeSearch} on
@@ -253,21 +254,9 @@ final class RecomputeChoice {
      * first), or null.
      */
     private Start fanOut(Graph g, Limits step, Start from, RecomputeStep.Best best, List<String> notes) {
-        Limits share = step.budget().limited() ? step.child(Shares.CHOOSE_FAN_OUT) : step.child();
-        progress.accept("recompute: fan-outs' reruns inserted into the order of " + from.name() + " ...");
-        FanOutReruns.Result r = FanOutReruns.run(g, from.plan(), from.objective(), lambda, share);
-        String note = "fan-outs' reruns in the order of " + from.name() + ": " + r.note(from.objective());
-        progress.accept("recompute: " + note);
-        if (r.tried() > 0) {
-            // The step's row names the fan-outs only where one was a candidate.
-            notes.add(note);
-        }
-        if (r.plan() == null) {
-            return null;
-        }
-        String source = from.name() + ", " + FanOutReruns.SOURCE;
-        best.offer(r.plan(), r.check(), r.objective(), source);
-        return new Start(source, r.plan(), r.objective());
+        return covered(from, "fan-outs' reruns inserted into the order of ", "fan-outs' reruns in the order of ",
+                FanOutReruns.SOURCE, best, notes, () -> FanOutReruns.run(g, from.plan(), from.objective(), lambda,
+                        step.budget().limited() ? step.child(Shares.CHOOSE_FAN_OUT) : step.child()));
     }
 
     /**
@@ -276,20 +265,33 @@ final class RecomputeChoice {
      * {@code notes} when an order was covered. Returns its plan as a start for the searches, or null.
      */
     private Start coverReruns(Graph g, Limits step, Start from, RecomputeStep.Best best, List<String> notes) {
-        Limits share = step.budget().limited() ? step.child(Shares.CHOOSE_COVER) : step.child();
-        progress.accept("recompute: the bound's cheap reruns inserted into the plan of " + from.name() + " ...");
-        CoverReruns.Result r = CoverReruns.run(g, from.plan(), from.objective(), lambda, share);
-        String note = "the bound's cheap reruns in the plan of " + from.name() + ": " + r.note(from.objective());
+        return covered(from, "the bound's cheap reruns inserted into the plan of ",
+                "the bound's cheap reruns in the plan of ", CoverReruns.SOURCE, best, notes,
+                () -> CoverReruns.run(g, from.plan(), from.objective(), lambda,
+                        step.budget().limited() ? step.child(Shares.CHOOSE_COVER) : step.child()));
+    }
+
+    /**
+     * One start that inserts reruns into {@code from}'s runs and covers the orders exactly ({@code run}): its
+     * progress, its note (added to {@code notes} only when an order was covered), its plan offered to {@code best}
+     * and returned as a start named {@code from}'s name and {@code source}, or null.
+     */
+    private Start covered(Start from, String doing, String done, String source, RecomputeStep.Best best,
+                          List<String> notes, Supplier<CoveredReruns> run) {
+        progress.accept("recompute: " + doing + from.name() + " ...");
+        CoveredReruns r = run.get();
+        String note = done + from.name() + ": " + r.note(from.objective());
         progress.accept("recompute: " + note);
-        if (r.covers() > 0) {
+        if (r.covered() > 0) {
+            // The step's row names the start only where an order was covered.
             notes.add(note);
         }
         if (r.plan() == null) {
             return null;
         }
-        String source = from.name() + ", " + CoverReruns.SOURCE;
-        best.offer(r.plan(), r.check(), r.objective(), source);
-        return new Start(source, r.plan(), r.objective());
+        String named = from.name() + ", " + source;
+        best.offer(r.plan(), r.check(), r.objective(), named);
+        return new Start(named, r.plan(), r.objective());
     }
 
     /**
